@@ -1,0 +1,50 @@
+// swift-tools-version:6.0
+// Shoebox: batch receipt processing. No Swift package dependencies; C libraries come from Debian.
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Shoebox",
+    products: [
+        .executable(name: "shoebox", targets: ["shoebox"]),
+    ],
+    targets: [
+        // System libraries. tesseract links by name: tesseract.pc drags in -lcurl (platform notes).
+        .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev"])]),
+        .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // cld2 is C++ without a .pc file: a tiny extern "C" shim keeps Swift on plain C interop.
+        .target(name: "CLD2Shim", linkerSettings: [.linkedLibrary("cld2")]),
+
+        // Pure domain: imports no C module.
+        .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
+        // Thin owners of C handles.
+        .target(name: "ShoeboxEngines",
+                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim"],
+                swiftSettings: swiftSettings),
+        .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "ShoeboxPipeline",
+                dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore"],
+                swiftSettings: swiftSettings),
+        .target(name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive"],
+                swiftSettings: swiftSettings),
+        .executableTarget(name: "shoebox",
+                          dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],
+                          swiftSettings: swiftSettings),
+        // Renders the synthetic receipts in Fixtures/ (run by `make fixtures`; output is committed).
+        .executableTarget(name: "shoebox-fixtures", dependencies: ["CPoppler", "CLeptonica"],
+                          path: "Sources/FixtureGenerator", swiftSettings: swiftSettings),
+
+        .testTarget(name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxEngineTests",
+                    dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+    ]
+)

@@ -1,0 +1,128 @@
+/// Reads money amounts out of one line of text, in every common convention:
+/// 1.234,56 · 1,234.56 · 1 234,56 · 1'234.56 · 12,5 · -3,00 · 3,00- · (3.00) · RM12.50 · 12,50 € · EUR 12.50.
+public enum AmountReader {
+    public struct Found: Hashable, Sendable {
+        public let reading: AmountReading
+        /// Character offsets of the number in the line.
+        public let range: Range<Int>
+        /// True when a percent sign follows: a rate, not an amount.
+        public let isRate: Bool
+    }
+
+    /// Currency marks and the ISO code each stands for. Longest first, matched on the original text.
+    static let currencyMarks: [(String, String)] = [
+        ("EUR", "EUR"), ("USD", "USD"), ("GBP", "GBP"), ("MYR", "MYR"), ("CHF", "CHF"), ("SGD", "SGD"),
+        ("US$", "USD"), ("S$", "SGD"), ("SFr.", "CHF"), ("Fr.", "CHF"), ("RM", "MYR"), ("€", "EUR"), ("$", "USD"), ("£", "GBP"),
+    ]
+
+    public static func amounts(in line: String) -> [Found] {
+        let chars = Array(line)
+        var results: [Found] = []
+        var i = 0
+        while i < chars.count {
+            guard chars[i].isASCII, chars[i].isNumber, i == 0 || !(chars[i - 1].isASCII && chars[i - 1].isNumber) else {
+                i += 1
+                continue
+            }
+            // Maximal run of digits and separators . , ' and a single space before exactly three digits.
+            var j = i
+            while j < chars.count {
+                let c = chars[j]
+                if c.isASCII && c.isNumber { j += 1; continue }
+                if (c == "." || c == "," || c == "'" || c == "’") && j + 1 < chars.count && chars[j + 1].isASCII && chars[j + 1].isNumber {
+                    j += 1; continue
+                }
+                if c == " " && j + 3 < chars.count + 0 && isThreeDigitGroup(chars, j + 1) && hasDigitsBefore(chars, j, count: 1, limit: 3, start: i) {
+                    j += 1; continue
+                }
+                break
+            }
+            let token = String(chars[i..<j])
+            if let parsed = parse(token) {
+                var negative = false
+                if i > 0 && (chars[i - 1] == "-" || chars[i - 1] == "−") { negative = true }
+                if j < chars.count && chars[j] == "-" && (j + 1 == chars.count || chars[j + 1] == " ") { negative = true }
+                if i > 0 && chars[i - 1] == "(" && j < chars.count && chars[j] == ")" { negative = true }
+                var k = j
+                while k < chars.count && chars[k] == " " { k += 1 }
+                let isRate = k < chars.count && chars[k] == "%"
+                let hint = currency(around: chars, start: i, end: j)
+                results.append(Found(
+                    reading: AmountReading(minorUnits: negative ? -parsed : parsed, fractionDigits: 2, currencyHint: hint),
+                    range: i..<j, isRate: isRate))
+            }
+            i = max(j, i + 1)
+        }
+        return results
+    }
+
+    private static func isThreeDigitGroup(_ chars: [Character], _ start: Int) -> Bool {
+        guard start + 3 <= chars.count else { return false }
+        for k in start..<(start + 3) where !(chars[k].isASCII && chars[k].isNumber) { return false }
+        return start + 3 == chars.count || !(chars[start + 3].isASCII && chars[start + 3].isNumber)
+    }
+
+    private static func hasDigitsBefore(_ chars: [Character], _ position: Int, count: Int, limit: Int, start: Int) -> Bool {
+        // A space groups thousands only when the run so far is 1–3 digits ("1 234,56"), never "2026 12,50".
+        let run = chars[start..<position]
+        return run.count >= count && run.count <= limit && run.allSatisfy { $0.isASCII && $0.isNumber }
+    }
+
+    /// Interprets a run of digits and separators as cents. The decimal separator is the last separator
+    /// followed by one or two digits at the end; every other separator must group exactly three digits.
+    static func parse(_ token: String) -> Int64? {
+        let chars = Array(token)
+        guard let lastSep = chars.lastIndex(where: { !$0.isNumber }) else { return nil }  // bare integers are not amounts
+        let fraction = chars[(lastSep + 1)...]
+        let sep = chars[lastSep]
+        guard sep == "." || sep == ",", fraction.count == 1 || fraction.count == 2 else { return nil }
+        let wholePart = Array(chars[..<lastSep])
+        // Group separators in the whole part: all the same, groups of three, differing from the decimal one.
+        let groups = wholePart.split(omittingEmptySubsequences: false, whereSeparator: { !$0.isNumber })
+        guard let first = groups.first, !first.isEmpty, first.count <= (groups.count > 1 ? 3 : 9) else { return nil }
+        if groups.count > 1 {
+            let seps = Set(wholePart.filter { !$0.isNumber })
+            guard seps.count == 1, let groupSep = seps.first, groupSep != sep,
+                  groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
+        }
+        guard let whole = Int64(String(wholePart.filter(\.isNumber))) else { return nil }
+        var cents = Int64(String(fraction)) ?? 0
+        if fraction.count == 1 { cents *= 10 }
+        return whole * 100 + cents
+    }
+
+    /// The currency written right before or after the number (within a few characters), if any.
+    static func currency(around chars: [Character], start: Int, end: Int) -> String? {
+        let before = String(chars[max(0, start - 5)..<start]).trimmingTrailingSpacesAndSign()
+        let after = String(chars[end..<min(chars.count, end + 6)]).trimmingLeadingSpaces()
+        for (mark, code) in currencyMarks {
+            if before.hasSuffix(mark) && isWordStart(before, mark) { return code }
+            if after.hasPrefix(mark) && isWordEnd(after, mark) { return code }
+        }
+        return nil
+    }
+
+    private static func isWordStart(_ text: String, _ mark: String) -> Bool {
+        guard let first = mark.first, first.isLetter else { return true }
+        let rest = text.dropLast(mark.count)
+        return rest.last.map { !$0.isLetter } ?? true
+    }
+
+    private static func isWordEnd(_ text: String, _ mark: String) -> Bool {
+        guard let last = mark.last, last.isLetter else { return true }
+        let rest = text.dropFirst(mark.count)
+        return rest.first.map { !$0.isLetter } ?? true
+    }
+}
+
+extension String {
+    fileprivate func trimmingTrailingSpacesAndSign() -> String {
+        var s = Substring(self)
+        while let last = s.last, last == " " || last == "-" || last == "(" { s = s.dropLast() }
+        return String(s)
+    }
+
+    fileprivate func trimmingLeadingSpaces() -> String {
+        String(drop { $0 == " " })
+    }
+}

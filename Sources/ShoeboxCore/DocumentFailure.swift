@@ -1,0 +1,74 @@
+/// Why a document could not become a record. Every cause has its own code and its own sentence
+/// saying what happened and what to do.
+public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
+    public let code: String
+    public let message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { "\(code): \(message)" }
+
+    public static let emptyFile = DocumentFailure(
+        code: "empty-file",
+        message: "The file is empty (0 bytes). Copy or scan the document again; the empty file can be deleted.")
+
+    public static func unreadable(_ detail: String) -> DocumentFailure {
+        DocumentFailure(code: "unreadable-file",
+                        message: "Shoebox cannot read the file (\(detail)). Give the user running Shoebox read access (for example `chmod a+r`) and run again.")
+    }
+
+    public static func unsupportedType(head: String, claimedExtension: String) -> DocumentFailure {
+        let claim = claimedExtension.isEmpty ? "" : " although its name ends in .\(claimedExtension)"
+        return DocumentFailure(code: "unsupported-type",
+                               message: "The file is not a PDF, JPEG, PNG or TIFF\(claim) (it starts with \(head)). Convert it to PDF or an image, or move it out of the scan folder.")
+    }
+
+    public static func truncatedImage(_ kind: FileKind) -> DocumentFailure {
+        DocumentFailure(code: "truncated-image",
+                        message: "The \(kind.rawValue.uppercased()) file ends before its image data is complete, usually an interrupted copy or upload. Copy the original from the phone or scanner again.")
+    }
+
+    public static func corruptImage(_ detail: String) -> DocumentFailure {
+        DocumentFailure(code: "corrupt-image",
+                        message: "The image data is damaged and cannot be decoded (\(detail)). Open it in an image viewer to check, then scan or export it again.")
+    }
+
+    public static func truncatedPDF() -> DocumentFailure {
+        DocumentFailure(code: "truncated-pdf",
+                        message: "The PDF has no end-of-file marker, so it was cut off while being copied or downloaded. Copy or download it again.")
+    }
+
+    public static func corruptPDF(_ detail: String) -> DocumentFailure {
+        DocumentFailure(code: "corrupt-pdf",
+                        message: "The PDF is damaged and cannot be opened (poppler: \(detail)). Re-export or re-scan it.")
+    }
+
+    public static let encryptedPDF = DocumentFailure(
+        code: "encrypted-pdf",
+        message: "The PDF is password-protected. Save an unlocked copy (for example `qpdf --decrypt --password=… in.pdf out.pdf`) into the scan folder and run again.")
+
+    public static func imageTooLarge(width: Int, height: Int, limit: Int) -> DocumentFailure {
+        DocumentFailure(code: "image-too-large",
+                        message: "The page is \(width)×\(height) pixels, above the limit of \(limit) megapixels. Scan at 300 dpi or scale the image down.")
+    }
+
+    public static let noPages = DocumentFailure(
+        code: "no-pages", message: "The PDF has no pages. Re-export it from the program that made it.")
+
+    public static let noTextFound = DocumentFailure(
+        code: "no-text-found",
+        message: "OCR found no text on any page. Check that the scan is not blank, too dark or out of focus, and scan it again.")
+
+    public static func ocrFailed(_ detail: String) -> DocumentFailure {
+        DocumentFailure(code: "ocr-failed",
+                        message: "Tesseract could not recognise the page (\(detail)). Run `shoebox extract FILE` to see the error; if it repeats, report it with the file.")
+    }
+
+    public static func renderFailed(_ detail: String) -> DocumentFailure {
+        DocumentFailure(code: "render-failed",
+                        message: "The PDF page could not be rendered (\(detail)). Re-export the PDF, or print it to a new PDF, and run again.")
+    }
+}

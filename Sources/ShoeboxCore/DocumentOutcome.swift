@@ -1,0 +1,12 @@
+/// What the pipeline produced for one input file: its record (in any state) and the text of its pages.
+public struct DocumentOutcome: Sendable {
+    public let record: DocumentRecord
+    public let size: Int
+    public let kind: FileKind?
+    public let pages: [OCRPage]
+
+    public init(record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage]) {
+        self.record = record; self.size = size; self.kind = kind; self.pages = pages
+    }
+}
+

@@ -1,0 +1,151 @@
+import Foundation
+
+/// The state every input document ends in.
+public enum RecordStatus: String, Sendable, Codable, CaseIterable {
+    case accepted, review, duplicate, failed
+}
+
+public struct TaxLine: Hashable, Sendable {
+    public let rate: String?
+    public let amount: Money
+    public init(rate: String?, amount: Money) { self.rate = rate; self.amount = amount }
+}
+
+/// The machine-readable record of one input document (design: "Machine-readable record").
+/// Amounts are decimal strings derived from minor units; dates ISO 8601; absent values null.
+public struct DocumentRecord: Hashable, Sendable {
+    public var source: String
+    public var folder: String
+    public var sha256: String
+    public var status: RecordStatus
+    public var documentKind: DocumentKind?
+    public var language: String?
+    public var merchant: String?
+    public var merchantNormalized: String?
+    public var date: CalendarDay?
+    public var total: Money?
+    public var currency: CurrencyCode?
+    public var subtotal: Money?
+    public var tax: [TaxLine]
+    public var referenceNumber: String?
+    public var paymentMethod: String?
+    public var confidence: [String: Double]
+    public var reasons: [String]
+    public var duplicateOf: String?
+    public var failure: DocumentFailure?
+    public var pages: Int
+
+    public init(source: String, folder: String, sha256: String, status: RecordStatus) {
+        self.source = source; self.folder = folder; self.sha256 = sha256; self.status = status
+        tax = []; confidence = [:]; reasons = []; pages = 0
+    }
+
+    public static func failed(_ source: String, folder: String, sha256: String, failure: DocumentFailure) -> DocumentRecord {
+        var r = DocumentRecord(source: source, folder: folder, sha256: sha256, status: .failed)
+        r.failure = failure
+        r.reasons = [failure.code]
+        return r
+    }
+}
+
+extension DocumentRecord: Codable {
+    enum Keys: String, CodingKey {
+        case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
+        case subtotal, tax, referenceNumber, paymentMethod, confidence, reasons, duplicateOf, failure, pages
+    }
+    enum TaxKeys: String, CodingKey { case rate, amount }
+    enum FailureKeys: String, CodingKey { case code, message }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        try c.encode(source, forKey: .source)
+        try c.encode(folder, forKey: .folder)
+        try c.encode(sha256, forKey: .sha256)
+        try c.encode(status.rawValue, forKey: .status)
+        try c.encode(documentKind?.rawValue, forKey: .documentKind)
+        try c.encode(language, forKey: .language)
+        try c.encode(merchant, forKey: .merchant)
+        try c.encode(merchantNormalized, forKey: .merchantNormalized)
+        try c.encode(date?.iso, forKey: .date)
+        try c.encode(total?.decimalString, forKey: .total)
+        try c.encode(currency?.code, forKey: .currency)
+        try c.encode(subtotal?.decimalString, forKey: .subtotal)
+        var taxes = c.nestedUnkeyedContainer(forKey: .tax)
+        for t in tax {
+            var tc = taxes.nestedContainer(keyedBy: TaxKeys.self)
+            try tc.encode(t.rate, forKey: .rate)
+            try tc.encode(t.amount.decimalString, forKey: .amount)
+        }
+        try c.encode(referenceNumber, forKey: .referenceNumber)
+        try c.encode(paymentMethod, forKey: .paymentMethod)
+        // Confidences rounded to 3 places so the JSON is stable and readable.
+        try c.encode(confidence.mapValues { ($0 * 1000).rounded() / 1000 }, forKey: .confidence)
+        try c.encode(reasons, forKey: .reasons)
+        try c.encode(duplicateOf, forKey: .duplicateOf)
+        if let failure {
+            var fc = c.nestedContainer(keyedBy: FailureKeys.self, forKey: .failure)
+            try fc.encode(failure.code, forKey: .code)
+            try fc.encode(failure.message, forKey: .message)
+        } else {
+            try c.encodeNil(forKey: .failure)
+        }
+        try c.encode(pages, forKey: .pages)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        func bad(_ key: Keys, _ text: String) -> DecodingError {
+            .dataCorruptedError(forKey: key, in: c, debugDescription: "invalid value \(text)")
+        }
+        source = try c.decode(String.self, forKey: .source)
+        folder = try c.decodeIfPresent(String.self, forKey: .folder) ?? SourceFile.folder(of: source)
+        sha256 = try c.decode(String.self, forKey: .sha256)
+        let statusText = try c.decode(String.self, forKey: .status)
+        guard let s = RecordStatus(rawValue: statusText) else { throw bad(.status, statusText) }
+        status = s
+        documentKind = try c.decodeIfPresent(String.self, forKey: .documentKind).flatMap(DocumentKind.init(rawValue:))
+        language = try c.decodeIfPresent(String.self, forKey: .language)
+        merchant = try c.decodeIfPresent(String.self, forKey: .merchant)
+        merchantNormalized = try c.decodeIfPresent(String.self, forKey: .merchantNormalized)
+        if let d = try c.decodeIfPresent(String.self, forKey: .date) {
+            guard let day = CalendarDay(iso: d) else { throw bad(.date, d) }
+            date = day
+        }
+        let cur = try c.decodeIfPresent(String.self, forKey: .currency).flatMap(CurrencyCode.init)
+        currency = cur
+        func money(_ key: Keys) throws -> Money? {
+            guard let text = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+            guard let cur, let m = Money(decimal: text, currency: cur) else { throw bad(key, text) }
+            return m
+        }
+        total = try money(.total)
+        subtotal = try money(.subtotal)
+        tax = []
+        if var taxes = try? c.nestedUnkeyedContainer(forKey: .tax) {
+            while !taxes.isAtEnd {
+                let tc = try taxes.nestedContainer(keyedBy: TaxKeys.self)
+                let amountText = try tc.decode(String.self, forKey: .amount)
+                guard let cur, let m = Money(decimal: amountText, currency: cur) else { throw bad(.tax, amountText) }
+                tax.append(TaxLine(rate: try tc.decodeIfPresent(String.self, forKey: .rate), amount: m))
+            }
+        }
+        referenceNumber = try c.decodeIfPresent(String.self, forKey: .referenceNumber)
+        paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
+        confidence = try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:]
+        reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []
+        duplicateOf = try c.decodeIfPresent(String.self, forKey: .duplicateOf)
+        if let fc = try? c.nestedContainer(keyedBy: FailureKeys.self, forKey: .failure) {
+            failure = DocumentFailure(code: try fc.decode(String.self, forKey: .code), message: try fc.decode(String.self, forKey: .message))
+        }
+        pages = try c.decodeIfPresent(Int.self, forKey: .pages) ?? 0
+    }
+
+    /// One line of JSON (sorted keys, no trailing newline): the form of `records.jsonl` and `extract --json`.
+    public func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a value type with only strings, numbers and arrays cannot fail.
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

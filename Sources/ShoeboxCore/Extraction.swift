@@ -1,0 +1,97 @@
+/// Where a candidate value was read: page, line, box and the text of that line.
+public struct Evidence: Hashable, Sendable, Codable {
+    public let page: Int
+    public let line: Int
+    public let box: BoundingBox
+    public let text: String
+    public let source: TextSource
+    /// Mean OCR word confidence of the line, 0–100.
+    public let ocrConfidence: Double
+
+    public init(page: Int, line: Int, box: BoundingBox, text: String, source: TextSource, ocrConfidence: Double) {
+        self.page = page; self.line = line; self.box = box; self.text = text
+        self.source = source; self.ocrConfidence = ocrConfidence
+    }
+}
+
+/// One proposed value for a field, with the role the parser gave it, a rule score (0–1) and its evidence.
+public struct Candidate<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+    public let value: Value
+    public let role: String
+    public var score: Double
+    public let evidence: Evidence?
+    /// Why the score is what it is, for review and debugging ("keyword 'summe'", "subtotal+tax matches").
+    public var notes: [String]
+
+    public init(value: Value, role: String, score: Double, evidence: Evidence?, notes: [String] = []) {
+        self.value = value; self.role = role; self.score = score; self.evidence = evidence; self.notes = notes
+    }
+}
+
+/// An amount as printed: minor units at the printed precision plus the currency written next to it, if any.
+public struct AmountReading: Hashable, Sendable, Codable {
+    public let minorUnits: Int64
+    /// Always 2 for the amounts the parser reads today (printed precision is normalised to cents).
+    public let fractionDigits: Int
+    public let currencyHint: String?
+
+    public init(minorUnits: Int64, fractionDigits: Int, currencyHint: String?) {
+        self.minorUnits = minorUnits; self.fractionDigits = fractionDigits; self.currencyHint = currencyHint
+    }
+
+    public func money(in currency: CurrencyCode) -> Money {
+        var units = minorUnits
+        var digits = fractionDigits
+        while digits < currency.minorDigits { units *= 10; digits += 1 }
+        while digits > currency.minorDigits { units /= 10; digits -= 1 }
+        return Money(minorUnits: units, currency: currency)
+    }
+}
+
+/// The roles an amount can play on a receipt.
+public enum AmountRole: String, Sendable, Codable, CaseIterable {
+    case total, subtotal, tax, tip, rounding, discount, change, tendered, lineItem = "line-item"
+}
+
+/// A tax line: the rate as printed ("19", "7.5") and the amount.
+public struct TaxReading: Hashable, Sendable, Codable {
+    public let rate: String?
+    public let amount: AmountReading
+}
+
+public enum DocumentKind: String, Sendable, Codable {
+    case receipt, invoice, creditNote = "credit-note"
+}
+
+/// Everything the deterministic parser found in a document: every candidate for every field.
+public struct Extraction: Sendable, Codable {
+    public var amounts: [Candidate<AmountReading>] = []
+    public var dates: [Candidate<CalendarDay>] = []
+    public var merchants: [Candidate<String>] = []
+    public var currencies: [Candidate<String>] = []
+    public var references: [Candidate<String>] = []
+    public var paymentMethods: [Candidate<String>] = []
+    public var taxes: [TaxReading] = []
+    public var documentKind: DocumentKind = .receipt
+
+    public init() {}
+
+    public func amounts(withRole role: AmountRole) -> [Candidate<AmountReading>] {
+        amounts.filter { $0.role == role.rawValue }
+    }
+}
+
+extension CalendarDay: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let day = CalendarDay(iso: text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO date: \(text)"))
+        }
+        self = day
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(iso)
+    }
+}

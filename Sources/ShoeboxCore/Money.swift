@@ -1,0 +1,90 @@
+/// An ISO 4217 currency code with the number of minor-unit digits it uses.
+public struct CurrencyCode: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public let code: String
+
+    public init?(_ code: String) {
+        let upper = code.uppercased()
+        guard upper.count == 3, upper.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
+        self.code = upper
+    }
+
+    /// Minor-unit digits (ISO 4217). Currencies not listed use 2.
+    public var minorDigits: Int {
+        switch code {
+        case "JPY", "KRW", "ISK", "CLP", "VND", "XAF", "XOF": return 0
+        case "BHD", "KWD", "OMR", "JOD", "TND", "LYD", "IQD": return 3
+        default: return 2
+        }
+    }
+
+    public var description: String { code }
+    public static func < (a: CurrencyCode, b: CurrencyCode) -> Bool { a.code < b.code }
+
+    public static let eur = CurrencyCode("EUR")!
+    public static let usd = CurrencyCode("USD")!
+    public static let gbp = CurrencyCode("GBP")!
+    public static let myr = CurrencyCode("MYR")!
+    public static let chf = CurrencyCode("CHF")!
+}
+
+/// An amount of money: integer minor units plus a currency. Never a floating-point number.
+public struct Money: Hashable, Sendable, CustomStringConvertible {
+    public let minorUnits: Int64
+    public let currency: CurrencyCode
+
+    public init(minorUnits: Int64, currency: CurrencyCode) {
+        self.minorUnits = minorUnits
+        self.currency = currency
+    }
+
+    /// Parses a plain decimal string with a dot ("23.45", "-0.50", "7") in the currency's minor units.
+    /// Returns nil when the string has more fraction digits than the currency allows or is not a number.
+    public init?(decimal: String, currency: CurrencyCode) {
+        guard let units = Money.minorUnits(fromDecimal: decimal, digits: currency.minorDigits) else { return nil }
+        self.init(minorUnits: units, currency: currency)
+    }
+
+    /// The amount as a plain decimal string ("23.45"), derived from the minor units.
+    public var decimalString: String { Money.decimalString(minorUnits: minorUnits, digits: currency.minorDigits) }
+
+    public var description: String { "\(decimalString) \(currency.code)" }
+
+    public static func decimalString(minorUnits: Int64, digits: Int) -> String {
+        let negative = minorUnits < 0
+        let magnitude = minorUnits.magnitude
+        guard digits > 0 else { return (negative ? "-" : "") + String(magnitude) }
+        var scale: UInt64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let whole = magnitude / scale
+        var fraction = String(magnitude % scale)
+        while fraction.count < digits { fraction = "0" + fraction }
+        return (negative ? "-" : "") + "\(whole).\(fraction)"
+    }
+
+    public static func minorUnits(fromDecimal text: String, digits: Int) -> Int64? {
+        var s = Substring(text.trimmingCharacters(in: .whitespaces))
+        var negative = false
+        if s.hasPrefix("-") { negative = true; s = s.dropFirst() } else if s.hasPrefix("+") { s = s.dropFirst() }
+        let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 1 || parts.count == 2, let wholePart = parts.first, !wholePart.isEmpty,
+              wholePart.allSatisfy({ $0.isASCII && $0.isNumber }), wholePart.count <= 15 else { return nil }
+        var fraction = parts.count == 2 ? String(parts[1]) : ""
+        guard fraction.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.count <= digits else { return nil }
+        if parts.count == 2 && fraction.isEmpty { return nil }
+        while fraction.count < digits { fraction += "0" }
+        guard let whole = Int64(wholePart), let frac = fraction.isEmpty ? 0 : Int64(fraction) else { return nil }
+        var scale: Int64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let (product, overflow) = whole.multipliedReportingOverflow(by: scale)
+        guard !overflow else { return nil }
+        let value = product + frac
+        return negative ? -value : value
+    }
+}
+
+extension Money {
+    public static func + (a: Money, b: Money) -> Money? {
+        guard a.currency == b.currency else { return nil }
+        return Money(minorUnits: a.minorUnits + b.minorUnits, currency: a.currency)
+    }
+}

@@ -1,0 +1,106 @@
+public import Foundation
+
+/// The versioned settings of a pipeline (`pipelines/default.json`).
+public struct PipelineConfig: Sendable, Equatable {
+    public static let highestSupportedVersion = 1
+
+    public var version: Int = 1
+    public var name: String = "default"
+    /// Resolution PDF pages are rendered at.
+    public var dpi: Int = 300
+    /// Tesseract languages (ISO 639-2/T: eng deu spa fra msa).
+    public var languages: [String] = ["eng", "deu", "spa", "fra"]
+    /// Worker threads; 0 means one per core.
+    public var jobs: Int = 0
+    /// Tesseract page segmentation mode.
+    public var pageSegmentationMode: Int = 4
+    /// A field's confidence must reach this for the record to be accepted without review.
+    public var acceptThreshold: Double = 0.6
+    public var requiredFields: [String] = ["merchant", "date", "total", "currency"]
+    /// Pages larger than this many megapixels fail as image-too-large.
+    public var maxMegapixels: Int = 60
+
+    public init() {}
+
+    public struct ConfigError: Error, CustomStringConvertible, Equatable {
+        public let file: String
+        public let message: String
+        public var description: String { "\(file): \(message)" }
+    }
+
+    static let knownFields = ["merchant", "date", "total", "currency"]
+    static let knownLanguages = ["eng", "deu", "spa", "fra", "msa", "osd"]
+
+    /// Parses and validates a pipeline file. Unknown keys and wrong types are errors that name the key and the file.
+    public static func parse(_ data: Data, file: String) throws(ConfigError) -> PipelineConfig {
+        func fail(_ message: String) -> ConfigError { ConfigError(file: file, message: message) }
+        let object: Any
+        do { object = try JSONSerialization.jsonObject(with: data) } catch {
+            throw fail("not valid JSON (\(error.localizedDescription))")
+        }
+        guard let dict = object as? [String: Any] else { throw fail("the top level must be a JSON object") }
+        var config = PipelineConfig()
+        func int(_ key: String, _ value: Any) throws(ConfigError) -> Int {
+            guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n), let i = Int(exactly: n.doubleValue) else {
+                throw fail("key \"\(key)\" must be an integer")
+            }
+            return i
+        }
+        func number(_ key: String, _ value: Any) throws(ConfigError) -> Double {
+            guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n) else { throw fail("key \"\(key)\" must be a number") }
+            return n.doubleValue
+        }
+        func strings(_ key: String, _ value: Any) throws(ConfigError) -> [String] {
+            guard let a = value as? [Any], let s = a as? [String] else { throw fail("key \"\(key)\" must be an array of strings") }
+            return s
+        }
+        guard let v = dict["version"] else { throw fail("key \"version\" is missing") }
+        config.version = try int("version", v)
+        guard config.version >= 1, config.version <= highestSupportedVersion else {
+            throw fail("version \(config.version) is not supported; this Shoebox reads pipeline versions 1…\(highestSupportedVersion)")
+        }
+        for key in dict.keys.sorted() {
+            let value = dict[key]!
+            switch key {
+            case "version": break
+            case "name":
+                guard let s = value as? String else { throw fail("key \"name\" must be a string") }
+                config.name = s
+            case "dpi":
+                config.dpi = try int(key, value)
+                guard (72...1200).contains(config.dpi) else { throw fail("key \"dpi\" must be between 72 and 1200") }
+            case "languages":
+                config.languages = try strings(key, value)
+                guard !config.languages.isEmpty else { throw fail("key \"languages\" must name at least one language") }
+                for l in config.languages where !knownLanguages.contains(l) {
+                    throw fail("key \"languages\": unknown language \"\(l)\" (known: \(knownLanguages.joined(separator: ", ")))")
+                }
+            case "jobs":
+                config.jobs = try int(key, value)
+                guard config.jobs >= 0 else { throw fail("key \"jobs\" must be 0 (one per core) or more") }
+            case "pageSegmentationMode":
+                config.pageSegmentationMode = try int(key, value)
+                guard (0...13).contains(config.pageSegmentationMode) else { throw fail("key \"pageSegmentationMode\" must be 0…13") }
+            case "acceptThreshold":
+                config.acceptThreshold = try number(key, value)
+                guard (0...1).contains(config.acceptThreshold) else { throw fail("key \"acceptThreshold\" must be between 0 and 1") }
+            case "requiredFields":
+                config.requiredFields = try strings(key, value)
+                for f in config.requiredFields where !knownFields.contains(f) {
+                    throw fail("key \"requiredFields\": unknown field \"\(f)\" (known: \(knownFields.joined(separator: ", ")))")
+                }
+            case "maxMegapixels":
+                config.maxMegapixels = try int(key, value)
+                guard config.maxMegapixels > 0 else { throw fail("key \"maxMegapixels\" must be positive") }
+            default:
+                throw fail("unknown key \"\(key)\"")
+            }
+        }
+        return config
+    }
+}
+
+/// JSONSerialization gives booleans as NSNumber too; a pipeline value `true` is not a number.
+private func CFGetTypeIDIsNotBool(_ n: NSNumber) -> Bool {
+    String(cString: n.objCType) != "c" || (n != NSNumber(value: true) && n != NSNumber(value: false))
+}

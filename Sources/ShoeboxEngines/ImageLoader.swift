@@ -1,0 +1,70 @@
+internal import CLeptonica
+public import ShoeboxCore
+
+/// Loads JPEG/PNG/TIFF bytes through leptonica into 8-bit gray pages, with the image's own resolution.
+public enum ImageLoader {
+    /// Resolution assumed when the file does not state a usable one.
+    public static let assumedDPI = 300
+
+    public static func load(_ bytes: [UInt8], kind: FileKind, maxMegapixels: Int) -> Result<[PageImage], DocumentFailure> {
+        if kind != .tiff && !FileKind.isComplete(bytes, kind: kind) { return .failure(.truncatedImage(kind)) }
+        var pages: [PageImage] = []
+        if kind == .tiff {
+            // Multi-page TIFF: read pages until leptonica has no more.
+            for n in 0..<1000 {
+                guard let pix = bytes.withUnsafeBufferPointer({ p in pixReadMemTiff(p.baseAddress, p.count, Int32(n)) }) else { break }
+                switch page(from: pix, number: n + 1, maxMegapixels: maxMegapixels) {
+                case .success(let pg): pages.append(pg)
+                case .failure(let f): return .failure(f)
+                }
+            }
+            guard !pages.isEmpty else { return .failure(.corruptImage("leptonica cannot read the TIFF")) }
+            return .success(pages)
+        }
+        let pix = bytes.withUnsafeBufferPointer { p in pixReadMem(p.baseAddress, p.count) }
+        return page(from: pix, number: 1, maxMegapixels: maxMegapixels).map { [$0] }
+    }
+
+    /// Takes ownership of `pix` and converts it to a gray page.
+    static func page(from pix: UnsafeMutablePointer<PIX>?, number: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
+        var source = pix
+        defer { pixDestroy(&source) }
+        guard let source else { return .failure(.corruptImage("leptonica cannot decode it")) }
+        let width = Int(pixGetWidth(source)), height = Int(pixGetHeight(source))
+        guard width > 0, height > 0 else { return .failure(.corruptImage("the image has no pixels")) }
+        guard width * height <= maxMegapixels * 1_000_000 else {
+            return .failure(.imageTooLarge(width: width, height: height, limit: maxMegapixels))
+        }
+        let xres = Int(pixGetXRes(source))
+        let dpi = (70...2400).contains(xres) ? xres : assumedDPI
+        var gray = pixConvertTo8(source, 0)
+        defer { pixDestroy(&gray) }
+        guard let gray else { return .failure(.corruptImage("leptonica cannot convert it to gray")) }
+        return .success(PageImage(pageNumber: number, width: width, height: height, dpi: dpi, gray: grayBytes(gray)))
+    }
+
+    /// 8-bpp pixels are big-endian within 32-bit words (platform notes).
+    static func grayBytes(_ pix: UnsafeMutablePointer<PIX>) -> [UInt8] {
+        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        let wpl = Int(pixGetWpl(pix))
+        guard let data = pixGetData(pix) else { return [UInt8](repeating: 255, count: width * height) }
+        var out = [UInt8](repeating: 0, count: width * height)
+        out.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                let row = data + y * wpl
+                let base = y * width
+                for x in 0..<width {
+                    let word = row[x >> 2]
+                    dst[base + x] = UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * (x & 3)))
+                }
+            }
+        }
+        return out
+    }
+
+    public static var leptonicaVersion: String {
+        guard let v = getLeptonicaVersion() else { return "unknown" }
+        defer { lept_free(v) }
+        return String(cString: v)
+    }
+}

@@ -1,0 +1,75 @@
+internal import CTesseract
+internal import Foundation
+public import ShoeboxCore
+
+/// Why an OCR engine could not start: a setup problem, not a problem of one document.
+public struct OCREngineError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+/// One tesseract engine (C API). Not Sendable: create one per worker thread and keep it there.
+/// Lifecycle per capi.h: Create → Init3 → (SetImage → SetSourceResolution → Recognize → read → Clear)* → End → Delete.
+public final class OCREngine {
+    private var handle: OpaquePointer?
+    public let languages: String
+
+    /// Debian's tessdata folder, used when TESSDATA_PREFIX is not set.
+    public static let defaultDataPath = "/usr/share/tesseract-ocr/5/tessdata"
+
+    public init(languages: [String], pageSegmentationMode: Int) throws(OCREngineError) {
+        let dataPath = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"] ?? OCREngine.defaultDataPath
+        for lang in languages where !FileManager.default.fileExists(atPath: "\(dataPath)/\(lang).traineddata") {
+            throw OCREngineError(message: "tesseract language data '\(lang)' is missing in \(dataPath). Install it: apt-get install -y tesseract-ocr-\(lang) (or run `make setup`).")
+        }
+        self.languages = languages.joined(separator: "+")
+        guard let api = TessBaseAPICreate() else { throw OCREngineError(message: "tesseract could not create an engine (out of memory?)") }
+        guard TessBaseAPIInit3(api, dataPath, self.languages) == 0 else {
+            TessBaseAPIDelete(api)
+            throw OCREngineError(message: "tesseract could not load '\(self.languages)' from \(dataPath). Reinstall the language packages: apt-get install --reinstall tesseract-ocr-eng.")
+        }
+        // Tesseract's diagnostics ("Detected 8 diacritics") would clutter stderr: send them nowhere.
+        _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
+        TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(pageSegmentationMode)))
+        handle = api
+    }
+
+    deinit {
+        if let handle {
+            TessBaseAPIEnd(handle)
+            TessBaseAPIDelete(handle)
+        }
+    }
+
+    /// Recognises one gray page: words with boxes and confidences, grouped into physical lines top to bottom.
+    public func recognize(_ image: PageImage) -> Result<OCRPage, DocumentFailure> {
+        guard let api = handle else { return .failure(.ocrFailed("engine is closed")) }
+        defer { TessBaseAPIClear(api) }
+        image.gray.withUnsafeBufferPointer { p in
+            TessBaseAPISetImage(api, p.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
+        }
+        // After SetImage, or tesseract guesses a resolution and reads differently (platform notes).
+        TessBaseAPISetSourceResolution(api, Int32(image.dpi))
+        guard TessBaseAPIRecognize(api, nil) == 0 else { return .failure(.ocrFailed("Recognize returned an error")) }
+        var words: [OCRWord] = []
+        if let iterator = TessBaseAPIGetIterator(api) {
+            defer { TessResultIteratorDelete(iterator) }
+            let pageIterator = TessResultIteratorGetPageIterator(iterator)
+            repeat {
+                guard let textPtr = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+                let text = String(cString: textPtr).trimmingCharacters(in: .whitespacesAndNewlines)
+                TessDeleteText(textPtr)
+                guard !text.isEmpty else { continue }
+                var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+                guard TessPageIteratorBoundingBox(pageIterator, RIL_WORD, &left, &top, &right, &bottom) != 0 else { continue }
+                let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
+                words.append(OCRWord(text: text, box: BoundingBox(left: Int(left), top: Int(top), right: Int(right), bottom: Int(bottom)),
+                                     confidence: max(0, min(100, confidence))))
+            } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+        }
+        return .success(OCRPage(pageNumber: image.pageNumber, width: image.width, height: image.height, dpi: image.dpi,
+                                source: .ocr, lines: OCRPage.buildLines(from: words)))
+    }
+
+    public static var tesseractVersion: String { String(cString: TessVersion()) }
+}

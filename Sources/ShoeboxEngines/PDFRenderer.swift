@@ -1,0 +1,131 @@
+internal import CPoppler
+internal import Foundation
+public import ShoeboxCore
+
+/// Renders PDF pages to 8-bit gray at a given dpi in process (poppler-glib + cairo), and reads the text layer
+/// rebuilt into physical lines when a page has one.
+public final class PDFRenderer {
+    private var document: OpaquePointer?
+    public let pageCount: Int
+
+    /// Opens a PDF from its bytes. Encrypted and damaged files fail with their own reasons.
+    public init(bytes: [UInt8]) throws(DocumentFailure) {
+        var error: UnsafeMutablePointer<GError>?
+        // poppler keeps a reference to the bytes: give it its own GBytes copy.
+        let gbytes = bytes.withUnsafeBufferPointer { p in g_bytes_new(p.baseAddress, gsize(p.count)) }
+        defer { g_bytes_unref(gbytes) }
+        let doc = poppler_document_new_from_bytes(gbytes, nil, &error)
+        if let error {
+            let failure: DocumentFailure
+            if error.pointee.domain == CPoppler_error_quark() && error.pointee.code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) {
+                failure = .encryptedPDF
+            } else {
+                failure = .corruptPDF(error.pointee.message.map { String(cString: $0) } ?? "unknown error")
+            }
+            g_error_free(error)
+            if let doc { CPoppler_unref(UnsafeMutableRawPointer(doc)) }
+            throw failure
+        }
+        guard let doc else { throw DocumentFailure.corruptPDF("poppler returned no document") }
+        document = doc
+        pageCount = Int(poppler_document_get_n_pages(doc))
+    }
+
+    deinit {
+        if let document { CPoppler_unref(UnsafeMutableRawPointer(document)) }
+    }
+
+    private func withPage<T>(_ index: Int, _ body: (OpaquePointer) -> T) -> T? {
+        guard let document, let page = poppler_document_get_page(document, Int32(index)) else { return nil }
+        defer { CPoppler_unref(UnsafeMutableRawPointer(page)) }
+        return body(page)
+    }
+
+    /// The page size in pixels at `dpi`: ceil(points × dpi / 72).
+    static func pixels(_ points: Double, dpi: Int) -> Int { Int((points * Double(dpi) / 72 - 1e-6).rounded(.up)) }
+
+    /// Renders page `index` (0-based) to gray at `dpi`.
+    public func render(page index: Int, dpi: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
+        let result: Result<PageImage, DocumentFailure>? = withPage(index) { page in
+            var wPt = 0.0, hPt = 0.0
+            poppler_page_get_size(page, &wPt, &hPt)
+            let width = PDFRenderer.pixels(wPt, dpi: dpi), height = PDFRenderer.pixels(hPt, dpi: dpi)
+            guard width > 0, height > 0 else { return .failure(.renderFailed("page \(index + 1) has no size")) }
+            guard width * height <= maxMegapixels * 1_000_000 else {
+                return .failure(.imageTooLarge(width: width, height: height, limit: maxMegapixels))
+            }
+            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else {
+                return .failure(.renderFailed("cairo could not allocate the page"))
+            }
+            defer { cairo_surface_destroy(surface) }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let cr = cairo_create(surface) else {
+                return .failure(.renderFailed("cairo could not allocate \(width)×\(height) pixels"))
+            }
+            cairo_set_source_rgb(cr, 1, 1, 1)
+            cairo_paint(cr)
+            cairo_scale(cr, Double(dpi) / 72, Double(dpi) / 72)
+            poppler_page_render(page, cr)
+            cairo_destroy(cr)
+            cairo_surface_flush(surface)
+            guard let data = cairo_image_surface_get_data(surface) else { return .failure(.renderFailed("no pixel data")) }
+            let stride = Int(cairo_image_surface_get_stride(surface))
+            var gray = [UInt8](repeating: 255, count: width * height)
+            gray.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<height {
+                    let row = data + y * stride
+                    for x in 0..<width {
+                        // RGB24 is native-endian 0x00RRGGBB: bytes B, G, R, x on little-endian.
+                        let b = Int(row[4 * x]), g = Int(row[4 * x + 1]), r = Int(row[4 * x + 2])
+                        dst[y * width + x] = UInt8((r * 299 + g * 587 + b * 114) / 1000)
+                    }
+                }
+            }
+            return .success(PageImage(pageNumber: index + 1, width: width, height: height, dpi: dpi, gray: gray))
+        }
+        return result ?? .failure(.renderFailed("page \(index + 1) does not exist"))
+    }
+
+    /// The page's text layer as physical lines in pixel coordinates at `dpi`, or nil when it has no text.
+    public func textLayer(page index: Int, dpi: Int) -> OCRPage? {
+        let result: OCRPage?? = withPage(index) { page in
+            var wPt = 0.0, hPt = 0.0
+            poppler_page_get_size(page, &wPt, &hPt)
+            guard let textPtr = poppler_page_get_text(page) else { return nil }
+            defer { g_free(textPtr) }
+            var rects: UnsafeMutablePointer<PopplerRectangle>?
+            var count: guint = 0
+            guard poppler_page_get_text_layout(page, &rects, &count) != 0, let rects else { return nil }
+            defer { g_free(rects) }
+            let characters = String(cString: textPtr).unicodeScalars.map(Character.init)
+            let scale = Double(dpi) / 72
+            // One rectangle per character of poppler_page_get_text; build words from runs of non-space characters.
+            var words: [OCRWord] = []
+            var current = ""
+            var box: BoundingBox?
+            func flush() {
+                if let b = box, !current.isEmpty { words.append(OCRWord(text: current, box: b, confidence: 100)) }
+                current = ""; box = nil
+            }
+            let n = min(Int(count), characters.count)
+            var lastRight = -1.0
+            for i in 0..<n {
+                let ch = characters[i]
+                let r = rects[i]
+                if ch.isWhitespace || ch.isNewline { flush(); continue }
+                // A gap wider than ~half a character between glyphs also separates words.
+                if !current.isEmpty && r.x1 - lastRight > (r.y2 - r.y1) * 0.5 { flush() }
+                let b = BoundingBox(left: Int(r.x1 * scale), top: Int(r.y1 * scale), right: Int(r.x2 * scale), bottom: Int(r.y2 * scale))
+                box = box.map { $0.union(b) } ?? b
+                current.append(ch)
+                lastRight = r.x2
+            }
+            flush()
+            guard !words.isEmpty else { return nil }
+            return OCRPage(pageNumber: index + 1, width: PDFRenderer.pixels(wPt, dpi: dpi), height: PDFRenderer.pixels(hPt, dpi: dpi),
+                           dpi: dpi, source: .textLayer, lines: OCRPage.buildLines(from: words))
+        }
+        return result ?? nil
+    }
+
+    public static var popplerVersion: String { String(cString: poppler_get_version()) }
+}

@@ -1,0 +1,207 @@
+internal import Foundation
+public import ShoeboxCore
+public import ShoeboxStore
+
+/// What a run did, for the summary and the exit code.
+public struct RunSummary: Sendable {
+    public var found = 0
+    public var skipped = 0
+    public var processed = 0
+    public var counts: [RecordStatus: Int] = [:]
+    public var failures: [DocumentRecord] = []
+    public var reviews: [DocumentRecord] = []
+}
+
+/// A lock-protected FIFO shared by the worker threads and the aggregator.
+final class Channel<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let available = DispatchSemaphore(value: 0)
+    private var items: [T] = []
+    private var head = 0
+
+    func send(_ item: T) {
+        lock.lock(); items.append(item); lock.unlock()
+        available.signal()
+    }
+
+    /// Blocks until an item is there.
+    func receive() -> T {
+        available.wait()
+        lock.lock(); defer { lock.unlock() }
+        let item = items[head]
+        head += 1
+        return item
+    }
+}
+
+/// Hands out work items to workers, one at a time, until empty or cancelled.
+final class WorkList<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private let items: [T]
+    private var next = 0
+    private var cancelled = false
+
+    init(_ items: [T]) { self.items = items }
+
+    func take() -> T? {
+        lock.lock(); defer { lock.unlock() }
+        guard !cancelled, next < items.count else { return nil }
+        defer { next += 1 }
+        return items[next]
+    }
+
+    func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+}
+
+/// The one runner: intake on the calling thread, one worker thread per job (each with its own OCR engine),
+/// and the calling thread as the only store writer (aggregator).
+public struct PipelineRunner {
+    public let config: PipelineConfig
+    public let today: CalendarDay
+    public let jobs: Int
+    public let progress: @Sendable (String) -> Void
+
+    public init(config: PipelineConfig, today: CalendarDay, jobs: Int, progress: @escaping @Sendable (String) -> Void) {
+        self.config = config
+        self.today = today
+        self.jobs = max(1, jobs)
+        self.progress = progress
+    }
+
+    public func run(root: String, store: Store, pipelineName: String) throws(PipelineError) -> RunSummary {
+        let intake = IntakeStage()
+        let paths = try intake.walk(root: root)
+        let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
+        var summary = RunSummary()
+        summary.found = paths.count
+        let runID: Int64
+        do { runID = try store.beginRun(root: root, pipeline: pipelineName, started: ISO8601DateFormatter().string(from: Date())) }
+        catch { throw PipelineError(code: .store, message: error.message) }
+
+        func save(_ outcome: DocumentOutcome) throws(PipelineError) {
+            do { try store.save(outcome, root: rootPath, runID: runID) } catch { throw PipelineError(code: .store, message: error.message) }
+            let r = outcome.record
+            summary.processed += 1
+            summary.counts[r.status, default: 0] += 1
+            if r.status == .failed { summary.failures.append(r) }
+            if r.status == .review { summary.reviews.append(r) }
+            progress("[\(summary.processed + summary.skipped)/\(summary.found)] \(r.source): \(r.status.rawValue)\(r.reasons.isEmpty ? "" : " (\(r.reasons.joined(separator: ", ")))")")
+        }
+
+        var work: [SourceFile] = []
+        for path in paths {
+            switch intake.inspect(root: root, relativePath: path) {
+            case .failed(let record, let size):
+                let finished = try? store.finishedSHA(path: path)
+                if let finished, finished == record.sha256, !record.sha256.isEmpty { summary.skipped += 1; continue }
+                try save(DocumentOutcome(record: record, size: size, kind: nil, pages: []))
+            case .ready(let source):
+                let finished: String?
+                do { finished = try store.finishedSHA(path: source.relativePath) } catch { throw PipelineError(code: .store, message: error.message) }
+                if finished == source.sha256 { summary.skipped += 1; continue }
+                let original: String?
+                do { original = try store.originalPath(sha256: source.sha256, excluding: source.relativePath) } catch {
+                    throw PipelineError(code: .store, message: error.message)
+                }
+                if let original {
+                    var record = DocumentRecord(source: source.relativePath, folder: source.folder, sha256: source.sha256, status: .duplicate)
+                    record.duplicateOf = original
+                    record.reasons = ["same-bytes"]
+                    try save(DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: []))
+                    continue
+                }
+                // Two identical files in one run: the first in path order is processed, the rest are duplicates.
+                if let first = work.first(where: { $0.sha256 == source.sha256 }) {
+                    var record = DocumentRecord(source: source.relativePath, folder: source.folder, sha256: source.sha256, status: .duplicate)
+                    record.duplicateOf = first.relativePath
+                    record.reasons = ["same-bytes"]
+                    try save(DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: []))
+                    continue
+                }
+                work.append(source)
+            }
+        }
+
+        try WorkerPool(config: config, today: today, jobs: jobs).process(work) { (_, outcome) throws(PipelineError) in
+            try save(outcome)
+        }
+        do { try store.finishRun(runID, finished: ISO8601DateFormatter().string(from: Date())) }
+        catch { throw PipelineError(code: .store, message: error.message) }
+        return summary
+    }
+}
+
+/// Worker threads, one OCR engine each, fed from one work list. Results come back to the calling thread,
+/// which is the only one that calls `handle` (and so the only store writer).
+public struct WorkerPool {
+    public let config: PipelineConfig
+    public let today: CalendarDay
+    public let jobs: Int
+
+    public init(config: PipelineConfig, today: CalendarDay, jobs: Int) {
+        self.config = config; self.today = today; self.jobs = max(1, jobs)
+    }
+
+    enum WorkerMessage: Sendable {
+        case done(SourceFile, DocumentOutcome)
+        case engineFailed(PipelineError)
+        case finished
+    }
+
+    public func process(_ work: [SourceFile], handle: (SourceFile, DocumentOutcome) throws(PipelineError) -> Void) throws(PipelineError) {
+        guard !work.isEmpty else { return }
+        let list = WorkList(work)
+        let channel = Channel<WorkerMessage>()
+        let workerCount = min(jobs, work.count)
+        let config = self.config, today = self.today
+        for _ in 0..<workerCount {
+            let thread = Thread {
+                defer { channel.send(.finished) }
+                let processor: DocumentProcessor
+                do { processor = try DocumentProcessor(config: config, today: today) } catch {
+                    list.cancel()
+                    channel.send(.engineFailed(error as? PipelineError ?? PipelineError(code: .engine, message: "\(error)")))
+                    return
+                }
+                while let source = list.take() {
+                    channel.send(.done(source, processor.process(source)))
+                }
+            }
+            thread.stackSize = 16 << 20
+            thread.start()
+        }
+        var running = workerCount
+        var engineError: PipelineError?
+        var handlerError: PipelineError?
+        while running > 0 {
+            switch channel.receive() {
+            case .done(let source, let outcome):
+                guard handlerError == nil else { continue }
+                do { try handle(source, outcome) } catch { handlerError = error; list.cancel() }
+            case .engineFailed(let error): engineError = error
+            case .finished: running -= 1
+            }
+        }
+        if let e = handlerError ?? engineError { throw e }
+    }
+}
+
+/// Writes `records.jsonl` (every document in every state) and `review/queue.jsonl` in the output folder,
+/// each through a temporary file renamed into place, so a reader never sees half a file.
+public enum RecordFiles {
+    public static func write(records: [DocumentRecord], outputDirectory: String) throws(PipelineError) {
+        let all = records.map { $0.jsonLine() + "\n" }.joined()
+        let review = records.filter { $0.status == .review }.map { $0.jsonLine() + "\n" }.joined()
+        try writeAtomically(all, to: (outputDirectory as NSString).appendingPathComponent("records.jsonl"))
+        try writeAtomically(review, to: (outputDirectory as NSString).appendingPathComponent("review/queue.jsonl"))
+    }
+
+    static func writeAtomically(_ text: String, to path: String) throws(PipelineError) {
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw PipelineError(code: .store, message: "cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

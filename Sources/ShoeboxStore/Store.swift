@@ -1,0 +1,211 @@
+internal import Foundation
+public import ShoeboxCore
+
+/// Why the store cannot be used: a problem of the output folder, not of one document.
+public struct StoreError: Error, CustomStringConvertible, Sendable {
+    public let message: String
+    public var description: String { message }
+}
+
+/// The store: one SQLite file (`store.sqlite`, WAL) in the output folder, with a schema version and migrations.
+/// Tables: sources (path, folder, sha256, state, failure), pages (OCR text and words per page),
+/// records (the machine-readable record), review_items (what waits for a person, with reasons), runs.
+public final class Store {
+    private let db: Database
+    public let path: String
+
+    /// Migrations in order; `PRAGMA user_version` is the number applied. Never edit one that has shipped: add another.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            started TEXT NOT NULL,
+            finished TEXT,
+            root TEXT NOT NULL,
+            pipeline TEXT NOT NULL
+        );
+        CREATE TABLE sources (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            root TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            kind TEXT,
+            state TEXT NOT NULL CHECK (state IN ('accepted', 'review', 'duplicate', 'failed')),
+            failure_code TEXT,
+            failure_message TEXT,
+            run_id INTEGER REFERENCES runs(id)
+        );
+        CREATE INDEX sources_sha256 ON sources(sha256);
+        CREATE TABLE pages (
+            source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+            page_number INTEGER NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            dpi INTEGER NOT NULL,
+            text_source TEXT NOT NULL,
+            mean_confidence REAL NOT NULL,
+            text TEXT NOT NULL,
+            lines_json TEXT NOT NULL,
+            PRIMARY KEY (source_id, page_number)
+        );
+        CREATE TABLE records (
+            source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,
+            status TEXT NOT NULL,
+            json TEXT NOT NULL
+        );
+        CREATE TABLE review_items (
+            source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,
+            reasons TEXT NOT NULL
+        );
+        """,
+    ]
+
+    public static var schemaVersion: Int { migrations.count }
+
+    public init(directory: String) throws(StoreError) {
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw StoreError(message: "cannot create the output folder \(directory): \(error.localizedDescription). Choose another folder with --out.")
+        }
+        path = (directory as NSString).appendingPathComponent("store.sqlite")
+        do {
+            db = try Database(path: path)
+            try db.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;")
+            try migrate()
+        } catch let error as DatabaseError {
+            throw StoreError(message: "cannot use the store \(path): \(error.message). Check that the output folder is writable, or choose another with --out.")
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(message: "cannot use the store \(path): \(error)")
+        }
+    }
+
+    private func migrate() throws {
+        let current = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+        if current > Store.migrations.count {
+            throw StoreError(message: "the store \(path) has schema version \(current), newer than this Shoebox understands (\(Store.migrations.count)). Use a newer Shoebox or another --out folder.")
+        }
+        for version in current..<Store.migrations.count {
+            try db.transaction { () throws(DatabaseError) in
+                try db.execute(Store.migrations[version])
+                try db.execute("PRAGMA user_version = \(version + 1)")
+            }
+        }
+    }
+
+    private func wrap<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch {
+            throw StoreError(message: "the store \(path) failed: \(error.description)")
+        }
+    }
+
+    // MARK: runs
+
+    public func beginRun(root: String, pipeline: String, started: String) throws(StoreError) -> Int64 {
+        try wrap { () throws(DatabaseError) in
+            try db.query("INSERT INTO runs(started, root, pipeline) VALUES (?, ?, ?)", [.text(started), .text(root), .text(pipeline)])
+            return try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+        }
+    }
+
+    public func finishRun(_ id: Int64, finished: String) throws(StoreError) {
+        try wrap { () throws(DatabaseError) in
+            try db.query("UPDATE runs SET finished = ? WHERE id = ?", [.text(finished), .int(id)])
+        }
+    }
+
+    // MARK: sources
+
+    /// The sha256 a path had when the store finished it, if it did.
+    public func finishedSHA(path: String) throws(StoreError) -> String? {
+        try wrap { () throws(DatabaseError) in
+            try db.query("SELECT sha256 FROM sources WHERE path = ?", [.text(path)]).first?.first?.text
+        }
+    }
+
+    /// The first other finished (not failed, not duplicate) path with the same bytes.
+    public func originalPath(sha256: String, excluding path: String) throws(StoreError) -> String? {
+        try wrap { () throws(DatabaseError) in
+            try db.query("SELECT path FROM sources WHERE sha256 = ? AND path <> ? AND state IN ('accepted', 'review') ORDER BY id LIMIT 1",
+                         [.text(sha256), .text(path)]).first?.first?.text
+        }
+    }
+
+    /// Saves one document's outcome in one transaction: its source row, pages, record and review item.
+    public func save(_ outcome: DocumentOutcome, root: String, runID: Int64) throws(StoreError) {
+        let r = outcome.record
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        try wrap { () throws(DatabaseError) in
+            try db.transaction { () throws(DatabaseError) in
+                try db.query("DELETE FROM sources WHERE path = ?", [.text(r.source)])
+                try db.query("""
+                    INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, run_id)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.text(r.source), .text(root), .text(r.folder), .text(r.sha256), .int(Int64(outcome.size)),
+                          outcome.kind.map { .text($0.rawValue) } ?? .null, .text(r.status.rawValue),
+                          r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID)])
+                let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+                for page in outcome.pages {
+                    let lines = (try? encoder.encode(page.lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+                    try db.query("""
+                        INSERT INTO pages(source_id, page_number, width, height, dpi, text_source, mean_confidence, text, lines_json)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [.int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)),
+                              .int(Int64(page.dpi)), .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(lines)])
+                }
+                try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)",
+                             [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
+                if r.status == .review {
+                    try db.query("INSERT INTO review_items(source_id, reasons) VALUES (?, ?)",
+                                 [.int(id), .text(r.reasons.joined(separator: ","))])
+                }
+            }
+        }
+    }
+
+    /// Every record, ordered by source path.
+    public func records() throws(StoreError) -> [DocumentRecord] {
+        let rows = try wrap { () throws(DatabaseError) in
+            try db.query("SELECT r.json FROM records r JOIN sources s ON s.id = r.source_id ORDER BY s.path")
+        }
+        let decoder = JSONDecoder()
+        var out: [DocumentRecord] = []
+        for row in rows {
+            guard let json = row.first?.text else { continue }
+            do { out.append(try decoder.decode(DocumentRecord.self, from: Data(json.utf8))) } catch {
+                throw StoreError(message: "the store \(path) holds a record that cannot be read (\(error)). Re-run `shoebox run` to rebuild it.")
+            }
+        }
+        return out
+    }
+
+    /// The text of a source's pages, in order.
+    public func pageTexts(path: String) throws(StoreError) -> [String] {
+        try wrap { () throws(DatabaseError) in
+            try db.query("SELECT p.text FROM pages p JOIN sources s ON s.id = p.source_id WHERE s.path = ? ORDER BY p.page_number",
+                         [.text(path)]).compactMap { $0.first?.text }
+        }
+    }
+
+    /// Absolute path of each source's original, by relative path.
+    public func originalPaths() throws(StoreError) -> [String: String] {
+        let rows = try wrap { () throws(DatabaseError) in try db.query("SELECT path, root FROM sources") }
+        var out: [String: String] = [:]
+        for row in rows {
+            guard row.count == 2, let path = row[0].text, let root = row[1].text else { continue }
+            out[path] = (root as NSString).appendingPathComponent(path)
+        }
+        return out
+    }
+
+    public func runCount() throws(StoreError) -> Int {
+        try wrap { () throws(DatabaseError) in Int(try db.query("SELECT count(*) FROM runs").first?.first?.int ?? 0) }
+    }
+
+    public static var sqliteVersion: String { Database.sqliteVersion }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import ShoeboxCore
+import ShoeboxEngines
+import ShoeboxExport
+import ShoeboxPipeline
+import ShoeboxStore
+
+/// Exit codes, stable and documented in the README and `--help`.
+enum ExitCode {
+    static let success: Int32 = 0
+    static let finishedWithFailures: Int32 = 1
+    static let usage: Int32 = 2
+    static let regressionFailed: Int32 = 7
+}
+
+enum CommandLineTool {
+    static let version = "0.1.0"
+
+    static func main(_ args: [String]) -> Int32 {
+        guard let verb = args.first else {
+            print(Help.main)
+            return ExitCode.usage
+        }
+        let rest = Array(args.dropFirst())
+        do {
+            switch verb {
+            case "-h", "--help", "help": print(Help.main); return ExitCode.success
+            case "--version": print(versionText()); return ExitCode.success
+            case "run": return try RunCommand.main(rest)
+            case "extract": return try ExtractCommand.main(rest)
+            case "status": return try StatusCommand.main(rest)
+            case "export": return try ExportCommand.main(rest)
+            case "regress": return try RegressCommand.main(rest)
+            default:
+                throw UsageError(message: "shoebox: unknown command '\(verb)'. See 'shoebox --help'.")
+            }
+        } catch let error as UsageError {
+            printError(error.message)
+            return ExitCode.usage
+        } catch let error as PipelineError {
+            printError("shoebox \(verb): \(error.message)")
+            return error.code.rawValue
+        } catch let error as StoreError {
+            printError("shoebox \(verb): \(error.message)")
+            return PipelineError.Code.store.rawValue
+        } catch let error as ExportError {
+            printError("shoebox \(verb): \(error.message)")
+            return PipelineError.Code.store.rawValue
+        } catch {
+            printError("shoebox \(verb): \(error)")
+            return PipelineError.Code.store.rawValue
+        }
+    }
+
+    static func versionText() -> String {
+        """
+        shoebox \(version)
+        tesseract \(OCREngine.tesseractVersion)
+        leptonica \(ImageLoader.leptonicaVersion)
+        poppler \(PDFRenderer.popplerVersion)
+        libarchive \(ExportVersions.libarchive)
+        sqlite \(Store.sqliteVersion)
+        """
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    /// Progress goes to stderr, and only when it is a terminal.
+    static let progress: @Sendable (String) -> Void = { line in
+        if isatty(STDERR_FILENO) != 0 { FileHandle.standardError.write(Data((line + "\n").utf8)) }
+    }
+
+    // MARK: shared options
+
+    static func outputDirectory(_ a: Arguments) -> String { a.values["--out"] ?? "shoebox-out" }
+
+    static func today(_ a: Arguments, verb: String) throws(UsageError) -> CalendarDay {
+        if let text = a.values["--today"] {
+            guard let day = CalendarDay(iso: text) else {
+                throw UsageError(message: "shoebox \(verb): --today needs a date as YYYY-MM-DD, not '\(text)'.")
+            }
+            return day
+        }
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))!
+    }
+
+    /// The pipeline file: --pipeline, else pipelines/default.json when present, else the built-in defaults.
+    static func pipeline(_ a: Arguments) throws(PipelineError) -> (PipelineConfig, String) {
+        let explicit = a.values["--pipeline"]
+        let path = explicit ?? "pipelines/default.json"
+        guard FileManager.default.fileExists(atPath: path) else {
+            if explicit != nil { throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) does not exist.") }
+            return (PipelineConfig(), "built-in")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) cannot be read.")
+        }
+        do { return (try PipelineConfig.parse(data, file: path), path) } catch {
+            throw PipelineError(code: .pipelineFile, message: "invalid pipeline file \(error.description)")
+        }
+    }
+
+    static func jobs(_ a: Arguments, config: PipelineConfig, verb: String) throws(UsageError) -> Int {
+        if let n = try a.int("--jobs", verb: verb) { return n }
+        return config.jobs > 0 ? config.jobs : ProcessInfo.processInfo.activeProcessorCount
+    }
+}

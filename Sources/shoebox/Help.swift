@@ -1,0 +1,85 @@
+enum Help {
+    static let main = """
+    shoebox — turn a folder of receipt and invoice scans into checked, finance-ready records.
+
+    usage: shoebox <command> [options]
+
+    commands:
+      run SCANS        process every scan under SCANS (one sub-folder per purpose) into the store
+      extract FILE…    read single files and print what Shoebox finds (nothing is stored)
+      status           show how many documents are accepted, in review, duplicates or failed
+      export           write exports/<folder>.zip with renamed originals and summary.csv
+      regress DIR      compare extraction with the expected values of fixtures in DIR
+
+    options:
+      -h, --help       show help (also after any command: shoebox run --help)
+      --version        print the versions of Shoebox and the libraries it runs on
+
+    Every command that works on a store takes --out DIR (default ./shoebox-out).
+    Exit codes: 0 done, 1 finished but some documents failed, 2 usage error,
+    3 scan folder missing, 4 output folder or store unusable, 5 OCR engine or language data missing,
+    6 pipeline file invalid, 7 regress found wrong fields.
+    """
+
+    static let run = """
+    usage: shoebox run SCANS [--out DIR] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD]
+
+    Processes every file under SCANS. The folder of a file is its first path component under SCANS.
+    Files the store already finished (same path, same bytes) are skipped, so a killed or repeated run
+    only does what is new. SCANS is never written to.
+
+    Writes DIR/store.sqlite, DIR/records.jsonl (one JSON line per document, every state) and
+    DIR/review/queue.jsonl (the records waiting for a person, with reasons).
+
+      --out DIR          output folder (default ./shoebox-out)
+      --jobs N           OCR worker threads (default: the pipeline's jobs, 0 = one per core)
+      --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
+      --today DATE       the day dates are checked against (default: the system's date)
+
+    exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
+          4 store unusable, 5 OCR engine missing, 6 pipeline file invalid.
+    """
+
+    static let extract = """
+    usage: shoebox extract FILE… [--json] [--text] [--pipeline FILE] [--today YYYY-MM-DD]
+
+    Runs the pipeline on single files and prints what it found. Nothing is stored.
+
+      --json             one JSON object per line, per document (the machine-readable record)
+      --text             also print the text of every page (OCR or PDF text layer), line by line
+      --pipeline FILE    pipeline settings
+      --today DATE       the day dates are checked against (default: the system's date)
+
+    exit: 0 all read, 1 some failed, 2 usage, 5 OCR engine missing, 6 pipeline file invalid.
+    """
+
+    static let status = """
+    usage: shoebox status [--out DIR]
+
+    Shows the documents in the store by state, the review queue with reasons, and failures with
+    what to do about them.
+
+      --out DIR          output folder (default ./shoebox-out)
+    """
+
+    static let export = """
+    usage: shoebox export [--out DIR]
+
+    Writes DIR/exports/<folder>.zip for every folder: receipts/ with the originals of accepted records
+    named YYYY-MM-DD_merchant_12.34-EUR.ext, and summary.csv (RFC 4180). Documents in review, duplicates
+    and failures are left out and counted. The same store gives byte-identical zips.
+
+      --out DIR          output folder (default ./shoebox-out)
+    """
+
+    static let regress = """
+    usage: shoebox regress DIR [--scans SCANDIR] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N]
+
+    Runs the pipeline on every document in DIR that has a <name>.expected.json beside it and prints,
+    per field, how many were read right, then every wrong field with expected and found values.
+    With --scans, documents are looked up in SCANDIR under the same relative folder as their JSON
+    (for Fixtures/sample-expected, whose scans live in Fixtures/sample-scans).
+
+    exit: 0 every field right, 7 some field wrong, 2 usage, 5 OCR engine missing.
+    """
+}
