@@ -114,6 +114,26 @@ public struct OCRPage: Hashable, Sendable, Codable {
         }
         return lines.map { OCRLine(words: $0.sorted { $0.box.left < $1.box.left }) }
     }
+
+    /// Orders lines top to bottom and joins lines that sit side by side on one physical line (tesseract puts
+    /// a label and its amount in separate blocks when a wide gap parts them). Two lines are joined when they
+    /// overlap vertically by at least half the smaller height and do not overlap horizontally.
+    public static func mergeLines(_ lines: [OCRLine]) -> [OCRLine] {
+        var out: [OCRLine] = []
+        for line in lines.filter({ !$0.words.isEmpty }).sorted(by: { ($0.box.top, $0.box.left) < ($1.box.top, $1.box.left) }) {
+            if let k = out.indices.suffix(2).last(where: { k in
+                let a = out[k].box, b = line.box
+                let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
+                let separate = a.right <= b.left || b.right <= a.left
+                return separate && overlap * 2 >= max(1, min(a.height, b.height))
+            }) {
+                out[k] = OCRLine(words: (out[k].words + line.words).sorted { $0.box.left < $1.box.left })
+            } else {
+                out.append(line)
+            }
+        }
+        return out
+    }
 }
 
 /// A language guess from the text, ISO 639-2/T code ("deu").

@@ -51,11 +51,14 @@ public final class OCREngine {
         // After SetImage, or tesseract guesses a resolution and reads differently (platform notes).
         TessBaseAPISetSourceResolution(api, Int32(image.dpi))
         guard TessBaseAPIRecognize(api, nil) == 0 else { return .failure(.ocrFailed("Recognize returned an error")) }
-        var words: [OCRWord] = []
+        // Words grouped into the text lines tesseract found (it follows skewed baselines; grouping by
+        // box overlap afterwards would split a tilted line into label and amount).
+        var lines: [[OCRWord]] = []
         if let iterator = TessBaseAPIGetIterator(api) {
             defer { TessResultIteratorDelete(iterator) }
             let pageIterator = TessResultIteratorGetPageIterator(iterator)
             repeat {
+                let startsLine = TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0
                 guard let textPtr = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
                 let text = String(cString: textPtr).trimmingCharacters(in: .whitespacesAndNewlines)
                 TessDeleteText(textPtr)
@@ -63,12 +66,13 @@ public final class OCREngine {
                 var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
                 guard TessPageIteratorBoundingBox(pageIterator, RIL_WORD, &left, &top, &right, &bottom) != 0 else { continue }
                 let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
-                words.append(OCRWord(text: text, box: BoundingBox(left: Int(left), top: Int(top), right: Int(right), bottom: Int(bottom)),
-                                     confidence: max(0, min(100, confidence))))
+                let word = OCRWord(text: text, box: BoundingBox(left: Int(left), top: Int(top), right: Int(right), bottom: Int(bottom)),
+                                   confidence: max(0, min(100, confidence)))
+                if startsLine || lines.isEmpty { lines.append([word]) } else { lines[lines.count - 1].append(word) }
             } while TessResultIteratorNext(iterator, RIL_WORD) != 0
         }
         return .success(OCRPage(pageNumber: image.pageNumber, width: image.width, height: image.height, dpi: image.dpi,
-                                source: .ocr, lines: OCRPage.buildLines(from: words)))
+                                source: .ocr, lines: OCRPage.mergeLines(lines.map(OCRLine.init(words:)))))
     }
 
     public static var tesseractVersion: String { String(cString: TessVersion()) }

@@ -1,0 +1,55 @@
+// Fixtures/README.md, generated from the same specs so it never drifts.
+
+func readme() -> String {
+    func row(_ r: Receipt, name: String) -> String {
+        let totals = Totals(r)
+        let format = r.pages > 1 ? "PDF (image only, 2 pages)" : r.format.readableName
+        return "| \(name) | \(r.language.rawValue) | \(r.money.code) | \(format) | \(r.layout.name) "
+            + "| \(r.money.withMarker(totals.totalCents)) | \(r.note) |"
+    }
+    let head = "| file | language | currency | format | layout | total as printed | special |\n"
+        + "| --- | --- | --- | --- | --- | --- | --- |\n"
+
+    var text = """
+    # Fixtures
+
+    Synthetic receipts rendered by `shoebox-fixtures` (`Sources/FixtureGenerator/`). Do not edit the files
+    here by hand: change the specs in `Sources/FixtureGenerator/ReceiptSpecs.swift` and regenerate:
+
+        make fixtures        # = swift run shoebox-fixtures Fixtures
+
+    The output is deterministic (no timestamps, seeded noise, fixed PDF creation date \(fixedPDFDate)),
+    so regenerating without changes leaves `git status` clean.
+
+    Rasters are 8-bit gray at 300 dpi (resolution stored in the PNG/JPEG); PDFs are 300 dpi rasters
+    painted at 72/300 scale, except the one born-digital PDF, whose text `pdftotext` can read.
+    All amounts are computed in integer cents, so net + tax = total and tendered - total = change.
+
+    ## receipts/
+
+    Each `<id>.<ext>` has `<id>.expected.json` beside it with the fields `file`, `merchant` (exactly the
+    top line), `date` (ISO), `total`, `subtotal`, `tax` (plain decimals with a dot, `null` when not
+    printed), `currency` (ISO 4217), `language` (ISO 639-2/T), `referenceNumber`, `paymentMethod`
+    (`card`, `cash` or `null`), `documentKind`, `layout` and `pages`.
+
+
+    """
+    text += head
+    text += receiptFixtures.map { row($0, name: "`\($0.fileName)`") }.joined(separator: "\n") + "\n"
+    text += """
+
+    ## sample-scans/
+
+    Two folders of phone-photo and scanner style file names, for trying the whole pipeline on a folder.
+    Every file in `sample-scans/` is a scan; the expected values live outside it, in
+    `sample-expected/<folder>/<file name>.expected.json`.
+
+
+    """
+    text += head
+    text += sampleFixtures.map { r -> String in
+        guard case .sample(let folder, let fileName) = r.destination else { fatalError("sample without folder") }
+        return row(r, name: "`\(folder)/\(fileName)`")
+    }.joined(separator: "\n") + "\n"
+    return text
+}

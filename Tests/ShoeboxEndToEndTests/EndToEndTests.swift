@@ -1,0 +1,195 @@
+import Foundation
+import Testing
+
+/// Runs the built `shoebox` binary (built by `make build` before the tests) as a user would.
+let shoebox = packageRoot.appendingPathComponent(".build/debug/shoebox").path
+let today = "2026-11-30"
+
+/// Every file under a folder with its sha256 and mode: to prove the scan folder is never modified.
+func snapshot(_ dir: URL) throws -> [String: String] {
+    let r = try runProgram("/bin/sh", ["-c", "cd '\(dir.path)' && find . -exec stat -c '%n %a %s %Y' {} \\; | sort && find . -type f -exec sha256sum {} \\; | sort"])
+    return ["listing": r.out]
+}
+
+/// Reads a CSV with Python's csv module (a real CSV reader) and returns the rows as JSON arrays.
+func readCSV(_ data: Data) throws -> [[String]] {
+    let dir = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("x.csv")
+    try data.write(to: path)
+    let python = try #require(which("python3"), "python3 is missing: apt-get install -y python3 (make setup)")
+    let r = try runProgram(python, ["-c", "import csv,json,sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))))", path.path])
+    #expect(r.code == 0, "python csv failed: \(r.err)")
+    return try JSONDecoder().decode([[String]].self, from: Data(r.out.utf8))
+}
+
+@Suite(.serialized) struct EndToEndTests {
+    @Test func runExportStatusOnTheSampleFolderWithBadInputs() throws {
+        #expect(FileManager.default.isExecutableFile(atPath: shoebox), "build first: make build")
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans"), to: scans)
+        let bad = scans.appendingPathComponent("bad")
+        try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
+        // The five kinds of bad input of the issue.
+        FileManager.default.createFile(atPath: bad.appendingPathComponent("empty.jpg").path, contents: Data())
+        let jpeg = try fixtureBytes("deu-baeckerei.jpg")
+        FileManager.default.createFile(atPath: bad.appendingPathComponent("truncated.jpg").path, contents: Data(jpeg.prefix(jpeg.count / 3)))
+        FileManager.default.createFile(atPath: bad.appendingPathComponent("notes.pdf").path, contents: Data("shopping list: milk, bread\n".utf8))
+        let qpdf = try #require(which("qpdf"), "qpdf is missing: apt-get install -y qpdf (make setup)")
+        try runProgram(qpdf, ["--encrypt", "secret", "owner", "256", "--", fixtures.path + "/receipts/eng-invoice-textpdf.pdf", bad.appendingPathComponent("locked.pdf").path])
+        let secret = bad.appendingPathComponent("secret.png")
+        try FileManager.default.copyItem(atPath: fixtures.path + "/receipts/eng-gb-grocer.png", toPath: secret.path)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: secret.path)
+
+        // Root reads any file: run as an unprivileged user so the unreadable file really is unreadable.
+        let out = work.appendingPathComponent("out")
+        var command = [shoebox, "run", scans.path, "--out", out.path, "--today", today, "--jobs", "2"]
+        if getuid() == 0, let setpriv = which("setpriv") {
+            try runProgram("/bin/chmod", ["-R", "a+rwX", work.path])
+            try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: secret.path)
+            try runProgram("/bin/chmod", ["a+rx", packageRoot.path, packageRoot.appendingPathComponent(".build").path])
+            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] + command
+        }
+        let unreadableTested = command[0] != shoebox || getuid() != 0
+        let before = try snapshot(scans)
+        let run = try runProgram(command[0], Array(command.dropFirst()), environment: ["PATH": "/usr/bin:/bin", "HOME": work.path])
+        #expect(run.code == 1, "exit 1 = finished with failures; stderr: \(run.err)")
+        #expect(run.out.contains("12 files found, 12 processed"))
+        #expect(try snapshot(scans) == before, "the scan folder must not change")
+
+        // records.jsonl: one line per input document, every state.
+        let lines = try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == 12)
+        var bySource: [String: [String: Any]] = [:]
+        for line in lines {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            bySource[o["source"] as! String] = o
+        }
+        func failureCode(_ name: String) -> String? { (bySource["bad/\(name)"]?["failure"] as? [String: Any])?["code"] as? String }
+        #expect(failureCode("empty.jpg") == "empty-file")
+        #expect(failureCode("truncated.jpg") == "truncated-image")
+        #expect(failureCode("notes.pdf") == "unsupported-type")
+        #expect(failureCode("locked.pdf") == "encrypted-pdf")
+        if unreadableTested { #expect(failureCode("secret.png") == "unreadable-file") }
+        for name in ["empty.jpg", "truncated.jpg", "notes.pdf", "locked.pdf"] {
+            #expect(bySource["bad/\(name)"]?["status"] as? String == "failed")
+        }
+        // The sample receipts are read right.
+        let berlin = try #require(bySource["2026-03-berlin-trip/IMG_0427.png"])
+        let expected = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent(
+            "sample-expected/2026-03-berlin-trip/IMG_0427.png.expected.json"))) as? [String: Any])
+        for key in ["merchant", "date", "total", "currency"] { #expect(berlin[key] as? String == expected[key] as? String, "\(key)") }
+
+        // A second run does nothing new and creates no record twice; only the unreadable file is tried again
+        // (its permissions may have been fixed since).
+        let again = try runProgram(command[0], Array(command.dropFirst()), environment: ["PATH": "/usr/bin:/bin", "HOME": work.path])
+        let expectedAgain = unreadableTested ? "12 files found, 1 processed, 11 already done" : "12 files found, 0 processed, 12 already done"
+        #expect(again.out.contains(expectedAgain), "\(again.out)")
+        #expect(try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n").count == 12)
+
+        // Export: per-folder zips, read back with unzip and Python's csv module.
+        let export = try runProgram(shoebox, ["export", "--out", out.path])
+        #expect(export.code == 0, "\(export.err)")
+        let unzip = try #require(which("unzip"), "unzip is missing: apt-get install -y unzip (make setup)")
+        let zip = out.appendingPathComponent("exports/2026-03-berlin-trip.zip").path
+        #expect(try runProgram(unzip, ["-t", zip]).code == 0)
+        let names = try runProgram(unzip, ["-Z1", zip]).out.split(separator: "\n").map(String.init)
+        #expect(names.contains("summary.csv"))
+        #expect(names.contains("receipts/2026-03-14_Café-Einstein-Stammhaus-GmbH_14.80-EUR.jpg") || names.contains { $0.hasPrefix("receipts/2026-") })
+        let csvData = Data(try runProgram(unzip, ["-p", zip, "summary.csv"]).out.utf8)
+        #expect(String(decoding: csvData, as: UTF8.self).contains("\r\n"))
+        let rows = try readCSV(csvData)
+        #expect(rows.first?.first == "date")
+        #expect(rows.allSatisfy { $0.count == rows[0].count })
+        let accepted = bySource.values.filter { ($0["folder"] as? String) == "2026-03-berlin-trip" && ($0["status"] as? String) == "accepted" }
+        #expect(rows.count - 1 == accepted.count)
+        #expect(names.filter { $0.hasPrefix("receipts/") }.count == accepted.count)
+        for row in rows.dropFirst() {
+            let record = try #require(accepted.first { $0["sha256"] as? String == row[11] })
+            #expect(row[2] == record["total"] as? String)
+            #expect(row[1] == record["merchant"] as? String)
+        }
+        // Failed documents never reach an export.
+        let badZip = out.appendingPathComponent("exports/bad.zip").path
+        let badListing = try runProgram(unzip, ["-Z1", badZip]).out
+        #expect(FileManager.default.fileExists(atPath: badZip))
+        #expect(badListing == "summary.csv\n")
+
+        // The same store exports byte-identical zips.
+        let first = try Data(contentsOf: URL(fileURLWithPath: zip))
+        #expect(try runProgram(shoebox, ["export", "--out", out.path]).code == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: zip)) == first)
+
+        let status = try runProgram(shoebox, ["status", "--out", out.path])
+        #expect(status.code == 0)
+        #expect(status.out.contains("failed  bad/locked.pdf: encrypted-pdf"))
+    }
+
+    @Test func extractJSONReadsEverySyntheticFixture() throws {
+        let dir = fixtures.appendingPathComponent("receipts")
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasSuffix(".json") }.sorted()
+        #expect(files.count >= 15)
+        let r = try runProgram(shoebox, ["extract", "--json", "--today", today] + files.map { dir.appendingPathComponent($0).path })
+        #expect(r.code == 0, "\(r.err)")
+        let lines = r.out.split(separator: "\n")
+        #expect(lines.count == files.count)
+        for (file, line) in zip(files, lines) {
+            let found = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let stem = (file as NSString).deletingPathExtension
+            let expected = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("\(stem).expected.json"))) as? [String: Any])
+            for key in ["merchant", "date", "total", "currency"] {
+                #expect(found[key] as? String == expected[key] as? String, "\(file) \(key)")
+            }
+        }
+    }
+
+    @Test func usageErrorsAreOneLineAndExitTwo() throws {
+        let unknown = try runProgram(shoebox, ["run", "x", "--frobnicate"])
+        #expect(unknown.code == 2)
+        #expect(unknown.err == "shoebox run: unknown option '--frobnicate'. See 'shoebox run --help'.\n")
+        let missing = try runProgram(shoebox, ["run", "x", "--out"])
+        #expect(missing.code == 2)
+        #expect(missing.err == "shoebox run: option '--out' needs a value. See 'shoebox run --help'.\n")
+        let badJobs = try runProgram(shoebox, ["run", "x", "--jobs", "zero"])
+        #expect(badJobs.code == 2)
+        #expect(try runProgram(shoebox, ["frob"]).code == 2)
+        let noScans = try runProgram(shoebox, ["run", "/nonexistent/scans", "--out", NSTemporaryDirectory() + "/sb-\(UUID())"])
+        #expect(noScans.code == 3)
+        #expect(noScans.err.contains("does not exist"))
+    }
+
+    @Test func helpOnEveryVerbAndVersions() throws {
+        for verb in ["run", "extract", "status", "export", "regress"] {
+            let r = try runProgram(shoebox, [verb, "--help"])
+            #expect(r.code == 0)
+            #expect(r.out.hasPrefix("usage: shoebox \(verb)"))
+        }
+        let v = try runProgram(shoebox, ["--version"])
+        #expect(v.code == 0)
+        for lib in ["shoebox 0.", "tesseract 5.", "leptonica-1.", "poppler 22.", "libarchive 3.", "sqlite 3."] {
+            #expect(v.out.contains(lib), "\(lib) in \(v.out)")
+        }
+    }
+
+    @Test func aBadPipelineFileNamesTheKeyAndTheFile() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("p.json").path
+        try Data(#"{"version": 1, "dpi": "high"}"#.utf8).write(to: URL(fileURLWithPath: file))
+        let r = try runProgram(shoebox, ["extract", fixtures.path + "/receipts/eng-gb-grocer.png", "--pipeline", file])
+        #expect(r.code == 6)
+        #expect(r.err.contains(file) && r.err.contains("\"dpi\""))
+    }
+
+    @Test func theOMPLimitIsInForce() throws {
+        // The binary re-executes itself with OMP_THREAD_LIMIT=1 when it is unset.
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "OMP_THREAD_LIMIT")
+        let r = try runProgram(shoebox, ["--version"], environment: env)
+        #expect(r.code == 0)
+        let check = try runProgram("/bin/sh", ["-c", "'\(shoebox)' extract --help >/dev/null & pid=$!; sleep 0.2; tr '\\0' '\\n' < /proc/$pid/environ 2>/dev/null | grep OMP_THREAD_LIMIT; wait $pid"], environment: env)
+        #expect(check.out.contains("OMP_THREAD_LIMIT=1") || check.out.isEmpty)
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import ShoeboxCore
+@testable import ShoeboxEngines
+@testable import ShoeboxPipeline
+@testable import ShoeboxStore
+@testable import ShoeboxExport
+
+struct ImageAndOCRTests {
+    @Test func tesseractReadsAPNGFixture() throws {
+        let pages = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()
+        #expect(pages.count == 1)
+        #expect(pages[0].dpi == 300)
+        let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
+        let ocr = try engine.recognize(pages[0]).get()
+        #expect(ocr.source == .ocr)
+        #expect(ocr.text.contains("Frischmarkt Berger GmbH"))
+        #expect(ocr.meanConfidence > 70)
+        // Lines are top to bottom, words carry boxes inside the page.
+        let tops = ocr.lines.map(\.box.top)
+        #expect(tops == tops.sorted())
+        #expect(ocr.lines.allSatisfy { $0.box.right <= pages[0].width && $0.box.bottom <= pages[0].height })
+    }
+
+    @Test func oneEngineReadsSeveralPagesInARow() throws {
+        let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
+        for name in ["eng-gb-grocer.png", "eng-us-hardware.png"] {
+            let image = try ImageLoader.load(try fixtureBytes(name), kind: .png, maxMegapixels: 60).get()[0]
+            #expect(try engine.recognize(image).get().wordCount > 20)
+        }
+    }
+
+    @Test func missingLanguageDataIsASetupErrorWithTheInstallCommand() {
+        #expect {
+            _ = try OCREngine(languages: ["xyz"], pageSegmentationMode: 4)
+        } throws: { error in
+            "\(error)".contains("apt-get install -y tesseract-ocr-xyz")
+        }
+    }
+
+    @Test func truncatedJPEGFailsAsTruncated() throws {
+        let bytes = try fixtureBytes("deu-baeckerei.jpg")
+        let cut = Array(bytes.prefix(bytes.count / 2))
+        #expect(throws: DocumentFailure.truncatedImage(.jpeg)) { try ImageLoader.load(cut, kind: .jpeg, maxMegapixels: 60).get() }
+    }
+
+    @Test func hugeImagesAreRefusedBeforeDecodingPixels() throws {
+        let result = ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 1)
+        guard case .failure(let f) = result else { Issue.record("expected failure"); return }
+        #expect(f.code == "image-too-large")
+    }
+}
+
+struct PDFTests {
+    @Test func bornDigitalPDFGivesItsTextLayerInPhysicalLines() throws {
+        let pdf = try PDFRenderer(bytes: try fixtureBytes("eng-invoice-textpdf.pdf"))
+        #expect(pdf.pageCount == 1)
+        let text = try #require(pdf.textLayer(page: 0, dpi: 300))
+        #expect(text.source == .textLayer)
+        #expect(text.lines.contains { $0.text.contains("Northwind Web Services Ltd") })
+        // Item and price on one physical line, not split into blocks.
+        #expect(text.lines.contains { $0.text.contains("TOTAL") && $0.text.contains("1,498.80") })
+    }
+
+    @Test func imageOnlyPDFRendersAt300DPIGray() throws {
+        let pdf = try PDFRenderer(bytes: try fixtureBytes("fra-mobilier.pdf"))
+        #expect(pdf.textLayer(page: 0, dpi: 300) == nil)
+        let image = try pdf.render(page: 0, dpi: 300, maxMegapixels: 60).get()
+        #expect(image.dpi == 300)
+        #expect(image.gray.count == image.width * image.height)
+        #expect(image.gray.contains { $0 < 64 } && image.gray.contains { $0 > 200 })  // ink on paper
+    }
+
+    @Test func twoPagePDFHasTwoPages() throws {
+        let pdf = try PDFRenderer(bytes: try fixtureBytes("deu-rechnung-2seiten.pdf"))
+        #expect(pdf.pageCount == 2)
+    }
+
+    @Test func encryptedPDFIsNamedAsSuch() throws {
+        let qpdf = try #require(which("qpdf"), "qpdf is missing: apt-get install -y qpdf (make setup)")
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let out = dir.appendingPathComponent("locked.pdf").path
+        try runProgram(qpdf, ["--encrypt", "secret", "owner", "256", "--", fixtures.path + "/receipts/eng-invoice-textpdf.pdf", out])
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: out)))
+        #expect(throws: DocumentFailure.encryptedPDF) { try PDFRenderer(bytes: bytes) }
+    }
+
+    @Test func garbageAfterThePDFMagicIsCorrupt() {
+        #expect {
+            _ = try PDFRenderer(bytes: Array("%PDF-1.4\nthis is not a pdf\n%%EOF\n".utf8))
+        } throws: { error in
+            (error as? DocumentFailure)?.code == "corrupt-pdf"
+        }
+    }
+}
+
+struct LanguageTests {
+    @Test(arguments: [
+        ("Vielen Dank für Ihren Einkauf. Rückgeld bitte sofort nachzählen. Zu zahlen inklusive Mehrwertsteuer", "deu"),
+        ("Gracias por su visita. El importe total incluye el impuesto sobre el valor añadido", "spa"),
+        ("Merci de votre visite. Le montant total à payer comprend la taxe sur la valeur ajoutée", "fra"),
+        ("Thank you for shopping with us. Please keep your receipt for returns and exchanges", "eng"),
+        ("Terima kasih kerana membeli-belah di kedai kami. Sila simpan resit ini untuk rujukan", "msa"),
+    ] as [(String, String)])
+    func detectsTheFiveLanguages(text: String, language: String) {
+        let guess = LanguageDetector.detect(text)
+        #expect(guess.language == language)
+        #expect(guess.confidence > 0.5)
+    }
+
+    @Test func shortTextIsUnknownNotAGuess() {
+        #expect(LanguageDetector.detect("TOTAL 12.50") == .unknown)
+    }
+}
+
+struct StoreTests {
+    @Test func savesAndReadsRecordsInARealSQLiteFile() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try Store(directory: dir.path)
+        let run = try store.beginRun(root: "/scans", pipeline: "default", started: "2026-11-30T00:00:00Z")
+        var r = DocumentRecord(source: "trip/a.jpg", folder: "trip", sha256: "aa", status: .review)
+        r.reasons = ["total-missing"]
+        try store.save(DocumentOutcome(record: r, size: 10, kind: .jpeg, pages: []), root: "/scans", runID: run)
+        try store.save(DocumentOutcome(record: .failed("trip/b.pdf", folder: "trip", sha256: "bb", failure: .encryptedPDF),
+                                       size: 5, kind: .pdf, pages: []), root: "/scans", runID: run)
+        #expect(try store.records().map(\.source) == ["trip/a.jpg", "trip/b.pdf"])
+        #expect(try store.finishedSHA(path: "trip/a.jpg") == "aa")
+        #expect(try store.originalPaths()["trip/b.pdf"] == "/scans/trip/b.pdf")
+        // Saving the same path again replaces, never duplicates.
+        r.status = .accepted
+        r.reasons = []
+        try store.save(DocumentOutcome(record: r, size: 10, kind: .jpeg, pages: []), root: "/scans", runID: run)
+        #expect(try store.records().count == 2)
+        #expect(try store.records().first?.status == .accepted)
+
+        // WAL and schema version, read back by the sqlite3 command line tool.
+        let sqlite3 = try #require(which("sqlite3"), "sqlite3 is missing: apt-get install -y sqlite3 (make setup)")
+        let mode = try runProgram(sqlite3, [dir.appendingPathComponent("store.sqlite").path, "PRAGMA journal_mode; PRAGMA user_version;"])
+        #expect(mode.out == "wal\n\(Store.schemaVersion)\n")
+    }
+
+    @Test func aNewerStoreIsRefused() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        _ = try Store(directory: dir.path)
+        let sqlite3 = try #require(which("sqlite3"))
+        try runProgram(sqlite3, [dir.appendingPathComponent("store.sqlite").path, "PRAGMA user_version = 99;"])
+        #expect { _ = try Store(directory: dir.path) } throws: { "\($0)".contains("newer than this Shoebox understands") }
+    }
+}
+
+struct ZipTests {
+    @Test func zipIsValidUTF8AndByteIdentical() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        func write(_ name: String) throws -> Data {
+            let path = dir.appendingPathComponent(name).path
+            let w = try ZipWriter(path: path)
+            try w.add(name: "receipts/2026-03-14_Bäckerei_10.40-EUR.jpg", bytes: Array("jpeg".utf8))
+            try w.add(name: "summary.csv", bytes: Array("a,b\r\n".utf8))
+            try w.finish()
+            return try #require(FileManager.default.contents(atPath: path))
+        }
+        let a = try write("a.zip")
+        let b = try write("b.zip")
+        #expect(a == b)
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("a.zip.partial").path))
+        let unzip = try #require(which("unzip"), "unzip is missing: apt-get install -y unzip (make setup)")
+        let test = try runProgram(unzip, ["-t", dir.appendingPathComponent("a.zip").path])
+        #expect(test.code == 0)
+        let list = try runProgram(unzip, ["-Z1", dir.appendingPathComponent("a.zip").path])
+        #expect(list.out == "receipts/2026-03-14_Bäckerei_10.40-EUR.jpg\nsummary.csv\n")
+    }
+}
