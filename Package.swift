@@ -41,10 +41,12 @@ let package = Package(
         .executableTarget(name: "shoebox-fixtures", dependencies: ["CPoppler", "CLeptonica"],
                           path: "Sources/FixtureGenerator", swiftSettings: swiftSettings),
 
+        // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
+        .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxEngineTests",
-                    dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],
+                    dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxTestSupport"], swiftSettings: swiftSettings),
     ]
 )

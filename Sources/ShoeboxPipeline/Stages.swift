@@ -1,6 +1,6 @@
 internal import Foundation
 public import ShoeboxCore
-public import ShoeboxEngines
+internal import ShoeboxEngines
 
 /// Render: a source file → its pages, each either real text from the PDF text layer or a gray image to OCR.
 public struct RenderStage: Sendable {

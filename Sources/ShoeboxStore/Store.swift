@@ -97,6 +97,7 @@ public final class Store {
         }
     }
 
+    @discardableResult
     private func wrap<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
         do { return try body() } catch {
             throw StoreError(message: "the store \(path) failed: \(error.description)")

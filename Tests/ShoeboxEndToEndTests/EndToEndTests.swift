@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ShoeboxTestSupport
 
 /// Runs the built `shoebox` binary (built by `make build` before the tests) as a user would.
 let shoebox = packageRoot.appendingPathComponent(".build/debug/shoebox").path

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ShoeboxTestSupport
 import ShoeboxCore
 @testable import ShoeboxEngines
 @testable import ShoeboxPipeline

@@ -1,10 +1,10 @@
-import Foundation
+public import Foundation
 
 /// The package root, found from this file's path.
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let fixtures = packageRoot.appendingPathComponent("Fixtures")
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+public let fixtures = packageRoot.appendingPathComponent("Fixtures")
 
-func fixtureBytes(_ name: String) throws -> [UInt8] {
+public func fixtureBytes(_ name: String) throws -> [UInt8] {
     let url = fixtures.appendingPathComponent("receipts").appendingPathComponent(name)
     guard let data = FileManager.default.contents(atPath: url.path) else {
         throw FixtureMissing(path: url.path)
@@ -12,13 +12,13 @@ func fixtureBytes(_ name: String) throws -> [UInt8] {
     return [UInt8](data)
 }
 
-struct FixtureMissing: Error, CustomStringConvertible {
-    let path: String
-    var description: String { "fixture \(path) is missing; regenerate with `make fixtures`" }
+public struct FixtureMissing: Error, CustomStringConvertible {
+    public let path: String
+    public var description: String { "fixture \(path) is missing; regenerate with `make fixtures`" }
 }
 
 /// A fresh temporary folder, removed by the caller.
-func temporaryDirectory() throws -> URL {
+public func temporaryDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("shoebox-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
@@ -26,7 +26,7 @@ func temporaryDirectory() throws -> URL {
 
 /// Runs a program and returns its exit code, stdout and stderr.
 @discardableResult
-func runProgram(_ path: String, _ args: [String], environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
+public func runProgram(_ path: String, _ args: [String], environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
@@ -42,7 +42,7 @@ func runProgram(_ path: String, _ args: [String], environment: [String: String]?
 }
 
 /// Full path of a program on PATH (tests fail loudly with the install command when it is missing).
-func which(_ name: String) -> String? {
+public func which(_ name: String) -> String? {
     for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
         let path = "\(dir)/\(name)"
         if FileManager.default.isExecutableFile(atPath: path) { return path }
