@@ -60,6 +60,7 @@ enum CommandLineTool {
         poppler \(PDFRenderer.popplerVersion)
         libarchive \(ExportVersions.libarchive)
         sqlite \(Store.sqliteVersion)
+        OMP_THREAD_LIMIT=\(ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset")
         """
     }
 
