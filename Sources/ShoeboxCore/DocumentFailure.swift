@@ -15,6 +15,10 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
         code: "empty-file",
         message: "The file is empty (0 bytes). Copy or scan the document again; the empty file can be deleted.")
 
+    public static let missingFile = DocumentFailure(
+        code: "missing-file",
+        message: "The file does not exist (it was moved or deleted, or the path is mistyped). Check the path; nothing was recorded for it.")
+
     public static func unreadable(_ detail: String) -> DocumentFailure {
         DocumentFailure(code: "unreadable-file",
                         message: "Shoebox cannot read the file (\(detail)). Give the user running Shoebox read access (for example `chmod a+r`) and run again.")

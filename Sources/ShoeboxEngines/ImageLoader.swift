@@ -7,6 +7,7 @@ public enum ImageLoader {
     public static let assumedDPI = 300
 
     public static func load(_ bytes: [UInt8], kind: FileKind, maxMegapixels: Int) -> Result<[PageImage], DocumentFailure> {
+        _ = silenced
         if kind != .tiff && !FileKind.isComplete(bytes, kind: kind) { return .failure(.truncatedImage(kind)) }
         var pages: [PageImage] = []
         if kind == .tiff {
@@ -61,6 +62,13 @@ public enum ImageLoader {
         }
         return out
     }
+
+    /// Leptonica prints its own errors to stderr ("Error in boxClipToRectangle…", also from inside tesseract);
+    /// Shoebox reports failures itself, so they are silenced once per process.
+    static let silenced: Bool = {
+        _ = setMsgSeverity(Int32(L_SEVERITY_NONE))
+        return true
+    }()
 
     public static var leptonicaVersion: String {
         guard let v = getLeptonicaVersion() else { return "unknown" }

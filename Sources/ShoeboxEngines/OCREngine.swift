@@ -22,6 +22,7 @@ public final class OCREngine {
         for lang in languages where !FileManager.default.fileExists(atPath: "\(dataPath)/\(lang).traineddata") {
             throw OCREngineError(message: "tesseract language data '\(lang)' is missing in \(dataPath). Install it: apt-get install -y tesseract-ocr-\(lang) (or run `make setup`).")
         }
+        _ = ImageLoader.silenced
         self.languages = languages.joined(separator: "+")
         guard let api = TessBaseAPICreate() else { throw OCREngineError(message: "tesseract could not create an engine (out of memory?)") }
         guard TessBaseAPIInit3(api, dataPath, self.languages) == 0 else {

@@ -59,6 +59,7 @@ public struct IntakeStage: Sendable {
 
     /// Reads a whole file, naming the cause when it cannot.
     public static func read(_ path: String) -> Result<[UInt8], DocumentFailure> {
+        guard FileManager.default.fileExists(atPath: path) else { return .failure(.missingFile) }
         guard FileManager.default.isReadableFile(atPath: path) else { return .failure(.unreadable("permission denied")) }
         guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(.unreadable("cannot open")) }
         defer { try? handle.close() }
