@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads money amounts out of one line of text, in every common convention:
 /// 1.234,56 · 1,234.56 · 1 234,56 · 1'234.56 · 12,5 · -3,00 · 3,00- · (3.00) · RM12.50 · 12,50 € · EUR 12.50.
 public enum AmountReader {
@@ -14,6 +16,27 @@ public enum AmountReader {
         ("EUR", "EUR"), ("USD", "USD"), ("GBP", "GBP"), ("MYR", "MYR"), ("CHF", "CHF"), ("SGD", "SGD"),
         ("US$", "USD"), ("S$", "SGD"), ("SFr.", "CHF"), ("Fr.", "CHF"), ("RM", "MYR"), ("€", "EUR"), ("$", "USD"), ("£", "GBP"),
     ]
+
+    /// Mends the breaks OCR puts into printed amounts, before they are read: "64. 15" and "64 .15" → "64.15",
+    /// "RM 64 13" → "RM 64.13" (a space for the decimal point right after a currency mark), and the letter O
+    /// read for a zero between digits ("5.O0" → "5.00").
+    public static func mend(_ line: String) -> String {
+        guard line.contains(where: { $0.isASCII && $0.isNumber }) else { return line }
+        var s = line as NSString
+        for (regex, template) in mendRules {
+            s = regex.stringByReplacingMatches(in: s as String, range: NSRange(location: 0, length: s.length), withTemplate: template) as NSString
+        }
+        return s as String
+    }
+
+    nonisolated(unsafe) static let mendRules: [(NSRegularExpression, String)] = [
+        (#"(?<=\d)([.,]) (\d{2})(?!\d)"#, "$1$2"),
+        (#"(?<=\d) ([.,]\d{2})(?!\d)"#, "$1"),
+        (#"(?<=\d)[Oo](?=\d)"#, "0"),
+        (#"(?<=\d[.,])[Oo](?=[0-9Oo])"#, "0"),
+        (#"(?<=\d[.,][0-9])[Oo](?![A-Za-z0-9])"#, "0"),
+        (#"((?:RM|\$|€|£|EUR|USD|MYR|GBP)\s?\d{1,4}) (\d{2})(?![\d.,])"#, "$1.$2"),
+    ].map { (try! NSRegularExpression(pattern: $0.0), $0.1) }
 
     public static func amounts(in line: String) -> [Found] {
         let chars = Array(line)

@@ -54,7 +54,7 @@ public enum DateReader {
         var i = 0
         func number(at start: Int) -> (value: Int, digits: Int, end: Int)? {
             var j = start
-            while j < chars.count, chars[j].isASCII, chars[j].isNumber, j - start < 5 { j += 1 }
+            while j < chars.count, chars[j].isASCII, chars[j].isNumber, j - start < 6 { j += 1 }
             guard j > start, let v = Int(String(chars[start..<j])) else { return nil }
             return (v, j - start, j)
         }
@@ -64,9 +64,15 @@ public enum DateReader {
             }
             guard let a = number(at: i), a.end < chars.count, "./-".contains(chars[a.end]),
                   let b = number(at: a.end + 1), b.end < chars.count, chars[b.end] == chars[a.end],
-                  let c = number(at: b.end + 1), b.digits <= 2,
-                  c.end == chars.count || !(chars[c.end].isASCII && chars[c.end].isNumber)
+                  var c = number(at: b.end + 1), b.digits <= 2
             else { i += 1; continue }
+            let followedByDigit = c.end < chars.count && chars[c.end].isASCII && chars[c.end].isNumber
+            if a.digits <= 2, (5...6).contains(c.digits), c.end < chars.count, chars[c.end] == ":" {
+                // A year glued to the time after it ("25/12/201808:13"): the first four digits are the year.
+                c = (Int(String(chars[(b.end + 1)..<(b.end + 5)]))!, 4, b.end + 5)
+            } else if followedByDigit || c.digits > 4 {
+                i += 1; continue
+            }
             // A number glued after the date (".2026123") or a decimal ("12.03.2026.5") is not a date.
             if a.digits == 4, (1...2).contains(c.digits) {
                 if let d = CalendarDay(year: a.value, month: b.value, day: c.value), plausible(d, today: today) {

@@ -40,7 +40,7 @@ public struct RecordMerger: Sendable {
             if c.role == "inferred" { reasons.append("currency-inferred") }
             if ambiguous { reasons.append("currency-ambiguous") }
         }
-        let totals = extraction.amounts.filter { $0.role == AmountRole.total.rawValue || $0.role == AmountRole.lineItem.rawValue }
+        let totals = extraction.amounts.filter { $0.score > 0 }
         if let (c, conf, ambiguous) = RecordMerger.best(totals) {
             let currency = record.currency ?? c.value.currencyHint.flatMap(CurrencyCode.init)
             if let currency {

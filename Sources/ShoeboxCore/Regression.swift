@@ -1,75 +1,231 @@
 public import Foundation
 
-/// Expected values of one fixture (`<name>.expected.json`).
-public struct ExpectedFields: Sendable, Equatable {
-    public let file: String
-    public let merchant: String?
-    public let date: String?
-    public let total: String?
-    public let currency: String?
+/// One document with expected values, read from any of the formats `shoebox regress` understands.
+public struct RegressionCase: Sendable, Equatable {
+    /// Path of the document relative to the folder of its expectation file.
+    public let document: String
+    /// Expected values by field: merchant, date (ISO), total (plain decimal), currency, referenceNumber.
+    public let expected: [String: String]
+    /// Which adapter read it: "fixture", "sroie", "zugferd".
+    public let format: String
 
-    public init(file: String, merchant: String?, date: String?, total: String?, currency: String?) {
-        self.file = file; self.merchant = merchant; self.date = date; self.total = total; self.currency = currency
-    }
-
-    /// Reads the project's fixture format; nil with a reason when it is not one.
-    public static func parse(_ data: Data) -> ExpectedFields? {
-        guard let o = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], let file = o["file"] as? String else { return nil }
-        return ExpectedFields(file: file, merchant: o["merchant"] as? String, date: o["date"] as? String,
-                              total: o["total"] as? String, currency: o["currency"] as? String)
+    public init(document: String, expected: [String: String], format: String) {
+        self.document = document; self.expected = expected; self.format = format
     }
 }
 
-/// Field-by-field comparison of records with expected values.
+/// Small adapters from the expectation formats to `RegressionCase`.
+public enum RegressionAdapters {
+    /// Reads an expectation file; nil when it is none of the known formats.
+    /// `name` is the file's name (for formats that find the document by the name).
+    public static func parse(_ data: Data, name: String) -> RegressionCase? {
+        guard let o = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { return nil }
+        if let file = o["file"] as? String { return fixture(o, file: file) }
+        if o["company"] != nil, o["total"] != nil, name.hasSuffix(".json") { return sroie(o, name: name) }
+        if o["invoice_number"] != nil, o["total_gross"] != nil, name.hasSuffix(".expected.json") { return zugferd(o, name: name) }
+        return nil
+    }
+
+    /// The project's own fixtures: `<name>.expected.json` with "file" and the record's field names.
+    static func fixture(_ o: [String: Any], file: String) -> RegressionCase {
+        var e: [String: String] = [:]
+        for key in ["merchant", "date", "total", "currency", "referenceNumber"] { if let v = o[key] as? String { e[key] = v } }
+        return RegressionCase(document: file, expected: e, format: "fixture")
+    }
+
+    /// SROIE task-3 keys: `<ID>.json` beside `<ID>.jpg`; values as printed (dates in mixed orders, totals with RM).
+    static func sroie(_ o: [String: Any], name: String) -> RegressionCase {
+        var e: [String: String] = [:]
+        if let company = o["company"] as? String { e["merchant"] = company }
+        if let total = o["total"] as? String, let t = plainAmount(total) { e["total"] = t }
+        if let date = o["date"] as? String, let d = printedDate(date) { e["date"] = d }
+        e["currency"] = "MYR"
+        let stem = String(name.dropLast(".json".count))
+        return RegressionCase(document: stem + ".jpg", expected: e, format: "sroie")
+    }
+
+    /// ZUGFeRD / Factur-X: `<name>.expected.json` beside `<name>.pdf`, values from the embedded XML.
+    static func zugferd(_ o: [String: Any], name: String) -> RegressionCase {
+        var e: [String: String] = [:]
+        if let v = o["total_gross"] as? String, let t = plainAmount(v) { e["total"] = t }
+        if let v = o["issue_date"] as? String { e["date"] = v }
+        if let v = o["invoice_number"] as? String { e["referenceNumber"] = v }
+        if let v = o["currency"] as? String { e["currency"] = v }
+        if let v = o["seller_name"] as? String { e["merchant"] = v }
+        let stem = String(name.dropLast(".expected.json".count))
+        return RegressionCase(document: stem + ".pdf", expected: e, format: "zugferd")
+    }
+
+    /// "RM1,007.50" → "1007.50"; "9" → "9.00".
+    static func plainAmount(_ text: String) -> String? {
+        var s = text.uppercased().replacingOccurrences(of: "RM", with: "").replacingOccurrences(of: "$", with: "").replacingOccurrences(of: ",", with: "")
+        s = s.trimmingCharacters(in: .whitespaces)
+        guard let units = Money.minorUnits(fromDecimal: s, digits: 2) else { return nil }
+        return Money.decimalString(minorUnits: units, digits: 2)
+    }
+
+    /// A date as printed in SROIE keys (day first, or ISO, or "03 MAR 2018") → ISO.
+    static func printedDate(_ text: String) -> String? {
+        let far = CalendarDay(year: 9999, month: 12, day: 31)!
+        return DateReader.dates(in: text, order: .dayFirst, today: far).first?.day.iso
+    }
+}
+
+/// Character error rate: edit distance between what OCR read and the ground-truth text, over the
+/// ground truth's length; whitespace runs count as one space and case is kept.
+public enum CharacterErrorRate {
+    public static func of(recognized: String, truth: String) -> (errors: Int, length: Int) {
+        func squeeze(_ s: String) -> [Character] {
+            Array(s.split(whereSeparator: { $0.isWhitespace }).joined(separator: " "))
+        }
+        let a = squeeze(recognized), b = squeeze(truth)
+        guard !b.isEmpty else { return (a.count, 0) }
+        guard !a.isEmpty else { return (b.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = a[i - 1] == b[j - 1] ? previous[j - 1] : 1 + min(previous[j - 1], previous[j], current[j - 1])
+            }
+            swap(&previous, &current)
+        }
+        return (previous[b.count], b.count)
+    }
+
+    /// SROIE `box/<ID>.txt`: `x1,y1,…,y4,transcript` per line (the transcript may contain commas).
+    public static func sroieTruth(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { line in
+            var rest = Substring(line)
+            for _ in 0..<8 { if let comma = rest.firstIndex(of: ",") { rest = rest[rest.index(after: comma)...] } }
+            return String(rest)
+        }.joined(separator: "\n")
+    }
+}
+
+/// Field-by-field comparison of records with expected values, the JSON report and the baseline check.
 public struct RegressionReport: Sendable {
-    public struct Miss: Sendable, Equatable {
-        public let file: String
+    public struct Miss: Sendable, Equatable, Codable {
+        public let document: String
         public let field: String
         public let expected: String
         public let found: String
     }
 
-    public static let fields = ["merchant", "date", "total", "currency"]
-    public private(set) var right: [String: Int] = [:]
-    public private(set) var rightNormalised: [String: Int] = [:]
-    public private(set) var checked: [String: Int] = [:]
+    public struct FieldScore: Sendable, Equatable, Codable {
+        public var checked = 0
+        public var exact = 0
+        public var normalised = 0
+        public var exactRate: Double { checked == 0 ? 0 : Double(exact) / Double(checked) }
+        public var normalisedRate: Double { checked == 0 ? 0 : Double(normalised) / Double(checked) }
+    }
+
+    public static let fields = ["merchant", "date", "total", "currency", "referenceNumber"]
+    public private(set) var scores: [String: FieldScore] = [:]
     public private(set) var misses: [Miss] = []
+    public private(set) var documents = 0
+    public private(set) var accepted = 0
+    /// Accepted records whose total and date were both right (when both were expected).
+    public private(set) var acceptedRight = 0
+    public private(set) var cerErrors = 0
+    public private(set) var cerLength = 0
+    public var seconds: Double = 0
 
     public init() {}
 
-    public mutating func add(expected: ExpectedFields, record: DocumentRecord) {
-        let pairs: [(String, String?, String?, (String) -> String)] = [
-            ("merchant", expected.merchant, record.merchant, ReceiptParser.normalizedMerchant),
-            ("date", expected.date, record.date?.iso, { $0 }),
-            ("total", expected.total, record.total?.decimalString, { $0 }),
-            ("currency", expected.currency, record.currency?.code, { $0.uppercased() }),
-        ]
-        for (field, want, got, normalise) in pairs {
-            guard let want else { continue }
-            checked[field, default: 0] += 1
-            if want == got { right[field, default: 0] += 1 }
-            if let got, normalise(want) == normalise(got) {
-                rightNormalised[field, default: 0] += 1
+    /// Normalised comparison: merchants without case, accents, punctuation and spaces; others as they are.
+    static func normalise(_ field: String, _ value: String) -> String {
+        switch field {
+        case "merchant": return ReceiptParser.normalizedMerchant(value).replacingOccurrences(of: " ", with: "")
+        case "currency": return value.uppercased()
+        case "referenceNumber": return value.uppercased().filter { $0.isLetter || $0.isNumber }
+        default: return value
+        }
+    }
+
+    static func value(_ field: String, of record: DocumentRecord) -> String? {
+        switch field {
+        case "merchant": return record.merchant
+        case "date": return record.date?.iso
+        case "total": return record.total?.decimalString
+        case "currency": return record.currency?.code
+        case "referenceNumber": return record.referenceNumber
+        default: return nil
+        }
+    }
+
+    public mutating func add(_ c: RegressionCase, record: DocumentRecord, recognizedText: String? = nil, truthText: String? = nil) {
+        documents += 1
+        var totalAndDateRight = true
+        for field in RegressionReport.fields {
+            guard let want = c.expected[field] else { continue }
+            let got = RegressionReport.value(field, of: record)
+            scores[field, default: FieldScore()].checked += 1
+            if want == got { scores[field]!.exact += 1 }
+            if let got, RegressionReport.normalise(field, want) == RegressionReport.normalise(field, got) {
+                scores[field]!.normalised += 1
             } else {
-                misses.append(Miss(file: expected.file, field: field, expected: want, found: got ?? "(none)"))
+                misses.append(Miss(document: c.document, field: field, expected: want, found: got ?? "(none)"))
+                if field == "total" || field == "date" { totalAndDateRight = false }
             }
+        }
+        if record.status == .accepted {
+            accepted += 1
+            if totalAndDateRight { acceptedRight += 1 }
+        }
+        if let recognizedText, let truthText {
+            let (e, n) = CharacterErrorRate.of(recognized: recognizedText, truth: truthText)
+            cerErrors += e
+            cerLength += n
         }
     }
 
     public var allRight: Bool { misses.isEmpty }
+    public var characterErrorRate: Double? { cerLength == 0 ? nil : Double(cerErrors) / Double(cerLength) }
 
     public var text: String {
-        var lines = ["field       exact      normalised"]
-        for f in RegressionReport.fields where (checked[f] ?? 0) > 0 {
-            let n = checked[f]!
-            func pct(_ k: Int) -> String { String(format: "%3d/%-3d %5.1f%%", k, n, 100 * Double(k) / Double(n)) }
-            lines.append(f.padding(toLength: 10, withPad: " ", startingAt: 0) + "  " + pct(right[f] ?? 0) + "  " + pct(rightNormalised[f] ?? 0))
+        var lines = ["field            exact             normalised"]
+        for f in RegressionReport.fields {
+            guard let s = scores[f], s.checked > 0 else { continue }
+            func pct(_ k: Int) -> String { String(format: "%3d/%-3d %5.1f%%", k, s.checked, 100 * Double(k) / Double(s.checked)) }
+            lines.append(f.padding(toLength: 15, withPad: " ", startingAt: 0) + "  " + pct(s.exact) + "    " + pct(s.normalised))
         }
+        lines.append(String(format: "auto-accepted    %d/%d; of those total and date right: %d", accepted, documents, acceptedRight))
+        if let cer = characterErrorRate { lines.append(String(format: "OCR character error rate %.1f%% (%d characters of ground truth)", 100 * cer, cerLength)) }
+        if seconds > 0 { lines.append(String(format: "%.1f s in all, %.2f s per document", seconds, seconds / Double(max(1, documents)))) }
         if !misses.isEmpty {
             lines.append("")
             lines.append("wrong (normalised):")
-            for m in misses { lines.append("  \(m.file)  \(m.field): expected \"\(m.expected)\", found \"\(m.found)\"") }
+            for m in misses { lines.append("  \(m.document)  \(m.field): expected \"\(m.expected)\", found \"\(m.found)\"") }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// The JSON report: per-field scores, acceptance, CER and every miss.
+    public func json() -> Data {
+        var fields: [String: Any] = [:]
+        for (k, s) in scores {
+            fields[k] = ["checked": s.checked, "exact": s.exact, "normalised": s.normalised,
+                         "exactRate": (s.exactRate * 10000).rounded() / 10000, "normalisedRate": (s.normalisedRate * 10000).rounded() / 10000]
+        }
+        var o: [String: Any] = [
+            "version": 1, "documents": documents, "accepted": accepted, "acceptedRight": acceptedRight, "fields": fields,
+            "misses": misses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] },
+        ]
+        if let cer = characterErrorRate { o["characterErrorRate"] = (cer * 10000).rounded() / 10000 }
+        return (try? JSONSerialization.data(withJSONObject: o, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+    }
+
+    /// Fields whose normalised rate fell below the baseline report's, with both rates.
+    public func regressions(against baseline: Data) -> [String]? {
+        guard let o = (try? JSONSerialization.jsonObject(with: baseline)) as? [String: Any],
+              let fields = o["fields"] as? [String: [String: Any]] else { return nil }
+        var out: [String] = []
+        for (name, f) in fields.sorted(by: { $0.key < $1.key }) {
+            guard let base = (f["normalisedRate"] as? NSNumber)?.doubleValue else { continue }
+            let now = scores[name]?.normalisedRate ?? 0
+            if now + 1e-9 < base { out.append(String(format: "%@: %.1f%% now, baseline %.1f%%", name, 100 * now, 100 * base)) }
+        }
+        return out
     }
 }

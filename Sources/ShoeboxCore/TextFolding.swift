@@ -39,28 +39,58 @@ enum Keywords {
     static let change = ["change", "ruckgeld", "wechselgeld", "zuruck", "cambio", "vuelto", "devuelto", "rendu", "monnaie rendue", "a rendre", "baki", "wang baki"]
     static let tendered = [
         "cash tendered", "tendered", "cash", "gegeben", "bar", "bargeld", "efectivo", "entregado", "especes", "recu",
-        "tunai", "bayaran", "paid", "payment",
+        "tunai", "bayaran", "paid", "payment", "visa", "mastercard", "master", "card", "credit card", "debit", "karte",
+        "ec-karte", "girocard", "tarjeta", "carte", "cb", "received", "cash received", "amount received",
     ]
     static let tip = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]
-    static let rounding = ["rounding", "round adj", "rundung", "redondeo", "arrondi", "pembundaran", "penggenapan"]
-    static let discount = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan"]
+    static let rounding = ["rounding", "round adj", "rounding adj", "rundung", "redondeo", "arrondi", "pembundaran", "penggenapan", "adjustment", "adj"]
+    static let discount = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan", "skonto"]
+    /// Charges, allowances and prepayments: amounts that adjust a total, even on a line that says "Gesamtbetrag".
+    static let adjustments = ["zuschlage", "abschlage", "anzahlung", "anzahlungen", "prepaid", "prepayment", "acompte", "deposit", "already paid", "bereits bezahlt"]
     /// Strong total words: the amount to pay, including tax.
     static let strongTotal = [
         "grand total", "total due", "amount due", "total to pay", "balance due", "total incl", "gesamtsumme",
         "gesamtbetrag", "zu zahlen", "endbetrag", "total ttc", "net a payer", "a payer", "importe total", "total a pagar",
-        "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag",
+        "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag", "bruttosumme", "bruttobetrag",
+        "total amount", "nett total", "net total", "grand", "total sales", "zahlbetrag", "total payable", "amount payable",
     ]
-    static let total = ["total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum"]
+    static let total = [
+        "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",
+        "bruttosumme", "bruttobetrag", "gesamtbetrag", "grand", "nett total", "total amt", "amt",
+    ]
+    /// Words that make a total line include the tax ("Total incl. GST", "Summe inkl. MwSt", "TOTAL TTC").
+    static let inclusive = ["inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "y compris", "iva incluido", "termasuk", "brutto"]
+    /// Words that make a total line exclude the tax: it is a net amount ("Total HT", "Summe ohne USt.").
+    static let exclusive = ["ohne", "excl", "exkl", "excluding", "exclusive", "ht", "hors taxe", "sin iva", "netto", "net", "sebelum"]
+    /// Words that make a number a count, not money ("Total Qty", "Item Count", "Anzahl Artikel").
+    static let count = ["qty", "quantity", "qtys", "items", "item count", "no. of items", "anzahl", "menge", "stuck", "pcs", "cantidad", "articles", "unit", "units"]
 
+    /// Words on the line of the transaction or issue date.
+    static let issueDate = ["date", "datum", "fecha", "tarikh", "rechnungsdatum", "invoice date", "belegdatum", "vom", "issued", "ausgestellt", "date de facture", "fecha de emision", "tgl"]
+    /// Words on the line of a date that is not the transaction date: due, delivery, order, validity, print.
+    static let otherDate = [
+        "due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid", "gultig", "expiry", "expires",
+        "exp", "ablauf", "liefer", "lieferdatum", "leistungsdatum", "leistungszeitraum", "delivery", "livraison", "entrega",
+        "bestellung", "order date", "commande", "pedido", "version", "stylesheet", "printed", "gedruckt", "skonto", "bis",
+        "period", "zeitraum", "warranty", "garantie",
+    ]
     static let dueDate = ["due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid until", "gultig bis", "expiry", "expires", "ablauf"]
 
-    static let reference = [
-        "receipt no", "receipt #", "receipt number", "invoice no", "invoice number", "invoice #", "bill no", "doc no",
-        "bon-nr", "bon nr", "beleg-nr", "beleg nr", "belegnummer", "rechnungsnummer", "rechnung nr", "rechnungs-nr",
-        "ticket n", "n° ticket", "no ticket", "facture n", "numero de facture", "factura n", "num. factura", "n. factura",
-        "ticket no", "no. resit", "no resit", "resit no", "no. invois", "invois no", "transaction", "trans no", "ref",
-    ]
 
+    /// Words naming the document whose number is the reference ("Rechnung", "Invoice", "Bon", …); compounds
+    /// ending in one count too ("Handelsrechnung").
+    static let documentWords = [
+        "rechnung", "rechnungsnummer", "rechnungs", "invoice", "inv", "facture", "factura", "fattura", "invois", "bill", "receipt",
+        "beleg", "belegnummer", "bon", "ticket", "resit", "quittung", "kassenbon", "document", "doc", "transaction", "trans",
+        "trn", "ref", "reference", "referenz", "gutschrift", "avoir", "credit", "num", "numero",
+    ]
+    static let numberMarkers = ["nr", "no", "n°", "n", "n*", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
+    /// Lines about another document's number: orders, contracts, customers, deliveries.
+    static let otherReference = [
+        "commande", "order", "bestell", "bestellung", "pedido", "contrat", "contract", "vertrag", "kunden", "kundennummer",
+        "customer", "client", "livraison", "delivery", "lieferschein", "reception", "auftrag", "projekt", "project", "tva", "vat",
+        "gst", "ust", "steuer", "iban", "table", "member", "account", "konto", "voucher", "approval", "auth", "terminal",
+    ]
     static let card = ["visa", "mastercard", "master card", "maestro", "amex", "american express", "girocard", "ec-karte", "ec karte", "kartenzahlung", "karte", "credit card", "debit card", "card", "tarjeta", "carte bancaire", "carte", "cb", "kad kredit", "kad debit", "contactless", "kontaktlos"]
     static let cash = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
 
@@ -72,7 +102,26 @@ enum Keywords {
         "receipt", "tax invoice", "invoice", "rechnung", "quittung", "beleg", "kassenbon", "kassenbeleg", "factura",
         "ticket", "facture", "resit", "welcome", "willkommen", "bienvenue", "bienvenido", "selamat datang", "thank",
         "danke", "gracias", "merci", "terima kasih", "copy", "kopie", "duplicate", "simplified", "customer",
+        "cash bill", "bill", "cashier", "counter", "table", "order", "visualisierung", "stylesheet", "page", "seite",
+        "salesperson", "logo",
     ]
+    /// Headings of the buyer's block on an invoice: the names below them are not the merchant.
+    static let buyerBlock = [
+        "kaufer", "buyer", "bill to", "billed to", "sold to", "ship to", "rechnungsempfanger", "leistungsempfanger", "kunde",
+        "customer", "client", "adresse du client", "destinataire", "cliente", "facturar a", "pembeli", "lieferanschrift",
+    ]
+    /// Headings of the seller's block.
+    static let sellerBlock = ["verkaufer", "seller", "vendeur", "lieferant", "supplier", "vendedor", "penjual", "rechnungssteller", "issuer"]
+    /// Words that make a line a business name even without a legal form.
+    static let businessWords = [
+        "trading", "enterprise", "enterprises", "restaurant", "restoran", "store", "stores", "mart", "market", "supermarket",
+        "minimarket", "shop", "kedai", "cafe", "bakery", "hardware", "pharmacy", "farmasi", "hotel", "station", "services",
+        "stationery", "bookstore", "book", "food", "foods", "marketing", "motor", "electrical", "machinery", "supply",
+        "supplies", "centre", "center", "bistro", "bar", "kitchen", "baeckerei", "backerei", "metzgerei", "apotheke",
+        "boulangerie", "pharmacie", "panaderia", "farmacia", "ferreteria", "supermercado", "tienda", "magasin", "markt",
+    ]
+    /// Slogans and greetings printed near the top that are not names.
+    static let slogan = ["thank you", "welcome", "please", "come again", "visit us", "since", "tax invoice", "cash bill", "official receipt"]
     static let address = [
         "str.", "strasse", "straße", "street", "st.", "road", "rd", "jalan", "jln", "calle", "c/", "avenida", "avda",
         "av.", "rue", "avenue", "bd", "boulevard", "platz", "weg", "allee", "lot", "no.", "taman", "lorong", "plaza",

@@ -137,9 +137,10 @@ public struct WorkerPool {
     public let config: PipelineConfig
     public let today: CalendarDay
     public let jobs: Int
+    public let ocrCache: String?
 
-    public init(config: PipelineConfig, today: CalendarDay, jobs: Int) {
-        self.config = config; self.today = today; self.jobs = max(1, jobs)
+    public init(config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String? = nil) {
+        self.config = config; self.today = today; self.jobs = max(1, jobs); self.ocrCache = ocrCache
     }
 
     enum WorkerMessage: Sendable {
@@ -153,12 +154,12 @@ public struct WorkerPool {
         let list = WorkList(work)
         let channel = Channel<WorkerMessage>()
         let workerCount = min(jobs, work.count)
-        let config = self.config, today = self.today
+        let config = self.config, today = self.today, ocrCache = self.ocrCache
         for _ in 0..<workerCount {
             let thread = Thread {
                 defer { channel.send(.finished) }
                 let processor: DocumentProcessor
-                do { processor = try DocumentProcessor(config: config, today: today) } catch {
+                do { processor = try DocumentProcessor(config: config, today: today, ocrCache: ocrCache) } catch {
                     list.cancel()
                     channel.send(.engineFailed(error as? PipelineError ?? PipelineError(code: .engine, message: "\(error)")))
                     return

@@ -119,37 +119,57 @@ public final class DocumentProcessor {
     let language = LanguageStage()
     let parse: ParseStage
     let merge: MergeStage
+    let cache: OCRCache?
 
-    public init(config: PipelineConfig, today: CalendarDay) throws(PipelineError) {
+    /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
+    /// parser work (`shoebox regress`) does not OCR the same pages again.
+    public init(config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil) throws(PipelineError) {
         render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
         ocr = try OCRStage(config: config)
         parse = ParseStage(today: today)
         merge = MergeStage(config: config)
+        cache = ocrCache.map { OCRCache(directory: $0, config: config) }
     }
 
     public func process(_ source: SourceFile) -> DocumentOutcome {
-        func failed(_ f: DocumentFailure, pages: [OCRPage] = []) -> DocumentOutcome {
-            DocumentOutcome(record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
-                            size: source.size, kind: source.kind, pages: pages)
+        let read: Result<TextOfDocument, DocumentFailure>
+        if let cached = cache?.load(sha256: source.sha256) {
+            read = .success(cached)
+        } else {
+            read = readText(source)
+            if case .success(let text) = read { cache?.store(text, sha256: source.sha256) }
         }
+        switch read {
+        case .failure(let f):
+            return DocumentOutcome(record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
+                                   size: source.size, kind: source.kind, pages: [])
+        case .success(let text):
+            let extraction = parse.run(text.pages, language: text.language)
+            let record = merge.run(extraction, source: source, language: text.language, pages: text.pages.count)
+            return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: text.pages)
+        }
+    }
+
+    /// Render, OCR and language: the text of every page and the language it is in.
+    func readText(_ source: SourceFile) -> Result<TextOfDocument, DocumentFailure> {
         let bytes: [UInt8]
         switch IntakeStage.read(source.path) {
         case .success(let b): bytes = b
-        case .failure(let f): return failed(f)
+        case .failure(let f): return .failure(f)
         }
         let rendered: [RenderedPage]
         switch render.run(source, bytes: bytes) {
         case .success(let r): rendered = r
-        case .failure(let f): return failed(f)
+        case .failure(let f): return .failure(f)
         }
         var pages: [OCRPage] = []
         for page in rendered {
             switch ocr.run(page) {
             case .success(let p): pages.append(p)
-            case .failure(let f): return failed(f, pages: pages)
+            case .failure(let f): return .failure(f)
             }
         }
-        guard pages.contains(where: { $0.wordCount > 0 }) else { return failed(.noTextFound, pages: pages) }
+        guard pages.contains(where: { $0.wordCount > 0 }) else { return .failure(.noTextFound) }
         var guess = language.run(pages)
         // Language stage: re-OCR image pages with the detected language first; keep the pass that scores better.
         if let languages = ocr.secondPassLanguages(for: guess), rendered.contains(where: { if case .image = $0 { return true }; return false }) {
@@ -164,8 +184,40 @@ public final class DocumentProcessor {
                 guess = LanguageGuess(language: guess.language, confidence: max(guess.confidence, language.run(pages).confidence))
             }
         }
-        let extraction = parse.run(pages, language: guess)
-        let record = merge.run(extraction, source: source, language: guess, pages: pages.count)
-        return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: pages)
+        return .success(TextOfDocument(pages: pages, language: guess))
+    }
+}
+
+/// The text of a document's pages and its language: what the reading stages hand to the parser.
+public struct TextOfDocument: Sendable, Codable {
+    public let pages: [OCRPage]
+    public let language: LanguageGuess
+}
+
+/// A folder of `TextOfDocument` JSON files, keyed by the file's sha256 and a digest of every setting that
+/// changes what OCR reads (dpi, languages, segmentation mode, and `OCRCache.readerVersion`).
+struct OCRCache {
+    /// Bump when rendering, preparation or OCR code changes what is read, so old entries are not used.
+    static let readerVersion = 2
+    let directory: String
+    let key: String
+
+    init(directory: String, config: PipelineConfig) {
+        self.directory = directory
+        let settings = "v\(OCRCache.readerVersion) dpi\(config.dpi) \(config.languages.joined(separator: "+")) psm\(config.pageSegmentationMode)"
+        key = String(SHA256.hex(of: Array(settings.utf8)).prefix(12))
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func path(_ sha256: String) -> String { "\(directory)/\(sha256)-\(key).json" }
+
+    func load(sha256: String) -> TextOfDocument? {
+        guard let data = FileManager.default.contents(atPath: path(sha256)) else { return nil }
+        return try? JSONDecoder().decode(TextOfDocument.self, from: data)
+    }
+
+    func store(_ text: TextOfDocument, sha256: String) {
+        guard let data = try? JSONEncoder().encode(text) else { return }
+        try? data.write(to: URL(fileURLWithPath: path(sha256)), options: .atomic)
     }
 }

@@ -139,39 +139,78 @@ enum ExportCommand {
 
 enum RegressCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans"], flagOptions: [])
+        let a = try Arguments(args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache"],
+                              flagOptions: ["--quiet"])
         if a.flags.contains("--help") { print(Help.regress); return ExitCode.success }
         guard a.positionals.count == 1 else { throw UsageError(message: "shoebox regress: needs one fixture folder. See 'shoebox regress --help'.") }
         let dir = a.positionals[0]
         let (config, _) = try CommandLineTool.pipeline(a)
         let today = try CommandLineTool.today(a, verb: "regress")
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "regress")
-        guard let names = FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue,
+              let names = FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] else {
             throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(dir) does not exist.")
         }
-        var expected: [String: ExpectedFields] = [:]
-        var work: [SourceFile] = []
-        var failedIntake: [(ExpectedFields, DocumentRecord)] = []
-        for name in names.sorted() where name.hasSuffix(".expected.json") {
-            let jsonPath = (dir as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: jsonPath), let e = ExpectedFields.parse(data) else {
-                CommandLineTool.printError("shoebox regress: skipping \(jsonPath): not a fixture expectation (needs a \"file\" key)")
-                continue
+        let baseline: Data?
+        if let b = a.values["--baseline"] {
+            guard let data = FileManager.default.contents(atPath: b) else {
+                throw PipelineError(code: .scanFolderMissing, message: "the baseline report \(b) does not exist. Write one with --report.")
             }
-            let relative = ((name as NSString).deletingLastPathComponent as NSString).appendingPathComponent(e.file)
+            baseline = data
+        } else { baseline = nil }
+
+        // Every expectation file an adapter understands, and the document it describes.
+        var cases: [String: (RegressionCase, truth: String?)] = [:]
+        var work: [SourceFile] = []
+        var report = RegressionReport()
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let jsonPath = (dir as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: jsonPath),
+                  let c = RegressionAdapters.parse(data, name: (name as NSString).lastPathComponent) else { continue }
+            let folder = (name as NSString).deletingLastPathComponent
+            let relative = (folder as NSString).appendingPathComponent(c.document)
+            // SROIE's ground-truth text lines, for the OCR character error rate.
+            let stem = ((c.document as NSString).deletingPathExtension as NSString).lastPathComponent
+            let boxPath = ((dir as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("box/\(stem).txt")
+            let truth = c.format == "sroie" ? FileManager.default.contents(atPath: boxPath).map {
+                CharacterErrorRate.sroieTruth(String(decoding: $0, as: UTF8.self)) } : nil
             // With --scans the documents live in a parallel tree (the sample scan folder), not beside the JSON.
             switch IntakeStage().inspect(root: a.values["--scans"] ?? dir, relativePath: relative) {
-            case .ready(let s): expected[s.relativePath] = e; work.append(s)
-            case .failed(let r, _): failedIntake.append((e, r))
+            case .ready(let s): cases[s.relativePath] = (c, truth); work.append(s)
+            case .failed(let r, _): report.add(c, record: r)
             }
         }
-        var report = RegressionReport()
-        for (e, r) in failedIntake { report.add(expected: e, record: r) }
-        try WorkerPool(config: config, today: today, jobs: jobs).process(work) { (_: SourceFile, outcome: DocumentOutcome) throws(PipelineError) in
-            if let e = expected[outcome.record.source] { report.add(expected: e, record: outcome.record) }
+        guard report.documents + work.count > 0 else {
+            throw PipelineError(code: .scanFolderMissing, message: "no expectation files in \(dir) (fixture <name>.expected.json, SROIE <ID>.json or ZUGFeRD <name>.expected.json).")
         }
-        print("shoebox regress: \(work.count + failedIntake.count) documents in \(dir)")
-        print(report.text)
+        let start = Date()
+        try WorkerPool(config: config, today: today, jobs: jobs, ocrCache: a.values["--ocr-cache"]).process(work) {
+            (_: SourceFile, outcome: DocumentOutcome) throws(PipelineError) in
+            guard let (c, truth) = cases[outcome.record.source] else { return }
+            report.add(c, record: outcome.record, recognizedText: truth == nil ? nil : outcome.pages.map(\.text).joined(separator: "\n"), truthText: truth)
+        }
+        report.seconds = Date().timeIntervalSince(start)
+        if let path = a.values["--report"] {
+            do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
+                throw PipelineError(code: .store, message: "cannot write the report \(path): \(error.localizedDescription)")
+            }
+        }
+        print("shoebox regress: \(report.documents) documents in \(dir)")
+        if a.flags.contains("--quiet") {
+            print(report.text.components(separatedBy: "\n\nwrong")[0])
+        } else {
+            print(report.text)
+        }
+        if let baseline {
+            guard let worse = report.regressions(against: baseline) else {
+                throw PipelineError(code: .scanFolderMissing, message: "the baseline \(a.values["--baseline"]!) is not a regress report.")
+            }
+            if worse.isEmpty { print("no field below the baseline \(a.values["--baseline"]!)"); return ExitCode.success }
+            print("below the baseline:")
+            for w in worse { print("  \(w)") }
+            return ExitCode.regressionFailed
+        }
         return report.allRight ? ExitCode.success : ExitCode.regressionFailed
     }
 }

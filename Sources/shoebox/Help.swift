@@ -73,13 +73,26 @@ enum Help {
     """
 
     static let regress = """
-    usage: shoebox regress DIR [--scans SCANDIR] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N]
+    usage: shoebox regress DIR [--scans SCANDIR] [--report FILE] [--baseline FILE] [--ocr-cache DIR]
+                               [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
 
-    Runs the pipeline on every document in DIR that has a <name>.expected.json beside it and prints,
-    per field, how many were read right, then every wrong field with expected and found values.
-    With --scans, documents are looked up in SCANDIR under the same relative folder as their JSON
-    (for Fixtures/sample-expected, whose scans live in Fixtures/sample-scans).
+    Runs the pipeline on every document in DIR that has expected values and prints, per field, how
+    many were read right (exact, and normalised: merchants without case, accents, punctuation and
+    spaces), how many were auto-accepted and how many of those had total and date right, the OCR
+    character error rate where ground-truth text exists, and every wrong field side by side.
 
-    exit: 0 every field right, 7 some field wrong, 2 usage, 5 OCR engine missing.
+    Expected values are read from three formats: the project's fixtures (<name>.expected.json with a
+    "file" key), SROIE task-3 keys (<ID>.json beside <ID>.jpg, text lines in box/<ID>.txt) and
+    ZUGFeRD / Factur-X expectations (<name>.expected.json beside <name>.pdf).
+
+      --scans SCANDIR    look documents up in SCANDIR under the same relative folder as their JSON
+                         (for Fixtures/sample-expected, whose scans live in Fixtures/sample-scans)
+      --report FILE      write the report as JSON
+      --baseline FILE    compare with an earlier JSON report: fail only when a field falls below it
+      --ocr-cache DIR    keep the OCR text of every page in DIR and reuse it (parser work)
+      --quiet            leave out the list of wrong fields
+
+    exit: 0 every field right (or, with --baseline, none below it), 7 otherwise, 2 usage,
+          3 DIR missing, 5 OCR engine missing.
     """
 }

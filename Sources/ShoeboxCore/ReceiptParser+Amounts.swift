@@ -1,0 +1,162 @@
+/// Amounts: every amount on the page with the role its line gives it, then the scores of the total
+/// candidates from keyword strength, position, size and the arithmetic cross-checks.
+extension ReceiptParser {
+    /// The role of the amounts on a line, from its words. Order matters: the first rule that fits wins.
+    static func role(of folded: String) -> (AmountRole?, String?) {
+        func has(_ list: [String]) -> String? { TextFolding.firstKeyword(in: folded, of: list) }
+        // Counts, not money: "Total Qty: 3.00", "No. of items 2".
+        if let k = has(Keywords.count), has(Keywords.strongTotal) == nil { return (nil, k) }
+        let totalWord = has(Keywords.total)
+        let exclusive = has(Keywords.exclusive)
+        if let k = has(Keywords.adjustments) { return (.discount, k) }
+        // "Net à payer" and "Net Total" are totals although they hold "net".
+        if let k = has(Keywords.strongTotal), exclusive.map({ k.contains($0) }) ?? true { return (.total, k) }
+        if totalWord != nil, exclusive == nil, let k = has(Keywords.inclusive) { return (.total, k) }
+        if let k = has(Keywords.change) { return (.change, k) }
+        if let k = has(Keywords.tip) { return (.tip, k) }
+        if let k = has(Keywords.rounding) { return (.rounding, k) }
+        if let k = has(Keywords.discount) { return (.discount, k) }
+        if let k = has(Keywords.subtotal) ?? (totalWord != nil ? exclusive : nil) { return (.subtotal, k) }
+        if let k = has(Keywords.tax) { return (.tax, k) }
+        if let k = has(Keywords.tendered) { return (.tendered, k) }
+        if let k = totalWord { return (.total, k) }
+        return (.lineItem, nil)
+    }
+
+    func amountCandidates(_ lines: [Line]) -> [Candidate<AmountReading>] {
+        var out: [Candidate<AmountReading>] = []
+        var pendingRole: (AmountRole, String, Int)?
+        for line in lines {
+            let found = AmountReader.amounts(in: line.amountText).filter { !$0.isRate }
+            let (lineRole, keyword) = ReceiptParser.role(of: line.folded)
+            guard let lineRole else { pendingRole = nil; continue }
+            if found.isEmpty {
+                // A keyword line whose amount was printed (or read) on the next line: "Total Amount:" / "64.15".
+                let short = line.line.words.count <= 3 || line.text.hasSuffix(":")
+                if let keyword, lineRole != .lineItem, short { pendingRole = (lineRole, keyword, line.order) } else { pendingRole = nil }
+                continue
+            }
+            var role = lineRole
+            var notes: [String] = []
+            if let keyword, lineRole != .lineItem { notes.append("keyword '\(keyword)'") }
+            if lineRole == .lineItem, let (pending, k, at) = pendingRole, at == line.order - 1 {
+                role = pending
+                notes.append("keyword '\(k)' on the line above")
+            }
+            pendingRole = nil
+            // On a keyword line the amount that counts is the right-most one (the column of prices).
+            for (k, f) in found.enumerated() {
+                let isLast = k == found.count - 1
+                let effectiveRole: AmountRole = isLast ? role : (role == .tax ? .subtotal : .lineItem)
+                out.append(Candidate(value: f.reading, role: effectiveRole.rawValue, score: 0, evidence: line.evidence,
+                                     notes: isLast ? notes : []))
+            }
+        }
+        return out
+    }
+
+    /// Scores total candidates: keyword strength, position, size, and the arithmetic cross-checks
+    /// (subtotal + tax = total; total before rounding + rounding = total; tendered − change = total).
+    /// When no line names a total, a payment without change or the arithmetic itself proposes one.
+    func scoreTotals(_ e: inout Extraction, lines: [Line]) {
+        func values(_ role: AmountRole) -> [Int64] { e.amounts(withRole: role).map(\.value.minorUnits) }
+        let subtotals = values(.subtotal), taxes = values(.tax), tendered = values(.tendered)
+        let changes = values(.change), roundings = values(.rounding)
+        let totals = e.amounts(withRole: .total)
+        let largestTotal = totals.map(\.value.minorUnits).max()
+        let lastTotalLine = totals.compactMap { $0.evidence?.line }.max()
+        let moneyOnPage = e.amounts.filter { $0.role != AmountRole.tendered.rawValue && $0.role != AmountRole.change.rawValue }
+        let largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
+        let taxSum = taxes.reduce(0, +)
+
+        func crossChecks(_ units: Int64) -> (Double, [String]) {
+            var bonus = 0.0
+            var notes: [String] = []
+            if units != 0, subtotals.contains(where: { s in taxes.contains { s + $0 == units } || (taxes.count > 1 && s + taxSum == units) }) {
+                bonus += 0.1; notes.append("subtotal + tax = total")
+            }
+            if units != 0, totals.contains(where: { t in roundings.contains { t.value.minorUnits + $0 == units } }) {
+                bonus += 0.1; notes.append("total + rounding = total")
+            }
+            if units > 0, tendered.contains(where: { t in changes.contains { t - $0 == units } }) {
+                bonus += 0.1; notes.append("tendered − change = total")
+            }
+            return (bonus, notes)
+        }
+
+        for i in e.amounts.indices {
+            var c = e.amounts[i]
+            let units = c.value.minorUnits
+            switch c.role {
+            case AmountRole.total.rawValue:
+                let strong = c.notes.contains { note in Keywords.strongTotal.contains { note.contains("'\($0)'") } }
+                c.score = strong ? 0.8 : 0.7
+                if units == largestTotal && totals.count > 1 { c.score += 0.05; c.notes.append("largest of the totals") }
+                if c.evidence?.line == lastTotalLine && totals.count > 1 { c.score += 0.03; c.notes.append("last total line") }
+                if units == 0 { c.score -= 0.3; c.notes.append("zero") }
+            case AmountRole.lineItem.rawValue:
+                c.score = totals.isEmpty && units == largest ? 0.35 : 0.02
+                if c.score > 0.3 { c.notes.append("largest amount, no total line") }
+            case AmountRole.tendered.rawValue where totals.isEmpty && changes.allSatisfy({ $0 == 0 }):
+                // "CASH RM 5.90" with no change and no total line: the payment is the total.
+                c.score = 0.5
+                c.notes.append("payment without change, no total line")
+            default:
+                c.score = 0
+            }
+            if c.score > 0 {
+                let (bonus, notes) = crossChecks(units)
+                c.score += bonus
+                c.notes += notes
+            }
+            c.score = min(1, max(0, c.score))
+            e.amounts[i] = c
+        }
+
+        // The arithmetic proposes what no line reads right ("$8.20" read as "98.20"): tendered − change.
+        let read = Set(e.amounts.filter { $0.score > 0 }.map(\.value.minorUnits))
+        for t in e.amounts(withRole: .tendered) {
+            for ch in e.amounts(withRole: .change) where t.value.minorUnits - ch.value.minorUnits > 0 {
+                let units = t.value.minorUnits - ch.value.minorUnits
+                guard !read.contains(units) else { continue }
+                let nearTotal = totals.contains { String($0.value.minorUnits).hasSuffix(String(units)) }
+                e.amounts.append(Candidate(
+                    value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: t.value.currencyHint),
+                    role: AmountRole.total.rawValue, score: nearTotal ? 0.82 : 0.45, evidence: ch.evidence,
+                    notes: ["computed: tendered − change"] + (nearTotal ? ["a total line reads the same digits with one more in front"] : [])))
+            }
+        }
+    }
+
+    func taxReadings(_ lines: [Line]) -> [TaxReading] {
+        var out: [TaxReading] = []
+        for line in lines {
+            let (role, _) = ReceiptParser.role(of: line.folded)
+            guard role == .tax else { continue }
+            let all = AmountReader.amounts(in: line.amountText)
+            guard let amount = all.last(where: { !$0.isRate }) else { continue }
+            let rate = all.first(where: \.isRate).map { Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2) }
+                ?? ReceiptParser.integerPercent(in: line.text)
+            out.append(TaxReading(rate: rate.map(ReceiptParser.trimRate), amount: amount.reading))
+        }
+        return out
+    }
+
+    static func integerPercent(in text: String) -> String? {
+        let chars = Array(text)
+        guard let pct = chars.firstIndex(of: "%") else { return nil }
+        var j = pct
+        while j > 0 && chars[j - 1] == " " { j -= 1 }
+        var s = j
+        while s > 0 && chars[s - 1].isASCII && chars[s - 1].isNumber { s -= 1 }
+        return s < j ? String(chars[s..<j]) : nil
+    }
+
+    static func trimRate(_ rate: String) -> String {
+        guard rate.contains(".") else { return rate }
+        var r = rate
+        while r.hasSuffix("0") { r.removeLast() }
+        if r.hasSuffix(".") { r.removeLast() }
+        return r
+    }
+}

@@ -1,0 +1,99 @@
+/// Currency: from symbols and codes written on the page (next to amounts or on their own), else inferred
+/// from country hints (legal forms, tax names, place names) and the language, and marked as inferred.
+extension ReceiptParser {
+    /// A bare "$" names no country: it is resolved by the country hints, else read as USD.
+    static let dollar = "$"
+
+    func currencyCandidates(_ lines: [Line], language: String?) -> [Candidate<String>] {
+        var counts: [String: (count: Int, evidence: Evidence)] = [:]
+        func add(_ code: String, _ line: Line) {
+            counts[code] = ((counts[code]?.count ?? 0) + 1, counts[code]?.evidence ?? line.evidence)
+        }
+        var dollarLines: [Line] = []
+        for line in lines {
+            for f in AmountReader.amounts(in: line.amountText) {
+                guard let hint = f.reading.currencyHint else { continue }
+                if hint == "USD" && !line.text.contains("US$") && !line.text.uppercased().contains("USD") { dollarLines.append(line) } else { add(hint, line) }
+            }
+            // Codes and symbols on their own: "Währung: EUR", "Total € Incl. VAT", "Amount (RM)".
+            for (mark, code) in ReceiptParser.standaloneMarks where ReceiptParser.containsMark(line, mark) { add(code, line) }
+        }
+        let hints = ReceiptParser.countryHints(lines)
+        var out = counts.sorted { ($0.value.count, $0.key) > ($1.value.count, $1.key) }.map { entry in
+            Candidate(value: entry.key, role: "explicit", score: min(0.99, 0.8 + 0.05 * Double(entry.value.count)),
+                      evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"])
+        }
+        if let first = dollarLines.first {
+            // "$" on a receipt whose hints say Malaysia is the ringgit; without hints it is the US dollar.
+            if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || out.isEmpty {
+                out.append(Candidate(value: country.currency, role: "inferred", score: 0.6, evidence: first.evidence,
+                                     notes: ["'$' with \(country.notes.joined(separator: ", "))"]))
+            } else {
+                out.append(Candidate(value: "USD", role: out.isEmpty ? "explicit" : "inferred", score: out.isEmpty ? 0.8 : 0.4,
+                                     evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"]))
+            }
+        }
+        if out.isEmpty, let country = hints.first {
+            out.append(Candidate(value: country.currency, role: "inferred", score: min(0.75, 0.45 + 0.05 * Double(country.weight)),
+                                 evidence: nil, notes: ["no currency on the page; inferred from " + country.notes.joined(separator: ", ")]))
+        }
+        if out.isEmpty, let inferred = ReceiptParser.currency(forLanguage: language) {
+            out.append(Candidate(value: inferred, role: "inferred", score: 0.5, evidence: nil,
+                                 notes: ["no currency on the page; inferred from language \(language ?? "?")"]))
+        }
+        return out.sorted { $0.score > $1.score }
+    }
+
+    /// Currencies a "$" may stand for on a receipt (local usage), besides the US dollar.
+    static let dollarCountries: Set<String> = ["MYR", "SGD", "AUD", "CAD", "NZD", "HKD"]
+
+    static let standaloneMarks: [(String, String)] = [
+        ("eur", "EUR"), ("euro", "EUR"), ("€", "EUR"), ("gbp", "GBP"), ("£", "GBP"), ("myr", "MYR"), ("rm", "MYR"),
+        ("ringgit", "MYR"), ("chf", "CHF"), ("usd", "USD"), ("sgd", "SGD"),
+    ]
+
+    static func containsMark(_ line: Line, _ mark: String) -> Bool {
+        if mark.count == 1 { return line.text.contains(mark) }
+        return TextFolding.contains(line.folded, keyword: mark)
+    }
+
+    struct CountryGuess { let currency: String; let weight: Int; let notes: [String] }
+
+    /// Country hints on the page, strongest first: legal forms, tax names, place words.
+    static func countryHints(_ lines: [Line]) -> [CountryGuess] {
+        var weights: [String: (Int, [String])] = [:]
+        for line in lines {
+            for (word, currency) in countryWords where TextFolding.contains(line.folded, keyword: word) {
+                var entry = weights[currency] ?? (0, [])
+                entry.0 += 1
+                if entry.1.count < 3 && !entry.1.contains("'\(word)'") { entry.1.append("'\(word)'") }
+                weights[currency] = entry
+            }
+        }
+        return weights.sorted { ($0.value.0, $0.key) > ($1.value.0, $1.key) }
+            .map { CountryGuess(currency: $0.key, weight: $0.value.0, notes: $0.value.1) }
+    }
+
+    /// Words that place a receipt in a country, and that country's currency.
+    static let countryWords: [(String, String)] = [
+        ("sdn bhd", "MYR"), ("sdn. bhd", "MYR"), ("bhd", "MYR"), ("berhad", "MYR"), ("malaysia", "MYR"), ("jalan", "MYR"),
+        ("jln", "MYR"), ("taman", "MYR"), ("kuala lumpur", "MYR"), ("selangor", "MYR"), ("johor", "MYR"), ("penang", "MYR"),
+        ("pulau pinang", "MYR"), ("perak", "MYR"), ("sabah", "MYR"), ("sarawak", "MYR"), ("melaka", "MYR"), ("kedah", "MYR"),
+        ("pahang", "MYR"), ("negeri sembilan", "MYR"), ("putrajaya", "MYR"), ("sst", "MYR"), ("gst reg", "MYR"), ("gst no", "MYR"),
+        ("gst id", "MYR"), ("cukai", "MYR"),
+        ("gmbh", "EUR"), ("mwst", "EUR"), ("ust", "EUR"), ("ust-idnr", "EUR"), ("strasse", "EUR"), ("deutschland", "EUR"),
+        ("osterreich", "EUR"), ("sarl", "EUR"), ("tva", "EUR"), ("siret", "EUR"), ("france", "EUR"), ("s.l", "EUR"),
+        ("iva", "EUR"), ("espana", "EUR"), ("nif", "EUR"), ("cif", "EUR"),
+        ("vat reg", "GBP"), ("united kingdom", "GBP"), ("london", "GBP"),
+        ("schweiz", "CHF"), ("suisse", "CHF"), ("mwst-nr", "CHF"), ("che-", "CHF"),
+        ("sales tax", "USD"), ("usa", "USD"),
+    ]
+
+    static func currency(forLanguage language: String?) -> String? {
+        switch language {
+        case "deu", "fra", "spa": return "EUR"
+        case "msa": return "MYR"
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Receipt or invoice number, payment method and document kind.
+extension ReceiptParser {
+    /// "Rechnung Nr. 4711", "FACTURE N° : F20220024", "Invoice 103767", "INV NO: CS-SA-0079030", "Bon-Nr. 4711":
+    /// a document word, perhaps a number marker, then the first token that holds digits.
+    func referenceCandidates(_ lines: [Line]) -> [Candidate<String>] {
+        var out: [Candidate<String>] = []
+        for line in lines {
+            let tokens = line.text.split(whereSeparator: \.isWhitespace).map(String.init)
+            let folded = tokens.map { TextFolding.fold($0).trimmingCharacters(in: ReceiptParser.tokenJunk) }
+            let otherDocument = TextFolding.firstKeyword(in: line.folded, of: Keywords.otherReference)
+            for (i, word) in folded.enumerated() {
+                let parts = word.split(whereSeparator: { $0 == "-" || $0 == "." }).map(String.init)
+                guard let head = parts.first, Keywords.documentWords.contains(where: { head == $0 || (head.count > $0.count + 3 && head.hasSuffix($0)) })
+                else { continue }
+                var marker = parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
+                var j = i + 1
+                var value: String?
+                while j < tokens.count && j <= i + 4 {
+                    let t = folded[j]
+                    if Keywords.numberMarkers.contains(t) || t.isEmpty || (tokens[j].hasPrefix("(") && tokens[j].hasSuffix(")")) {
+                        if Keywords.numberMarkers.contains(t) { marker = true }
+                        j += 1
+                        continue
+                    }
+                    let raw = tokens[j].trimmingCharacters(in: ReceiptParser.tokenJunk)
+                    if raw.filter(\.isNumber).count >= 2, DateReader.dates(in: raw, order: .dayFirst, today: today).isEmpty,
+                       AmountReader.amounts(in: raw).isEmpty {
+                        value = raw
+                    }
+                    break
+                }
+                guard let value else { continue }
+                var score = marker ? 0.8 : 0.6
+                var notes = ["after '\(tokens[i])'" + (marker ? " and a number marker" : "")]
+                if let otherDocument { score -= 0.4; notes.append("'\(otherDocument)': another document's number") }
+                out.append(Candidate(value: value, role: "reference", score: score, evidence: line.evidence, notes: notes))
+                break
+            }
+        }
+        return out.sorted { $0.score > $1.score }
+    }
+
+    static let tokenJunk = CharacterSet(charactersIn: ":;,.#|()[]")
+
+    func paymentCandidates(_ lines: [Line]) -> [Candidate<String>] {
+        var out: [Candidate<String>] = []
+        for line in lines {
+            if let k = TextFolding.firstKeyword(in: line.folded, of: Keywords.card) {
+                out.append(Candidate(value: "card", role: "payment", score: 0.8, evidence: line.evidence, notes: ["keyword '\(k)'"]))
+            } else if let k = TextFolding.firstKeyword(in: line.folded, of: Keywords.cash) {
+                out.append(Candidate(value: "cash", role: "payment", score: 0.7, evidence: line.evidence, notes: ["keyword '\(k)'"]))
+            }
+        }
+        return out.sorted { $0.score > $1.score }
+    }
+
+    func documentKind(_ lines: [Line]) -> DocumentKind {
+        let head = lines.prefix(20)
+        if head.contains(where: { TextFolding.firstKeyword(in: $0.folded, of: Keywords.creditNote) != nil }) { return .creditNote }
+        if head.contains(where: { line in
+            TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil && !line.folded.contains("tax invoice")
+                && !line.folded.contains("simplified")
+        }) { return .invoice }
+        return .receipt
+    }
+}
