@@ -1,72 +1,112 @@
+import Foundation
+
 /// Merchant: the seller's name from the top of the first page (or the seller block of an invoice),
 /// preferring names with a legal form and excluding addresses, phone numbers, tax IDs, headers, slogans
-/// and the buyer's block.
+/// and the buyer's block. A name printed over two lines ("POPULAR BOOK" / "CO. (M) SDN BHD") is joined.
 extension ReceiptParser {
     func merchantCandidates(_ lines: [Line]) -> [Candidate<String>] {
         guard let firstPage = lines.first?.page else { return [] }
-        let top = Array(lines.filter { $0.page == firstPage }.prefix(30))
+        let top = Array(lines.filter { $0.page == firstPage }.prefix(40))
         let heights = top.map { Double($0.line.box.height) }.sorted()
         let medianHeight = heights.isEmpty ? 1 : heights[heights.count / 2]
         var out: [Candidate<String>] = []
         var rank = 0
         var buyerUntil = -1, sellerUntil = -1
+        var previousName: (name: String, line: Line)?
         for (k, line) in top.enumerated() {
             let f = line.folded
             if TextFolding.firstKeyword(in: f, of: Keywords.buyerBlock) != nil { buyerUntil = k + 5 }
             if TextFolding.firstKeyword(in: f, of: Keywords.sellerBlock) != nil { sellerUntil = k + 6; buyerUntil = -1 }
-            let inBuyer = k <= buyerUntil && k > buyerUntil - 5
+            let inBuyer = k <= buyerUntil
             let inSeller = k <= sellerUntil
+            guard line.position <= 0.45 || inSeller else { previousName = nil; continue }
             let nextIsCompanyNumber = k + 1 < top.count && ReceiptParser.looksLikeCompanyNumber(top[k + 1].text)
+            var lineName: String?
             for (s, segment) in line.segments.enumerated() {
-                guard let name = ReceiptParser.merchantName(segment, today: today) else { continue }
+                guard !(inBuyer && !inSeller), let name = ReceiptParser.merchantName(segment, today: today) else { continue }
                 let fs = TextFolding.fold(name)
                 let legal = TextFolding.firstKeyword(in: fs, of: Keywords.legalForms)
-                if inBuyer && !inSeller { continue }
                 if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { continue }
                 if legal == nil, ReceiptParser.looksLikeAddress(fs) { continue }
                 if TextFolding.firstKeyword(in: fs, of: Keywords.slogan) != nil { continue }
-                var score = (line.page == firstPage && k < 12 ? 0.72 : 0.55) - 0.04 * Double(min(rank, 8))
+                if line.segments.count == 1 { lineName = name }
+                var score = 0.6 - 0.03 * Double(min(rank, 10))
                 var notes = ["line \(line.index + 1) of the page"]
+                let business = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords)
                 if let legal {
-                    score += 0.2; notes.append("legal form '\(legal)'")
-                } else if let word = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords) {
-                    score += 0.1; notes.append("business word '\(word)'")
+                    score += 0.3; notes.append("legal form '\(legal)'")
+                } else if let business {
+                    score += 0.12; notes.append("business word '\(business)'")
                 }
-                if inSeller { score += 0.1; notes.append("seller block") }
+                if inSeller { score += 0.15; notes.append("seller block") }
                 if nextIsCompanyNumber && s == 0 { score += 0.1; notes.append("company number below") }
                 if Double(line.line.box.height) >= medianHeight * 1.3 { score += 0.05; notes.append("larger text") }
                 if line.line.meanConfidence < 50 { score -= 0.25; notes.append("low OCR confidence") }
                 let words = name.split(separator: " ")
                 if words.count >= 2 && words.allSatisfy({ $0.count <= 2 }) { score -= 0.3; notes.append("fragments") }
+                if words.count > 5 && legal == nil { score -= 0.15; notes.append("a sentence, not a name") }
                 if name == name.lowercased() && legal == nil { score -= 0.1; notes.append("all lower case") }
                 out.append(Candidate(value: name, role: "merchant", score: min(0.98, max(0.05, score)), evidence: line.evidence, notes: notes))
+                // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
+                if let prev = previousName, line.segments.count == 1,
+                   ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil)),
+                   ReceiptParser.similarHeight(prev.line, line) {
+                    var joined = out[out.count - 1]
+                    joined = Candidate(value: prev.name + " " + name, role: "merchant", score: min(0.98, joined.score + 0.08),
+                                       evidence: prev.line.evidence, notes: joined.notes + ["joined with the line above"])
+                    out.append(joined)
+                }
                 rank += 1
             }
+            previousName = lineName.map { ($0, line) }
         }
         return out.sorted { $0.score > $1.score }
     }
 
-    /// The name a segment prints, without labels ("Name: …") and stray OCR marks at its ends;
-    /// nil when it cannot be a name (too few letters, a phone, a tax ID, a date, an amount).
+    /// A line that continues a name from the line above: it starts with a legal form or a company word.
+    static func continuesName(_ folded: String) -> Bool {
+        let first = folded.split(separator: " ").first.map(String.init) ?? ""
+        return ["co", "co.", "sdn", "sdn.", "bhd", "bhd.", "gmbh", "ltd", "ltd.", "inc", "inc.", "s.l.", "s.a.", "sarl", "ag",
+                "trading", "enterprise", "restaurant", "holdings", "(m)", "&", "and", "und", "et", "y"].contains(first)
+    }
+
+    static func similarHeight(_ a: Line, _ b: Line) -> Bool {
+        let ha = Double(max(1, a.line.box.height)), hb = Double(max(1, b.line.box.height))
+        return ha / hb > 0.7 && ha / hb < 1.45
+    }
+
+    /// The name a segment prints, without labels ("Name: …"), a trailing company number ("(728515-M)") and
+    /// stray OCR marks at its ends, with OCR's usual misreadings of "SDN BHD" mended;
+    /// nil when it cannot be a name (too few letters, a phone, a tax ID, a date, an amount, a web address).
     static func merchantName(_ segment: String, today: CalendarDay) -> String? {
         var text = segment
         for label in ["name:", "firma:", "company:", "nom:", "raison sociale:", "empresa:", "nama:"] {
             if TextFolding.fold(text).hasPrefix(label) { text = String(text.dropFirst(label.count)) }
         }
+        let ns = text as NSString
+        text = companyNumber.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: ns.length), withTemplate: "")
+        text = sdnBhd.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: (text as NSString).length), withTemplate: "SDN BHD")
         // Stray OCR marks at the ends; a final "." stays ("S.L.", "Inc.").
         let junk = CharacterSet(charactersIn: " |“”\"'‘’«»:;,_-*~=+#§()[]{}<>!?¡¿")
         text = text.trimmingCharacters(in: junk)
         while text.hasPrefix(".") { text.removeFirst() }
+        if text.hasSuffix("(M") || text.hasSuffix("(KL") { text += ")" }
         let letters = text.filter(\.isLetter).count
         guard letters >= 3, Double(letters) >= Double(text.count) * 0.5 else { return nil }
         let f = TextFolding.fold(text)
         if TextFolding.firstKeyword(in: f, of: Keywords.phone) != nil { return nil }
         if TextFolding.firstKeyword(in: f, of: Keywords.taxID) != nil { return nil }
         if !DateReader.dates(in: text, order: .dayFirst, today: today).isEmpty { return nil }
-        if !AmountReader.amounts(in: text).isEmpty { return nil }
-        if f.contains("@") || f.contains("www") || f.contains("http") { return nil }
+        if !AmountReader.amounts(in: AmountReader.mend(text)).isEmpty { return nil }
+        if f.contains("@") || f.contains("www") || f.contains("http") || f.contains(".com") { return nil }
         return text
     }
+
+    /// "(728515-M)", "(Co. No. 113825-W)", "(139386 X" at the end of a name.
+    nonisolated(unsafe) static let companyNumber = try! NSRegularExpression(
+        pattern: #"\s*[(\[]\s*(?:co\.?\s*(?:no|reg)\.?\s*:?\s*)?\d[\d\s]{3,}\s*-?\s*[A-Za-z]?\s*[)\]]?\s*$"#, options: [.caseInsensitive])
+    /// OCR reads "SDN BHD" as "SON BHD", "S0N BHD", "SDN 8HD".
+    nonisolated(unsafe) static let sdnBhd = try! NSRegularExpression(pattern: #"\b(?:S[O0D]N|5DN)\.?\s+(?:B[HN]D|8HD)\b"#, options: [.caseInsensitive])
 
     static func looksLikeAddress(_ folded: String) -> Bool {
         if TextFolding.firstKeyword(in: folded, of: Keywords.address) != nil { return true }
@@ -79,12 +119,10 @@ extension ReceiptParser {
     static func looksLikeCompanyNumber(_ text: String) -> Bool {
         let t = text.trimmingCharacters(in: CharacterSet(charactersIn: " ()[]."))
         let f = TextFolding.fold(t)
-        if f.hasPrefix("co reg") || f.hasPrefix("co. reg") || f.hasPrefix("company no") || f.hasPrefix("roc") { return true }
+        if f.hasPrefix("co reg") || f.hasPrefix("co. reg") || f.hasPrefix("co. no") || f.hasPrefix("co no") || f.hasPrefix("company no") || f.hasPrefix("roc") { return true }
         let parts = t.split(separator: "-")
         guard parts.count == 2, let digits = parts.first, let suffix = parts.last else { return false }
         let d = digits.filter(\.isNumber)
         return d.count >= 5 && Double(d.count) >= Double(digits.count) * 0.8 && suffix.count <= 2 && suffix.allSatisfy(\.isLetter)
     }
 }
-
-import Foundation

@@ -121,7 +121,10 @@ enum Keywords {
         "boulangerie", "pharmacie", "panaderia", "farmacia", "ferreteria", "supermercado", "tienda", "magasin", "markt",
     ]
     /// Slogans and greetings printed near the top that are not names.
-    static let slogan = ["thank you", "welcome", "please", "come again", "visit us", "since", "tax invoice", "cash bill", "official receipt"]
+    static let slogan = [
+        "thank you", "welcome", "please", "come again", "visit us", "since", "tax invoice", "cash bill", "official receipt",
+        "shopping hours", "opening hours", "hours", "open daily", "cashier", "cashter", "user", "member", "served by",
+    ]
     static let address = [
         "str.", "strasse", "straße", "street", "st.", "road", "rd", "jalan", "jln", "calle", "c/", "avenida", "avda",
         "av.", "rue", "avenue", "bd", "boulevard", "platz", "weg", "allee", "lot", "no.", "taman", "lorong", "plaza",
@@ -135,7 +138,7 @@ enum Keywords {
     ]
     static let legalForms = [
         "gmbh", "ag", "kg", "ohg", "e.k", "ug", "s.l", "s.l.", "sl", "s.a", "s.a.", "sa", "sarl", "s.a.r.l", "sas", "eurl",
-        "sdn bhd", "sdn. bhd", "bhd", "berhad", "enterprise", "trading", "ltd", "ltd.", "limited", "llc", "inc", "inc.",
+        "sdn bhd", "sdn. bhd", "bhd", "berhad", "s/b", "sb", "enterprise", "trading", "ltd", "ltd.", "limited", "llc", "inc", "inc.",
         "plc", "corp", "co.", "company", "s.p.a", "srl", "b.v", "bv", "ab", "oy", "e.v",
     ]
 }
