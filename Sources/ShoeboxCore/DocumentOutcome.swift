@@ -4,9 +4,11 @@ public struct DocumentOutcome: Sendable {
     public let size: Int
     public let kind: FileKind?
     public let pages: [OCRPage]
+    /// Every candidate the parser found (not stored; for `extract --explain`).
+    public let extraction: Extraction?
 
-    public init(record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage]) {
-        self.record = record; self.size = size; self.kind = kind; self.pages = pages
+    public init(record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage], extraction: Extraction? = nil) {
+        self.record = record; self.size = size; self.kind = kind; self.pages = pages; self.extraction = extraction
     }
 }
 

@@ -44,13 +44,40 @@ extension ReceiptParser {
                 notes.append("keyword '\(k)' on the line above")
             }
             pendingRole = nil
-            // On a keyword line the amount that counts is the right-most one (the column of prices).
+            // Several labelled amounts on one line ("TOTAL HT 100,00 TOTAL TVA 20,00 TOTAL 120,00 TTC"): each takes
+            // the role of its own label. Otherwise the amount that counts is the right-most one (the column of prices).
+            let own = ReceiptParser.ownRoles(line.amountText, found)
+            let labelled = own.filter { $0.0 != nil && $0.0 != .lineItem }.count >= 2
             for (k, f) in found.enumerated() {
                 let isLast = k == found.count - 1
+                if labelled, let ownRole = own[k].0 {
+                    let n = ownRole == .lineItem ? [] : ["keyword '\(own[k].1 ?? "")' before it"]
+                    out.append(Candidate(value: f.reading, role: ownRole.rawValue, score: 0, evidence: line.evidence, notes: n))
+                    continue
+                }
                 let effectiveRole: AmountRole = isLast ? role : (role == .tax ? .subtotal : .lineItem)
                 out.append(Candidate(value: f.reading, role: effectiveRole.rawValue, score: 0, evidence: line.evidence,
                                      notes: isLast ? notes : []))
             }
+            _ = lineRole
+        }
+        return out
+    }
+
+    /// The role each amount's own label gives it: the text since the previous amount, plus a qualifier right
+    /// after it ("120,00 TTC"). Nil where the label has no role.
+    static func ownRoles(_ text: String, _ found: [AmountReader.Found]) -> [(AmountRole?, String?)] {
+        let chars = Array(text)
+        var start = 0
+        var out: [(AmountRole?, String?)] = []
+        for f in found {
+            var label = String(chars[start..<f.range.lowerBound])
+            let after = String(chars[f.range.upperBound..<chars.count]).split(separator: " ").first.map(String.init) ?? ""
+            if Keywords.qualifiers.contains(TextFolding.fold(after)) { label += " " + after }
+            let folded = TextFolding.fold(label).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            let (role, keyword) = ReceiptParser.role(of: folded)
+            out.append(keyword == nil ? (nil, nil) : (role, keyword))
+            start = f.range.upperBound
         }
         return out
     }
@@ -63,7 +90,7 @@ extension ReceiptParser {
         let subtotals = values(.subtotal), taxes = values(.tax), tendered = values(.tendered)
         let changes = values(.change), roundings = values(.rounding)
         let totals = e.amounts(withRole: .total)
-        let largestTotal = totals.map(\.value.minorUnits).max()
+        let largestTotal = totals.map(\.value.minorUnits).max { abs($0) < abs($1) }
         let lastTotalLine = totals.compactMap { $0.evidence?.line }.max()
         let moneyOnPage = e.amounts.filter { $0.role != AmountRole.tendered.rawValue && $0.role != AmountRole.change.rawValue }
         let largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
@@ -89,8 +116,11 @@ extension ReceiptParser {
             let units = c.value.minorUnits
             switch c.role {
             case AmountRole.total.rawValue:
-                let strong = c.notes.contains { note in Keywords.strongTotal.contains { note.contains("'\($0)'") } }
+                let strong = c.notes.contains { note in (Keywords.strongTotal + Keywords.inclusive).contains { note.contains("'\($0)'") } }
+                let gross = c.notes.contains { note in Keywords.grossTotal.contains { note.contains("'\($0)'") } }
                 c.score = strong ? 0.8 : 0.7
+                // The gross total beats the amount due when both are printed (a prepayment was taken off).
+                if gross { c.score += 0.04; c.notes.append("gross total") }
                 if units == largestTotal && totals.count > 1 { c.score += 0.05; c.notes.append("largest of the totals") }
                 if c.evidence?.line == lastTotalLine && totals.count > 1 { c.score += 0.03; c.notes.append("last total line") }
                 if units == 0 { c.score -= 0.3; c.notes.append("zero") }

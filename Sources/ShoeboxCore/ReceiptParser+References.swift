@@ -17,7 +17,8 @@ extension ReceiptParser {
                 var marker = parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
                 var j = i + 1
                 var value: String?
-                while j < tokens.count && j <= i + 4 {
+                var skippedWords = 0
+                while j < tokens.count && j <= i + 5 {
                     let t = folded[j]
                     if Keywords.numberMarkers.contains(t) || t.isEmpty || (tokens[j].hasPrefix("(") && tokens[j].hasSuffix(")")) {
                         if Keywords.numberMarkers.contains(t) { marker = true }
@@ -25,6 +26,12 @@ extension ReceiptParser {
                         continue
                     }
                     let raw = tokens[j].trimmingCharacters(in: ReceiptParser.tokenJunk)
+                    // "Teilrechnung Bau (875) Nr. 210112": a word or two may stand between the document word and the marker.
+                    if raw.allSatisfy(\.isLetter), skippedWords < 2, !marker, j + 1 < tokens.count {
+                        skippedWords += 1
+                        j += 1
+                        continue
+                    }
                     if raw.filter(\.isNumber).count >= 2, DateReader.dates(in: raw, order: .dayFirst, today: today).isEmpty,
                        AmountReader.amounts(in: raw).isEmpty {
                         value = raw

@@ -58,6 +58,10 @@ enum Keywords {
         "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",
         "bruttosumme", "bruttobetrag", "gesamtbetrag", "grand", "nett total", "total amt", "amt",
     ]
+    /// Words printed right after an amount that qualify it ("120,00 TTC").
+    static let qualifiers: Set<String> = ["ttc", "ht", "net", "netto", "brutto", "incl", "excl", "inkl", "exkl"]
+    /// Total words that name the gross total of an invoice, as opposed to the amount still due.
+    static let grossTotal = ["total ttc", "ttc", "bruttosumme", "bruttobetrag", "gesamtbetrag", "rechnungsbetrag", "grand total", "total incl", "incl", "inkl", "brutto", "gesamtsumme"]
     /// Words that make a total line include the tax ("Total incl. GST", "Summe inkl. MwSt", "TOTAL TTC").
     static let inclusive = ["inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "y compris", "iva incluido", "termasuk", "brutto"]
     /// Words that make a total line exclude the tax: it is a net amount ("Total HT", "Summe ohne USt.").
@@ -103,7 +107,7 @@ enum Keywords {
         "ticket", "facture", "resit", "welcome", "willkommen", "bienvenue", "bienvenido", "selamat datang", "thank",
         "danke", "gracias", "merci", "terima kasih", "copy", "kopie", "duplicate", "simplified", "customer",
         "cash bill", "bill", "cashier", "counter", "table", "order", "visualisierung", "stylesheet", "page", "seite",
-        "salesperson", "logo",
+        "salesperson", "logo", "date", "datum", "fecha", "tarikh", "time", "zeit", "heure",
     ]
     /// Headings of the buyer's block on an invoice: the names below them are not the merchant.
     static let buyerBlock = [

@@ -146,7 +146,7 @@ public final class DocumentProcessor {
         case .success(let text):
             let extraction = parse.run(text.pages, language: text.language)
             let record = merge.run(extraction, source: source, language: text.language, pages: text.pages.count)
-            return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: text.pages)
+            return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: text.pages, extraction: extraction)
         }
     }
 

@@ -33,7 +33,7 @@ enum RunCommand {
 
 enum ExtractCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "extract", valueOptions: ["--pipeline", "--today", "--jobs"], flagOptions: ["--json", "--text"])
+        let a = try Arguments(args, verb: "extract", valueOptions: ["--pipeline", "--today", "--jobs"], flagOptions: ["--json", "--text", "--explain"])
         if a.flags.contains("--help") { print(Help.extract); return ExitCode.success }
         guard !a.positionals.isEmpty else {
             throw UsageError(message: "shoebox extract: needs at least one file. See 'shoebox extract --help'.")
@@ -44,6 +44,7 @@ enum ExtractCommand {
         let intake = IntakeStage()
         var records: [Int: DocumentRecord] = [:]
         var texts: [Int: String] = [:]
+        var explanations: [Int: String] = [:]
         var work: [SourceFile] = []
         var order: [String: Int] = [:]
         for (i, file) in a.positionals.enumerated() {
@@ -63,6 +64,7 @@ enum ExtractCommand {
             var record = outcome.record
             record.source = a.positionals[index]
             records[index] = record
+            if a.flags.contains("--explain"), let e = outcome.extraction { explanations[index] = explain(e) }
             texts[index] = outcome.pages.map { "--- page \($0.pageNumber) (\($0.source.rawValue), mean confidence \(Int($0.meanConfidence)))\n\($0.text)" }.joined(separator: "\n")
         }
         var failed = false
@@ -74,9 +76,29 @@ enum ExtractCommand {
             } else {
                 print(describe(r))
             }
+            if a.flags.contains("--explain"), let t = explanations[i] { print(t) }
             if a.flags.contains("--text"), let t = texts[i] { print(t) }
         }
         return failed ? ExitCode.finishedWithFailures : ExitCode.success
+    }
+
+    /// Every candidate per field, best first, with role, score, evidence line and the notes behind the score.
+    static func explain(_ e: Extraction) -> String {
+        func rows<V>(_ name: String, _ cs: [Candidate<V>], _ show: (V) -> String) -> [String] {
+            let ranked = cs.filter { $0.score > 0 }.sorted { $0.score > $1.score }.prefix(6)
+            guard !ranked.isEmpty else { return ["  \(name): no candidate"] }
+            return ["  \(name):"] + ranked.map { c in
+                let at = c.evidence.map { "p\($0.page) l\($0.line + 1) \"\($0.text)\"" } ?? "no line"
+                return String(format: "    %.2f  %@  [%@]  %@  — %@", c.score, show(c.value), c.role, at, c.notes.joined(separator: "; "))
+            }
+        }
+        var out = ["candidates:"]
+        out += rows("total", e.amounts, { Money.decimalString(minorUnits: $0.minorUnits, digits: 2) })
+        out += rows("date", e.dates, { $0.iso })
+        out += rows("merchant", e.merchants, { $0 })
+        out += rows("currency", e.currencies, { $0 })
+        out += rows("reference", e.references, { $0 })
+        return out.joined(separator: "\n")
     }
 
     static func describe(_ r: DocumentRecord) -> String {

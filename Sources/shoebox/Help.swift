@@ -41,12 +41,13 @@ enum Help {
     """
 
     static let extract = """
-    usage: shoebox extract FILE… [--json] [--text] [--pipeline FILE] [--today YYYY-MM-DD]
+    usage: shoebox extract FILE… [--json] [--text] [--explain] [--pipeline FILE] [--today YYYY-MM-DD]
 
     Runs the pipeline on single files and prints what it found. Nothing is stored.
 
       --json             one JSON object per line, per document (the machine-readable record)
       --text             also print the text of every page (OCR or PDF text layer), line by line
+      --explain          also print every candidate per field with its score, role, line and reasons
       --pipeline FILE    pipeline settings
       --today DATE       the day dates are checked against (default: the system's date)
 
