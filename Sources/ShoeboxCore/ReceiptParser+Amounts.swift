@@ -96,17 +96,22 @@ extension ReceiptParser {
         let largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
         let taxSum = taxes.reduce(0, +)
 
-        func crossChecks(_ units: Int64) -> (Double, [String]) {
+        func crossChecks(_ c: Candidate<AmountReading>) -> (Double, [String]) {
+            let units = c.value.minorUnits
             var bonus = 0.0
             var notes: [String] = []
             if units != 0, subtotals.contains(where: { s in taxes.contains { s + $0 == units } || (taxes.count > 1 && s + taxSum == units) }) {
                 bonus += 0.1; notes.append("subtotal + tax = total")
             }
-            if units != 0, totals.contains(where: { t in roundings.contains { t.value.minorUnits + $0 == units } }) {
-                bonus += 0.1; notes.append("total + rounding = total")
+            // Rounding (to 5 cents in Malaysia, Switzerland, …) comes after the total it rounds: the later total wins.
+            if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
+                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
+                return roundings.contains { t.value.minorUnits + $0 == units || t.value.minorUnits - abs($0) == units || t.value.minorUnits + abs($0) == units }
+            }) {
+                bonus += 0.15; notes.append("total + rounding = this total")
             }
             if units > 0, tendered.contains(where: { t in changes.contains { t - $0 == units } }) {
-                bonus += 0.1; notes.append("tendered − change = total")
+                bonus += 0.12; notes.append("tendered − change = total")
             }
             return (bonus, notes)
         }
@@ -135,7 +140,9 @@ extension ReceiptParser {
                 c.score = 0
             }
             if c.score > 0 {
-                let (bonus, notes) = crossChecks(units)
+                let (bonus, notes) = crossChecks(c)
+                // An unlabelled amount that the arithmetic confirms is a total whose label OCR lost.
+                if bonus > 0 && c.role == AmountRole.lineItem.rawValue { c.score = max(c.score, 0.45) + bonus }
                 c.score += bonus
                 c.notes += notes
             }
@@ -143,19 +150,50 @@ extension ReceiptParser {
             e.amounts[i] = c
         }
 
-        // The arithmetic proposes what no line reads right ("$8.20" read as "98.20"): tendered − change.
-        let read = Set(e.amounts.filter { $0.score > 0 }.map(\.value.minorUnits))
-        for t in e.amounts(withRole: .tendered) {
-            for ch in e.amounts(withRole: .change) where t.value.minorUnits - ch.value.minorUnits > 0 {
-                let units = t.value.minorUnits - ch.value.minorUnits
-                guard !read.contains(units) else { continue }
-                let nearTotal = totals.contains { String($0.value.minorUnits).hasSuffix(String(units)) }
-                e.amounts.append(Candidate(
-                    value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: t.value.currencyHint),
-                    role: AmountRole.total.rawValue, score: nearTotal ? 0.82 : 0.45, evidence: ch.evidence,
-                    notes: ["computed: tendered − change"] + (nearTotal ? ["a total line reads the same digits with one more in front"] : [])))
+        // "$8.20" read as "98.20" beside a "$8.20" read right: the longer one starts with a misread currency sign.
+        let scoredTotals = e.amounts.indices.filter { e.amounts[$0].role == AmountRole.total.rawValue }
+        for i in scoredTotals {
+            let a = String(e.amounts[i].value.minorUnits)
+            if let first = a.first, "9586".contains(first),
+               scoredTotals.contains(where: { j in j != i && a == String(first) + String(e.amounts[j].value.minorUnits) && e.amounts[j].value.minorUnits >= 100 }) {
+                e.amounts[i].score -= 0.15
+                e.amounts[i].notes.append("leading '\(first)' is likely a misread currency sign")
             }
         }
+
+        // The arithmetic proposes what no line reads right ("$8.20" read as "98.20", "37.10" as "87.10"):
+        // tendered − change, and subtotal + tax. When a total line reads nearly the same digits (one digit
+        // different, or one more in front), the computed value is preferred over the misread one.
+        let read = Set(e.amounts.filter { $0.score > 0 }.map(\.value.minorUnits))
+        var computed: [(Int64, Evidence?, String, String?)] = []
+        for t in e.amounts(withRole: .tendered) {
+            for ch in e.amounts(withRole: .change) where t.value.minorUnits - ch.value.minorUnits > 0 {
+                computed.append((t.value.minorUnits - ch.value.minorUnits, ch.evidence, "tendered − change", t.value.currencyHint))
+            }
+        }
+        for s in e.amounts(withRole: .subtotal) {
+            for t in e.amounts(withRole: .tax) where s.value.minorUnits + t.value.minorUnits > 0 {
+                computed.append((s.value.minorUnits + t.value.minorUnits, t.evidence, "subtotal + tax", s.value.currencyHint))
+            }
+        }
+        var added = Set<Int64>()
+        for (units, evidence, how, hint) in computed where !read.contains(units) && !added.contains(units) {
+            added.insert(units)
+            let misread = totals.first { ReceiptParser.ocrNear(String($0.value.minorUnits), String(units)) }
+            let best = e.amounts.filter { $0.role == AmountRole.total.rawValue }.map(\.score).max() ?? 0
+            e.amounts.append(Candidate(
+                value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint),
+                role: AmountRole.total.rawValue, score: misread != nil ? min(0.95, best + 0.03) : 0.4, evidence: misread?.evidence ?? evidence,
+                notes: ["computed: \(how)"] + (misread.map { ["the total line reads \(Money.decimalString(minorUnits: $0.value.minorUnits, digits: 2)), one digit off"] } ?? [])))
+        }
+    }
+
+    /// True when OCR could have read `truth` as `read`: one more digit in front ("$8.20" → "98.20"),
+    /// or one digit different.
+    static func ocrNear(_ read: String, _ truth: String) -> Bool {
+        if read.count == truth.count + 1 && read.hasSuffix(truth) { return true }
+        guard read.count == truth.count, read != truth else { return false }
+        return zip(read, truth).filter { $0 != $1 }.count == 1
     }
 
     func taxReadings(_ lines: [Line]) -> [TaxReading] {

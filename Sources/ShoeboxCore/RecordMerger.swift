@@ -2,7 +2,7 @@
 /// accepted when every required field clears the threshold, else review with named reasons.
 ///
 /// Confidence = rule score × OCR factor, where the OCR factor is the evidence line's mean word confidence
-/// (text-layer words count as 100) mapped onto 0.5…1. A field whose runner-up differs in value and scores
+/// (text-layer words count as 100) mapped onto 0.8…1. A field whose runner-up differs in value and scores
 /// within `ambiguityMargin` of the winner is ambiguous and goes to review.
 public struct RecordMerger: Sendable {
     public let acceptThreshold: Double
@@ -17,7 +17,7 @@ public struct RecordMerger: Sendable {
 
     static func ocrFactor(_ evidence: Evidence?) -> Double {
         guard let e = evidence else { return 1 }
-        return 0.5 + 0.5 * min(1, max(0, e.ocrConfidence / 100))
+        return 0.8 + 0.2 * min(1, max(0, e.ocrConfidence / 100))
     }
 
     static func best<V>(_ candidates: [Candidate<V>]) -> (Candidate<V>, Double, ambiguous: Bool)? {

@@ -53,6 +53,7 @@ enum Keywords {
         "gesamtbetrag", "zu zahlen", "endbetrag", "total ttc", "net a payer", "a payer", "importe total", "total a pagar",
         "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag", "bruttosumme", "bruttobetrag",
         "total amount", "nett total", "net total", "grand", "total sales", "zahlbetrag", "total payable", "amount payable",
+        "total rounded", "rounded total", "after adj", "after rounding", "total after",
     ]
     static let total = [
         "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",
