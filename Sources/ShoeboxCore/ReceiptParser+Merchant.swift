@@ -29,6 +29,7 @@ extension ReceiptParser {
                 if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { continue }
                 if legal == nil, ReceiptParser.looksLikeAddress(fs) { continue }
                 if TextFolding.firstKeyword(in: fs, of: Keywords.slogan) != nil { continue }
+                if legal == nil, ReceiptParser.isMisreadHeader(fs) { continue }
                 if line.segments.count == 1 { lineName = name }
                 var score = 0.6 - 0.03 * Double(min(rank, 10))
                 var notes = ["line \(line.index + 1) of the page"]
@@ -41,7 +42,10 @@ extension ReceiptParser {
                 if inSeller { score += 0.15; notes.append("seller block") }
                 if nextIsCompanyNumber && s == 0 { score += 0.1; notes.append("company number below") }
                 if Double(line.line.box.height) >= medianHeight * 1.3 { score += 0.05; notes.append("larger text") }
-                if line.line.meanConfidence < 50 { score -= 0.25; notes.append("low OCR confidence") }
+                if line.line.meanConfidence < 85 {
+                    score -= (85 - line.line.meanConfidence) / 100
+                    notes.append("OCR confidence \(Int(line.line.meanConfidence))")
+                }
                 let words = name.split(separator: " ")
                 if words.count >= 2 && words.allSatisfy({ $0.count <= 2 }) { score -= 0.3; notes.append("fragments") }
                 if words.count > 5 && legal == nil { score -= 0.15; notes.append("a sentence, not a name") }
@@ -61,6 +65,14 @@ extension ReceiptParser {
             previousName = lineName.map { ($0, line) }
         }
         return out.sorted { $0.score > $1.score }
+    }
+
+    /// "TAXINVOIGE", "0FFICIAL RECEIPT": a document header as OCR misreads it (two edits at most).
+    static func isMisreadHeader(_ folded: String) -> Bool {
+        let squeezed = String(folded.filter(\.isLetter))
+        guard squeezed.count >= 6 else { return false }
+        return ["taxinvoice", "invoice", "receipt", "cashbill", "officialreceipt", "simplifiedtaxinvoice", "cashsales", "rechnung", "quittung", "facture", "factura"]
+            .contains { abs($0.count - squeezed.count) <= 2 && CharacterErrorRate.of(recognized: squeezed, truth: $0).errors <= 2 }
     }
 
     /// A line that continues a name from the line above: it starts with a legal form or a company word.

@@ -109,6 +109,7 @@ enum Keywords {
         "danke", "gracias", "merci", "terima kasih", "copy", "kopie", "duplicate", "simplified", "customer",
         "cash bill", "bill", "cashier", "counter", "table", "order", "visualisierung", "stylesheet", "page", "seite",
         "salesperson", "logo", "date", "datum", "fecha", "tarikh", "time", "zeit", "heure",
+        "qty", "description", "item", "items", "price", "ref", "ref.", "no.", "unit", "uom", "amount", "total",
     ]
     /// Headings of the buyer's block on an invoice: the names below them are not the merchant.
     static let buyerBlock = [
