@@ -12,8 +12,12 @@ extension ReceiptParser {
             let otherDocument = TextFolding.firstKeyword(in: line.folded, of: Keywords.otherReference)
             for (i, word) in folded.enumerated() {
                 let parts = word.split(whereSeparator: { $0 == "-" || $0 == "." }).map(String.init)
-                guard let head = parts.first, Keywords.documentWords.contains(where: { head == $0 || (head.count > $0.count + 3 && head.hasSuffix($0)) })
-                else { continue }
+                guard let head = parts.first else { continue }
+                let compound = Keywords.documentWords.contains { head == $0 || (head.count > $0.count + 3 && head.hasSuffix($0)) }
+                // "AFFACTURÉE N° …": a long document word inside another word counts when a number marker follows.
+                let inside = !compound && Keywords.documentWords.contains { $0.count >= 7 && head.contains($0) }
+                    && i + 1 < folded.count && Keywords.numberMarkers.contains(folded[i + 1])
+                guard compound || inside else { continue }
                 var marker = parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
                 var j = i + 1
                 var value: String?
@@ -38,7 +42,12 @@ extension ReceiptParser {
                     }
                     break
                 }
-                guard let value else { continue }
+                guard var value else { continue }
+                // "Nr. 210111 mit LV vom 30.05.2026": an invoice number of several words runs up to "vom"/"du"/"dated".
+                if let stop = (j + 1..<min(tokens.count, j + 5)).first(where: { Keywords.datePrepositions.contains(folded[$0]) }),
+                   stop + 1 < tokens.count, !DateReader.dates(in: tokens[stop + 1], order: .dayFirst, today: CalendarDay(year: 9999, month: 12, day: 31)!).isEmpty {
+                    value = ([value] + tokens[(j + 1)..<stop]).joined(separator: " ")
+                }
                 var score = marker ? 0.8 : 0.6
                 var notes = ["after '\(tokens[i])'" + (marker ? " and a number marker" : "")]
                 if let otherDocument { score -= 0.4; notes.append("'\(otherDocument)': another document's number") }

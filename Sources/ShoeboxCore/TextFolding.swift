@@ -89,6 +89,8 @@ enum Keywords {
         "beleg", "belegnummer", "bon", "ticket", "resit", "quittung", "kassenbon", "document", "doc", "transaction", "trans",
         "trn", "ref", "reference", "referenz", "gutschrift", "avoir", "credit", "num", "numero",
     ]
+    /// Words between a document number and its date: "Rechnung Nr. 4711 vom 14.03.2026".
+    static let datePrepositions: Set<String> = ["vom", "du", "dated", "del", "bertarikh"]
     static let numberMarkers = ["nr", "no", "n°", "n", "n*", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
     /// Lines about another document's number: orders, contracts, customers, deliveries.
     static let otherReference = [
