@@ -41,6 +41,9 @@ let package = Package(
         .executableTarget(name: "shoebox-fixtures", dependencies: ["CPoppler", "CLeptonica"],
                           path: "Sources/FixtureGenerator", swiftSettings: swiftSettings),
 
+        // Benchmarks that are not timed tests: `make bench-parse`.
+        .executableTarget(name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxPipeline"],
+                          path: "Sources/ShoeboxBench", swiftSettings: swiftSettings),
         // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),

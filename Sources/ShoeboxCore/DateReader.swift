@@ -33,7 +33,21 @@ public enum DateReader {
     }()
 
     public static func dates(in line: String, order: NumericOrder, today: CalendarDay) -> [Found] {
-        numericDates(in: Array(line), order: order, today: today) + textualDates(in: line, today: today)
+        dates(in: line, folded: nil, order: order, today: today)
+    }
+
+    /// `folded`: the line already folded, when the caller has it.
+    static func dates(in line: String, folded: String?, order: NumericOrder, today: CalendarDay) -> [Found] {
+        // Every date has digits; a numeric one also a separator, a textual one also letters.
+        var digits = 0, separators = false, letters = false
+        for u in line.utf8 {
+            if u >= 0x30 && u <= 0x39 { digits += 1 } else if u == 0x2E || u == 0x2F || u == 0x2D { separators = true } else if u >= 0x41 { letters = true }
+        }
+        guard digits >= 2 else { return [] }
+        var out: [Found] = []
+        if separators && digits >= 4 { out += numericDates(in: Array(line), order: order, today: today) }
+        if letters { out += textualDates(in: folded ?? TextFolding.fold(line), today: today) }
+        return out
     }
 
     static func year(from value: Int, digits: Int, today: CalendarDay) -> Int? {
@@ -54,19 +68,19 @@ public enum DateReader {
         var i = 0
         func number(at start: Int) -> (value: Int, digits: Int, end: Int)? {
             var j = start
-            while j < chars.count, chars[j].isASCII, chars[j].isNumber, j - start < 6 { j += 1 }
+            while j < chars.count, chars[j].isDigitASCII, j - start < 6 { j += 1 }
             guard j > start, let v = Int(String(chars[start..<j])) else { return nil }
             return (v, j - start, j)
         }
         while i < chars.count {
-            guard chars[i].isASCII, chars[i].isNumber, i == 0 || !(chars[i - 1].isASCII && chars[i - 1].isNumber) else {
+            guard chars[i].isDigitASCII, i == 0 || !(chars[i - 1].isDigitASCII) else {
                 i += 1; continue
             }
             guard let a = number(at: i), a.end < chars.count, "./-".contains(chars[a.end]),
                   let b = number(at: a.end + 1), b.end < chars.count, chars[b.end] == chars[a.end],
                   var c = number(at: b.end + 1), b.digits <= 2
             else { i += 1; continue }
-            let followedByDigit = c.end < chars.count && chars[c.end].isASCII && chars[c.end].isNumber
+            let followedByDigit = c.end < chars.count && chars[c.end].isDigitASCII
             if a.digits <= 2, (5...6).contains(c.digits), c.end < chars.count, chars[c.end] == ":" {
                 // A year glued to the time after it ("25/12/201808:13"): the first four digits are the year.
                 c = (Int(String(chars[(b.end + 1)..<(b.end + 5)]))!, 4, b.end + 5)
@@ -97,14 +111,13 @@ public enum DateReader {
         return found
     }
 
-    private static func textualDates(in line: String, today: CalendarDay) -> [Found] {
-        let folded = TextFolding.fold(line)
+    private static func textualDates(in folded: String, today: CalendarDay) -> [Found] {
         // Tokens: letters or digits runs; punctuation and spaces separate; "de"/"of" are skipped.
         var tokens: [String] = []
         var current = ""
         var currentIsDigit = false
         for ch in folded {
-            let isDigit = ch.isASCII && ch.isNumber
+            let isDigit = ch.isDigitASCII
             if ch.isLetter || isDigit {
                 if !current.isEmpty && isDigit != currentIsDigit { tokens.append(current); current = "" }
                 current.append(ch)

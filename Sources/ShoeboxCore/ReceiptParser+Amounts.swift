@@ -3,7 +3,7 @@
 extension ReceiptParser {
     /// The role of the amounts on a line, from its words. Order matters: the first rule that fits wins.
     static func role(of folded: String) -> (AmountRole?, String?) {
-        func has(_ list: [String]) -> String? { TextFolding.firstKeyword(in: folded, of: list) }
+        func has(_ list: KeywordList) -> String? { list.first(in: folded) }
         // Counts, not money: "Total Qty: 3.00", "No. of items 2".
         if let k = has(Keywords.count), has(Keywords.strongTotal) == nil { return (nil, k) }
         let totalWord = has(Keywords.total)
@@ -27,8 +27,8 @@ extension ReceiptParser {
         var out: [Candidate<AmountReading>] = []
         var pendingRole: (AmountRole, String, Int)?
         for line in lines {
-            let found = AmountReader.amounts(in: line.amountText).filter { !$0.isRate }
-            let (lineRole, keyword) = ReceiptParser.role(of: line.folded)
+            let found = line.amounts.filter { !$0.isRate }
+            let (lineRole, keyword) = line.role
             guard let lineRole else { pendingRole = nil; continue }
             if found.isEmpty {
                 // A keyword line whose amount was printed (or read) on the next line: "Total Amount:" / "64.15".
@@ -121,8 +121,8 @@ extension ReceiptParser {
             let units = c.value.minorUnits
             switch c.role {
             case AmountRole.total.rawValue:
-                let strong = c.notes.contains { note in (Keywords.strongTotal + Keywords.inclusive).contains { note.contains("'\($0)'") } }
-                let gross = c.notes.contains { note in Keywords.grossTotal.contains { note.contains("'\($0)'") } }
+                let strong = c.notes.contains { note in (Keywords.strongTotal.words + Keywords.inclusive.words).contains { TextFolding.containsSubstring(note, "'\($0)'") } }
+                let gross = c.notes.contains { note in Keywords.grossTotal.contains { TextFolding.containsSubstring(note, "'\($0)'") } }
                 c.score = strong ? 0.8 : 0.7
                 // The gross total beats the amount due when both are printed (a prepayment was taken off).
                 if gross { c.score += 0.04; c.notes.append("gross total") }
@@ -199,9 +199,8 @@ extension ReceiptParser {
     func taxReadings(_ lines: [Line]) -> [TaxReading] {
         var out: [TaxReading] = []
         for line in lines {
-            let (role, _) = ReceiptParser.role(of: line.folded)
-            guard role == .tax else { continue }
-            let all = AmountReader.amounts(in: line.amountText)
+            guard line.role.0 == .tax else { continue }
+            let all = line.amounts
             guard let amount = all.last(where: { !$0.isRate }) else { continue }
             let rate = all.first(where: \.isRate).map { Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2) }
                 ?? ReceiptParser.integerPercent(in: line.text)

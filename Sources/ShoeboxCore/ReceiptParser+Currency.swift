@@ -11,9 +11,9 @@ extension ReceiptParser {
         }
         var dollarLines: [Line] = []
         for line in lines {
-            for f in AmountReader.amounts(in: line.amountText) {
+            for f in line.amounts {
                 guard let hint = f.reading.currencyHint else { continue }
-                if hint == "USD" && !line.text.contains("US$") && !line.text.uppercased().contains("USD") { dollarLines.append(line) } else { add(hint, line) }
+                if hint == "USD" && !TextFolding.containsSubstring(line.text, "US$") && !TextFolding.containsSubstring(line.folded, "usd") { dollarLines.append(line) } else { add(hint, line) }
             }
             // Codes and symbols on their own: "Währung: EUR", "Total € Incl. VAT", "Amount (RM)".
             for (mark, code) in ReceiptParser.standaloneMarks where ReceiptParser.containsMark(line, mark) { add(code, line) }
@@ -53,7 +53,7 @@ extension ReceiptParser {
     ]
 
     static func containsMark(_ line: Line, _ mark: String) -> Bool {
-        if mark.count == 1 { return line.text.contains(mark) }
+        if mark.count == 1 { return TextFolding.containsSubstring(line.text, mark) }
         return TextFolding.contains(line.folded, keyword: mark)
     }
 
@@ -63,7 +63,8 @@ extension ReceiptParser {
     static func countryHints(_ lines: [Line]) -> [CountryGuess] {
         var weights: [String: (Int, [String])] = [:]
         for line in lines {
-            for (word, currency) in countryWords where TextFolding.contains(line.folded, keyword: word) {
+            for word in countryKeywords.all(in: line.folded) {
+                let currency = countryCurrency[word]!
                 var entry = weights[currency] ?? (0, [])
                 entry.0 += 1
                 if entry.1.count < 3 && !entry.1.contains("'\(word)'") { entry.1.append("'\(word)'") }
@@ -88,6 +89,9 @@ extension ReceiptParser {
         ("schweiz", "CHF"), ("suisse", "CHF"), ("mwst-nr", "CHF"), ("che-", "CHF"),
         ("sales tax", "USD"), ("usa", "USD"),
     ]
+
+    static let countryKeywords = KeywordList(countryWords.map(\.0))
+    static let countryCurrency = Dictionary(countryWords, uniquingKeysWith: { a, _ in a })
 
     static func currency(forLanguage language: String?) -> String? {
         switch language {

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Dates: every date on the page; the transaction or issue date is preferred over due, delivery, order,
 /// validity and print dates by the words on its line, and over later dates by its place near the top.
 extension ReceiptParser {
@@ -8,7 +6,7 @@ extension ReceiptParser {
         for line in lines {
             let other = TextFolding.firstKeyword(in: line.folded, of: Keywords.otherDate)
             let issue = TextFolding.firstKeyword(in: line.folded, of: Keywords.issueDate)
-            for f in DateReader.dates(in: ReceiptParser.mendDate(line.text), order: order, today: today) {
+            for f in DateReader.dates(in: ReceiptParser.mendDate(line.text), folded: line.folded, order: order, today: today) {
                 var score = 0.85 - 0.2 * line.position
                 var notes: [String] = []
                 if f.orderAmbiguous { score -= 0.1; notes.append("day/month order from locale") }
@@ -32,10 +30,25 @@ extension ReceiptParser {
 
     /// Mends OCR's spaces inside dates: "18-10- 17" → "18-10-17", "2018 -03-18" → "2018-03-18".
     static func mendDate(_ text: String) -> String {
-        guard text.contains(where: { $0 == "-" || $0 == "/" || $0 == "." }) else { return text }
-        let s = text as NSString
-        return dateMend.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: s.length), withTemplate: "$1")
+        guard text.utf8.contains(where: { $0 == 0x2D || $0 == 0x2F || $0 == 0x2E }), text.utf8.contains(0x20) else { return text }
+        let c = Array(text)
+        var out: [Character] = []
+        out.reserveCapacity(c.count)
+        for (i, ch) in c.enumerated() {
+            if ch == " " {
+                // Drop a space that sits between a digit and a separator that leads to a digit, either way round.
+                var l = i - 1
+                while l >= 0 && c[l] == " " { l -= 1 }
+                var r = i + 1
+                while r < c.count && c[r] == " " { r += 1 }
+                if l >= 0 && r < c.count {
+                    let leftSep = "-/.".contains(c[l]) && l > 0 && c[l - 1].isDigitASCII && c[r].isDigitASCII
+                    let rightSep = "-/.".contains(c[r]) && r + 1 < c.count && c[r + 1].isDigitASCII && c[l].isDigitASCII
+                    if leftSep || rightSep { continue }
+                }
+            }
+            out.append(ch)
+        }
+        return String(out)
     }
-
-    nonisolated(unsafe) static let dateMend = try! NSRegularExpression(pattern: #"(?<=\d)\s*([-/.])\s*(?=\d)"#)
 }

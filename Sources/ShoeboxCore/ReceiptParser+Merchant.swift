@@ -69,8 +69,8 @@ extension ReceiptParser {
 
     /// "TAXINVOIGE", "0FFICIAL RECEIPT": a document header as OCR misreads it (two edits at most).
     static func isMisreadHeader(_ folded: String) -> Bool {
-        let squeezed = String(folded.filter(\.isLetter))
-        guard squeezed.count >= 6 else { return false }
+        let squeezed = String(folded.filter(\.isLetterFast))
+        guard squeezed.count >= 6, squeezed.count <= 22 else { return false }
         return ["taxinvoice", "invoice", "receipt", "cashbill", "officialreceipt", "simplifiedtaxinvoice", "cashsales", "rechnung", "quittung", "facture", "factura"]
             .contains { abs($0.count - squeezed.count) <= 2 && CharacterErrorRate.of(recognized: squeezed, truth: $0).errors <= 2 }
     }
@@ -92,27 +92,35 @@ extension ReceiptParser {
     /// nil when it cannot be a name (too few letters, a phone, a tax ID, a date, an amount, a web address).
     static func merchantName(_ segment: String, today: CalendarDay) -> String? {
         var text = segment
-        for label in ["name:", "firma:", "company:", "nom:", "raison sociale:", "empresa:", "nama:"] {
-            if TextFolding.fold(text).hasPrefix(label) { text = String(text.dropFirst(label.count)) }
+        let foldedSegment = TextFolding.fold(segment)
+        if let label = ["name:", "firma:", "company:", "nom:", "raison sociale:", "empresa:", "nama:"].first(where: { foldedSegment.hasPrefix($0) }) {
+            text = String(text.dropFirst(label.count))
         }
-        let ns = text as NSString
-        text = companyNumber.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: ns.length), withTemplate: "")
-        text = sdnBhd.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: (text as NSString).length), withTemplate: "SDN BHD")
+        if text.contains(where: { $0 == "(" || $0 == "[" }) && text.contains(where: \.isDigitASCII) {
+            text = companyNumber.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: (text as NSString).length), withTemplate: "")
+        }
+        let lowered = TextFolding.fold(text)
+        if TextFolding.containsSubstring(lowered, "hd") || TextFolding.containsSubstring(lowered, "bnd") {
+            text = sdnBhd.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: (text as NSString).length), withTemplate: "SDN BHD")
+        }
         // Stray OCR marks at the ends; a final "." stays ("S.L.", "Inc.").
-        let junk = CharacterSet(charactersIn: " |“”\"'‘’«»:;,_-*~=+#§()[]{}<>!?¡¿")
-        text = text.trimmingCharacters(in: junk)
+        text = TextFolding.trim(text, ReceiptParser.nameJunk)
         while text.hasPrefix(".") { text.removeFirst() }
         if text.hasSuffix("(M") || text.hasSuffix("(KL") { text += ")" }
-        let letters = text.filter(\.isLetter).count
+        let letters = text.reduce(0) { $0 + ($1.isLetterFast ? 1 : 0) }
         guard letters >= 3, Double(letters) >= Double(text.count) * 0.5 else { return nil }
         let f = TextFolding.fold(text)
         if TextFolding.firstKeyword(in: f, of: Keywords.phone) != nil { return nil }
         if TextFolding.firstKeyword(in: f, of: Keywords.taxID) != nil { return nil }
-        if !DateReader.dates(in: text, order: .dayFirst, today: today).isEmpty { return nil }
-        if !AmountReader.amounts(in: AmountReader.mend(text)).isEmpty { return nil }
-        if f.contains("@") || f.contains("www") || f.contains("http") || f.contains(".com") { return nil }
+        if text.contains(where: \.isDigitASCII) {
+            if !DateReader.dates(in: text, folded: f, order: .dayFirst, today: today).isEmpty { return nil }
+            if !AmountReader.amounts(in: AmountReader.mend(text)).isEmpty { return nil }
+        }
+        if ["@", "www", "http", ".com"].contains(where: { TextFolding.containsSubstring(f, $0) }) { return nil }
         return text
     }
+
+    static let nameJunk: Set<Character> = Set(" |“”\"'‘’«»:;,_-*~=+#§()[]{}<>!?¡¿")
 
     /// "(728515-M)", "(Co. No. 113825-W)", "(139386 X" at the end of a name.
     nonisolated(unsafe) static let companyNumber = try! NSRegularExpression(
@@ -124,12 +132,13 @@ extension ReceiptParser {
         if TextFolding.firstKeyword(in: folded, of: Keywords.address) != nil { return true }
         // A postcode (4–6 digits) with a place name, or numbers with a comma ("12, Main").
         let digitRuns = folded.split(whereSeparator: { !$0.isNumber })
-        return digitRuns.contains { (4...6).contains($0.count) } || (digitRuns.count >= 1 && folded.contains(","))
+        return digitRuns.contains { (4...6).contains($0.count) } || (digitRuns.count >= 1 && TextFolding.containsSubstring(folded, ","))
     }
 
     /// "(789417-W)", "965857-A", "Co. Reg. No. 123456-K": the registration number printed under a company name.
     static func looksLikeCompanyNumber(_ text: String) -> Bool {
-        let t = text.trimmingCharacters(in: CharacterSet(charactersIn: " ()[]."))
+        guard text.count <= 30, text.contains(where: \.isDigitASCII) else { return false }
+        let t = TextFolding.trim(text, [" ", "(", ")", "[", "]", "."])
         let f = TextFolding.fold(t)
         if f.hasPrefix("co reg") || f.hasPrefix("co. reg") || f.hasPrefix("co. no") || f.hasPrefix("co no") || f.hasPrefix("company no") || f.hasPrefix("roc") { return true }
         let parts = t.split(separator: "-")

@@ -7,15 +7,19 @@ extension ReceiptParser {
     func referenceCandidates(_ lines: [Line]) -> [Candidate<String>] {
         var out: [Candidate<String>] = []
         for line in lines {
+            // Cheap test first: most lines name no document.
+            guard Keywords.documentWords.contains(where: { TextFolding.containsSubstring(line.folded, $0) }) else { continue }
             let tokens = line.text.split(whereSeparator: \.isWhitespace).map(String.init)
-            let folded = tokens.map { TextFolding.fold($0).trimmingCharacters(in: ReceiptParser.tokenJunk) }
+            let foldedTokens = line.folded.split(whereSeparator: \.isWhitespace).map(String.init)
+            let folded = (foldedTokens.count == tokens.count ? foldedTokens : tokens.map { TextFolding.fold($0) })
+                .map { TextFolding.trim($0, ReceiptParser.tokenJunk) }
             let otherDocument = TextFolding.firstKeyword(in: line.folded, of: Keywords.otherReference)
             for (i, word) in folded.enumerated() {
                 let parts = word.split(whereSeparator: { $0 == "-" || $0 == "." }).map(String.init)
                 guard let head = parts.first else { continue }
                 let compound = Keywords.documentWords.contains { head == $0 || (head.count > $0.count + 3 && head.hasSuffix($0)) }
                 // "AFFACTURÉE N° …": a long document word inside another word counts when a number marker follows.
-                let inside = !compound && Keywords.documentWords.contains { $0.count >= 7 && head.contains($0) }
+                let inside = !compound && Keywords.documentWords.contains { $0.count >= 7 && TextFolding.containsSubstring(head, $0) }
                     && i + 1 < folded.count && Keywords.numberMarkers.contains(folded[i + 1])
                 guard compound || inside else { continue }
                 var marker = parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
@@ -29,7 +33,7 @@ extension ReceiptParser {
                         j += 1
                         continue
                     }
-                    let raw = tokens[j].trimmingCharacters(in: ReceiptParser.tokenJunk)
+                    let raw = TextFolding.trim(tokens[j], ReceiptParser.tokenJunk)
                     // "Teilrechnung Bau (875) Nr. 210112": a word or two may stand between the document word and the marker.
                     if raw.allSatisfy(\.isLetter), skippedWords < 2, !marker, j + 1 < tokens.count {
                         skippedWords += 1
@@ -58,7 +62,7 @@ extension ReceiptParser {
         return out.sorted { $0.score > $1.score }
     }
 
-    static let tokenJunk = CharacterSet(charactersIn: ":;,.#|()[]")
+    static let tokenJunk: Set<Character> = [":", ";", ",", ".", "#", "|", "(", ")", "[", "]"]
 
     func paymentCandidates(_ lines: [Line]) -> [Candidate<String>] {
         var out: [Candidate<String>] = []
@@ -76,8 +80,8 @@ extension ReceiptParser {
         let head = lines.prefix(20)
         if head.contains(where: { TextFolding.firstKeyword(in: $0.folded, of: Keywords.creditNote) != nil }) { return .creditNote }
         if head.contains(where: { line in
-            TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil && !line.folded.contains("tax invoice")
-                && !line.folded.contains("simplified")
+            TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil && !TextFolding.containsSubstring(line.folded, "tax invoice")
+                && !TextFolding.containsSubstring(line.folded, "simplified")
         }) { return .invoice }
         return .receipt
     }

@@ -9,8 +9,9 @@ public struct ReceiptParser: Sendable {
 
     public init(today: CalendarDay) { self.today = today }
 
-    /// One physical line, prepared once for every rule.
-    struct Line {
+    /// One physical line, prepared once for every rule. A class: the rules pass lines around a lot, and a
+    /// struct of this many strings costs a retain per field on every copy.
+    final class Line {
         let page: Int
         /// Index of the line on its page.
         let index: Int
@@ -22,11 +23,22 @@ public struct ReceiptParser: Sendable {
         let folded: String
         /// The text with OCR's typical breaks inside numbers mended ("64. 15" → "64.15"), for amounts.
         let amountText: String
+        /// The amounts (and rates) read from `amountText`, left to right.
+        let amounts: [AmountReader.Found]
+        /// The role its keywords give the amounts of the line, and the keyword.
+        let role: (AmountRole?, String?)
         /// Runs of words parted by wide gaps: the columns of the line ("Adatum Corporation" | "CRONUS DE").
         let segments: [String]
         let evidence: Evidence
         /// 0 at the top of the document, 1 at the bottom of the last page.
         let position: Double
+
+        init(page: Int, index: Int, order: Int, line: OCRLine, text: String, folded: String, amountText: String,
+             amounts: [AmountReader.Found], role: (AmountRole?, String?), segments: [String], evidence: Evidence, position: Double) {
+            self.page = page; self.index = index; self.order = order; self.line = line; self.text = text; self.folded = folded
+            self.amountText = amountText; self.amounts = amounts; self.role = role; self.segments = segments
+            self.evidence = evidence; self.position = position
+        }
     }
 
     public func parse(pages: [OCRPage], language: String?) -> Extraction {
@@ -56,9 +68,11 @@ public struct ReceiptParser: Sendable {
             for (i, line) in page.lines.enumerated() {
                 let text = line.text
                 let y = page.height > 0 ? Double(line.box.centerY) / Double(page.height) : 0
+                let folded = TextFolding.fold(text)
+                let amountText = AmountReader.mend(text)
                 out.append(Line(
-                    page: page.pageNumber, index: i, order: out.count, line: line, text: text, folded: TextFolding.fold(text),
-                    amountText: AmountReader.mend(text), segments: segments(of: line),
+                    page: page.pageNumber, index: i, order: out.count, line: line, text: text, folded: folded,
+                    amountText: amountText, amounts: AmountReader.amounts(in: amountText), role: role(of: folded), segments: segments(of: line),
                     evidence: Evidence(page: page.pageNumber, line: i, box: line.box, text: text,
                                        source: page.source, ocrConfidence: line.meanConfidence),
                     position: (Double(p) + min(1, max(0, y))) / pageCount))

@@ -2,24 +2,111 @@ import Foundation
 
 enum TextFolding {
     /// Lower case without diacritics ("Rückgeld" → "ruckgeld", "À PAYER" → "a payer"), for keyword matching.
+    /// ASCII text (most receipts) is lowered byte by byte; the rest goes through Foundation's folding.
     static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+        var ascii = true
+        let lowered = text.utf8.map { b -> UInt8 in
+            if b >= 0x80 { ascii = false }
+            return (b >= 0x41 && b <= 0x5A) ? b + 0x20 : b
+        }
+        if ascii { return String(decoding: lowered, as: UTF8.self) }
+        return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
-    /// True when `keyword` occurs in `folded` at word boundaries (letters/digits do not continue it on either side).
+    /// True when `keyword` occurs in `folded` at word boundaries (no letter continues it on either side).
+    /// Works on UTF-8 bytes: this runs hundreds of times per line, and `range(of:)` was the parser's hot spot.
     static func contains(_ folded: String, keyword: String) -> Bool {
-        var searchRange = folded.startIndex..<folded.endIndex
-        while let r = folded.range(of: keyword, range: searchRange) {
-            let beforeOK = r.lowerBound == folded.startIndex || !folded[folded.index(before: r.lowerBound)].isLetter
-            let afterOK = r.upperBound == folded.endIndex || !folded[r.upperBound].isLetter
-            if beforeOK && afterOK { return true }
-            searchRange = folded.index(after: r.lowerBound)..<folded.endIndex
+        var folded = folded
+        var keyword = keyword
+        return folded.withUTF8 { text in keyword.withUTF8 { key in contains(text, key) } }
+    }
+
+    @inline(__always)
+    static func isLetterByte(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b >= 0x80 }
+
+    static func contains(_ text: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let n = text.count, m = key.count
+        guard m > 0, m <= n else { return false }
+        let first = key[0]
+        var i = 0
+        while i <= n - m {
+            if text[i] == first {
+                var j = 1
+                while j < m && text[i + j] == key[j] { j += 1 }
+                if j == m {
+                    let beforeOK = i == 0 || !isLetterByte(text[i - 1]) || !isLetterByte(key[0])
+                    let afterOK = i + m == n || !isLetterByte(text[i + m]) || !isLetterByte(key[m - 1])
+                    if beforeOK && afterOK { return true }
+                }
+            }
+            i += 1
         }
         return false
     }
 
+    /// Plain substring test on bytes (no word boundaries), without Foundation's `range(of:)`.
+    static func containsSubstring(_ folded: String, _ part: String) -> Bool {
+        var folded = folded
+        var part = part
+        return folded.withUTF8 { text in
+            part.withUTF8 { key in
+                let n = text.count, m = key.count
+                guard m > 0, m <= n else { return m == 0 }
+                var i = 0
+                while i <= n - m {
+                    if text[i] == key[0] {
+                        var j = 1
+                        while j < m && text[i + j] == key[j] { j += 1 }
+                        if j == m { return true }
+                    }
+                    i += 1
+                }
+                return false
+            }
+        }
+    }
+
+    /// Trims the given characters from both ends (Foundation's `trimmingCharacters` bridges through NSString).
+    static func trim(_ text: String, _ junk: Set<Character>) -> String {
+        guard let first = text.firstIndex(where: { !junk.contains($0) }) else { return "" }
+        let last = text.lastIndex(where: { !junk.contains($0) })!
+        return String(text[first...last])
+    }
+
     static func firstKeyword(in folded: String, of keywords: [String]) -> String? {
-        keywords.first { contains(folded, keyword: $0) }
+        var folded = folded
+        return folded.withUTF8 { text in
+            // Which bytes occur at all: most keywords are ruled out by their first two bytes without a scan.
+            var present = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+            for b in text { setBit(&present, b) }
+            return keywords.first { k in
+                var k = k
+                return k.withUTF8 { key in
+                    guard let first = key.first, hasBit(present, first), key.count < 2 || hasBit(present, key[1]) else { return false }
+                    return contains(text, key)
+                }
+            }
+        }
+    }
+
+    @inline(__always) private static func setBit(_ set: inout (UInt64, UInt64, UInt64, UInt64), _ b: UInt8) {
+        let bit = UInt64(1) << UInt64(b & 63)
+        switch b >> 6 {
+        case 0: set.0 |= bit
+        case 1: set.1 |= bit
+        case 2: set.2 |= bit
+        default: set.3 |= bit
+        }
+    }
+
+    @inline(__always) private static func hasBit(_ set: (UInt64, UInt64, UInt64, UInt64), _ b: UInt8) -> Bool {
+        let bit = UInt64(1) << UInt64(b & 63)
+        switch b >> 6 {
+        case 0: return set.0 & bit != 0
+        case 1: return set.1 & bit != 0
+        case 2: return set.2 & bit != 0
+        default: return set.3 & bit != 0
+        }
     }
 }
 
@@ -27,64 +114,64 @@ enum TextFolding {
 /// All written folded (lower case, no diacritics), longest and most specific first within a list.
 enum Keywords {
     /// Checked before `total`, because "Subtotal", "Total HT" and "Total TVA" contain "total".
-    static let subtotal = [
+    static let subtotal: KeywordList = [
         "subtotal", "sub total", "sub-total", "zwischensumme", "summe netto", "nettobetrag", "netto", "net amount",
         "total excl", "total ht", "montant ht", "sous-total", "sous total", "base imponible", "subtotal sin iva",
         "jumlah kecil", "jumlah sebelum", "amount before", "net",
     ]
-    static let tax = [
+    static let tax: KeywordList = [
         "mwst", "mw.st", "ust", "umsatzsteuer", "vat", "iva", "tva", "gst", "sst", "tax", "steuer", "cukai",
         "impuesto", "taxe",
     ]
-    static let change = ["change", "ruckgeld", "wechselgeld", "zuruck", "cambio", "vuelto", "devuelto", "rendu", "monnaie rendue", "a rendre", "baki", "wang baki"]
-    static let tendered = [
+    static let change: KeywordList = ["change", "ruckgeld", "wechselgeld", "zuruck", "cambio", "vuelto", "devuelto", "rendu", "monnaie rendue", "a rendre", "baki", "wang baki"]
+    static let tendered: KeywordList = [
         "cash tendered", "tendered", "cash", "gegeben", "bar", "bargeld", "efectivo", "entregado", "especes", "recu",
         "tunai", "bayaran", "paid", "payment", "visa", "mastercard", "master", "card", "credit card", "debit", "karte",
         "ec-karte", "girocard", "tarjeta", "carte", "cb", "received", "cash received", "amount received",
     ]
-    static let tip = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]
-    static let rounding = ["rounding", "round adj", "rounding adj", "rundung", "redondeo", "arrondi", "pembundaran", "penggenapan", "adjustment", "adj"]
-    static let discount = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan", "skonto"]
+    static let tip: KeywordList = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]
+    static let rounding: KeywordList = ["rounding", "round adj", "rounding adj", "rundung", "redondeo", "arrondi", "pembundaran", "penggenapan", "adjustment", "adj"]
+    static let discount: KeywordList = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan", "skonto"]
     /// Charges, allowances and prepayments: amounts that adjust a total, even on a line that says "Gesamtbetrag".
-    static let adjustments = ["zuschlage", "abschlage", "anzahlung", "anzahlungen", "prepaid", "prepayment", "acompte", "deposit", "already paid", "bereits bezahlt"]
+    static let adjustments: KeywordList = ["zuschlage", "abschlage", "anzahlung", "anzahlungen", "prepaid", "prepayment", "acompte", "deposit", "already paid", "bereits bezahlt"]
     /// Strong total words: the amount to pay, including tax.
-    static let strongTotal = [
+    static let strongTotal: KeywordList = [
         "grand total", "total due", "amount due", "total to pay", "balance due", "total incl", "gesamtsumme",
         "gesamtbetrag", "zu zahlen", "endbetrag", "total ttc", "net a payer", "a payer", "importe total", "total a pagar",
         "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag", "bruttosumme", "bruttobetrag",
         "total amount", "nett total", "net total", "grand", "total sales", "zahlbetrag", "total payable", "amount payable",
         "total rounded", "rounded total", "after adj", "after rounding", "total after",
     ]
-    static let total = [
+    static let total: KeywordList = [
         "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",
         "bruttosumme", "bruttobetrag", "gesamtbetrag", "grand", "nett total", "total amt", "amt",
     ]
     /// Words printed right after an amount that qualify it ("120,00 TTC").
     static let qualifiers: Set<String> = ["ttc", "ht", "net", "netto", "brutto", "incl", "excl", "inkl", "exkl"]
     /// Total words that name the gross total of an invoice, as opposed to the amount still due.
-    static let grossTotal = ["total ttc", "ttc", "bruttosumme", "bruttobetrag", "gesamtbetrag", "rechnungsbetrag", "grand total", "total incl", "incl", "inkl", "brutto", "gesamtsumme"]
+    static let grossTotal: KeywordList = ["total ttc", "ttc", "bruttosumme", "bruttobetrag", "gesamtbetrag", "rechnungsbetrag", "grand total", "total incl", "incl", "inkl", "brutto", "gesamtsumme"]
     /// Words that make a total line include the tax ("Total incl. GST", "Summe inkl. MwSt", "TOTAL TTC").
-    static let inclusive = ["inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "y compris", "iva incluido", "termasuk", "brutto"]
+    static let inclusive: KeywordList = ["inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "y compris", "iva incluido", "termasuk", "brutto"]
     /// Words that make a total line exclude the tax: it is a net amount ("Total HT", "Summe ohne USt.").
-    static let exclusive = ["ohne", "excl", "exkl", "excluding", "exclusive", "ht", "hors taxe", "sin iva", "netto", "net", "sebelum"]
+    static let exclusive: KeywordList = ["ohne", "excl", "exkl", "excluding", "exclusive", "ht", "hors taxe", "sin iva", "netto", "net", "sebelum"]
     /// Words that make a number a count, not money ("Total Qty", "Item Count", "Anzahl Artikel").
-    static let count = ["qty", "quantity", "qtys", "items", "item count", "no. of items", "anzahl", "menge", "stuck", "pcs", "cantidad", "articles", "unit", "units"]
+    static let count: KeywordList = ["qty", "quantity", "qtys", "items", "item count", "no. of items", "anzahl", "menge", "stuck", "pcs", "cantidad", "articles", "unit", "units"]
 
     /// Words on the line of the transaction or issue date.
-    static let issueDate = ["date", "datum", "fecha", "tarikh", "rechnungsdatum", "invoice date", "belegdatum", "vom", "issued", "ausgestellt", "date de facture", "fecha de emision", "tgl"]
+    static let issueDate: KeywordList = ["date", "datum", "fecha", "tarikh", "rechnungsdatum", "invoice date", "belegdatum", "vom", "issued", "ausgestellt", "date de facture", "fecha de emision", "tgl"]
     /// Words on the line of a date that is not the transaction date: due, delivery, order, validity, print.
-    static let otherDate = [
+    static let otherDate: KeywordList = [
         "due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid", "gultig", "expiry", "expires",
         "exp", "ablauf", "liefer", "lieferdatum", "leistungsdatum", "leistungszeitraum", "delivery", "livraison", "entrega",
         "bestellung", "order date", "commande", "pedido", "version", "stylesheet", "printed", "gedruckt", "skonto", "bis",
         "period", "zeitraum", "warranty", "garantie",
     ]
-    static let dueDate = ["due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid until", "gultig bis", "expiry", "expires", "ablauf"]
+    static let dueDate: KeywordList = ["due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid until", "gultig bis", "expiry", "expires", "ablauf"]
 
 
     /// Words naming the document whose number is the reference ("Rechnung", "Invoice", "Bon", …); compounds
     /// ending in one count too ("Handelsrechnung").
-    static let documentWords = [
+    static let documentWords: KeywordList = [
         "rechnung", "rechnungsnummer", "rechnungs", "invoice", "inv", "facture", "factura", "fattura", "invois", "bill", "receipt",
         "beleg", "belegnummer", "bon", "ticket", "resit", "quittung", "kassenbon", "document", "doc", "transaction", "trans",
         "trn", "ref", "reference", "referenz", "gutschrift", "avoir", "credit", "num", "numero",
@@ -93,19 +180,19 @@ enum Keywords {
     static let datePrepositions: Set<String> = ["vom", "du", "dated", "del", "bertarikh"]
     static let numberMarkers = ["nr", "no", "n°", "n", "n*", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
     /// Lines about another document's number: orders, contracts, customers, deliveries.
-    static let otherReference = [
+    static let otherReference: KeywordList = [
         "commande", "order", "bestell", "bestellung", "pedido", "contrat", "contract", "vertrag", "kunden", "kundennummer",
         "customer", "client", "livraison", "delivery", "lieferschein", "reception", "auftrag", "projekt", "project", "tva", "vat",
         "gst", "ust", "steuer", "iban", "table", "member", "account", "konto", "voucher", "approval", "auth", "terminal",
     ]
-    static let card = ["visa", "mastercard", "master card", "maestro", "amex", "american express", "girocard", "ec-karte", "ec karte", "kartenzahlung", "karte", "credit card", "debit card", "card", "tarjeta", "carte bancaire", "carte", "cb", "kad kredit", "kad debit", "contactless", "kontaktlos"]
-    static let cash = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
+    static let card: KeywordList = ["visa", "mastercard", "master card", "maestro", "amex", "american express", "girocard", "ec-karte", "ec karte", "kartenzahlung", "karte", "credit card", "debit card", "card", "tarjeta", "carte bancaire", "carte", "cb", "kad kredit", "kad debit", "contactless", "kontaktlos"]
+    static let cash: KeywordList = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
 
-    static let creditNote = ["credit note", "gutschrift", "avoir", "nota de credito", "nota kredit", "rechnungskorrektur"]
-    static let invoice = ["invoice", "rechnung", "factura", "facture", "invois", "fattura"]
+    static let creditNote: KeywordList = ["credit note", "gutschrift", "avoir", "nota de credito", "nota kredit", "rechnungskorrektur"]
+    static let invoice: KeywordList = ["invoice", "rechnung", "factura", "facture", "invois", "fattura"]
 
     /// Lines that are headers, not the merchant.
-    static let notMerchant = [
+    static let notMerchant: KeywordList = [
         "receipt", "tax invoice", "invoice", "rechnung", "quittung", "beleg", "kassenbon", "kassenbeleg", "factura",
         "ticket", "facture", "resit", "welcome", "willkommen", "bienvenue", "bienvenido", "selamat datang", "thank",
         "danke", "gracias", "merci", "terima kasih", "copy", "kopie", "duplicate", "simplified", "customer",
@@ -114,14 +201,14 @@ enum Keywords {
         "qty", "description", "item", "items", "price", "ref", "ref.", "no.", "unit", "uom", "amount", "total",
     ]
     /// Headings of the buyer's block on an invoice: the names below them are not the merchant.
-    static let buyerBlock = [
+    static let buyerBlock: KeywordList = [
         "kaufer", "buyer", "bill to", "billed to", "sold to", "ship to", "rechnungsempfanger", "leistungsempfanger", "kunde",
         "customer", "client", "adresse du client", "destinataire", "cliente", "facturar a", "pembeli", "lieferanschrift",
     ]
     /// Headings of the seller's block.
-    static let sellerBlock = ["verkaufer", "seller", "vendeur", "lieferant", "supplier", "vendedor", "penjual", "rechnungssteller", "issuer"]
+    static let sellerBlock: KeywordList = ["verkaufer", "seller", "vendeur", "lieferant", "supplier", "vendedor", "penjual", "rechnungssteller", "issuer"]
     /// Words that make a line a business name even without a legal form.
-    static let businessWords = [
+    static let businessWords: KeywordList = [
         "trading", "enterprise", "enterprises", "restaurant", "restoran", "store", "stores", "mart", "market", "supermarket",
         "minimarket", "shop", "kedai", "cafe", "bakery", "hardware", "pharmacy", "farmasi", "hotel", "station", "services",
         "stationery", "bookstore", "book", "food", "foods", "marketing", "motor", "electrical", "machinery", "supply",
@@ -129,22 +216,22 @@ enum Keywords {
         "boulangerie", "pharmacie", "panaderia", "farmacia", "ferreteria", "supermercado", "tienda", "magasin", "markt",
     ]
     /// Slogans and greetings printed near the top that are not names.
-    static let slogan = [
+    static let slogan: KeywordList = [
         "thank you", "welcome", "please", "come again", "visit us", "since", "tax invoice", "cash bill", "official receipt",
         "shopping hours", "opening hours", "hours", "open daily", "cashier", "cashter", "user", "member", "served by",
     ]
-    static let address = [
+    static let address: KeywordList = [
         "str.", "strasse", "straße", "street", "st.", "road", "rd", "jalan", "jln", "calle", "c/", "avenida", "avda",
         "av.", "rue", "avenue", "bd", "boulevard", "platz", "weg", "allee", "lot", "no.", "taman", "lorong", "plaza",
         "floor", "suite", "blvd", "lane", "ave", "place", "chemin", "paseo", "persiaran", "kawasan", "bandar",
     ]
-    static let phone = ["tel", "tel.", "phone", "telefon", "telefono", "fax", "mobile", "hp", "tlf"]
-    static let taxID = [
+    static let phone: KeywordList = ["tel", "tel.", "phone", "telefon", "telefono", "fax", "mobile", "hp", "tlf"]
+    static let taxID: KeywordList = [
         "ust-id", "ust-idnr", "ust id", "ustid", "steuernr", "st.-nr", "st-nr", "vat no", "vat reg", "vat id", "gst no",
         "gst reg", "gst id", "sst no", "sst reg", "nif", "cif", "siret", "siren", "tva intra", "n° tva", "uid", "reg no",
         "co reg", "company no", "roc", "abn", "ein",
     ]
-    static let legalForms = [
+    static let legalForms: KeywordList = [
         "gmbh", "ag", "kg", "ohg", "e.k", "ug", "s.l", "s.l.", "sl", "s.a", "s.a.", "sa", "sarl", "s.a.r.l", "sas", "eurl",
         "sdn bhd", "sdn. bhd", "bhd", "berhad", "s/b", "sb", "enterprise", "trading", "ltd", "ltd.", "limited", "llc", "inc", "inc.",
         "plc", "corp", "co.", "company", "s.p.a", "srl", "b.v", "bv", "ab", "oy", "e.v",

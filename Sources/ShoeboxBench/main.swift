@@ -1,0 +1,44 @@
+// shoebox-bench parse: times the parse + merge stages on OCR'd documents, without OCR.
+// Reads every cached document text (`TextOfDocument` JSON written by `shoebox regress --ocr-cache DIR`)
+// and reports the median, 90th percentile and maximum per document over several rounds.
+import Foundation
+import ShoeboxCore
+import ShoeboxPipeline
+
+let args = CommandLine.arguments.dropFirst()
+guard args.first == "parse", args.count == 2 else {
+    FileHandle.standardError.write(Data("usage: shoebox-bench parse OCR_CACHE_DIR\n".utf8))
+    exit(2)
+}
+let dir = args.last!
+let files = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+var documents: [TextOfDocument] = []
+for f in files {
+    if let data = FileManager.default.contents(atPath: dir + "/" + f), let t = try? JSONDecoder().decode(TextOfDocument.self, from: data) {
+        documents.append(t)
+    }
+}
+guard !documents.isEmpty else {
+    FileHandle.standardError.write(Data("shoebox-bench: no cached documents in \(dir); run `shoebox regress DIR --ocr-cache \(dir)` first\n".utf8))
+    exit(1)
+}
+let parser = ReceiptParser(today: CalendarDay(year: 2026, month: 11, day: 30)!)
+let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: ["merchant", "date", "total", "currency"])
+let source = SourceFile(path: "/bench", relativePath: "bench", folder: "", kind: .png, sha256: "", size: 0)
+var samples: [Double] = []
+var accepted = 0
+for round in 0..<5 {
+    for doc in documents {
+        let start = DispatchTime.now().uptimeNanoseconds
+        let extraction = parser.parse(pages: doc.pages, language: doc.language.language)
+        let record = merger.merge(extraction, source: source, language: doc.language, pages: doc.pages.count)
+        let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        if round > 0 { samples.append(elapsed) }  // round 0 warms up
+        if round == 0 && record.status == .accepted { accepted += 1 }
+    }
+}
+samples.sort()
+let sorted = samples
+let pct = { (p: Double) -> Double in sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+print(String(format: "parse + merge: %d documents × 4 rounds: median %.3f ms, p90 %.3f ms, max %.3f ms per document (target ≤ 1 ms median)",
+             documents.count, pct(0.5), pct(0.9), samples.last!))
