@@ -14,7 +14,10 @@ SAMPLE := Fixtures/sample-scans
 OUT := shoebox-out
 TODAY ?= $(shell date +%F)
 
-.PHONY: setup build release test run regress regress-dev fixtures clean
+DEVSET := ../shared/devset
+OCR_CACHE := .build/ocr-cache
+
+.PHONY: setup build release test run regress regress-dev bench-parse fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -42,9 +45,24 @@ run: release
 	.build/release/shoebox export --out $(OUT)
 	.build/release/shoebox status --out $(OUT)
 
+# The project's own fixtures: every field must be right.
 regress: release
 	.build/release/shoebox regress Fixtures/receipts --today $(TODAY)
 	.build/release/shoebox regress Fixtures/sample-expected --today $(TODAY) --scans $(SAMPLE)
+
+# Real receipts and e-invoices (../shared/devset, not part of the project): fails when a field falls below
+# baselines/devset.json. The report is written to .build/regress-dev.json.
+regress-dev: release
+	@[ -d $(DEVSET) ] || { echo "regress-dev: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
+	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet \
+		--report .build/regress-dev.json --baseline baselines/devset.json
+
+# Parse + merge time per OCR'd document, on the cached text of the fixtures (and the devset when present).
+bench-parse: release
+	swift build -c release --product shoebox-bench
+	.build/release/shoebox regress Fixtures/receipts --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet > /dev/null
+	if [ -d $(DEVSET) ]; then .build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet > /dev/null || true; fi
+	.build/release/shoebox-bench parse $(OCR_CACHE)
 
 fixtures: setup
 	swift run -c release shoebox-fixtures Fixtures

@@ -46,7 +46,7 @@ extension ReceiptParser {
             pendingRole = nil
             // Several labelled amounts on one line ("TOTAL HT 100,00 TOTAL TVA 20,00 TOTAL 120,00 TTC"): each takes
             // the role of its own label. Otherwise the amount that counts is the right-most one (the column of prices).
-            let own = ReceiptParser.ownRoles(line.amountText, found)
+            let own = found.count >= 2 ? ReceiptParser.ownRoles(line.amountText, found) : []
             let labelled = own.filter { $0.0 != nil && $0.0 != .lineItem }.count >= 2
             for (k, f) in found.enumerated() {
                 let isLast = k == found.count - 1
