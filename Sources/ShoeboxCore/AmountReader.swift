@@ -31,7 +31,8 @@ public enum AmountReader {
         for i in c.indices where c[i] == "O" || c[i] == "o" {
             let letterAfter = i + 1 < c.count && c[i + 1].isLetterFast && c[i + 1] != "O" && c[i + 1] != "o"
             if (digit(i - 1) && digit(i + 1)) || (sep(i - 1) && digit(i - 2) && zeroish(i + 1))
-                || (digit(i - 1) && sep(i - 2) && digit(i - 3) && !letterAfter) || (sep(i - 1) && digit(i - 2) && !letterAfter) {
+                || (digit(i - 1) && sep(i - 2) && digit(i - 3) && !letterAfter) || (sep(i - 1) && digit(i - 2) && !letterAfter)
+                || (sep(i + 1) && digit(i + 2) && digit(i + 3) && (i == 0 || !c[i - 1].isLetterFast)) {
                 c[i] = "0"
             }
         }

@@ -19,7 +19,7 @@ extension ReceiptParser {
             if TextFolding.firstKeyword(in: f, of: Keywords.sellerBlock) != nil { sellerUntil = k + 6; buyerUntil = -1 }
             let inBuyer = k <= buyerUntil
             let inSeller = k <= sellerUntil
-            guard line.position <= 0.45 || inSeller else { previousName = nil; continue }
+            guard line.position <= 0.45 || k < 8 || inSeller else { previousName = nil; continue }
             let nextIsCompanyNumber = k + 1 < top.count && ReceiptParser.looksLikeCompanyNumber(top[k + 1].text)
             var lineName: String?
             for (s, segment) in line.segments.enumerated() {

@@ -1,0 +1,126 @@
+import Foundation
+import Testing
+@testable import ShoeboxCore
+
+/// The rules that real receipts and invoices needed, each on the kind of line that needed it.
+struct RealReceiptRulesTests {
+    let parser = ReceiptParser(today: today)
+    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: ["merchant", "date", "total", "currency"])
+    let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
+
+    func record(_ lines: [String], language: String? = "eng") -> DocumentRecord {
+        merger.merge(parser.parse(pages: [page(lines)], language: language), source: source,
+                     language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
+    }
+
+    @Test func ocrBreaksInsideAmountsAreMended() {
+        #expect(AmountReader.mend("TOTAL RM 64. 15") == "TOTAL RM 64.15")
+        #expect(AmountReader.mend("Total 12 .50") == "Total 12.50")
+        #expect(AmountReader.mend("Total Sales RM 64 13") == "Total Sales RM 64.13")
+        #expect(AmountReader.mend("Discount RM O.00") == "Discount RM 0.00")
+        #expect(AmountReader.mend("Item 5.O0") == "Item 5.00")
+        // Not amounts: left alone.
+        #expect(AmountReader.mend("Tel 03 8079 0255") == "Tel 03 8079 0255")
+        #expect(AmountReader.mend("NO 2 OF 3") == "NO 2 OF 3")
+    }
+
+    @Test func totalAfterRoundingWins() {
+        let r = record(["SHOP SDN BHD", "05/03/2018", "Total Sales (Incl GST 6%) RM 64.13", "Rounding Adjustment RM 0.02",
+                        "TOTAL RM 64.15", "CASH RM 100.00", "CHANGE RM 35.85"])
+        #expect(r.total?.decimalString == "64.15")
+        #expect(r.currency?.code == "MYR")
+    }
+
+    @Test func aKeywordLineWithItsAmountOnTheNextLine() {
+        let r = record(["ABC HO TRADING", "81100 JOHOR BAHRU", "09/01/2019", "Total Amount:", "31.00", "Cash Received 101.00", "Change 70.00"])
+        #expect(r.total?.decimalString == "31.00")
+    }
+
+    @Test func countsAreNotMoney() {
+        let e = parser.parse(pages: [page(["Total Qty: 3.00", "TOTAL 9.00"])], language: "eng")
+        #expect(e.amounts.filter { $0.role == "total" }.map(\.value.minorUnits) == [900])
+    }
+
+    @Test func arithmeticMendsAOneDigitMisread() {
+        // "37.10" read as "87.10" on the total line; cash − change says 37.10.
+        let e = parser.parse(pages: [page(["MR DIY SDN BHD", "Total Incl. GST RM 87.10", "CASH RM 50.00", "CHANGE RM 12.90"])], language: "eng")
+        let best = e.amounts.max { $0.score < $1.score }
+        #expect(best?.value.minorUnits == 3710)
+        #expect(best?.notes.contains("computed: tendered − change") == true)
+    }
+
+    @Test func aPaymentWithoutChangeIsTheTotalWhenNoLineSaysTotal() {
+        let r = record(["KEDAI RUNCIT SDN BHD", "18-10-17 15:16", "9555112901406 1X 5.90", "CASH RM 5.90"])
+        #expect(r.total?.decimalString == "5.90")
+    }
+
+    @Test func severalLabelledAmountsOnOneLine() {
+        let e = parser.parse(pages: [page(["TOTAL HT 100,00 TOTAL TVA 20,00 TOTAL 120,00 TTC", "Acompte : 20,00", "NET A PAYER 100,00 EUR"])], language: "fra")
+        #expect(e.amounts.first { $0.value.minorUnits == 10000 && $0.evidence?.line == 0 }?.role == "subtotal")
+        #expect(e.amounts.first { $0.value.minorUnits == 2000 && $0.evidence?.line == 0 }?.role == "tax")
+        let best = e.amounts.max { $0.score < $1.score }
+        #expect(best?.value.minorUnits == 12000, "the gross total beats the amount due after a prepayment")
+    }
+
+    @Test func currencyFromCountryHintsIsInferred() {
+        let r = record(["FUYI MINI MARKET", "GST No. : 001610720", "JALAN SAGU 18, TAMAN DAYA", "25/01/2018", "Total 9.00"], language: "eng")
+        #expect(r.currency?.code == "MYR")
+        #expect(r.reasons.contains("currency-inferred"))
+    }
+
+    @Test func aBareDollarOnAMalaysianReceiptIsRinggit() {
+        let r = record(["UNIHAKKA INTERNATIONAL SDN BHD", "12 JALAN TUN RAZAK", "29/03/2018", "Nett Total: $7.10"], language: "eng")
+        #expect(r.currency?.code == "MYR")
+        let us = record(["Blue Ridge Hardware Inc", "03/14/2026", "TOTAL $26.87"], language: "eng")
+        #expect(us.currency?.code == "USD")
+        #expect(us.date?.iso == "2026-03-14")
+    }
+
+    @Test func transactionDateBeatsOtherDates() {
+        let e = parser.parse(pages: [page(["Stylesheet-Version: 2.6 vom 10.11.2025", "Handelsrechnung (380) Nr. 471102 vom 15.11.2024",
+                                           "Liefer- und Leistungsdatum: 14.11.2024", "Zahlbar bis 15.12.2024"])], language: "deu")
+        let best = e.dates.max { $0.score < $1.score }
+        #expect(best?.value.iso == "2024-11-15")
+    }
+
+    @Test func datesWithOCRSpacesAndGluedTimes() {
+        #expect(DateReader.dates(in: ReceiptParser.mendDate("18-10- 17 15:16"), order: .dayFirst, today: today).first?.day.iso == "2017-10-18")
+        #expect(DateReader.dates(in: "25/12/201808:13:39", order: .dayFirst, today: today).first?.day.iso == "2018-12-25")
+    }
+
+    @Test(arguments: [
+        (["Handelsrechnung (380) Nr. 471102 vom 15.11.2024"], "471102"),
+        (["LOGO LE FOURNISSEUR FACTURE N° : F20220024"], "F20220024"),
+        (["Invoice 103767"], "103767"),
+        (["INV NO: CS-SA-0079030 Date:"], "CS-SA-0079030"),
+        (["Teilrechnung Bau (875) Nr. 210112 vom 06.06.2025"], "210112"),
+        (["Rechnung Nr. 210111 mit LV vom 30.05.2026"], "210111 mit LV"),
+        (["N° BON DE COMMANDE : PO201925478", "Factura n* F-2025/0921"], "F-2025/0921"),
+    ] as [([String], String)])
+    func referenceNumbers(lines: [String], expected: String) {
+        #expect(parser.parse(pages: [page(lines)], language: nil).references.first?.value == expected)
+    }
+
+    @Test func merchantRules() {
+        // Company number cut, SDN BHD mended.
+        #expect(parser.parse(pages: [page(["TRI SHAAS SON BHD (728515-M)", "LOT 3, JALAN X"])], language: nil).merchants.first?.value == "TRI SHAAS SDN BHD")
+        // A name over two lines.
+        #expect(parser.parse(pages: [page(["POPULAR BOOK", "CO. (M) SDN BHD", "(Co. No. 113825-W)"])], language: nil).merchants.first?.value
+                == "POPULAR BOOK CO. (M) SDN BHD")
+        // The seller block of an invoice, not the buyer's.
+        let invoice = parser.parse(pages: [page(["Lesbarmachung der XML-Daten von elektronischen Rechnungen", "Käufer", "Name: Kunden AG Mitte",
+                                                 "Verkäufer", "Name: Handwerker GmbH"])], language: "deu")
+        #expect(invoice.merchants.first?.value == "Handwerker GmbH")
+        // Column headers and misread headers are no names.
+        #expect(ReceiptParser.isMisreadHeader("taxinvoige"))
+        #expect(!ReceiptParser.isMisreadHeader("fuyi mini market"))
+    }
+
+    @Test func keywordListsMatchWholeWordsInListOrder() {
+        let list: KeywordList = ["total ttc", "total", "ttc"]
+        #expect(list.first(in: "montant total ttc") == "total ttc")
+        #expect(list.first(in: "subtotal 12") == nil)
+        #expect(list.first(in: "total: 12") == "total")
+        #expect(TextFolding.fold("À PAYER Rückgeld") == "a payer ruckgeld")
+    }
+}
