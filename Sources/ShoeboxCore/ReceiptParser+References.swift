@@ -17,12 +17,18 @@ extension ReceiptParser {
             for (i, word) in folded.enumerated() {
                 let parts = word.split(whereSeparator: { $0 == "-" || $0 == "." }).map(String.init)
                 guard let head = parts.first else { continue }
-                let compound = Keywords.documentWords.contains { head == $0 || (head.count > $0.count + 3 && head.hasSuffix($0)) }
+                // "Rechnungsnr.", "Belegnr": a document word with the number marker glued on.
+                let glued = Keywords.documentWords.contains { w in
+                    head.hasPrefix(w) && ["nr", "no", "snr", "sno", "nummer"].contains(String(head.dropFirst(w.count)))
+                }
+                // "Fahrt-Nr. 88213", "Bon-Nr.": any word joined to a number marker, unless it names another document.
+                let hyphenated = parts.count == 2 && ["nr", "no"].contains(parts[1]) && !Keywords.otherReference.contains { TextFolding.containsSubstring(head, $0) }
+                let compound = glued || hyphenated || Keywords.documentWords.contains { head == $0 || (head.count > $0.count + 3 && head.hasSuffix($0)) }
                 // "AFFACTURÉE N° …": a long document word inside another word counts when a number marker follows.
                 let inside = !compound && Keywords.documentWords.contains { $0.count >= 7 && TextFolding.containsSubstring(head, $0) }
                     && i + 1 < folded.count && Keywords.numberMarkers.contains(folded[i + 1])
                 guard compound || inside else { continue }
-                var marker = parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
+                var marker = glued || parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
                 var j = i + 1
                 var value: String?
                 var skippedWords = 0
@@ -53,6 +59,8 @@ extension ReceiptParser {
                     value = ([value] + tokens[(j + 1)..<stop]).joined(separator: " ")
                 }
                 var score = marker ? 0.8 : 0.6
+                // The invoice's or receipt's own number beats an order or ride number on the same page.
+                if Keywords.ownDocumentWords.contains(where: { TextFolding.containsSubstring(head, $0) }) { score += 0.05 }
                 var notes = ["after '\(tokens[i])'" + (marker ? " and a number marker" : "")]
                 if let otherDocument { score -= 0.4; notes.append("'\(otherDocument)': another document's number") }
                 out.append(Candidate(value: value, role: "reference", score: score, evidence: line.evidence, notes: notes))

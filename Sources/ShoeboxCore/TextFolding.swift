@@ -174,14 +174,16 @@ enum Keywords {
     static let documentWords: KeywordList = [
         "rechnung", "rechnungsnummer", "rechnungs", "invoice", "inv", "facture", "factura", "fattura", "invois", "bill", "receipt",
         "beleg", "belegnummer", "bon", "ticket", "resit", "quittung", "kassenbon", "document", "doc", "transaction", "trans",
-        "trn", "ref", "reference", "referenz", "gutschrift", "avoir", "credit", "num", "numero",
+        "trn", "ref", "reference", "referenz", "gutschrift", "avoir", "credit", "num", "numero", "order", "orden",
     ]
+    /// The words for the document itself (its number is the reference), as opposed to orders or rides.
+    static let ownDocumentWords = ["rechnung", "invoice", "facture", "factura", "invois", "receipt", "beleg", "quittung", "resit", "bon", "ticket", "gutschrift", "avoir"]
     /// Words between a document number and its date: "Rechnung Nr. 4711 vom 14.03.2026".
     static let datePrepositions: Set<String> = ["vom", "du", "dated", "del", "bertarikh"]
     static let numberMarkers = ["nr", "no", "n°", "n", "n*", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
     /// Lines about another document's number: orders, contracts, customers, deliveries.
     static let otherReference: KeywordList = [
-        "commande", "order", "bestell", "bestellung", "pedido", "contrat", "contract", "vertrag", "kunden", "kundennummer",
+        "commande", "purchase order", "bestell", "bestellung", "pedido", "contrat", "kassen", "kasse", "filial", "artikel", "tisch", "contract", "vertrag", "kunden", "kundennummer",
         "customer", "client", "livraison", "delivery", "lieferschein", "reception", "auftrag", "projekt", "project", "tva", "vat",
         "gst", "ust", "steuer", "iban", "table", "member", "account", "konto", "voucher", "approval", "auth", "terminal",
     ]
