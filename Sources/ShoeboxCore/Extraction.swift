@@ -18,6 +18,8 @@ public struct Evidence: Hashable, Sendable, Codable {
 public struct Candidate<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
     public let value: Value
     public let role: String
+    /// Rule score, 0–1 for a single rule; amounts confirmed by several checks may score above 1 so that
+    /// they still rank apart. The merge turns it into a confidence in 0–1.
     public var score: Double
     public let evidence: Evidence?
     /// Why the score is what it is, for review and debugging ("keyword 'summe'", "subtotal+tax matches").
@@ -75,6 +77,37 @@ public struct Extraction: Sendable, Codable {
     public var documentKind: DocumentKind = .receipt
 
     public init() {}
+
+    /// The candidates of two readings of the same document (two OCR passes) together. A value both readings
+    /// found gains `agreement` on each of its candidates: independent passes agreeing is evidence.
+    public func union(_ other: Extraction, agreement: Double = 0.05) -> Extraction {
+        func join<V>(_ a: [Candidate<V>], _ b: [Candidate<V>]) -> [Candidate<V>] {
+            let inA = Set(a.filter { $0.score > 0 }.map(\.value)), inB = Set(b.filter { $0.score > 0 }.map(\.value))
+            return (a + b).map { c in
+                guard c.score > 0, inA.contains(c.value), inB.contains(c.value) else { return c }
+                var c = c
+                c.score += agreement
+                c.notes.append("both OCR passes")
+                return c
+            }
+        }
+        var out = self
+        out.amounts = join(amounts, other.amounts)
+        out.dates = join(dates, other.dates)
+        out.merchants = join(merchants, other.merchants)
+        out.currencies = join(currencies, other.currencies)
+        out.references = join(references, other.references)
+        out.paymentMethods = join(paymentMethods, other.paymentMethods)
+        if out.taxes.isEmpty { out.taxes = other.taxes }
+        return out
+    }
+
+    /// True when the best total candidate is confirmed by arithmetic or by two OCR passes; an unconfirmed
+    /// total is worth a second pass.
+    public var totalConfirmed: Bool {
+        guard let best = amounts.filter({ $0.score > 0 }).max(by: { $0.score < $1.score }) else { return false }
+        return best.notes.contains { $0.contains(" = ") || $0.hasPrefix("both OCR") }
+    }
 
     public func amounts(withRole role: AmountRole) -> [Candidate<AmountReading>] {
         amounts.filter { $0.role == role.rawValue }

@@ -8,12 +8,17 @@ public struct PipelineConfig: Sendable, Equatable {
     public var name: String = "default"
     /// Resolution PDF pages are rendered at.
     public var dpi: Int = 300
-    /// Tesseract languages (ISO 639-2/T: eng deu spa fra msa).
-    public var languages: [String] = ["eng", "deu", "spa", "fra"]
+    /// Languages a page may be read in (ISO 639-2/T: eng deu spa fra msa). When the detected language is one of
+    /// them and the first pass did not use it, the page is read again with it first.
+    public var languages: [String] = ["eng", "deu", "spa", "fra", "msa"]
+    /// Languages of the first OCR pass.
+    public var firstPassLanguages: [String] = ["eng"]
     /// Worker threads; 0 means one per core.
     public var jobs: Int = 0
-    /// Tesseract page segmentation mode.
-    public var pageSegmentationMode: Int = 4
+    /// Tesseract page segmentation mode of the first pass (6, a uniform block, read receipts best: measured).
+    public var pageSegmentationMode: Int = 6
+    /// Mode of a second pass over pages whose total, date or merchant came out uncertain; 0 turns it off.
+    public var secondPassSegmentationMode: Int = 3
     /// A field's confidence must reach this for the record to be accepted without review.
     public var acceptThreshold: Double = 0.6
     public var requiredFields: [String] = ["merchant", "date", "total", "currency"]
@@ -75,6 +80,15 @@ public struct PipelineConfig: Sendable, Equatable {
                 for l in config.languages where !knownLanguages.contains(l) {
                     throw fail("key \"languages\": unknown language \"\(l)\" (known: \(knownLanguages.joined(separator: ", ")))")
                 }
+            case "firstPassLanguages":
+                config.firstPassLanguages = try strings(key, value)
+                guard !config.firstPassLanguages.isEmpty else { throw fail("key \"firstPassLanguages\" must name at least one language") }
+                for l in config.firstPassLanguages where !knownLanguages.contains(l) {
+                    throw fail("key \"firstPassLanguages\": unknown language \"\(l)\" (known: \(knownLanguages.joined(separator: ", ")))")
+                }
+            case "secondPassSegmentationMode":
+                config.secondPassSegmentationMode = try int(key, value)
+                guard (0...13).contains(config.secondPassSegmentationMode) else { throw fail("key \"secondPassSegmentationMode\" must be 0 (off) or 1…13") }
             case "jobs":
                 config.jobs = try int(key, value)
                 guard config.jobs >= 0 else { throw fail("key \"jobs\" must be 0 (one per core) or more") }

@@ -146,7 +146,8 @@ extension ReceiptParser {
                 c.score += bonus
                 c.notes += notes
             }
-            c.score = min(1, max(0, c.score))
+            // Not capped at 1: when several checks agree the ranking must still tell them apart; the merge clamps.
+            c.score = max(0, c.score)
             e.amounts[i] = c
         }
 

@@ -24,7 +24,7 @@ public struct RecordMerger: Sendable {
         let ranked = candidates.filter { $0.score > 0 }.map { ($0, $0.score * ocrFactor($0.evidence)) }.sorted { $0.1 > $1.1 }
         guard let first = ranked.first else { return nil }
         let ambiguous = ranked.dropFirst().contains { $0.0.value != first.0.value && first.1 - $0.1 < 0.05 }
-        return (first.0, first.1, ambiguous)
+        return (first.0, min(1, first.1), ambiguous)
     }
 
     public func merge(_ extraction: Extraction, source: SourceFile, language: LanguageGuess, pages: Int) -> DocumentRecord {

@@ -43,9 +43,11 @@ public final class OCREngine {
     }
 
     /// Recognises one gray page: words with boxes and confidences, grouped into physical lines top to bottom.
-    public func recognize(_ image: PageImage) -> Result<OCRPage, DocumentFailure> {
+    /// `pageSegmentationMode`: this call's mode (6 a uniform block, 3 automatic layout, …); nil keeps the engine's.
+    public func recognize(_ image: PageImage, pageSegmentationMode: Int? = nil) -> Result<OCRPage, DocumentFailure> {
         guard let api = handle else { return .failure(.ocrFailed("engine is closed")) }
         defer { TessBaseAPIClear(api) }
+        if let mode = pageSegmentationMode { TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode))) }
         image.gray.withUnsafeBufferPointer { p in
             TessBaseAPISetImage(api, p.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
         }

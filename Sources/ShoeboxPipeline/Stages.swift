@@ -53,7 +53,7 @@ public final class OCRStage {
 
     public init(config: PipelineConfig) throws(PipelineError) {
         self.config = config
-        _ = try engine(for: config.languages)
+        _ = try engine(for: config.firstPassLanguages)
     }
 
     func engine(for languages: [String]) throws(PipelineError) -> OCREngine {
@@ -68,24 +68,41 @@ public final class OCRStage {
         }
     }
 
-    public func run(_ page: RenderedPage, languages: [String]? = nil) -> Result<OCRPage, DocumentFailure> {
-        switch page {
-        case .text(let text): return .success(text)
-        case .image(let image):
-            do { return try engine(for: languages ?? config.languages).recognize(image) } catch {
-                return .failure(.ocrFailed(error.message))
+    /// One pass over every page: text-layer pages as they are, image pages through tesseract.
+    func run(_ pages: [RenderedPage], pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
+        var out: [OCRPage] = []
+        for page in pages {
+            switch page {
+            case .text(let text): out.append(text)
+            case .image(let image):
+                do {
+                    switch try engine(for: pass.languages).recognize(image, pageSegmentationMode: pass.pageSegmentationMode) {
+                    case .success(let p): out.append(p)
+                    case .failure(let f): return .failure(f)
+                    }
+                } catch {
+                    return .failure(.ocrFailed(error.message))
+                }
             }
         }
+        return .success(out)
     }
 
-    /// The language order for a second pass: the detected language first (tesseract's first language is its
-    /// primary one: with English first, German umlauts come out as plain letters), then the others.
-    /// Nil when no second pass is needed.
-    public func secondPassLanguages(for guess: LanguageGuess) -> [String]? {
+    /// The languages to read a page in again once its language is known: the detected language first
+    /// (tesseract's first language is its primary one: with English first, German umlauts come out as plain
+    /// letters), then English. Nil when the first pass already used it.
+    public func languagesAfterDetection(_ guess: LanguageGuess) -> [String]? {
         guard let detected = guess.language, guess.confidence >= 0.5, config.languages.contains(detected),
-              config.languages.first != detected else { return nil }
-        return [detected] + config.languages.filter { $0 != detected }
+              config.firstPassLanguages.first != detected else { return nil }
+        return [detected] + (detected == "eng" ? [] : ["eng"])
     }
+}
+
+/// One OCR pass: which languages, which segmentation mode. Its name keys the OCR cache.
+struct OCRPass: Hashable {
+    let languages: [String]
+    let pageSegmentationMode: Int
+    var name: String { "psm\(pageSegmentationMode)-\(languages.joined(separator: "+"))" }
 }
 
 /// Language: detected from the text of all pages with cld2.
@@ -119,11 +136,19 @@ public final class DocumentProcessor {
     let language = LanguageStage()
     let parse: ParseStage
     let merge: MergeStage
+    let config: PipelineConfig
     let cache: OCRCache?
+
+    /// Reasons that make a second OCR pass worth its time.
+    static let uncertain: Set<String> = [
+        "total-missing", "total-low-confidence", "total-ambiguous", "date-missing", "date-low-confidence", "date-ambiguous",
+        "merchant-missing", "merchant-low-confidence", "currency-missing",
+    ]
 
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
     /// parser work (`shoebox regress`) does not OCR the same pages again.
     public init(config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil) throws(PipelineError) {
+        self.config = config
         render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
         ocr = try OCRStage(config: config)
         parse = ParseStage(today: today)
@@ -131,80 +156,115 @@ public final class DocumentProcessor {
         cache = ocrCache.map { OCRCache(directory: $0, config: config) }
     }
 
+    /// Reads a document: render, a first OCR pass, language detection (and a pass in the detected language when
+    /// the first did not use it), parse, merge; then, only when a required field came out uncertain, a second
+    /// pass with another page segmentation mode whose candidates join the first's. A total that no arithmetic
+    /// confirms counts as uncertain too.
     public func process(_ source: SourceFile) -> DocumentOutcome {
-        let read: Result<TextOfDocument, DocumentFailure>
-        if let cached = cache?.load(sha256: source.sha256) {
-            read = .success(cached)
-        } else {
-            read = readText(source)
-            if case .success(let text) = read { cache?.store(text, sha256: source.sha256) }
-        }
-        switch read {
-        case .failure(let f):
+        var reader = PassReader(source: source, processor: self)
+        func failed(_ f: DocumentFailure) -> DocumentOutcome {
+            reader.saveCache()
             return DocumentOutcome(record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
                                    size: source.size, kind: source.kind, pages: [])
-        case .success(let text):
-            let extraction = parse.run(text.pages, language: text.language)
-            let record = merge.run(extraction, source: source, language: text.language, pages: text.pages.count)
-            return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: text.pages, extraction: extraction)
         }
-    }
-
-    /// Render, OCR and language: the text of every page and the language it is in.
-    func readText(_ source: SourceFile) -> Result<TextOfDocument, DocumentFailure> {
-        let bytes: [UInt8]
-        switch IntakeStage.read(source.path) {
-        case .success(let b): bytes = b
-        case .failure(let f): return .failure(f)
+        let firstPass = OCRPass(languages: config.firstPassLanguages, pageSegmentationMode: config.pageSegmentationMode)
+        var pages: [OCRPage]
+        switch reader.read(firstPass) {
+        case .success(let p): pages = p
+        case .failure(let f): return failed(f)
         }
-        let rendered: [RenderedPage]
-        switch render.run(source, bytes: bytes) {
-        case .success(let r): rendered = r
-        case .failure(let f): return .failure(f)
-        }
-        var pages: [OCRPage] = []
-        for page in rendered {
-            switch ocr.run(page) {
-            case .success(let p): pages.append(p)
-            case .failure(let f): return .failure(f)
-            }
-        }
-        guard pages.contains(where: { $0.wordCount > 0 }) else { return .failure(.noTextFound) }
+        guard pages.contains(where: { $0.wordCount > 0 }) else { return failed(.noTextFound) }
         var guess = language.run(pages)
-        // Language stage: re-OCR image pages with the detected language first; keep the pass that scores better.
-        if let languages = ocr.secondPassLanguages(for: guess), rendered.contains(where: { if case .image = $0 { return true }; return false }) {
-            var second: [OCRPage] = []
-            for page in rendered {
-                guard case .success(let p) = ocr.run(page, languages: languages) else { second = []; break }
-                second.append(p)
-            }
-            let mean = { (ps: [OCRPage]) in ps.map(\.meanConfidence).reduce(0, +) / Double(max(1, ps.count)) }
-            if !second.isEmpty && mean(second) >= mean(pages) - 1 {
+        var main = firstPass
+        if reader.hasImages, let languages = ocr.languagesAfterDetection(guess) {
+            let pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
+            if case .success(let second) = reader.read(pass), DocumentProcessor.mean(second) >= DocumentProcessor.mean(pages) - 1 {
                 pages = second
+                main = pass
                 guess = LanguageGuess(language: guess.language, confidence: max(guess.confidence, language.run(pages).confidence))
             }
         }
-        return .success(TextOfDocument(pages: pages, language: guess))
+        var extraction = parse.run(pages, language: guess)
+        var record = merge.run(extraction, source: source, language: guess, pages: pages.count)
+        if reader.hasImages, config.secondPassSegmentationMode > 0, config.secondPassSegmentationMode != main.pageSegmentationMode,
+           !DocumentProcessor.uncertain.isDisjoint(with: record.reasons) || !extraction.totalConfirmed {
+            let pass = OCRPass(languages: main.languages, pageSegmentationMode: config.secondPassSegmentationMode)
+            if case .success(let other) = reader.read(pass) {
+                extraction = extraction.union(parse.run(other, language: guess))
+                record = merge.run(extraction, source: source, language: guess, pages: pages.count)
+            }
+        }
+        reader.saveCache()
+        return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: pages, extraction: extraction)
+    }
+
+    static func mean(_ pages: [OCRPage]) -> Double { pages.map(\.meanConfidence).reduce(0, +) / Double(max(1, pages.count)) }
+}
+
+/// Reads one document's passes: from the OCR cache when it has them, else rendering the file once and
+/// running tesseract; new passes are written back to the cache at the end.
+struct PassReader {
+    let source: SourceFile
+    let processor: DocumentProcessor
+    private var rendered: [RenderedPage]?
+    private var cached: TextOfDocument?
+    private var dirty = false
+    /// Whether some page is an image (a text-layer PDF needs no OCR pass at all).
+    private(set) var hasImages = true
+
+    init(source: SourceFile, processor: DocumentProcessor) {
+        self.source = source
+        self.processor = processor
+        cached = processor.cache?.load(sha256: source.sha256)
+        if let c = cached { hasImages = c.hasImages }
+    }
+
+    mutating func read(_ pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
+        if let pages = cached?.passes[pass.name] { return .success(pages) }
+        if rendered == nil {
+            let bytes: [UInt8]
+            switch IntakeStage.read(source.path) {
+            case .success(let b): bytes = b
+            case .failure(let f): return .failure(f)
+            }
+            switch processor.render.run(source, bytes: bytes) {
+            case .success(let r): rendered = r
+            case .failure(let f): return .failure(f)
+            }
+            hasImages = rendered!.contains { if case .image = $0 { return true }; return false }
+        }
+        let result = processor.ocr.run(rendered!, pass: pass)
+        if case .success(let pages) = result {
+            var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
+            c.passes[pass.name] = pages
+            cached = c
+            dirty = true
+        }
+        return result
+    }
+
+    func saveCache() {
+        if dirty, let c = cached { processor.cache?.store(c, sha256: source.sha256) }
     }
 }
 
-/// The text of a document's pages and its language: what the reading stages hand to the parser.
+/// The OCR passes of a document, by pass name: what the OCR cache keeps.
 public struct TextOfDocument: Sendable, Codable {
-    public let pages: [OCRPage]
-    public let language: LanguageGuess
+    public var passes: [String: [OCRPage]]
+    public var hasImages: Bool
 }
 
 /// A folder of `TextOfDocument` JSON files, keyed by the file's sha256 and a digest of every setting that
-/// changes what OCR reads (dpi, languages, segmentation mode, and `OCRCache.readerVersion`).
+/// changes what a pass reads (dpi, and `OCRCache.readerVersion`); passes are named by mode and languages.
 struct OCRCache {
     /// Bump when rendering, preparation or OCR code changes what is read, so old entries are not used.
-    static let readerVersion = 2
+    static let readerVersion = 3
     let directory: String
     let key: String
 
     init(directory: String, config: PipelineConfig) {
         self.directory = directory
-        let settings = "v\(OCRCache.readerVersion) dpi\(config.dpi) \(config.languages.joined(separator: "+")) psm\(config.pageSegmentationMode)"
+        let settings = "v\(OCRCache.readerVersion) dpi\(config.dpi)"
         key = String(SHA256.hex(of: Array(settings.utf8)).prefix(12))
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
