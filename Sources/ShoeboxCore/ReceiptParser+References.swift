@@ -8,7 +8,8 @@ extension ReceiptParser {
         var out: [Candidate<String>] = []
         for line in lines {
             // Cheap test first: most lines name no document.
-            guard Keywords.documentWords.contains(where: { TextFolding.containsSubstring(line.folded, $0) }) else { continue }
+            guard Keywords.documentWords.contains(where: { TextFolding.containsSubstring(line.folded, $0) })
+                    || TextFolding.containsSubstring(line.folded, "-nr") || TextFolding.containsSubstring(line.folded, "-no") else { continue }
             let tokens = line.text.split(whereSeparator: \.isWhitespace).map(String.init)
             let foldedTokens = line.folded.split(whereSeparator: \.isWhitespace).map(String.init)
             let folded = (foldedTokens.count == tokens.count ? foldedTokens : tokens.map { TextFolding.fold($0) })

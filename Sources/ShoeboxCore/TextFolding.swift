@@ -180,7 +180,8 @@ enum Keywords {
     static let ownDocumentWords = ["rechnung", "invoice", "facture", "factura", "invois", "receipt", "beleg", "quittung", "resit", "bon", "ticket", "gutschrift", "avoir"]
     /// Words between a document number and its date: "Rechnung Nr. 4711 vom 14.03.2026".
     static let datePrepositions: Set<String> = ["vom", "du", "dated", "del", "bertarikh"]
-    static let numberMarkers = ["nr", "no", "n°", "n", "n*", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
+    /// "n2" is how OCR reads "nº".
+    static let numberMarkers = ["nr", "no", "n°", "n", "n*", "n2", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
     /// Lines about another document's number: orders, contracts, customers, deliveries.
     static let otherReference: KeywordList = [
         "commande", "purchase order", "bestell", "bestellung", "pedido", "contrat", "kassen", "kasse", "filial", "artikel", "tisch", "contract", "vertrag", "kunden", "kundennummer",
