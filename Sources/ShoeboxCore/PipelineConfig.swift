@@ -19,6 +19,8 @@ public struct PipelineConfig: Sendable, Equatable {
     public var pageSegmentationMode: Int = 6
     /// Mode of a second pass over pages whose total, date or merchant came out uncertain; 0 turns it off.
     public var secondPassSegmentationMode: Int = 3
+    /// Height in pixels that small print is scaled to for a last pass over pages still uncertain; 0 turns it off.
+    public var textHeightTarget: Double = 30
     /// A field's confidence must reach this for the record to be accepted without review.
     public var acceptThreshold: Double = 0.6
     public var requiredFields: [String] = ["merchant", "date", "total", "currency"]
@@ -89,6 +91,9 @@ public struct PipelineConfig: Sendable, Equatable {
             case "secondPassSegmentationMode":
                 config.secondPassSegmentationMode = try int(key, value)
                 guard (0...13).contains(config.secondPassSegmentationMode) else { throw fail("key \"secondPassSegmentationMode\" must be 0 (off) or 1…13") }
+            case "textHeightTarget":
+                config.textHeightTarget = try number(key, value)
+                guard config.textHeightTarget == 0 || (10...80).contains(config.textHeightTarget) else { throw fail("key \"textHeightTarget\" must be 0 (off) or 10…80") }
             case "jobs":
                 config.jobs = try int(key, value)
                 guard config.jobs >= 0 else { throw fail("key \"jobs\" must be 0 (one per core) or more") }

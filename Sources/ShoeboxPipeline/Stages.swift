@@ -76,7 +76,15 @@ public final class OCRStage {
             case .text(let text): out.append(text)
             case .image(let image):
                 do {
-                    switch try engine(for: pass.languages).recognize(image, pageSegmentationMode: pass.pageSegmentationMode) {
+                    let engine = try engine(for: pass.languages)
+                    if pass.scale != 1 {
+                        switch engine.recognize(image.scaled(by: pass.scale), pageSegmentationMode: pass.pageSegmentationMode) {
+                        case .success(let p): out.append(p.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi))
+                        case .failure(let f): return .failure(f)
+                        }
+                        continue
+                    }
+                    switch engine.recognize(image, pageSegmentationMode: pass.pageSegmentationMode) {
                     case .success(let p): out.append(p)
                     case .failure(let f): return .failure(f)
                     }
@@ -98,11 +106,14 @@ public final class OCRStage {
     }
 }
 
-/// One OCR pass: which languages, which segmentation mode. Its name keys the OCR cache.
+/// One OCR pass: which languages, which segmentation mode, and an upscaling factor. Its name keys the OCR cache.
 struct OCRPass: Hashable {
     let languages: [String]
     let pageSegmentationMode: Int
-    var name: String { "psm\(pageSegmentationMode)-\(languages.joined(separator: "+"))" }
+    var scale: Double = 1
+    var name: String {
+        "psm\(pageSegmentationMode)-\(languages.joined(separator: "+"))" + (scale == 1 ? "" : String(format: "-x%.2f", scale))
+    }
 }
 
 /// Language: detected from the text of all pages with cld2.
@@ -192,6 +203,15 @@ public final class DocumentProcessor {
             if case .success(let other) = reader.read(pass) {
                 extraction = extraction.union(parse.run(other, language: guess))
                 record = merge.run(extraction, source: source, language: guess, pages: pages.count)
+            }
+            // Still uncertain and the print is small: once more on the page scaled to ~30 px letters.
+            if (!DocumentProcessor.uncertain.isDisjoint(with: record.reasons) || !extraction.totalConfirmed),
+               let height = pages.first?.medianWordHeight, let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget) {
+                let scaledPass = OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: (factor * 4).rounded() / 4)
+                if case .success(let other) = reader.read(scaledPass) {
+                    extraction = extraction.union(parse.run(other, language: guess))
+                    record = merge.run(extraction, source: source, language: guess, pages: pages.count)
+                }
             }
         }
         reader.saveCache()
