@@ -96,12 +96,14 @@ extension ReceiptParser {
         if let label = ["name:", "firma:", "company:", "nom:", "raison sociale:", "empresa:", "nama:"].first(where: { foldedSegment.hasPrefix($0) }) {
             text = String(text.dropFirst(label.count))
         }
-        if text.contains(where: { $0 == "(" || $0 == "[" }) && text.contains(where: \.isDigitASCII) {
-            text = companyNumber.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: (text as NSString).length), withTemplate: "")
-        }
+        text = ReceiptParser.cutCompanyNumber(text)
+        text = ReceiptParser.mendDigitsInWords(text)
         let lowered = TextFolding.fold(text)
         if TextFolding.containsSubstring(lowered, "hd") || TextFolding.containsSubstring(lowered, "bnd") {
             text = sdnBhd.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: (text as NSString).length), withTemplate: "SDN BHD")
+        }
+        if text.contains("/") {
+            text = sSlashB.stringByReplacingMatches(in: text, range: NSRange(location: 0, length: (text as NSString).length), withTemplate: "S/B")
         }
         // Stray OCR marks at the ends; a final "." stays ("S.L.", "Inc.").
         text = TextFolding.trim(text, ReceiptParser.nameJunk)
@@ -122,11 +124,39 @@ extension ReceiptParser {
 
     static let nameJunk: Set<Character> = Set(" |“”\"'‘’«»:;,_-*~=+#§()[]{}<>!?¡¿")
 
-    /// "(728515-M)", "(Co. No. 113825-W)", "(139386 X" at the end of a name.
-    nonisolated(unsafe) static let companyNumber = try! NSRegularExpression(
-        pattern: #"\s*[(\[]\s*(?:co\.?\s*(?:no|reg)\.?\s*:?\s*)?\d[\d\s]{3,}\s*-?\s*[A-Za-z]?\s*[)\]]?\s*$"#, options: [.caseInsensitive])
-    /// OCR reads "SDN BHD" as "SON BHD", "S0N BHD", "SDN 8HD".
+    /// Cuts a registration number and what follows it: "TRI SHAAS SDN BHD (728515-M)", "… (Co, No:20154-T",
+    /// "MYNEWS RETAIL SB(306295-X) FKA BISON STORES SB", "… {139386 X". A bracket counts when the dozen
+    /// characters after it hold four digits or more.
+    static func cutCompanyNumber(_ text: String) -> String {
+        let chars = Array(text)
+        for (i, ch) in chars.enumerated() where ch == "(" || ch == "[" || ch == "{" {
+            let window = chars[(i + 1)..<min(chars.count, i + 14)]
+            guard window.filter(\.isDigitASCII).count >= 4, chars[..<i].filter(\.isLetterFast).count >= 3 else { continue }
+            return String(chars[..<i])
+        }
+        return text
+    }
+
+    /// OCR reads I as 1 and O as 0 inside words: "MR. D.1.Y." → "MR. D.I.Y.". Only in tokens with two letters or
+    /// more and a single digit, so numbers ("99 SPEED MART") stay.
+    static func mendDigitsInWords(_ text: String) -> String {
+        guard text.contains(where: \.isDigitASCII) else { return text }
+        return text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            let digits = token.filter(\.isDigitASCII)
+            guard digits.count == 1, token.filter(\.isLetterFast).count >= 2 else { return String(token) }
+            return String(token.map { ch -> Character in
+                switch ch {
+                case "1": return "I"
+                case "0": return "O"
+                default: return ch
+                }
+            })
+        }.joined(separator: " ")
+    }
+
+    /// OCR reads "SDN BHD" as "SON BHD", "S0N BHD", "SDN 8HD", and "S/B" as "5/B" or "8/B".
     nonisolated(unsafe) static let sdnBhd = try! NSRegularExpression(pattern: #"\b(?:S[O0D]N|5DN)\.?\s+(?:B[HN]D|8HD)\b"#, options: [.caseInsensitive])
+    nonisolated(unsafe) static let sSlashB = try! NSRegularExpression(pattern: #"(?<=\s)[58S]/[B8R]\s*$"#)
 
     static func looksLikeAddress(_ folded: String) -> Bool {
         if TextFolding.firstKeyword(in: folded, of: Keywords.address) != nil { return true }
