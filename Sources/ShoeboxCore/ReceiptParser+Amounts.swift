@@ -113,6 +113,14 @@ extension ReceiptParser {
             if units > 0, tendered.contains(where: { t in changes.contains { t - $0 == units } }) {
                 bonus += 0.12; notes.append("tendered − change = total")
             }
+            // A total that a later line rounds ("Total incl. GST 112.36", "Rounding -0.01", "TOTAL 112.35") is
+            // not the amount paid.
+            if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
+                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl > line, t.value.minorUnits != units else { return false }
+                return roundings.contains { $0 != 0 && (units + $0 == t.value.minorUnits || units - abs($0) == t.value.minorUnits || units + abs($0) == t.value.minorUnits) }
+            }) {
+                bonus -= 0.2; notes.append("before rounding")
+            }
             return (bonus, notes)
         }
 
@@ -193,6 +201,8 @@ extension ReceiptParser {
     /// or one digit different.
     static func ocrNear(_ read: String, _ truth: String) -> Bool {
         if read.count == truth.count + 1 && read.hasSuffix(truth) { return true }
+        // A few cents apart is rounding (to 5 cents), not a misread.
+        if let r = Int(read), let t = Int(truth), abs(r - t) <= 4 { return false }
         guard read.count == truth.count, read != truth else { return false }
         return zip(read, truth).filter { $0 != $1 }.count == 1
     }
