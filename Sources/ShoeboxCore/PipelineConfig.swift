@@ -17,8 +17,9 @@ public struct PipelineConfig: Sendable, Equatable {
     public var jobs: Int = 0
     /// Tesseract page segmentation mode of the first pass (6, a uniform block, read receipts best: measured).
     public var pageSegmentationMode: Int = 6
-    /// Mode of a second pass over pages whose total, date or merchant came out uncertain; 0 turns it off.
-    public var secondPassSegmentationMode: Int = 3
+    /// Modes of further passes over pages whose total, date or merchant came out uncertain, in order; each runs
+    /// only while a field is still uncertain. An empty list turns them off.
+    public var extraPassSegmentationModes: [Int] = [3, 11]
     /// Height in pixels that small print is scaled to for a last pass over pages still uncertain; 0 turns it off.
     public var textHeightTarget: Double = 30
     /// A field's confidence must reach this for the record to be accepted without review.
@@ -88,9 +89,14 @@ public struct PipelineConfig: Sendable, Equatable {
                 for l in config.firstPassLanguages where !knownLanguages.contains(l) {
                     throw fail("key \"firstPassLanguages\": unknown language \"\(l)\" (known: \(knownLanguages.joined(separator: ", ")))")
                 }
-            case "secondPassSegmentationMode":
-                config.secondPassSegmentationMode = try int(key, value)
-                guard (0...13).contains(config.secondPassSegmentationMode) else { throw fail("key \"secondPassSegmentationMode\" must be 0 (off) or 1…13") }
+            case "extraPassSegmentationModes":
+                guard let a = value as? [Any], let modes = a as? [NSNumber], modes.allSatisfy({ CFGetTypeIDIsNotBool($0) }) else {
+                    throw fail("key \"extraPassSegmentationModes\" must be an array of integers")
+                }
+                config.extraPassSegmentationModes = modes.map(\.intValue)
+                guard config.extraPassSegmentationModes.allSatisfy({ (1...13).contains($0) }) else {
+                    throw fail("key \"extraPassSegmentationModes\" holds modes 1…13")
+                }
             case "textHeightTarget":
                 config.textHeightTarget = try number(key, value)
                 guard config.textHeightTarget == 0 || (10...80).contains(config.textHeightTarget) else { throw fail("key \"textHeightTarget\" must be 0 (off) or 10…80") }

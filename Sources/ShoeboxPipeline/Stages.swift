@@ -197,21 +197,19 @@ public final class DocumentProcessor {
         }
         var extraction = parse.run(pages, language: guess)
         var record = merge.run(extraction, source: source, language: guess, pages: pages.count)
-        if reader.hasImages, config.secondPassSegmentationMode > 0, config.secondPassSegmentationMode != main.pageSegmentationMode,
-           !DocumentProcessor.uncertain.isDisjoint(with: record.reasons) || !extraction.totalConfirmed {
-            let pass = OCRPass(languages: main.languages, pageSegmentationMode: config.secondPassSegmentationMode)
+        // Further passes, each only while a required field is uncertain or the total unconfirmed: other page
+        // segmentation modes, and small print scaled to ~30 px letters. Their candidates join the first's.
+        var further = config.extraPassSegmentationModes.filter { $0 != main.pageSegmentationMode }
+            .map { OCRPass(languages: main.languages, pageSegmentationMode: $0) }
+        if let height = pages.first?.medianWordHeight, let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget) {
+            further.insert(OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: (factor * 4).rounded() / 4),
+                           at: min(1, further.count))
+        }
+        for pass in further where reader.hasImages {
+            guard !DocumentProcessor.uncertain.isDisjoint(with: record.reasons) || !extraction.totalConfirmed else { break }
             if case .success(let other) = reader.read(pass) {
                 extraction = extraction.union(parse.run(other, language: guess))
                 record = merge.run(extraction, source: source, language: guess, pages: pages.count)
-            }
-            // Still uncertain and the print is small: once more on the page scaled to ~30 px letters.
-            if (!DocumentProcessor.uncertain.isDisjoint(with: record.reasons) || !extraction.totalConfirmed),
-               let height = pages.first?.medianWordHeight, let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget) {
-                let scaledPass = OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: (factor * 4).rounded() / 4)
-                if case .success(let other) = reader.read(scaledPass) {
-                    extraction = extraction.union(parse.run(other, language: guess))
-                    record = merge.run(extraction, source: source, language: guess, pages: pages.count)
-                }
             }
         }
         reader.saveCache()
