@@ -11,6 +11,7 @@ extension ReceiptParser {
         let medianHeight = heights.isEmpty ? 1 : heights[heights.count / 2]
         var out: [Candidate<String>] = []
         var rank = 0
+        var firstLegalSeen = false
         var buyerUntil = -1, sellerUntil = -1
         var previousName: (name: String, line: Line)?
         for (k, line) in top.enumerated() {
@@ -36,6 +37,9 @@ extension ReceiptParser {
                 let business = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords)
                 if let legal {
                     score += 0.3; notes.append("legal form '\(legal)'")
+                    // The first legal name on the page is the seller's; later ones are customers or suppliers.
+                    if !firstLegalSeen { score += 0.1; notes.append("first legal name") }
+                    firstLegalSeen = true
                 } else if let business {
                     score += 0.12; notes.append("business word '\(business)'")
                 }
@@ -49,6 +53,9 @@ extension ReceiptParser {
                 let words = name.split(separator: " ")
                 if words.count >= 2 && words.allSatisfy({ $0.count <= 2 }) { score -= 0.3; notes.append("fragments") }
                 if words.count > 5 && legal == nil { score -= 0.15; notes.append("a sentence, not a name") }
+                if words.allSatisfy({ ReceiptParser.continuesName(TextFolding.fold(String($0))) || Keywords.legalForms.first(in: TextFolding.fold(String($0))) != nil }) {
+                    score -= 0.3; notes.append("only a legal form")
+                }
                 if name == name.lowercased() && legal == nil { score -= 0.1; notes.append("all lower case") }
                 out.append(Candidate(value: name, role: "merchant", score: min(0.98, max(0.05, score)), evidence: line.evidence, notes: notes))
                 // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
@@ -84,7 +91,7 @@ extension ReceiptParser {
 
     static func similarHeight(_ a: Line, _ b: Line) -> Bool {
         let ha = Double(max(1, a.line.box.height)), hb = Double(max(1, b.line.box.height))
-        return ha / hb > 0.7 && ha / hb < 1.45
+        return ha / hb > 0.6 && ha / hb < 1.7
     }
 
     /// The name a segment prints, without labels ("Name: …"), a trailing company number ("(728515-M)") and
@@ -130,8 +137,12 @@ extension ReceiptParser {
     static func cutCompanyNumber(_ text: String) -> String {
         let chars = Array(text)
         for (i, ch) in chars.enumerated() where ch == "(" || ch == "[" || ch == "{" {
-            let window = chars[(i + 1)..<min(chars.count, i + 14)]
-            guard window.filter(\.isDigitASCII).count >= 4, chars[..<i].filter(\.isLetterFast).count >= 3 else { continue }
+            guard chars[..<i].filter(\.isLetterFast).count >= 3 else { continue }
+            // After the bracket: perhaps "Co. No." or "Reg", then the number itself ("(M)" and "(KL)" are not numbers).
+            var rest = TextFolding.fold(String(chars[(i + 1)...])).drop { $0 == " " }
+            for prefix in ["co", ".", ",", " ", "no", "reg", ":", ".", " "] where rest.hasPrefix(prefix) { rest = rest.dropFirst(prefix.count) }
+            let head = rest.prefix(5)
+            guard head.filter(\.isDigitASCII).count >= 3 else { continue }
             return String(chars[..<i])
         }
         return text
