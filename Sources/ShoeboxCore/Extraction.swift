@@ -86,6 +86,7 @@ public struct Extraction: Sendable, Codable {
             return (a + b).map { c in
                 guard c.score > 0, inA.contains(c.value), inB.contains(c.value) else { return c }
                 var c = c
+                guard !c.notes.contains("both OCR passes") else { return c }
                 c.score += agreement
                 c.notes.append("both OCR passes")
                 return c

@@ -12,6 +12,8 @@ extension ReceiptParser {
         var out: [Candidate<String>] = []
         var rank = 0
         var firstLegalSeen = false
+        // The name comes before the transaction: the first line with a date or an amount ends the header.
+        let headerEnd = top.firstIndex { !$0.amounts.isEmpty || !DateReader.dates(in: $0.text, folded: $0.folded, order: .dayFirst, today: today).isEmpty } ?? top.count
         var buyerUntil = -1, sellerUntil = -1
         var previousName: (name: String, line: Line)?
         for (k, line) in top.enumerated() {
@@ -34,6 +36,8 @@ extension ReceiptParser {
                 if line.segments.count == 1 { lineName = name }
                 var score = 0.6 - 0.03 * Double(min(rank, 10))
                 var notes = ["line \(line.index + 1) of the page"]
+                if k < 2 { score += 0.08; notes.append("top of the page") } else if k < 4 { score += 0.04 }
+                if k > headerEnd { score -= 0.15; notes.append("below the first date or amount") }
                 let business = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords)
                 if let legal {
                     score += 0.3; notes.append("legal form '\(legal)'")

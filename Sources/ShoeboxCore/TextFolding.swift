@@ -222,12 +222,14 @@ enum Keywords {
     static let slogan: KeywordList = [
         "thank you", "welcome", "please", "come again", "visit us", "since", "tax invoice", "cash bill", "official receipt",
         "shopping hours", "opening hours", "hours", "open daily", "cashier", "cashter", "user", "member", "served by",
-        "pay by", "paid by", "payment", "pay", "change", "balance",
+        "pay by", "paid by", "payment", "pay", "change", "balance", "dine in", "eat in", "take away", "takeaway", "pax",
+        "carry out", "delivery",
     ]
     static let address: KeywordList = [
         "johor", "selangor", "kedah", "perak", "pahang", "kelantan", "terengganu", "melaka", "malacca", "sabah", "sarawak",
         "penang", "pulau pinang", "kuala lumpur", "putrajaya", "labuan", "negeri sembilan", "perlis", "laman", "kampung",
-        "berlin", "munchen", "hamburg", "paris", "madrid", "barcelona", "london", "street", "strasse",
+        "berlin", "munchen", "hamburg", "paris", "madrid", "barcelona", "london", "street", "strasse", "lrg", "kg", "bt",
+        "park", "industrial", "inds", "ind", "seksyen", "section",
         "str.", "strasse", "straße", "street", "st.", "road", "rd", "jalan", "jln", "calle", "c/", "avenida", "avda",
         "av.", "rue", "avenue", "bd", "boulevard", "platz", "weg", "allee", "lot", "no.", "taman", "lorong", "plaza",
         "floor", "suite", "blvd", "lane", "ave", "place", "chemin", "paseo", "persiaran", "kawasan", "bandar",
