@@ -40,9 +40,12 @@ extension ReceiptParser {
                 if k > headerEnd { score -= 0.15; notes.append("below the first date or amount") }
                 let business = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords)
                 if let legal {
-                    score += 0.3; notes.append("legal form '\(legal)'")
+                    // Near the top a legal name is the merchant; far below the brand printed on top it is the
+                    // operating company, and counts less.
+                    let near = k < 6 || inSeller
+                    score += near ? 0.3 : 0.15; notes.append("legal form '\(legal)'" + (near ? "" : ", far from the top"))
                     // The first legal name on the page is the seller's; later ones are customers or suppliers.
-                    if !firstLegalSeen { score += 0.1; notes.append("first legal name") }
+                    if !firstLegalSeen && near { score += 0.1; notes.append("first legal name") }
                     firstLegalSeen = true
                 } else if let business {
                     score += 0.12; notes.append("business word '\(business)'")
