@@ -4,7 +4,8 @@ import Foundation
 /// preferring names with a legal form and excluding addresses, phone numbers, tax IDs, headers, slogans
 /// and the buyer's block. A name printed over two lines ("POPULAR BOOK" / "CO. (M) SDN BHD") is joined.
 extension ReceiptParser {
-    func merchantCandidates(_ lines: [Line]) -> [Candidate<String>] {
+    /// `dateLines`: the lines the date rules found a date on (`ReceiptParser.key`).
+    func merchantCandidates(_ lines: [Line], dateLines: Set<Int>) -> [Candidate<String>] {
         guard let firstPage = lines.first?.page else { return [] }
         let top = Array(lines.filter { $0.page == firstPage }.prefix(40))
         let heights = top.map { Double($0.line.box.height) }.sorted()
@@ -13,7 +14,7 @@ extension ReceiptParser {
         var rank = 0
         var firstLegalSeen = false
         // The name comes before the transaction: the first line with a date or an amount ends the header.
-        let headerEnd = top.firstIndex { !$0.amounts.isEmpty || !DateReader.dates(in: $0.text, folded: $0.folded, order: .dayFirst, today: today).isEmpty } ?? top.count
+        let headerEnd = top.firstIndex { !$0.amounts.isEmpty || dateLines.contains(ReceiptParser.key($0.evidence)) } ?? top.count
         var buyerUntil = -1, sellerUntil = -1
         var previousName: (name: String, line: Line)?
         for (k, line) in top.enumerated() {
@@ -26,7 +27,8 @@ extension ReceiptParser {
             let nextIsCompanyNumber = k + 1 < top.count && ReceiptParser.looksLikeCompanyNumber(top[k + 1].text)
             var lineName: String?
             for (s, segment) in line.segments.enumerated() {
-                guard !(inBuyer && !inSeller), let name = ReceiptParser.merchantName(segment, today: today) else { continue }
+                let wholeLine = line.segments.count == 1
+                guard !(inBuyer && !inSeller), let name = ReceiptParser.merchantName(segment, today: today, mayHoldDate: !wholeLine || dateLines.contains(ReceiptParser.key(line.evidence)), mayHoldAmount: !wholeLine || !line.amounts.isEmpty) else { continue }
                 let fs = TextFolding.fold(name)
                 let legal = TextFolding.firstKeyword(in: fs, of: Keywords.legalForms)
                 if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { continue }
@@ -104,7 +106,7 @@ extension ReceiptParser {
     /// The name a segment prints, without labels ("Name: …"), a trailing company number ("(728515-M)") and
     /// stray OCR marks at its ends, with OCR's usual misreadings of "SDN BHD" mended;
     /// nil when it cannot be a name (too few letters, a phone, a tax ID, a date, an amount, a web address).
-    static func merchantName(_ segment: String, today: CalendarDay) -> String? {
+    static func merchantName(_ segment: String, today: CalendarDay, mayHoldDate: Bool = true, mayHoldAmount: Bool = true) -> String? {
         var text = segment
         let foldedSegment = TextFolding.fold(segment)
         if let label = ["name:", "firma:", "company:", "nom:", "raison sociale:", "empresa:", "nama:"].first(where: { foldedSegment.hasPrefix($0) }) {
@@ -129,8 +131,8 @@ extension ReceiptParser {
         if TextFolding.firstKeyword(in: f, of: Keywords.phone) != nil { return nil }
         if TextFolding.firstKeyword(in: f, of: Keywords.taxID) != nil { return nil }
         if text.contains(where: \.isDigitASCII) {
-            if !DateReader.dates(in: text, folded: f, order: .dayFirst, today: today).isEmpty { return nil }
-            if !AmountReader.amounts(in: AmountReader.mend(text)).isEmpty { return nil }
+            if mayHoldDate && !DateReader.dates(in: text, folded: f, order: .dayFirst, today: today).isEmpty { return nil }
+            if mayHoldAmount && !AmountReader.amounts(in: AmountReader.mend(text)).isEmpty { return nil }
         }
         if ["@", "www", "http", ".com"].contains(where: { TextFolding.containsSubstring(f, $0) }) { return nil }
         return text

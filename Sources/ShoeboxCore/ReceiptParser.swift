@@ -51,12 +51,15 @@ public struct ReceiptParser: Sendable {
         scoreTotals(&extraction, lines: lines)
         extraction.taxes = taxReadings(lines)
         extraction.dates = dateCandidates(lines, order: order)
-        extraction.merchants = merchantCandidates(lines)
+        extraction.merchants = merchantCandidates(lines, dateLines: Set(extraction.dates.compactMap { $0.evidence.map { ReceiptParser.key($0) } }))
         extraction.references = referenceCandidates(lines)
         extraction.paymentMethods = paymentCandidates(lines)
         extraction.documentKind = documentKind(lines)
         return extraction
     }
+
+    /// Page and line of some evidence, as one number.
+    static func key(_ e: Evidence) -> Int { e.page * 100_000 + e.line }
 
     /// Currencies of countries that write month before day.
     static let monthFirstCurrencies: Set<String> = ["USD"]
