@@ -33,16 +33,8 @@ public struct RenderStage: Sendable {
         }
     }
 
-    /// A text layer counts when it has a few words made mostly of letters and digits.
-    static func isRealText(_ page: OCRPage) -> Bool {
-        let words = page.lines.flatMap(\.words)
-        guard words.count >= 5 else { return false }
-        let clean = words.filter { w in
-            let good = w.text.filter { $0.isLetter || $0.isNumber || ".,:-/€$£%".contains($0) }.count
-            return Double(good) >= Double(w.text.count) * 0.7
-        }
-        return Double(clean.count) >= Double(words.count) * 0.7
-    }
+    /// A text layer counts when it is real text, not the junk of an earlier OCR (`TextLayerCheck`).
+    static func isRealText(_ page: OCRPage) -> Bool { TextLayerCheck.isReal(page) }
 }
 
 /// OCR: a gray page → words with boxes and confidences, through the worker's own tesseract engines

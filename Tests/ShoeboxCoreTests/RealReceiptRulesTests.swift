@@ -124,3 +124,21 @@ struct RealReceiptRulesTests {
         #expect(TextFolding.fold("À PAYER Rückgeld") == "a payer ruckgeld")
     }
 }
+
+struct TextLayerCheckTests {
+    @Test func realTextPasses() {
+        #expect(TextLayerCheck.isReal(page(["Northwind Web Services Ltd", "Invoice INV-2025-0187", "Date 28 Nov 2025",
+                                            "Hosting 1,249.00", "VAT 20% 249.80", "TOTAL 1,498.80 GBP"])))
+        #expect(TextLayerCheck.isReal(page(["Bäckerei Sonnenschein GmbH", "Rückgeld 9,60", "McDonald's Straße 12", "Summe 10,40 €", "Vielen Dank"])))
+    }
+
+    @Test func junkLeftByAnOldOCRFails() {
+        #expect(!TextLayerCheck.isReal(page(["Tbe tota1 ~s Rl\\/1 12.5O", "xkcdq wrtzp tHiS Wa1k3r", "~~ ^^ {} ||| ¦¦", "qwrtz bcdfg mnbvc", "Ba1ance dUe h3re"])))
+        #expect(!TextLayerCheck.isPlausibleWord("tHiS"))
+        #expect(!TextLayerCheck.isPlausibleWord("Wa1k3r"))
+        #expect(!TextLayerCheck.isPlausibleWord("wrtzpq"))
+        #expect(TextLayerCheck.isPlausibleWord("GmbH"))
+        #expect(TextLayerCheck.isPlausibleWord("INV-2025-0187"))
+        #expect(TextLayerCheck.isPlausibleWord("Straße"))
+    }
+}
