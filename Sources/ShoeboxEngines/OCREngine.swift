@@ -78,5 +78,29 @@ public final class OCREngine {
                                 source: .ocr, lines: OCRPage.mergeLines(lines.map(OCRLine.init(words:)))))
     }
 
+    /// Orientation of the text on a page with tesseract's OSD (this engine must have been made with ["osd"]):
+    /// the clockwise rotation in degrees (0, 90, 180, 270) that would make the page upright, and OSD's
+    /// confidence. Nil when OSD cannot tell.
+    public func orientation(_ image: PageImage) -> (degrees: Int, confidence: Double)? {
+        guard let api = handle else { return nil }
+        defer { TessBaseAPIClear(api) }
+        TessBaseAPISetPageSegMode(api, PSM_OSD_ONLY)
+        image.gray.withUnsafeBufferPointer { p in
+            TessBaseAPISetImage(api, p.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
+        }
+        TessBaseAPISetSourceResolution(api, Int32(image.dpi))
+        var degrees: Int32 = 0
+        var confidence: Float = 0
+        var script: UnsafePointer<CChar>?
+        var scriptConfidence: Float = 0
+        let ok = TessBaseAPIDetectOrientationScript(api, &degrees, &confidence, &script, &scriptConfidence) != 0
+        // capi.h says to free the script name with TessDeleteText, but 5.3.0 hands out a pointer it still owns:
+        // freeing it aborts (seen here). Its name is not needed.
+        _ = script
+        guard ok else { return nil }
+        // OSD reports how far the text is turned clockwise; the page is set upright by turning it back.
+        return ((360 - Int(degrees)) % 360, Double(confidence))
+    }
+
     public static var tesseractVersion: String { String(cString: TessVersion()) }
 }

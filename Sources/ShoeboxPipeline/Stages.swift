@@ -88,6 +88,15 @@ public final class OCRStage {
         return .success(out)
     }
 
+    /// The turn (clockwise degrees) that sets a page upright, when tesseract's OSD is sure of it. OSD calls
+    /// upright pages "turned 180°" with confidence up to 4 (measured on real receipts), so less is ignored.
+    func uprightCorrection(_ image: PageImage) -> Int {
+        guard let osd = try? engine(for: ["osd"]), let found = osd.orientation(image), found.confidence >= OCRStage.osdMinimumConfidence else { return 0 }
+        return found.degrees
+    }
+
+    static let osdMinimumConfidence = 6.0
+
     /// The languages to read a page in again once its language is known: the detected language first
     /// (tesseract's first language is its primary one: with English first, German umlauts come out as plain
     /// letters), then English. Nil when the first pass already used it.
@@ -103,8 +112,11 @@ struct OCRPass: Hashable {
     let languages: [String]
     let pageSegmentationMode: Int
     var scale: Double = 1
+    /// Pages turned upright first (tesseract OSD), for pages the first pass could hardly read.
+    var upright = false
     var name: String {
         "psm\(pageSegmentationMode)-\(languages.joined(separator: "+"))" + (scale == 1 ? "" : String(format: "-x%.2f", scale))
+            + (upright ? "-upright" : "")
     }
 }
 
@@ -177,10 +189,21 @@ public final class DocumentProcessor {
         case .failure(let f): return failed(f)
         }
         guard pages.contains(where: { $0.wordCount > 0 }) else { return failed(.noTextFound) }
-        var guess = language.run(pages)
         var main = firstPass
+        // A page OCR could hardly read may be lying on its side: turn it upright (OSD) and read it again.
+        if reader.hasImages, DocumentProcessor.mean(pages) < 60 || pages.reduce(0, { $0 + $1.wordCount }) < 15 {
+            var upright = firstPass
+            upright.upright = true
+            if reader.needsTurning(), case .success(let turned) = reader.read(upright),
+               DocumentProcessor.mean(turned) > DocumentProcessor.mean(pages) && turned.reduce(0, { $0 + $1.wordCount }) > 0 {
+                pages = turned
+                main = upright
+            }
+        }
+        var guess = language.run(pages)
         if reader.hasImages, let languages = ocr.languagesAfterDetection(guess) {
-            let pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
+            var pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
+            pass.upright = main.upright
             if case .success(let second) = reader.read(pass), DocumentProcessor.mean(second) >= DocumentProcessor.mean(pages) - 1 {
                 pages = second
                 main = pass
@@ -192,9 +215,10 @@ public final class DocumentProcessor {
         // Further passes, each only while a required field is uncertain or the total unconfirmed: other page
         // segmentation modes, and small print scaled to ~30 px letters. Their candidates join the first's.
         var further = config.extraPassSegmentationModes.filter { $0 != main.pageSegmentationMode }
-            .map { OCRPass(languages: main.languages, pageSegmentationMode: $0) }
+            .map { OCRPass(languages: main.languages, pageSegmentationMode: $0, upright: main.upright) }
         if let height = pages.first?.medianWordHeight, let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget) {
-            further.insert(OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: (factor * 4).rounded() / 4),
+            further.insert(OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: (factor * 4).rounded() / 4,
+                                   upright: main.upright),
                            at: min(1, further.count))
         }
         for pass in further where reader.hasImages {
@@ -217,6 +241,8 @@ struct PassReader {
     let source: SourceFile
     let processor: DocumentProcessor
     private var rendered: [RenderedPage]?
+    /// The same pages turned upright, once OSD has been asked.
+    private var upright: [RenderedPage]?
     private var cached: TextOfDocument?
     private var dirty = false
     /// Whether some page is an image (a text-layer PDF needs no OCR pass at all).
@@ -229,21 +255,54 @@ struct PassReader {
         if let c = cached { hasImages = c.hasImages }
     }
 
+    /// Whether OSD would turn some page (asked once; the answer is cached with the passes).
+    mutating func needsTurning() -> Bool {
+        if let turns = cached?.turns { return turns.contains { $0 != 0 } }
+        guard ensureRendered() == nil, let rendered else { return false }
+        let turns = rendered.map { page -> Int in
+            if case .image(let image) = page { return processor.ocr.uprightCorrection(image) }
+            return 0
+        }
+        upright = zip(rendered, turns).map { page, turn in
+            if case .image(let image) = page, turn != 0 { return .image(image.rotated(clockwise: turn)) }
+            return page
+        }
+        var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
+        c.turns = turns
+        cached = c
+        dirty = true
+        return turns.contains { $0 != 0 }
+    }
+
+    private mutating func ensureRendered() -> DocumentFailure? {
+        guard rendered == nil else { return nil }
+        let bytes: [UInt8]
+        switch IntakeStage.read(source.path) {
+        case .success(let b): bytes = b
+        case .failure(let f): return f
+        }
+        switch processor.render.run(source, bytes: bytes) {
+        case .success(let r): rendered = r
+        case .failure(let f): return f
+        }
+        hasImages = rendered!.contains { if case .image = $0 { return true }; return false }
+        if let turns = cached?.turns {
+            upright = zip(rendered!, turns).map { page, turn in
+                if case .image(let image) = page, turn != 0 { return .image(image.rotated(clockwise: turn)) }
+                return page
+            }
+        }
+        return nil
+    }
+
     mutating func read(_ pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
         if let pages = cached?.passes[pass.name] { return .success(pages) }
-        if rendered == nil {
-            let bytes: [UInt8]
-            switch IntakeStage.read(source.path) {
-            case .success(let b): bytes = b
-            case .failure(let f): return .failure(f)
-            }
-            switch processor.render.run(source, bytes: bytes) {
-            case .success(let r): rendered = r
-            case .failure(let f): return .failure(f)
-            }
-            hasImages = rendered!.contains { if case .image = $0 { return true }; return false }
+        if pass.upright {
+            if let f = ensureRendered() { return .failure(f) }
+            if upright == nil { _ = needsTurning() }
         }
-        let result = processor.ocr.run(rendered!, pass: pass)
+        if let f = ensureRendered() { return .failure(f) }
+        let result = processor.ocr.run(pass.upright ? (upright ?? rendered!) : rendered!, pass: pass)
         if case .success(let pages) = result {
             var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
             c.passes[pass.name] = pages
@@ -262,6 +321,8 @@ struct PassReader {
 public struct TextOfDocument: Sendable, Codable {
     public var passes: [String: [OCRPage]]
     public var hasImages: Bool
+    /// Per page, the clockwise turn OSD found to set it upright (0 when it is), once asked.
+    public var turns: [Int]?
 }
 
 /// A folder of `TextOfDocument` JSON files, keyed by the file's sha256 and a digest of every setting that
