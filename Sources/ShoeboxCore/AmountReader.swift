@@ -36,15 +36,18 @@ public enum AmountReader {
                 c[i] = "0"
             }
         }
+        let changedO = c.count != line.count || !c.elementsEqual(line)
+        guard changedO || line.utf8.contains(0x20) else { return line }
         var out: [Character] = []
         out.reserveCapacity(c.count)
+        var changed = changedO
         var i = 0
         while i < c.count {
             if c[i] == " " {
                 // "64. 15": separator before, two digits after and then no digit.
-                if sep(i - 1) && digit(i - 2) && digit(i + 1) && digit(i + 2) && !digit(i + 3) { i += 1; continue }
+                if sep(i - 1) && digit(i - 2) && digit(i + 1) && digit(i + 2) && !digit(i + 3) { i += 1; changed = true; continue }
                 // "64 .15"
-                if digit(i - 1) && sep(i + 1) && digit(i + 2) && digit(i + 3) && !digit(i + 4) { i += 1; continue }
+                if digit(i - 1) && sep(i + 1) && digit(i + 2) && digit(i + 3) && !digit(i + 4) { i += 1; changed = true; continue }
                 // "RM 64 13": after a currency mark and 1–4 digits, a space then exactly two digits ends the amount.
                 if digit(i - 1) && digit(i + 1) && digit(i + 2) && !(digit(i + 3) || sep(i + 3)) {
                     var k = i - 1
@@ -57,6 +60,7 @@ public enum AmountReader {
                                                  || mark.hasSuffix("EUR") || mark.hasSuffix("USD") || mark.hasSuffix("MYR") || mark.hasSuffix("GBP")) {
                         out.append(".")
                         i += 1
+                        changed = true
                         continue
                     }
                 }
@@ -64,7 +68,7 @@ public enum AmountReader {
             out.append(c[i])
             i += 1
         }
-        return String(out)
+        return changed ? String(out) : line
     }
 
     public static func amounts(in line: String) -> [Found] {

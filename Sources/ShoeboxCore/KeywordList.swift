@@ -8,9 +8,12 @@ struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
     private let index: [[Int]]
     /// Keywords of one byte ("$", "#").
     private let single: [(UInt8, Int)]
+    /// False: keywords match anywhere, also inside words (a substring test).
+    let wordBoundaries: Bool
 
-    init(_ words: [String]) {
+    init(_ words: [String], wordBoundaries: Bool = true) {
         self.words = words
+        self.wordBoundaries = wordBoundaries
         bytes = words.map { Array($0.utf8) }
         var index = [[Int]](repeating: [], count: 256)
         var single: [(UInt8, Int)] = []
@@ -47,6 +50,7 @@ struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
 
     @inline(__always)
     private func boundaryOK(_ text: UnsafeBufferPointer<UInt8>, _ i: Int, _ m: Int, _ first: UInt8, _ last: UInt8) -> Bool {
+        guard wordBoundaries else { return true }
         let beforeOK = i == 0 || !TextFolding.isLetterByte(text[i - 1]) || !TextFolding.isLetterByte(first)
         let afterOK = i + m == text.count || !TextFolding.isLetterByte(text[i + m]) || !TextFolding.isLetterByte(last)
         return beforeOK && afterOK
@@ -58,6 +62,14 @@ struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
         var best = Int.max
         folded.withUTF8 { text in scan(text) { k in best = Swift.min(best, k); return best > 0 } }
         return best == Int.max ? nil : words[best]
+    }
+
+    /// Whether any keyword occurs in `folded`.
+    func any(in folded: String) -> Bool {
+        var folded = folded
+        var found = false
+        folded.withUTF8 { text in scan(text) { _ in found = true; return false } }
+        return found
     }
 
     /// Every keyword that occurs in `folded`, in list order.

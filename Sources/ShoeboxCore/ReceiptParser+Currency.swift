@@ -16,7 +16,7 @@ extension ReceiptParser {
                 if hint == "USD" && !TextFolding.containsSubstring(line.text, "US$") && !TextFolding.containsSubstring(line.folded, "usd") { dollarLines.append(line) } else { add(hint, line) }
             }
             // Codes and symbols on their own: "Währung: EUR", "Total € Incl. VAT", "Amount (RM)".
-            for (mark, code) in ReceiptParser.standaloneMarks where ReceiptParser.containsMark(line, mark) { add(code, line) }
+            for mark in ReceiptParser.standaloneKeywords.all(in: line.folded) { add(ReceiptParser.standaloneCode[mark]!, line) }
         }
         let hints = ReceiptParser.countryHints(lines)
         var out = counts.sorted { ($0.value.count, $0.key) > ($1.value.count, $1.key) }.map { entry in
@@ -52,10 +52,9 @@ extension ReceiptParser {
         ("ringgit", "MYR"), ("chf", "CHF"), ("usd", "USD"), ("sgd", "SGD"),
     ]
 
-    static func containsMark(_ line: Line, _ mark: String) -> Bool {
-        if mark.count == 1 { return TextFolding.containsSubstring(line.text, mark) }
-        return TextFolding.contains(line.folded, keyword: mark)
-    }
+    static let standaloneKeywords = KeywordList(standaloneMarks.map(\.0))
+    static let standaloneCode = Dictionary(standaloneMarks, uniquingKeysWith: { a, _ in a })
+
 
     struct CountryGuess { let currency: String; let weight: Int; let notes: [String] }
 

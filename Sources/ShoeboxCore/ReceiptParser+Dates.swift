@@ -34,6 +34,7 @@ extension ReceiptParser {
         let c = Array(text)
         var out: [Character] = []
         out.reserveCapacity(c.count)
+        var changed = false
         for (i, ch) in c.enumerated() {
             if ch == " " {
                 // Drop a space that sits between a digit and a separator that leads to a digit, either way round.
@@ -44,11 +45,11 @@ extension ReceiptParser {
                 if l >= 0 && r < c.count {
                     let leftSep = "-/.".contains(c[l]) && l > 0 && c[l - 1].isDigitASCII && c[r].isDigitASCII
                     let rightSep = "-/.".contains(c[r]) && r + 1 < c.count && c[r + 1].isDigitASCII && c[l].isDigitASCII
-                    if leftSep || rightSep { continue }
+                    if leftSep || rightSep { changed = true; continue }
                 }
             }
             out.append(ch)
         }
-        return String(out)
+        return changed ? String(out) : text
     }
 }

@@ -34,7 +34,7 @@ extension ReceiptParser {
                 if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { continue }
                 if legal == nil, ReceiptParser.looksLikeAddress(fs) { continue }
                 if TextFolding.firstKeyword(in: fs, of: Keywords.slogan) != nil { continue }
-                if legal == nil, ReceiptParser.isMisreadHeader(fs) { continue }
+                if legal == nil, fs.utf8.count <= 30, ReceiptParser.isMisreadHeader(fs) { continue }
                 if line.segments.count == 1 { lineName = name }
                 var score = 0.6 - 0.03 * Double(min(rank, 10))
                 var notes = ["line \(line.index + 1) of the page"]
@@ -62,23 +62,25 @@ extension ReceiptParser {
                 let words = name.split(separator: " ")
                 if words.count >= 2 && words.allSatisfy({ $0.count <= 2 }) { score -= 0.3; notes.append("fragments") }
                 if words.count > 5 && legal == nil { score -= 0.15; notes.append("a sentence, not a name") }
-                if words.allSatisfy({ ReceiptParser.continuesName(TextFolding.fold(String($0))) || Keywords.legalForms.first(in: TextFolding.fold(String($0))) != nil }) {
+                if legal != nil, words.count <= 3, words.allSatisfy({ ReceiptParser.continuesName(TextFolding.fold(String($0))) || Keywords.legalForms.first(in: TextFolding.fold(String($0))) != nil }) {
                     score -= 0.3; notes.append("only a legal form")
                 }
                 if name == name.lowercased() && legal == nil { score -= 0.1; notes.append("all lower case") }
-                out.append(Candidate(value: name, role: "merchant", score: min(0.98, max(0.05, score)), evidence: line.evidence, notes: notes))
+                out.append(Candidate(value: name, role: "merchant", score: max(0.05, score), evidence: line.evidence, notes: notes))
                 // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
                 if let prev = previousName, line.segments.count == 1,
                    ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil)),
                    ReceiptParser.similarHeight(prev.line, line) {
                     var joined = out[out.count - 1]
-                    joined = Candidate(value: prev.name + " " + name, role: "merchant", score: min(0.98, joined.score + 0.08),
+                    joined = Candidate(value: prev.name + " " + name, role: "merchant", score: joined.score + 0.08,
                                        evidence: prev.line.evidence, notes: joined.notes + ["joined with the line above"])
                     out.append(joined)
                 }
                 rank += 1
             }
-            previousName = lineName.map { ($0, line) }
+            // A block heading ("Verkäufer", "Bill to") is not the first half of a name.
+            let heading = Keywords.sellerBlock.any(in: f) || Keywords.buyerBlock.any(in: f)
+            previousName = heading ? nil : lineName.map { ($0, line) }
         }
         return out.sorted { $0.score > $1.score }
     }

@@ -8,8 +8,7 @@ extension ReceiptParser {
         var out: [Candidate<String>] = []
         for line in lines {
             // Cheap test first: most lines name no document.
-            guard Keywords.documentWords.contains(where: { TextFolding.containsSubstring(line.folded, $0) })
-                    || TextFolding.containsSubstring(line.folded, "-nr") || TextFolding.containsSubstring(line.folded, "-no") else { continue }
+            guard ReceiptParser.referencePrefilter.any(in: line.folded) else { continue }
             let tokens = line.text.split(whereSeparator: \.isWhitespace).map(String.init)
             let foldedTokens = line.folded.split(whereSeparator: \.isWhitespace).map(String.init)
             let folded = (foldedTokens.count == tokens.count ? foldedTokens : tokens.map { TextFolding.fold($0) })
@@ -70,6 +69,9 @@ extension ReceiptParser {
         }
         return out.sorted { $0.score > $1.score }
     }
+
+    /// Cheap first test for a line: a document word anywhere, even inside a compound, or a "-Nr"/"-No".
+    static let referencePrefilter = KeywordList(Keywords.documentWords.words + ["-nr", "-no"], wordBoundaries: false)
 
     static let tokenJunk: Set<Character> = [":", ";", ",", ".", "#", "|", "(", ")", "[", "]"]
 

@@ -28,15 +28,16 @@ public struct ReceiptParser: Sendable {
         /// The role its keywords give the amounts of the line, and the keyword.
         let role: (AmountRole?, String?)
         /// Runs of words parted by wide gaps: the columns of the line ("Adatum Corporation" | "CRONUS DE").
-        let segments: [String]
+        /// Worked out only for the lines the merchant rules look at.
+        lazy var segments: [String] = ReceiptParser.segments(of: line)
         let evidence: Evidence
         /// 0 at the top of the document, 1 at the bottom of the last page.
         let position: Double
 
         init(page: Int, index: Int, order: Int, line: OCRLine, text: String, folded: String, amountText: String,
-             amounts: [AmountReader.Found], role: (AmountRole?, String?), segments: [String], evidence: Evidence, position: Double) {
+             amounts: [AmountReader.Found], role: (AmountRole?, String?), evidence: Evidence, position: Double) {
             self.page = page; self.index = index; self.order = order; self.line = line; self.text = text; self.folded = folded
-            self.amountText = amountText; self.amounts = amounts; self.role = role; self.segments = segments
+            self.amountText = amountText; self.amounts = amounts; self.role = role
             self.evidence = evidence; self.position = position
         }
     }
@@ -75,7 +76,7 @@ public struct ReceiptParser: Sendable {
                 let amountText = AmountReader.mend(text)
                 out.append(Line(
                     page: page.pageNumber, index: i, order: out.count, line: line, text: text, folded: folded,
-                    amountText: amountText, amounts: AmountReader.amounts(in: amountText), role: role(of: folded), segments: segments(of: line),
+                    amountText: amountText, amounts: AmountReader.amounts(in: amountText), role: role(of: folded),
                     evidence: Evidence(page: page.pageNumber, line: i, box: line.box, text: text,
                                        source: page.source, ocrConfidence: line.meanConfidence),
                     position: (Double(p) + min(1, max(0, y))) / pageCount))
