@@ -223,7 +223,8 @@ public struct RegressionReport: Sendable {
         var out: [String] = []
         for (name, f) in fields.sorted(by: { $0.key < $1.key }) {
             guard let base = (f["normalisedRate"] as? NSNumber)?.doubleValue else { continue }
-            let now = scores[name]?.normalisedRate ?? 0
+            // Rates are written rounded to four places: compare at that precision.
+            let now = ((scores[name]?.normalisedRate ?? 0) * 10000).rounded() / 10000
             if now + 1e-9 < base { out.append(String(format: "%@: %.1f%% now, baseline %.1f%%", name, 100 * now, 100 * base)) }
         }
         return out

@@ -166,7 +166,6 @@ enum Keywords {
         "bestellung", "order date", "commande", "pedido", "version", "stylesheet", "printed", "gedruckt", "skonto", "bis",
         "period", "zeitraum", "warranty", "garantie",
     ]
-    static let dueDate: KeywordList = ["due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid until", "gultig bis", "expiry", "expires", "ablauf"]
 
 
     /// Words naming the document whose number is the reference ("Rechnung", "Invoice", "Bon", …); compounds
