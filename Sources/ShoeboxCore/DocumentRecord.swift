@@ -28,6 +28,7 @@ public struct DocumentRecord: Hashable, Sendable {
     public var subtotal: Money?
     public var tax: [TaxLine]
     public var referenceNumber: String?
+    public var sellerTaxID: String?
     public var paymentMethod: String?
     public var confidence: [String: Double]
     public var reasons: [String]
@@ -51,7 +52,7 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tax, referenceNumber, paymentMethod, confidence, reasons, duplicateOf, failure, pages
+        case subtotal, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, reasons, duplicateOf, failure, pages
     }
     enum TaxKeys: String, CodingKey { case rate, amount }
     enum FailureKeys: String, CodingKey { case code, message }
@@ -77,6 +78,7 @@ extension DocumentRecord: Codable {
             try tc.encode(t.amount.decimalString, forKey: .amount)
         }
         try c.encode(referenceNumber, forKey: .referenceNumber)
+        try c.encode(sellerTaxID, forKey: .sellerTaxID)
         try c.encode(paymentMethod, forKey: .paymentMethod)
         // Confidences rounded to 3 places so the JSON is stable and readable.
         try c.encode(confidence.mapValues { ($0 * 1000).rounded() / 1000 }, forKey: .confidence)
@@ -130,6 +132,7 @@ extension DocumentRecord: Codable {
             }
         }
         referenceNumber = try c.decodeIfPresent(String.self, forKey: .referenceNumber)
+        sellerTaxID = try c.decodeIfPresent(String.self, forKey: .sellerTaxID)
         paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
         confidence = try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:]
         reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []

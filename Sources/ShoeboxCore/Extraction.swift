@@ -63,6 +63,8 @@ public struct TaxReading: Hashable, Sendable, Codable {
 
 public enum DocumentKind: String, Sendable, Codable {
     case receipt, invoice, creditNote = "credit-note"
+    /// Quotes, statements, balance screens: paper that proves no purchase.
+    case notAPurchase = "not-a-purchase"
 }
 
 /// Everything the deterministic parser found in a document: every candidate for every field.
@@ -72,6 +74,8 @@ public struct Extraction: Sendable, Codable {
     public var merchants: [Candidate<String>] = []
     public var currencies: [Candidate<String>] = []
     public var references: [Candidate<String>] = []
+    /// The seller's VAT / tax number ("DE123456789", "GST Reg No 000136577024").
+    public var sellerTaxIDs: [Candidate<String>] = []
     public var paymentMethods: [Candidate<String>] = []
     public var taxes: [TaxReading] = []
     public var documentKind: DocumentKind = .receipt
@@ -98,6 +102,7 @@ public struct Extraction: Sendable, Codable {
         out.merchants = join(merchants, other.merchants)
         out.currencies = join(currencies, other.currencies)
         out.references = join(references, other.references)
+        out.sellerTaxIDs = join(sellerTaxIDs, other.sellerTaxIDs)
         out.paymentMethods = join(paymentMethods, other.paymentMethods)
         if out.taxes.isEmpty { out.taxes = other.taxes }
         return out

@@ -87,8 +87,51 @@ extension ReceiptParser {
         return out.sorted { $0.score > $1.score }
     }
 
+    /// "USt-IdNr.: DE123456789", "GST REG NO: 000136577024", "N° TVA : FR 11 123 456 782", "NIF B12345678":
+    /// the token(s) after a tax-ID keyword, digits and capitals only. A number in the buyer's block is not the seller's.
+    func sellerTaxIDCandidates(_ lines: [Line]) -> [Candidate<String>] {
+        var out: [Candidate<String>] = []
+        var buyerUntil = -1
+        for (k, line) in lines.enumerated() {
+            if Keywords.buyerBlock.any(in: line.folded) { buyerUntil = k + 5 }
+            if Keywords.sellerBlock.any(in: line.folded) { buyerUntil = -1 }
+            guard let keyword = Keywords.vatID.first(in: line.folded),
+                  let range = line.folded.range(of: keyword) else { continue }
+            let offset = line.folded.distance(from: line.folded.startIndex, to: range.upperBound)
+            guard offset <= line.text.count else { continue }
+            // The ID runs over tokens of capitals, digits and spaces after the keyword ("FR 11 123 456 782").
+            let rest = String(line.text.dropFirst(offset)).drop { " .:#-nNoOrR°".contains($0) && !$0.isDigitASCII }
+            var id = ""
+            let chars = Array(rest)
+            for (i, ch) in chars.enumerated() {
+                if ch.isDigitASCII || (ch.isUppercase && ch.isLetterFast) {
+                    id.append(ch)
+                } else if ch == " " || ch == "-" || ch == "/" {
+                    // Groups of digits continue the number ("FR 11 123 456 782"); a word after a space ends it.
+                    if ch == " ", i + 1 < chars.count, !chars[i + 1].isDigitASCII { break }
+                } else {
+                    break
+                }
+            }
+            guard id.filter(\.isDigitASCII).count >= 6 else { continue }
+            let inBuyer = k <= buyerUntil
+            // A VAT number (country letters, then digits) beats a national tax number.
+            let vatFormat = id.prefix(2).allSatisfy(\.isLetterFast) && id.dropFirst(2).first?.isDigitASCII == true
+            out.append(Candidate(value: id, role: "seller-tax-id", score: (inBuyer ? 0.3 : 0.8 - 0.002 * Double(k)) + (vatFormat ? 0.1 : 0),
+                                 evidence: line.evidence,
+                                 notes: ["keyword '\(keyword)'"] + (inBuyer ? ["in the buyer's block"] : []) + (vatFormat ? ["VAT number format"] : [])))
+        }
+        return out.sorted { $0.score > $1.score }
+    }
+
     func documentKind(_ lines: [Line]) -> DocumentKind {
         let head = lines.prefix(20)
+        // A quote or statement says so in its title: a line near the top that starts with the word
+        // (a supermarket's "Angebot" on an item line is a special offer, not a quote).
+        if lines.prefix(8).contains(where: { line in
+            guard let k = Keywords.notAPurchase.first(in: line.folded) else { return false }
+            return line.folded.hasPrefix(k)
+        }) { return .notAPurchase }
         if head.contains(where: { TextFolding.firstKeyword(in: $0.folded, of: Keywords.creditNote) != nil }) { return .creditNote }
         if head.contains(where: { line in
             TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil && !TextFolding.containsSubstring(line.folded, "tax invoice")

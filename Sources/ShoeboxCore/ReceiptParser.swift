@@ -54,6 +54,7 @@ public struct ReceiptParser: Sendable {
         extraction.dates = dateCandidates(lines, order: order)
         extraction.merchants = merchantCandidates(lines, dateLines: Set(extraction.dates.compactMap { $0.evidence.map { ReceiptParser.key($0) } }))
         extraction.references = referenceCandidates(lines)
+        extraction.sellerTaxIDs = sellerTaxIDCandidates(lines)
         extraction.paymentMethods = paymentCandidates(lines)
         extraction.documentKind = documentKind(lines)
         return extraction

@@ -65,6 +65,8 @@ public struct RecordMerger: Sendable {
             record.confidence["merchant"] = conf
         }
         record.referenceNumber = RecordMerger.best(extraction.references)?.0.value
+        record.sellerTaxID = RecordMerger.best(extraction.sellerTaxIDs)?.0.value
+        if extraction.documentKind == .notAPurchase { reasons.append("not-a-purchase") }
         record.paymentMethod = RecordMerger.best(extraction.paymentMethods)?.0.value
 
         for field in requiredFields {

@@ -52,6 +52,10 @@ public enum RegressionAdapters {
         if let v = o["invoice_number"] as? String { e["referenceNumber"] = v }
         if let v = o["currency"] as? String { e["currency"] = v }
         if let v = o["seller_name"] as? String { e["merchant"] = v }
+        // The VAT number (two letters, then digits) when the seller has one, else its first tax number.
+        if let ids = o["seller_tax_ids"] as? [String], let id = ids.first(where: { $0.prefix(2).allSatisfy(\.isLetter) }) ?? ids.first {
+            e["sellerTaxID"] = id
+        }
         let stem = String(name.dropLast(".expected.json".count))
         return RegressionCase(document: stem + ".pdf", expected: e, format: "zugferd")
     }
@@ -120,7 +124,7 @@ public struct RegressionReport: Sendable {
         public var normalisedRate: Double { checked == 0 ? 0 : Double(normalised) / Double(checked) }
     }
 
-    public static let fields = ["merchant", "date", "total", "currency", "referenceNumber"]
+    public static let fields = ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID"]
     public private(set) var scores: [String: FieldScore] = [:]
     public private(set) var misses: [Miss] = []
     public private(set) var documents = 0
@@ -138,7 +142,7 @@ public struct RegressionReport: Sendable {
         switch field {
         case "merchant": return ReceiptParser.normalizedMerchant(value).replacingOccurrences(of: " ", with: "")
         case "currency": return value.uppercased()
-        case "referenceNumber": return value.uppercased().filter { $0.isLetter || $0.isNumber }
+        case "referenceNumber", "sellerTaxID": return value.uppercased().filter { $0.isLetter || $0.isNumber }
         default: return value
         }
     }
@@ -150,6 +154,7 @@ public struct RegressionReport: Sendable {
         case "total": return record.total?.decimalString
         case "currency": return record.currency?.code
         case "referenceNumber": return record.referenceNumber
+        case "sellerTaxID": return record.sellerTaxID
         default: return nil
         }
     }

@@ -190,6 +190,18 @@ enum Keywords {
     static let card: KeywordList = ["visa", "mastercard", "master card", "maestro", "amex", "american express", "girocard", "ec-karte", "ec karte", "kartenzahlung", "karte", "credit card", "debit card", "card", "tarjeta", "carte bancaire", "carte", "cb", "kad kredit", "kad debit", "contactless", "kontaktlos"]
     static let cash: KeywordList = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
 
+    /// Paper that proves no purchase: quotes, statements, balance enquiries, pro-forma invoices.
+    static let notAPurchase: KeywordList = [
+        "quotation", "quote", "estimate", "angebot", "kostenvoranschlag", "devis", "presupuesto", "sebut harga", "statement of account",
+        "kontoauszug", "releve de compte", "extracto", "penyata akaun", "balance enquiry", "balance inquiry", "pro forma", "proforma",
+        "not a tax invoice", "kein beleg",
+    ]
+    /// Keywords before the seller's VAT or tax number.
+    static let vatID: KeywordList = [
+        "ust-idnr", "ust.-id.-nr", "ust-id", "ust.-id", "ust id", "ustid", "umsatzsteuer-id", "steuernummer", "steuernr", "st.-nr", "st-nr",
+        "vat reg no", "vat reg", "vat no", "vat number", "vat id", "gst reg no", "gst reg", "gst no", "gst id", "sst reg no", "sst no",
+        "sst id", "tax id", "tax no", "n° tva", "tva intracom", "tva intra", "tva", "nif", "cif", "mwst-nr", "mwst nr", "uid-nr", "uid",
+    ]
     static let creditNote: KeywordList = ["credit note", "gutschrift", "avoir", "nota de credito", "nota kredit", "rechnungskorrektur"]
     static let invoice: KeywordList = ["invoice", "rechnung", "factura", "facture", "invois", "fattura"]
 

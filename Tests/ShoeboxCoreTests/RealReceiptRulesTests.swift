@@ -175,3 +175,26 @@ struct RegressionReportTests {
         #expect(RegressionAdapters.parse(Data("{}".utf8), name: "x.json") == nil)
     }
 }
+
+struct TaxIDAndKindTests {
+    let parser = ReceiptParser(today: today)
+
+    @Test func sellerVATNumberBeatsTheNationalTaxNumber() {
+        let e = parser.parse(pages: [page(["Handwerker GmbH", "Steuernummer: 201/113/40209", "USt.-Id.-Nr.: DE123456789"])], language: "deu")
+        #expect(e.sellerTaxIDs.first?.value == "DE123456789")
+        let fr = parser.parse(pages: [page(["LE FOURNISSEUR", "N° TVA : FR 11 123 456 782 Contact: 01 01"])], language: "fra")
+        #expect(fr.sellerTaxIDs.first?.value == "FR11123456782")
+        let my = parser.parse(pages: [page(["TASTE OF THE WORLD SDN BHD", "GST REG NO: 000136577024"])], language: "eng")
+        #expect(my.sellerTaxIDs.first?.value == "000136577024")
+    }
+
+    @Test func aQuoteIsNotAPurchase() {
+        let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: ["merchant", "date", "total", "currency"])
+        let source = SourceFile(path: "/q.pdf", relativePath: "q.pdf", folder: "", kind: .pdf, sha256: "0", size: 1)
+        let e = parser.parse(pages: [page(["Schreinerei Holz GmbH", "ANGEBOT Nr. 2026-17", "14.03.2026", "Summe 1.200,00 EUR"])], language: "deu")
+        #expect(e.documentKind == .notAPurchase)
+        let r = merger.merge(e, source: source, language: .unknown, pages: 1)
+        #expect(r.reasons.contains("not-a-purchase"))
+        #expect(r.status == .review)
+    }
+}
