@@ -66,6 +66,7 @@ extension ReceiptParser {
                     score -= 0.3; notes.append("only a legal form")
                 }
                 if name == name.lowercased() && legal == nil { score -= 0.1; notes.append("all lower case") }
+                if name.filter(\.isLetterFast).count <= 3 && legal == nil { score -= 0.2; notes.append("too short for a name") }
                 out.append(Candidate(value: name, role: "merchant", score: max(0.05, score), evidence: line.evidence, notes: notes))
                 // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
                 if let prev = previousName, line.segments.count == 1,
@@ -82,7 +83,29 @@ extension ReceiptParser {
             let heading = Keywords.sellerBlock.any(in: f) || Keywords.buyerBlock.any(in: f)
             previousName = heading ? nil : lineName.map { ($0, line) }
         }
+        out += closingLineNames(lines)
         return out.sorted { $0.score > $1.score }
+    }
+
+    /// "Thank you for shopping at FUYI MINI MARKET", "Welcome to Café Central", "Danke für Ihren Einkauf bei
+    /// REWE": the name a receipt repeats in its greeting, wherever the greeting stands.
+    func closingLineNames(_ lines: [Line]) -> [Candidate<String>] {
+        var out: [Candidate<String>] = []
+        for (k, line) in lines.enumerated() {
+            guard let phrase = Keywords.greetingBeforeName.first(in: line.folded),
+                  let range = line.folded.range(of: phrase) else { continue }
+            let offset = line.folded.distance(from: line.folded.startIndex, to: range.upperBound)
+            guard offset < line.text.count else { continue }
+            var name = String(line.text.dropFirst(offset))
+            // The name may run on to the next line ("… shopping at FUYI MINI" / "MARKET").
+            if k + 1 < lines.count, lines[k + 1].page == line.page, lines[k + 1].line.words.count <= 3, lines[k + 1].amounts.isEmpty,
+               !Keywords.slogan.any(in: lines[k + 1].folded) {
+                name += " " + lines[k + 1].text
+            }
+            guard let clean = ReceiptParser.merchantName(name, today: today), clean.split(separator: " ").count <= 6 else { continue }
+            out.append(Candidate(value: clean, role: "merchant", score: 0.72, evidence: line.evidence, notes: ["after '\(phrase)'"]))
+        }
+        return out
     }
 
     /// "TAXINVOIGE", "0FFICIAL RECEIPT": a document header as OCR misreads it (two edits at most).

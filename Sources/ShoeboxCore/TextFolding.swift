@@ -229,6 +229,12 @@ enum Keywords {
         "supplies", "centre", "center", "bistro", "bar", "kitchen", "baeckerei", "backerei", "metzgerei", "apotheke",
         "boulangerie", "pharmacie", "panaderia", "farmacia", "ferreteria", "supermercado", "tienda", "magasin", "markt",
     ]
+    /// Greetings that name the shop right after them.
+    static let greetingBeforeName: KeywordList = [
+        "shopping at", "shopping with", "for visiting", "welcome to", "thanks for choosing", "thank you for choosing",
+        "einkauf bei", "willkommen bei", "bienvenue chez", "merci d'avoir choisi", "bienvenido a", "gracias por su compra en",
+        "selamat datang ke", "terima kasih kerana membeli di",
+    ]
     /// Slogans and greetings printed near the top that are not names.
     static let slogan: KeywordList = [
         "thank you", "welcome", "please", "come again", "visit us", "since", "tax invoice", "cash bill", "official receipt",

@@ -198,3 +198,12 @@ struct TaxIDAndKindTests {
         #expect(r.status == .review)
     }
 }
+
+struct GreetingNameTests {
+    @Test func theNameInTheClosingGreeting() {
+        let parser = ReceiptParser(today: today)
+        let e = parser.parse(pages: [page(["are X N", "+ 132, -", "25/01/2018 1:22:56PM", "Total 9.00", "Thank you for shopping at FUYI MINI", "MARKET"])], language: "eng")
+        #expect(e.merchants.first?.value == "FUYI MINI MARKET")
+        #expect(e.merchants.first?.notes.contains("after 'shopping at'") == true)
+    }
+}
