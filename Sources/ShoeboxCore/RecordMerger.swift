@@ -52,7 +52,10 @@ public struct RecordMerger: Sendable {
         }
         if let cur = record.currency {
             if let sub = extraction.amounts(withRole: .subtotal).last { record.subtotal = sub.value.money(in: cur) }
+            // No tax rate in use anywhere exceeds 27 % of the net, about 21 % of the gross: a larger "tax" is the
+            // net or gross amount printed on the tax line, not the tax.
             record.tax = extraction.taxes.map { TaxLine(rate: $0.rate, amount: $0.amount.money(in: cur)) }
+                .filter { t in record.total.map { abs(t.amount.minorUnits) * 100 <= abs($0.minorUnits) * 30 } ?? true }
         }
         if let (c, conf, ambiguous) = RecordMerger.best(extraction.dates.filter { $0.role == "transaction" } + extraction.dates.filter { $0.role != "transaction" }) {
             record.date = c.value

@@ -207,3 +207,16 @@ struct GreetingNameTests {
         #expect(e.merchants.first?.notes.contains("after 'shopping at'") == true)
     }
 }
+
+struct TaxSanityTests {
+    @Test func aTaxLargerThanAnyRateAllowsIsDropped() {
+        let parser = ReceiptParser(today: today)
+        let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: ["merchant", "date", "total", "currency"])
+        let source = SourceFile(path: "/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "0", size: 1)
+        let e = parser.parse(pages: [page(["SAM SAM TRADING CO", "29/12/2017", "GST 6% incl 13.30", "Total RM 14.10", "Cash 20.00", "Change 5.90"])], language: "eng")
+        #expect(e.taxes.map(\.amount.minorUnits).contains(1330))
+        let r = merger.merge(e, source: source, language: .unknown, pages: 1)
+        #expect(r.total?.decimalString == "14.10")
+        #expect(r.tax.isEmpty, "13.30 cannot be the tax of 14.10")
+    }
+}
