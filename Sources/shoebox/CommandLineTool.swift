@@ -11,6 +11,7 @@ enum ExitCode {
     static let finishedWithFailures: Int32 = 1
     static let usage: Int32 = 2
     static let regressionFailed: Int32 = 7
+    static let busy: Int32 = 8
 }
 
 enum CommandLineTool {

@@ -6,7 +6,7 @@ import ShoeboxStore
 
 enum RunCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "run", valueOptions: ["--out", "--jobs", "--pipeline", "--today"], flagOptions: [])
+        let a = try Arguments(args, verb: "run", valueOptions: ["--out", "--jobs", "--pipeline", "--today"], flagOptions: ["--wait"])
         if a.flags.contains("--help") { print(Help.run); return ExitCode.success }
         guard a.positionals.count == 1 else {
             throw UsageError(message: "shoebox run: needs exactly one scan folder (got \(a.positionals.count)). See 'shoebox run --help'.")
@@ -15,6 +15,12 @@ enum RunCommand {
         let today = try CommandLineTool.today(a, verb: "run")
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "run")
         let out = CommandLineTool.outputDirectory(a)
+        let lock: RunLock
+        do { lock = try RunLock(outputDirectory: out, wait: a.flags.contains("--wait")) } catch {
+            CommandLineTool.printError("shoebox run: \(error.message)")
+            return ExitCode.busy
+        }
+        defer { withExtendedLifetime(lock) {} }
         let store: Store
         do { store = try Store(directory: out) } catch { throw PipelineError(code: .store, message: error.message) }
         let runner = PipelineRunner(config: config, today: today, jobs: jobs, progress: CommandLineTool.progress)

@@ -18,11 +18,11 @@ enum Help {
     Every command that works on a store takes --out DIR (default ./shoebox-out).
     Exit codes: 0 done, 1 finished but some documents failed, 2 usage error,
     3 scan folder missing, 4 output folder or store unusable, 5 OCR engine or language data missing,
-    6 pipeline file invalid, 7 regress found wrong fields.
+    6 pipeline file invalid, 7 regress found wrong fields, 8 another run is using the output folder.
     """
 
     static let run = """
-    usage: shoebox run SCANS [--out DIR] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD]
+    usage: shoebox run SCANS [--out DIR] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait]
 
     Processes every file under SCANS. The folder of a file is its first path component under SCANS.
     Files the store already finished (same path, same bytes) are skipped, so a killed or repeated run
@@ -35,9 +35,12 @@ enum Help {
       --jobs N           OCR worker threads (default: the pipeline's jobs, 0 = one per core)
       --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
       --today DATE       the day dates are checked against (default: the system's date)
+      --wait             when another run is using DIR, wait for it instead of stopping
+
+    One run at a time works in an output folder; a second one stops with exit 8 (or waits with --wait).
 
     exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
-          4 store unusable, 5 OCR engine missing, 6 pipeline file invalid.
+          4 store unusable, 5 OCR engine missing, 6 pipeline file invalid, 8 another run is using DIR.
     """
 
     static let extract = """

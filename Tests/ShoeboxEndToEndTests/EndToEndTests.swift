@@ -163,6 +163,33 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(Set(sources).count == files.count)
     }
 
+    @Test func oneRunAtATimePerOutputFolder() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans/r")
+        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+        for f in ["deu-supermarkt.png", "eng-gb-grocer.png", "fra-boulangerie.png", "spa-supermercado.png"] {
+            try FileManager.default.copyItem(atPath: fixtures.path + "/receipts/" + f, toPath: scans.appendingPathComponent(f).path)
+        }
+        let out = work.appendingPathComponent("out").path
+        let args = ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", "1", "--today", today]
+        let first = Process()
+        first.executableURL = URL(fileURLWithPath: shoebox)
+        first.arguments = args
+        first.standardOutput = FileHandle.nullDevice
+        try first.run()
+        // Wait until the first run holds the lock (it writes its pid into run.lock).
+        for _ in 0..<100 where (try? String(contentsOfFile: out + "/run.lock", encoding: .utf8))?.isEmpty ?? true { Thread.sleep(forTimeInterval: 0.05) }
+        let second = try runProgram(shoebox, args)
+        #expect(second.code == 8)
+        #expect(second.err.contains("another shoebox run (process \(first.processIdentifier))"))
+        let waiting = try runProgram(shoebox, args + ["--wait"])
+        first.waitUntilExit()
+        #expect(first.terminationStatus == 0)
+        #expect(waiting.code == 0)
+        #expect(waiting.out.contains("4 files found, 0 processed, 4 already done"), "\(waiting.out)")
+    }
+
     @Test func extractJSONReadsEverySyntheticFixture() throws {
         let dir = fixtures.appendingPathComponent("receipts")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasSuffix(".json") }.sorted()

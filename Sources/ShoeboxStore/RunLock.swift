@@ -1,0 +1,39 @@
+internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
+
+/// One `shoebox run` at a time per output folder: an exclusive `flock` on `<out>/run.lock`, which the kernel
+/// releases when the process ends in any way (a kill -9 leaves no stale lock).
+public final class RunLock {
+    private let fd: Int32
+    public let path: String
+
+    public struct Busy: Error, CustomStringConvertible, Sendable {
+        public let message: String
+        public var description: String { message }
+    }
+
+    /// Takes the lock, or throws `Busy` naming the process that holds it; with `wait`, blocks until it is free.
+    public init(outputDirectory: String, wait: Bool) throws(Busy) {
+        try? FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+        path = (outputDirectory as NSString).appendingPathComponent("run.lock")
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw Busy(message: "cannot create \(path): \(String(cString: strerror(errno))). Check that the output folder is writable.")
+        }
+        if flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            close(fd)
+            throw Busy(message: "another shoebox run (process \(holder.isEmpty ? "?" : holder)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
+        }
+        let pid = "\(getpid())\n"
+        _ = ftruncate(fd, 0)
+        _ = pid.withCString { write(fd, $0, strlen($0)) }
+    }
+
+    deinit {
+        flock(fd, LOCK_UN)
+        close(fd)
+    }
+}
