@@ -140,11 +140,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let args = ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", "1", "--today", today]
 
         // Kill -9 part-way through: one worker, ~0.5 s a page, so after 3 s some but not all are stored.
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: shoebox)
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
+        let p = try startProgram(shoebox, args)
         Thread.sleep(forTimeInterval: 3)
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
@@ -173,11 +169,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
         }
         let out = work.appendingPathComponent("out").path
         let args = ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", "1", "--today", today]
-        let first = Process()
-        first.executableURL = URL(fileURLWithPath: shoebox)
-        first.arguments = args
-        first.standardOutput = FileHandle.nullDevice
-        try first.run()
+        let first = try startProgram(shoebox, args)
         // Wait until the first run holds the lock (it writes its pid into run.lock).
         for _ in 0..<100 where (try? String(contentsOfFile: out + "/run.lock", encoding: .utf8))?.isEmpty ?? true { Thread.sleep(forTimeInterval: 0.05) }
         let second = try runProgram(shoebox, args)

@@ -41,6 +41,16 @@ public func runProgram(_ path: String, _ args: [String], environment: [String: S
     return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
 }
 
+/// Starts a program in the background (its stdout discarded) and returns it running.
+public func startProgram(_ path: String, _ args: [String]) throws -> Process {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: path)
+    p.arguments = args
+    p.standardOutput = FileHandle.nullDevice
+    try p.run()
+    return p
+}
+
 /// Full path of a program on PATH (tests fail loudly with the install command when it is missing).
 public func which(_ name: String) -> String? {
     for dir in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
