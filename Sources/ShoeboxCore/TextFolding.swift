@@ -13,36 +13,8 @@ enum TextFolding {
         return text.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
     }
 
-    /// True when `keyword` occurs in `folded` at word boundaries (no letter continues it on either side).
-    /// Works on UTF-8 bytes: this runs hundreds of times per line, and `range(of:)` was the parser's hot spot.
-    static func contains(_ folded: String, keyword: String) -> Bool {
-        var folded = folded
-        var keyword = keyword
-        return folded.withUTF8 { text in keyword.withUTF8 { key in contains(text, key) } }
-    }
-
     @inline(__always)
     static func isLetterByte(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b >= 0x80 }
-
-    static func contains(_ text: UnsafeBufferPointer<UInt8>, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        let n = text.count, m = key.count
-        guard m > 0, m <= n else { return false }
-        let first = key[0]
-        var i = 0
-        while i <= n - m {
-            if text[i] == first {
-                var j = 1
-                while j < m && text[i + j] == key[j] { j += 1 }
-                if j == m {
-                    let beforeOK = i == 0 || !isLetterByte(text[i - 1]) || !isLetterByte(key[0])
-                    let afterOK = i + m == n || !isLetterByte(text[i + m]) || !isLetterByte(key[m - 1])
-                    if beforeOK && afterOK { return true }
-                }
-            }
-            i += 1
-        }
-        return false
-    }
 
     /// Plain substring test on bytes (no word boundaries), without Foundation's `range(of:)`.
     static func containsSubstring(_ folded: String, _ part: String) -> Bool {
@@ -71,42 +43,6 @@ enum TextFolding {
         guard let first = text.firstIndex(where: { !junk.contains($0) }) else { return "" }
         let last = text.lastIndex(where: { !junk.contains($0) })!
         return String(text[first...last])
-    }
-
-    static func firstKeyword(in folded: String, of keywords: [String]) -> String? {
-        var folded = folded
-        return folded.withUTF8 { text in
-            // Which bytes occur at all: most keywords are ruled out by their first two bytes without a scan.
-            var present = (UInt64(0), UInt64(0), UInt64(0), UInt64(0))
-            for b in text { setBit(&present, b) }
-            return keywords.first { k in
-                var k = k
-                return k.withUTF8 { key in
-                    guard let first = key.first, hasBit(present, first), key.count < 2 || hasBit(present, key[1]) else { return false }
-                    return contains(text, key)
-                }
-            }
-        }
-    }
-
-    @inline(__always) private static func setBit(_ set: inout (UInt64, UInt64, UInt64, UInt64), _ b: UInt8) {
-        let bit = UInt64(1) << UInt64(b & 63)
-        switch b >> 6 {
-        case 0: set.0 |= bit
-        case 1: set.1 |= bit
-        case 2: set.2 |= bit
-        default: set.3 |= bit
-        }
-    }
-
-    @inline(__always) private static func hasBit(_ set: (UInt64, UInt64, UInt64, UInt64), _ b: UInt8) -> Bool {
-        let bit = UInt64(1) << UInt64(b & 63)
-        switch b >> 6 {
-        case 0: return set.0 & bit != 0
-        case 1: return set.1 & bit != 0
-        case 2: return set.2 & bit != 0
-        default: return set.3 & bit != 0
-        }
     }
 }
 

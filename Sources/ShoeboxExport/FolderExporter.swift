@@ -13,11 +13,9 @@ public struct FolderExporter {
         public let leftOut: [String: Int]
     }
 
-    public let scanRoot: String?
     public let exportDirectory: String
 
-    public init(scanRoot: String?, exportDirectory: String) {
-        self.scanRoot = scanRoot
+    public init(exportDirectory: String) {
         self.exportDirectory = exportDirectory
     }
 

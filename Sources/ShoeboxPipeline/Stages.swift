@@ -18,7 +18,7 @@ public struct RenderStage: Sendable {
             guard pdf.pageCount > 0 else { return .failure(.noPages) }
             var pages: [RenderedPage] = []
             for index in 0..<pdf.pageCount {
-                if let text = pdf.textLayer(page: index, dpi: dpi), RenderStage.isRealText(text) {
+                if let text = pdf.textLayer(page: index, dpi: dpi), TextLayerCheck.isReal(text) {
                     pages.append(.text(text))
                     continue
                 }
@@ -32,9 +32,6 @@ public struct RenderStage: Sendable {
             return ImageLoader.load(bytes, kind: source.kind, maxMegapixels: maxMegapixels).map { $0.map(RenderedPage.image) }
         }
     }
-
-    /// A text layer counts when it is real text, not the junk of an earlier OCR (`TextLayerCheck`).
-    static func isRealText(_ page: OCRPage) -> Bool { TextLayerCheck.isReal(page) }
 }
 
 /// OCR: a gray page → words with boxes and confidences, through the worker's own tesseract engines
@@ -297,11 +294,8 @@ struct PassReader {
 
     mutating func read(_ pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
         if let pages = cached?.passes[pass.name] { return .success(pages) }
-        if pass.upright {
-            if let f = ensureRendered() { return .failure(f) }
-            if upright == nil { _ = needsTurning() }
-        }
         if let f = ensureRendered() { return .failure(f) }
+        if pass.upright && upright == nil { _ = needsTurning() }
         let result = processor.ocr.run(pass.upright ? (upright ?? rendered!) : rendered!, pass: pass)
         if case .success(let pages) = result {
             var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)

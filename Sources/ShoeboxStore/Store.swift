@@ -185,14 +185,6 @@ public final class Store {
         return out
     }
 
-    /// The text of a source's pages, in order.
-    public func pageTexts(path: String) throws(StoreError) -> [String] {
-        try wrap { () throws(DatabaseError) in
-            try db.query("SELECT p.text FROM pages p JOIN sources s ON s.id = p.source_id WHERE s.path = ? ORDER BY p.page_number",
-                         [.text(path)]).compactMap { $0.first?.text }
-        }
-    }
-
     /// Absolute path of each source's original, by relative path.
     public func originalPaths() throws(StoreError) -> [String: String] {
         let rows = try wrap { () throws(DatabaseError) in try db.query("SELECT path, root FROM sources") }
@@ -202,10 +194,6 @@ public final class Store {
             out[path] = (root as NSString).appendingPathComponent(path)
         }
         return out
-    }
-
-    public func runCount() throws(StoreError) -> Int {
-        try wrap { () throws(DatabaseError) in Int(try db.query("SELECT count(*) FROM runs").first?.first?.int ?? 0) }
     }
 
     public static var sqliteVersion: String { Database.sqliteVersion }

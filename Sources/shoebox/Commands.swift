@@ -155,7 +155,7 @@ enum ExportCommand {
         let store = try Store(directory: out)
         let records = try store.records()
         let originals = try store.originalPaths()
-        let exporter = FolderExporter(scanRoot: nil, exportDirectory: (out as NSString).appendingPathComponent("exports"))
+        let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"))
         let results = try exporter.export(records: records) { originals[$0.source] ?? $0.source }
         for r in results {
             let left = r.leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
