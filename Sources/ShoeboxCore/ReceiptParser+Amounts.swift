@@ -28,11 +28,13 @@ extension ReceiptParser {
         var pendingRole: (AmountRole, String, Int)?
         for line in lines {
             let found = line.amounts.filter { !$0.isRate }
+            // A keyword line whose amount was printed (or read) on the next line: "Total Amount:" / "64.15".
+            // A long line without amounts is neither (and its keywords need not be looked up).
+            let short = line.line.words.count <= 3 || line.text.hasSuffix(":")
+            if found.isEmpty && !short { pendingRole = nil; continue }
             let (lineRole, keyword) = line.role
             guard let lineRole else { pendingRole = nil; continue }
             if found.isEmpty {
-                // A keyword line whose amount was printed (or read) on the next line: "Total Amount:" / "64.15".
-                let short = line.line.words.count <= 3 || line.text.hasSuffix(":")
                 if let keyword, lineRole != .lineItem, short { pendingRole = (lineRole, keyword, line.order) } else { pendingRole = nil }
                 continue
             }
@@ -209,7 +211,7 @@ extension ReceiptParser {
 
     func taxReadings(_ lines: [Line]) -> [TaxReading] {
         var out: [TaxReading] = []
-        for line in lines {
+        for line in lines where !line.amounts.isEmpty {
             guard line.role.0 == .tax else { continue }
             let all = line.amounts
             guard let amount = all.last(where: { !$0.isRate }) else { continue }

@@ -84,7 +84,16 @@ extension ReceiptParser {
             previousName = heading ? nil : lineName.map { ($0, line) }
         }
         out += closingLineNames(lines)
-        return out.sorted { $0.score > $1.score }
+        out.sort { $0.score > $1.score }
+        // Misread letters in the likeliest names, mended from the page's other printings and the trade vocabulary.
+        var mender = NameMender(lines: lines)
+        for k in out.indices.prefix(5) {
+            let line = out[k].evidence.flatMap { e in lines.first { $0.page == e.page && $0.index == e.line } }?.line
+            let (mended, notes) = mender.mend(out[k].value, line: line)
+            guard !notes.isEmpty else { continue }
+            out[k] = Candidate(value: mended, role: out[k].role, score: out[k].score, evidence: out[k].evidence, notes: out[k].notes + notes)
+        }
+        return out
     }
 
     /// "Thank you for shopping at FUYI MINI MARKET", "Welcome to Café Central", "Danke für Ihren Einkauf bei

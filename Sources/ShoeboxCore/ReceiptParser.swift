@@ -25,8 +25,8 @@ public struct ReceiptParser: Sendable {
         let amountText: String
         /// The amounts (and rates) read from `amountText`, left to right.
         let amounts: [AmountReader.Found]
-        /// The role its keywords give the amounts of the line, and the keyword.
-        let role: (AmountRole?, String?)
+        /// The role its keywords give the amounts of the line, and the keyword (looked up when first asked).
+        lazy var role: (AmountRole?, String?) = ReceiptParser.role(of: folded)
         /// Runs of words parted by wide gaps: the columns of the line ("Adatum Corporation" | "CRONUS DE").
         /// Worked out only for the lines the merchant rules look at.
         lazy var segments: [String] = ReceiptParser.segments(of: line)
@@ -35,9 +35,9 @@ public struct ReceiptParser: Sendable {
         let position: Double
 
         init(page: Int, index: Int, order: Int, line: OCRLine, text: String, folded: String, amountText: String,
-             amounts: [AmountReader.Found], role: (AmountRole?, String?), evidence: Evidence, position: Double) {
+             amounts: [AmountReader.Found], evidence: Evidence, position: Double) {
             self.page = page; self.index = index; self.order = order; self.line = line; self.text = text; self.folded = folded
-            self.amountText = amountText; self.amounts = amounts; self.role = role
+            self.amountText = amountText; self.amounts = amounts
             self.evidence = evidence; self.position = position
         }
     }
@@ -77,7 +77,7 @@ public struct ReceiptParser: Sendable {
                 let amountText = AmountReader.mend(text)
                 out.append(Line(
                     page: page.pageNumber, index: i, order: out.count, line: line, text: text, folded: folded,
-                    amountText: amountText, amounts: AmountReader.amounts(in: amountText), role: role(of: folded),
+                    amountText: amountText, amounts: AmountReader.amounts(in: amountText),
                     evidence: Evidence(page: page.pageNumber, line: i, box: line.box, text: text,
                                        source: page.source, ocrConfidence: line.meanConfidence),
                     position: (Double(p) + min(1, max(0, y))) / pageCount))

@@ -122,10 +122,18 @@ public struct RegressionReport: Sendable {
         public var normalised = 0
         public var exactRate: Double { checked == 0 ? 0 : Double(exact) / Double(checked) }
         public var normalisedRate: Double { checked == 0 ? 0 : Double(normalised) / Double(checked) }
+        mutating func add(exact e: Bool, normalised n: Bool) {
+            checked += 1
+            if e { exact += 1 }
+            if n { normalised += 1 }
+        }
     }
 
     public static let fields = ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID"]
     public private(set) var scores: [String: FieldScore] = [:]
+    /// The same scores per adapter format ("sroie", "zugferd", "fixture"): the targets are per set.
+    public private(set) var scoresByFormat: [String: [String: FieldScore]] = [:]
+    public private(set) var documentsByFormat: [String: Int] = [:]
     public private(set) var misses: [Miss] = []
     public private(set) var documents = 0
     public private(set) var accepted = 0
@@ -161,15 +169,16 @@ public struct RegressionReport: Sendable {
 
     public mutating func add(_ c: RegressionCase, record: DocumentRecord, recognizedText: String? = nil, truthText: String? = nil) {
         documents += 1
+        documentsByFormat[c.format, default: 0] += 1
         var totalAndDateRight = true
         for field in RegressionReport.fields {
             guard let want = c.expected[field] else { continue }
             let got = RegressionReport.value(field, of: record)
-            scores[field, default: FieldScore()].checked += 1
-            if want == got { scores[field]!.exact += 1 }
-            if let got, RegressionReport.normalise(field, want) == RegressionReport.normalise(field, got) {
-                scores[field]!.normalised += 1
-            } else {
+            let exact = want == got
+            let normalised = got.map { RegressionReport.normalise(field, want) == RegressionReport.normalise(field, $0) } ?? false
+            scores[field, default: FieldScore()].add(exact: exact, normalised: normalised)
+            scoresByFormat[c.format, default: [:]][field, default: FieldScore()].add(exact: exact, normalised: normalised)
+            if !normalised {
                 misses.append(Miss(document: c.document, field: field, expected: want, found: got ?? "(none)"))
                 if field == "total" || field == "date" { totalAndDateRight = false }
             }
@@ -195,6 +204,15 @@ public struct RegressionReport: Sendable {
             func pct(_ k: Int) -> String { String(format: "%3d/%-3d %5.1f%%", k, s.checked, 100 * Double(k) / Double(s.checked)) }
             lines.append(f.padding(toLength: 15, withPad: " ", startingAt: 0) + "  " + pct(s.exact) + "    " + pct(s.normalised))
         }
+        if scoresByFormat.count > 1 {
+            for (format, fieldScores) in scoresByFormat.sorted(by: { $0.key < $1.key }) {
+                let parts = RegressionReport.fields.compactMap { f -> String? in
+                    guard let s = fieldScores[f], s.checked > 0 else { return nil }
+                    return String(format: "%@ %.1f%%", f, 100 * s.normalisedRate)
+                }
+                lines.append("  \(format) (\(documentsByFormat[format] ?? 0)): " + parts.joined(separator: ", "))
+            }
+        }
         lines.append(String(format: "auto-accepted    %d/%d; of those total and date right: %d", accepted, documents, acceptedRight))
         if let cer = characterErrorRate { lines.append(String(format: "OCR character error rate %.1f%% (%d characters of ground truth)", 100 * cer, cerLength)) }
         if seconds > 0 { lines.append(String(format: "%.1f s in all, %.2f s per document", seconds, seconds / Double(max(1, documents)))) }
@@ -208,29 +226,41 @@ public struct RegressionReport: Sendable {
 
     /// The JSON report: per-field scores, acceptance, CER and every miss.
     public func json() -> Data {
-        var fields: [String: Any] = [:]
-        for (k, s) in scores {
-            fields[k] = ["checked": s.checked, "exact": s.exact, "normalised": s.normalised,
-                         "exactRate": (s.exactRate * 10000).rounded() / 10000, "normalisedRate": (s.normalisedRate * 10000).rounded() / 10000]
+        func object(_ scores: [String: FieldScore]) -> [String: Any] {
+            scores.mapValues { s in
+                ["checked": s.checked, "exact": s.exact, "normalised": s.normalised,
+                 "exactRate": (s.exactRate * 10000).rounded() / 10000, "normalisedRate": (s.normalisedRate * 10000).rounded() / 10000]
+            }
         }
+        let fields = object(scores)
         var o: [String: Any] = [
             "version": 1, "documents": documents, "accepted": accepted, "acceptedRight": acceptedRight, "fields": fields,
+            "formats": scoresByFormat.mapValues { ["fields": object($0)] }.merging(documentsByFormat.mapValues { ["documents": $0] }) {
+                $0.merging($1) { a, _ in a }
+            },
             "misses": misses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] },
         ]
         if let cer = characterErrorRate { o["characterErrorRate"] = (cer * 10000).rounded() / 10000 }
         return (try? JSONSerialization.data(withJSONObject: o, options: [.prettyPrinted, .sortedKeys])) ?? Data()
     }
 
-    /// Fields whose normalised rate fell below the baseline report's, with both rates.
+    /// Fields whose normalised rate fell below the baseline report's, with both rates: over all documents and,
+    /// when the baseline has them, per format.
     public func regressions(against baseline: Data) -> [String]? {
         guard let o = (try? JSONSerialization.jsonObject(with: baseline)) as? [String: Any],
               let fields = o["fields"] as? [String: [String: Any]] else { return nil }
-        var out: [String] = []
-        for (name, f) in fields.sorted(by: { $0.key < $1.key }) {
-            guard let base = (f["normalisedRate"] as? NSNumber)?.doubleValue else { continue }
-            // Rates are written rounded to four places: compare at that precision.
-            let now = ((scores[name]?.normalisedRate ?? 0) * 10000).rounded() / 10000
-            if now + 1e-9 < base { out.append(String(format: "%@: %.1f%% now, baseline %.1f%%", name, 100 * now, 100 * base)) }
+        func compare(_ base: [String: [String: Any]], _ now: [String: FieldScore], label: String) -> [String] {
+            base.sorted(by: { $0.key < $1.key }).compactMap { name, f in
+                guard let rate = (f["normalisedRate"] as? NSNumber)?.doubleValue else { return nil }
+                // Rates are written rounded to four places: compare at that precision.
+                let current = ((now[name]?.normalisedRate ?? 0) * 10000).rounded() / 10000
+                return current + 1e-9 < rate ? String(format: "%@%@: %.1f%% now, baseline %.1f%%", label, name, 100 * current, 100 * rate) : nil
+            }
+        }
+        var out = compare(fields, scores, label: "")
+        for (format, entry) in ((o["formats"] as? [String: [String: Any]]) ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let f = entry["fields"] as? [String: [String: Any]] else { continue }
+            out += compare(f, scoresByFormat[format] ?? [:], label: "\(format) ")
         }
         return out
     }

@@ -44,10 +44,17 @@ public final class OCREngine {
 
     /// Recognises one gray page: words with boxes and confidences, grouped into physical lines top to bottom.
     /// `pageSegmentationMode`: this call's mode (6 a uniform block, 3 automatic layout, …); nil keeps the engine's.
-    public func recognize(_ image: PageImage, pageSegmentationMode: Int? = nil) -> Result<OCRPage, DocumentFailure> {
+    /// `adaptiveThreshold`: binarise with leptonica's adaptive (tiled) Otsu instead of one global threshold.
+    /// On faint thermal paper with one dark line (a printed-over number), the global threshold can drop all
+    /// the faint text; the tiled one keeps it. It reads clean pages no better, so it is for pages that failed.
+    public func recognize(_ image: PageImage, pageSegmentationMode: Int? = nil, adaptiveThreshold: Bool = false) -> Result<OCRPage, DocumentFailure> {
         guard let api = handle else { return .failure(.ocrFailed("engine is closed")) }
-        defer { TessBaseAPIClear(api) }
+        defer {
+            TessBaseAPIClear(api)
+            if adaptiveThreshold { _ = TessBaseAPISetVariable(api, "thresholding_method", "0") }
+        }
         if let mode = pageSegmentationMode { TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode))) }
+        if adaptiveThreshold { _ = TessBaseAPISetVariable(api, "thresholding_method", "1") }
         image.gray.withUnsafeBufferPointer { p in
             TessBaseAPISetImage(api, p.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
         }

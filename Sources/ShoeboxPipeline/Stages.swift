@@ -67,13 +67,14 @@ public final class OCRStage {
                 do {
                     let engine = try engine(for: pass.languages)
                     if pass.scale != 1 {
-                        switch engine.recognize(image.scaled(by: pass.scale), pageSegmentationMode: pass.pageSegmentationMode) {
+                        switch engine.recognize(image.scaled(by: pass.scale), pageSegmentationMode: pass.pageSegmentationMode,
+                                                adaptiveThreshold: pass.adaptiveThreshold) {
                         case .success(let p): out.append(p.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi))
                         case .failure(let f): return .failure(f)
                         }
                         continue
                     }
-                    switch engine.recognize(image, pageSegmentationMode: pass.pageSegmentationMode) {
+                    switch engine.recognize(image, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold) {
                     case .success(let p): out.append(p)
                     case .failure(let f): return .failure(f)
                     }
@@ -111,9 +112,11 @@ struct OCRPass: Hashable {
     var scale: Double = 1
     /// Pages turned upright first (tesseract OSD), for pages the first pass could hardly read.
     var upright = false
+    /// Binarised with an adaptive threshold (for faint pages the first pass could hardly read).
+    var adaptiveThreshold = false
     var name: String {
         "psm\(pageSegmentationMode)-\(languages.joined(separator: "+"))" + (scale == 1 ? "" : String(format: "-x%.2f", scale))
-            + (upright ? "-upright" : "")
+            + (upright ? "-upright" : "") + (adaptiveThreshold ? "-adaptive" : "")
     }
 }
 
@@ -185,22 +188,30 @@ public final class DocumentProcessor {
         case .success(let p): pages = p
         case .failure(let f): return failed(f)
         }
-        guard pages.contains(where: { $0.wordCount > 0 }) else { return failed(.noTextFound) }
         var main = firstPass
-        // A page OCR could hardly read may be lying on its side: turn it upright (OSD) and read it again.
-        if reader.hasImages, DocumentProcessor.mean(pages) < 60 || pages.reduce(0, { $0 + $1.wordCount }) < 15 {
-            var upright = firstPass
+        // A page the first pass could hardly read may be faint (thermal paper: binarise it adaptively) or lying
+        // on its side (turn it upright with OSD). Each is read again, and kept when it reads better.
+        if reader.hasImages, DocumentProcessor.mean(pages) < 60 || DocumentProcessor.words(pages) < 15 {
+            var faint = firstPass
+            faint.adaptiveThreshold = true
+            if case .success(let binarised) = reader.read(faint), DocumentProcessor.readability(binarised) > DocumentProcessor.readability(pages) {
+                pages = binarised
+                main = faint
+            }
+            var upright = main
             upright.upright = true
             if reader.needsTurning(), case .success(let turned) = reader.read(upright),
-               DocumentProcessor.mean(turned) > DocumentProcessor.mean(pages) && turned.reduce(0, { $0 + $1.wordCount }) > 0 {
+               DocumentProcessor.readability(turned) > DocumentProcessor.readability(pages) {
                 pages = turned
                 main = upright
             }
         }
+        guard pages.contains(where: { $0.wordCount > 0 }) else { return failed(.noTextFound) }
         var guess = language.run(pages)
         if reader.hasImages, let languages = ocr.languagesAfterDetection(guess) {
             var pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
             pass.upright = main.upright
+            pass.adaptiveThreshold = main.adaptiveThreshold
             if case .success(let second) = reader.read(pass), DocumentProcessor.mean(second) >= DocumentProcessor.mean(pages) - 1 {
                 pages = second
                 main = pass
@@ -212,10 +223,10 @@ public final class DocumentProcessor {
         // Further passes, each only while a required field is uncertain or the total unconfirmed: other page
         // segmentation modes, and small print scaled to ~30 px letters. Their candidates join the first's.
         var further = config.extraPassSegmentationModes.filter { $0 != main.pageSegmentationMode }
-            .map { OCRPass(languages: main.languages, pageSegmentationMode: $0, upright: main.upright) }
+            .map { OCRPass(languages: main.languages, pageSegmentationMode: $0, upright: main.upright, adaptiveThreshold: main.adaptiveThreshold) }
         if let height = pages.first?.medianWordHeight, let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget) {
             further.insert(OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: (factor * 4).rounded() / 4,
-                                   upright: main.upright),
+                                   upright: main.upright, adaptiveThreshold: main.adaptiveThreshold),
                            at: min(1, further.count))
         }
         for pass in further where reader.hasImages {
@@ -230,6 +241,12 @@ public final class DocumentProcessor {
     }
 
     static func mean(_ pages: [OCRPage]) -> Double { pages.map(\.meanConfidence).reduce(0, +) / Double(max(1, pages.count)) }
+    static func words(_ pages: [OCRPage]) -> Int { pages.reduce(0) { $0 + $1.wordCount } }
+    /// How much of a reading is likely right: the number of words read with confidence (≥ 75). A pass that
+    /// reads one big number does not beat one that reads forty lines; speckles read as words do not count.
+    static func readability(_ pages: [OCRPage]) -> Int {
+        pages.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.words.count { $0.confidence >= 75 } } }
+    }
 }
 
 /// Reads one document's passes: from the OCR cache when it has them, else rendering the file once and

@@ -116,6 +116,31 @@ struct RealReceiptRulesTests {
         #expect(!ReceiptParser.isMisreadHeader("fuyi mini market"))
     }
 
+    @Test func misreadNameWordsAreMendedFromThePageAndTheTradeVocabulary() {
+        func merchant(_ lines: [String], confidence: Double) -> Candidate<String>? {
+            parser.parse(pages: [page(lines, confidence: confidence)], language: nil).merchants.first
+        }
+        func mended(_ name: String, on lines: [String], confidence: Double = 96) -> String {
+            let prepared = ReceiptParser.prepare([page(lines, confidence: confidence)])
+            var mender = NameMender(lines: prepared)
+            return mender.mend(name, line: prepared.first?.line).0
+        }
+        // The name printed again lower down (twice) outvotes one misread letter in the header.
+        let receipt = ["SANYO STATIONERY SHOP", "NO. 31G, JALAN SETIA", "SANYU SUPPLY SDN BHD (413577-K)", "TOTAL 5.00",
+                       "Follow us in Facebook: Sanyu.Stationery"]
+        #expect(mended("SANYO STATIONERY SHOP", on: receipt) == "SANYU STATIONERY SHOP")
+        // Printed once each: no majority, nothing changes.
+        #expect(mended("SANYO STATIONERY SHOP", on: ["SANYO STATIONERY SHOP", "SANYU SUPPLY SDN BHD"]) == "SANYO STATIONERY SHOP")
+        // A trade word tesseract doubted is mended; the same letters read with confidence are left alone,
+        // and so is a surname one letter from a trade word.
+        #expect(merchant(["VERBENA CONFECTIUNERY SDN BHD", "TOTAL 5.00"], confidence: 80)?.value == "VERBENA CONFECTIONERY SDN BHD")
+        #expect(merchant(["VERBENA CONFECTIUNERY SDN BHD", "TOTAL 5.00"], confidence: 96)?.value == "VERBENA CONFECTIUNERY SDN BHD")
+        #expect(merchant(["Frischmarkt Berger GmbH", "Summe 5,00"], confidence: 80)?.value == "Frischmarkt Berger GmbH")
+        #expect(merchant(["VERBENA CONFECTIUNERY SDN BHD", "TOTAL 5.00"], confidence: 80)?.notes.contains("read 'CONFECTIUNERY' as 'CONFECTIONERY'") == true)
+        // A trade word with an ending is not a misread of a word in another language.
+        #expect(merchant(["GERBANG ALAF RESTAURANTS SDN BHD", "TOTAL 5.00"], confidence: 60)?.value == "GERBANG ALAF RESTAURANTS SDN BHD")
+    }
+
     @Test func keywordListsMatchWholeWordsInListOrder() {
         let list: KeywordList = ["total ttc", "total", "ttc"]
         #expect(list.first(in: "montant total ttc") == "total ttc")
@@ -158,7 +183,8 @@ struct RegressionReportTests {
         #expect(report.regressions(against: baseline) == [])
         var worse = RegressionReport()
         for i in 0..<12 { worse.add(RegressionCase(document: "\(i).jpg", expected: ["total": "1.00"], format: "fixture"), record: record(i < 2 ? "2.00" : "1.00")) }
-        #expect(worse.regressions(against: baseline)?.count == 1)
+        // Below the baseline over all documents and within its format (the targets are per set).
+        #expect(worse.regressions(against: baseline) == ["total: 83.3% now, baseline 91.7%", "fixture total: 83.3% now, baseline 91.7%"])
         #expect(worse.misses.count == 2)
     }
 
