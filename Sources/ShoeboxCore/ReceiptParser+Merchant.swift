@@ -119,11 +119,13 @@ extension ReceiptParser {
 
     /// "TAXINVOIGE", "0FFICIAL RECEIPT": a document header as OCR misreads it (two edits at most).
     static func isMisreadHeader(_ folded: String) -> Bool {
-        let squeezed = String(folded.filter(\.isLetterFast))
+        let squeezed = folded.utf8.filter { NameMender.isLetter($0) }
         guard squeezed.count >= 6, squeezed.count <= 22 else { return false }
-        return ["taxinvoice", "invoice", "receipt", "cashbill", "officialreceipt", "simplifiedtaxinvoice", "cashsales", "rechnung", "quittung", "facture", "factura"]
-            .contains { abs($0.count - squeezed.count) <= 2 && CharacterErrorRate.of(recognized: squeezed, truth: $0).errors <= 2 }
+        return misreadHeaders.contains { abs($0.count - squeezed.count) <= 2 && NameMender.editDistance(squeezed, $0, atMost: 2) }
     }
+
+    static let misreadHeaders: [[UInt8]] = ["taxinvoice", "invoice", "receipt", "cashbill", "officialreceipt", "simplifiedtaxinvoice",
+                                            "cashsales", "rechnung", "quittung", "facture", "factura"].map { Array($0.utf8) }
 
     /// A line that continues a name from the line above: it starts with a legal form or a company word.
     static func continuesName(_ folded: String) -> Bool {
