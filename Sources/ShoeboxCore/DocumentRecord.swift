@@ -11,6 +11,57 @@ public struct TaxLine: Hashable, Sendable {
     public init(rate: String?, amount: Money) { self.rate = rate; self.amount = amount }
 }
 
+/// Where a field's value came from: `ocr` or `text-layer` (a line of the document), `arithmetic` (computed
+/// from the document's own lines), `sidecar`, `filename`, or `person` (confirmed in review).
+public struct FieldEvidence: Hashable, Sendable, Codable {
+    public var source: String
+    public var page: Int?
+    /// 1-based line on the page.
+    public var line: Int?
+    public var text: String?
+    /// OCR confidence (0–100) of the words that print the value, else of the line.
+    public var ocrConfidence: Double?
+    /// Other sources that gave the same value ("sidecar", "filename").
+    public var confirmedBy: [String]
+
+    public init(source: String, page: Int? = nil, line: Int? = nil, text: String? = nil, ocrConfidence: Double? = nil, confirmedBy: [String] = []) {
+        self.source = source; self.page = page; self.line = line; self.text = text; self.ocrConfidence = ocrConfidence
+        self.confirmedBy = confirmedBy
+    }
+
+    enum CodingKeys: String, CodingKey { case source, page, line, text, ocrConfidence, confirmedBy }
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(source, forKey: .source)
+        try c.encode(page, forKey: .page)
+        try c.encode(line, forKey: .line)
+        try c.encode(text, forKey: .text)
+        try c.encode(ocrConfidence, forKey: .ocrConfidence)
+        try c.encode(confirmedBy, forKey: .confirmedBy)
+    }
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        source = try c.decode(String.self, forKey: .source)
+        page = try c.decodeIfPresent(Int.self, forKey: .page)
+        line = try c.decodeIfPresent(Int.self, forKey: .line)
+        text = try c.decodeIfPresent(String.self, forKey: .text)
+        ocrConfidence = try c.decodeIfPresent(Double.self, forKey: .ocrConfidence)
+        confirmedBy = try c.decodeIfPresent([String].self, forKey: .confirmedBy) ?? []
+    }
+}
+
+/// A value the merge did not choose for a field, with why it was a candidate.
+public struct Alternate: Hashable, Sendable, Codable {
+    public let value: String
+    public let confidence: Double
+    public let source: String
+    public let reason: String
+
+    public init(value: String, confidence: Double, source: String, reason: String) {
+        self.value = value; self.confidence = confidence; self.source = source; self.reason = reason
+    }
+}
+
 /// The machine-readable record of one input document (design: "Machine-readable record").
 /// Amounts are decimal strings derived from minor units; dates ISO 8601; absent values null.
 public struct DocumentRecord: Hashable, Sendable {
@@ -31,6 +82,10 @@ public struct DocumentRecord: Hashable, Sendable {
     public var sellerTaxID: String?
     public var paymentMethod: String?
     public var confidence: [String: Double]
+    /// Per field: where the chosen value came from.
+    public var evidence: [String: FieldEvidence]
+    /// Per field: up to three other values, best first.
+    public var alternates: [String: [Alternate]]
     public var reasons: [String]
     public var duplicateOf: String?
     public var failure: DocumentFailure?
@@ -38,7 +93,7 @@ public struct DocumentRecord: Hashable, Sendable {
 
     public init(source: String, folder: String, sha256: String, status: RecordStatus) {
         self.source = source; self.folder = folder; self.sha256 = sha256; self.status = status
-        tax = []; confidence = [:]; reasons = []; pages = 0
+        tax = []; confidence = [:]; evidence = [:]; alternates = [:]; reasons = []; pages = 0
     }
 
     public static func failed(_ source: String, folder: String, sha256: String, failure: DocumentFailure) -> DocumentRecord {
@@ -52,7 +107,7 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, reasons, duplicateOf, failure, pages
+        case subtotal, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, evidence, alternates, reasons, duplicateOf, failure, pages
     }
     enum TaxKeys: String, CodingKey { case rate, amount }
     enum FailureKeys: String, CodingKey { case code, message }
@@ -82,6 +137,8 @@ extension DocumentRecord: Codable {
         try c.encode(paymentMethod, forKey: .paymentMethod)
         // Confidences rounded to 3 places so the JSON is stable and readable.
         try c.encode(confidence.mapValues { ($0 * 1000).rounded() / 1000 }, forKey: .confidence)
+        try c.encode(evidence, forKey: .evidence)
+        try c.encode(alternates, forKey: .alternates)
         try c.encode(reasons, forKey: .reasons)
         try c.encode(duplicateOf, forKey: .duplicateOf)
         if let failure {
@@ -135,6 +192,8 @@ extension DocumentRecord: Codable {
         sellerTaxID = try c.decodeIfPresent(String.self, forKey: .sellerTaxID)
         paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
         confidence = try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:]
+        evidence = try c.decodeIfPresent([String: FieldEvidence].self, forKey: .evidence) ?? [:]
+        alternates = try c.decodeIfPresent([String: [Alternate]].self, forKey: .alternates) ?? [:]
         reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []
         duplicateOf = try c.decodeIfPresent(String.self, forKey: .duplicateOf)
         if let fc = try? c.nestedContainer(keyedBy: FailureKeys.self, forKey: .failure) {

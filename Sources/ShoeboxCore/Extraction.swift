@@ -24,9 +24,13 @@ public struct Candidate<Value: Hashable & Sendable & Codable>: Hashable, Sendabl
     public let evidence: Evidence?
     /// Why the score is what it is, for review and debugging ("keyword 'summe'", "subtotal+tax matches").
     public var notes: [String]
+    /// The lowest OCR confidence (0–100) of the words that print this value, when they could be told apart
+    /// on the evidence line; nil otherwise (the line's mean then stands for it).
+    public var wordConfidence: Double?
 
-    public init(value: Value, role: String, score: Double, evidence: Evidence?, notes: [String] = []) {
+    public init(value: Value, role: String, score: Double, evidence: Evidence?, notes: [String] = [], wordConfidence: Double? = nil) {
         self.value = value; self.role = role; self.score = score; self.evidence = evidence; self.notes = notes
+        self.wordConfidence = wordConfidence
     }
 }
 
@@ -40,6 +44,9 @@ public struct AmountReading: Hashable, Sendable, Codable {
     public init(minorUnits: Int64, fractionDigits: Int, currencyHint: String?) {
         self.minorUnits = minorUnits; self.fractionDigits = fractionDigits; self.currencyHint = currencyHint
     }
+
+    /// The amount as a decimal string at its printed precision ("12.50").
+    public var decimalString: String { Money.decimalString(minorUnits: minorUnits, digits: fractionDigits) }
 
     public func money(in currency: CurrencyCode) -> Money {
         var units = minorUnits
@@ -82,10 +89,14 @@ public struct Extraction: Sendable, Codable {
 
     public init() {}
 
-    /// The candidates of two readings of the same document (two OCR passes) together. A value both readings
-    /// found gains `agreement` on each of its candidates: independent passes agreeing is evidence.
-    public func union(_ other: Extraction, agreement: Double = 0.05) -> Extraction {
-        func join<V>(_ a: [Candidate<V>], _ b: [Candidate<V>]) -> [Candidate<V>] {
+    /// The candidates of two readings of the same document (two OCR passes) together, for the fields named in
+    /// `fields` ("total", "date", "merchant", "currency", "referenceNumber"; nil: all). A value both readings
+    /// found gains `agreement` on each of its candidates: independent passes agreeing is evidence. Fields not
+    /// named keep this reading's candidates: a further pass is for what was uncertain, and its noise (a "€"
+    /// read into a faint line) must not unsettle a field that was clear.
+    public func union(_ other: Extraction, agreement: Double = 0.05, fields: Set<String>? = nil) -> Extraction {
+        func join<V>(_ a: [Candidate<V>], _ b: [Candidate<V>], _ field: String) -> [Candidate<V>] {
+            guard fields?.contains(field) ?? true else { return a }
             let inA = Set(a.filter { $0.score > 0 }.map(\.value)), inB = Set(b.filter { $0.score > 0 }.map(\.value))
             return (a + b).map { c in
                 guard c.score > 0, inA.contains(c.value), inB.contains(c.value) else { return c }
@@ -97,14 +108,14 @@ public struct Extraction: Sendable, Codable {
             }
         }
         var out = self
-        out.amounts = join(amounts, other.amounts)
-        out.dates = join(dates, other.dates)
-        out.merchants = join(merchants, other.merchants)
-        out.currencies = join(currencies, other.currencies)
-        out.references = join(references, other.references)
-        out.sellerTaxIDs = join(sellerTaxIDs, other.sellerTaxIDs)
-        out.paymentMethods = join(paymentMethods, other.paymentMethods)
-        if out.taxes.isEmpty { out.taxes = other.taxes }
+        out.amounts = join(amounts, other.amounts, "total")
+        out.dates = join(dates, other.dates, "date")
+        out.merchants = join(merchants, other.merchants, "merchant")
+        out.currencies = join(currencies, other.currencies, "currency")
+        out.references = join(references, other.references, "referenceNumber")
+        out.sellerTaxIDs = join(sellerTaxIDs, other.sellerTaxIDs, "sellerTaxID")
+        out.paymentMethods = join(paymentMethods, other.paymentMethods, "paymentMethod")
+        if out.taxes.isEmpty && (fields?.contains("total") ?? true) { out.taxes = other.taxes }
         return out
     }
 

@@ -23,6 +23,10 @@ extension ReceiptParser {
         return (.lineItem, nil)
     }
 
+    /// The largest rounding adjustment in use (Swiss and Malaysian 5-cent rounding moves at most 2–3 cents;
+    /// some tills round to 50 cents), in minor units.
+    static let largestRounding: Int64 = 50
+
     func amountCandidates(_ lines: [Line]) -> [Candidate<AmountReading>] {
         var out: [Candidate<AmountReading>] = []
         var pendingRole: (AmountRole, String, Int)?
@@ -57,9 +61,15 @@ extension ReceiptParser {
                     out.append(Candidate(value: f.reading, role: ownRole.rawValue, score: 0, evidence: line.evidence, notes: n))
                     continue
                 }
-                let effectiveRole: AmountRole = isLast ? role : (role == .tax ? .subtotal : .lineItem)
-                out.append(Candidate(value: f.reading, role: effectiveRole.rawValue, score: 0, evidence: line.evidence,
-                                     notes: isLast ? notes : []))
+                var effectiveRole: AmountRole = isLast ? role : (role == .tax ? .subtotal : .lineItem)
+                var n = isLast ? notes : []
+                // Rounding moves a total by cents ("Rounding Adjustment -0.02"); a "Rounding RM 177.20" line
+                // prints the rounded total itself.
+                if effectiveRole == .rounding && abs(f.reading.minorUnits) > ReceiptParser.largestRounding {
+                    effectiveRole = .total
+                    n.append("too large for a rounding: the rounded total")
+                }
+                out.append(Candidate(value: f.reading, role: effectiveRole.rawValue, score: 0, evidence: line.evidence, notes: n))
             }
             _ = lineRole
         }

@@ -11,7 +11,7 @@ public struct IntakeStage: Sendable {
 
     public init() {}
 
-    /// Every regular, non-hidden file under `root`, sorted by relative path.
+    /// Every regular, non-hidden file under `root` but sidecars, sorted by relative path.
     public func walk(root: String) throws(PipelineError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -33,7 +33,9 @@ public struct IntakeStage: Sendable {
             while relative.hasPrefix("/") { relative.removeFirst() }
             out.append(relative)
         }
-        return out.sorted()
+        // `IMG_0412.jpg.json` beside `IMG_0412.jpg` is that scan's sidecar, read with it, not a document.
+        let all = Set(out)
+        return out.filter { !($0.hasSuffix(".json") && all.contains(String($0.dropLast(5)))) }.sorted()
     }
 
     /// Reads, sniffs and hashes one file. Never throws: a bad file is a failed record.

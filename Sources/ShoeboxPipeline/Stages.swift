@@ -139,8 +139,24 @@ public struct MergeStage: Sendable {
     public init(config: PipelineConfig) {
         merger = RecordMerger(acceptThreshold: config.acceptThreshold, requiredFields: config.requiredFields)
     }
-    public func run(_ extraction: Extraction, source: SourceFile, language: LanguageGuess, pages: Int) -> DocumentRecord {
-        merger.merge(extraction, source: source, language: language, pages: pages)
+    public func run(_ extraction: Extraction, source: SourceFile, language: LanguageGuess, pages: Int, other: OtherSources) -> DocumentRecord {
+        merger.merge(extraction, source: source, language: language, pages: pages, other: other)
+    }
+
+    /// The document's other sources: the date in its file name, and its JSON sidecar (`<file>.json`) if any.
+    public static func otherSources(of source: SourceFile, today: CalendarDay) -> OtherSources {
+        var other = OtherSources(fileNameDate: OtherSources.date(inFileName: source.relativePath, today: today))
+        let sidecarPath = source.path + ".json"
+        if FileManager.default.fileExists(atPath: sidecarPath) {
+            switch IntakeStage.read(sidecarPath) {
+            case .success(let bytes): other.sidecar = Sidecar.parse(bytes, today: today)
+            case .failure(let f):
+                var s = Sidecar()
+                s.problems.append("the sidecar cannot be read: \(f.message)")
+                other.sidecar = s
+            }
+        }
+        return other
     }
 }
 
@@ -152,18 +168,20 @@ public final class DocumentProcessor {
     let parse: ParseStage
     let merge: MergeStage
     let config: PipelineConfig
+    let today: CalendarDay
     let cache: OCRCache?
 
     /// Reasons that make a second OCR pass worth its time.
     static let uncertain: Set<String> = [
         "total-missing", "total-low-confidence", "total-ambiguous", "date-missing", "date-low-confidence", "date-ambiguous",
-        "merchant-missing", "merchant-low-confidence", "currency-missing",
+        "merchant-missing", "merchant-low-confidence", "currency-missing", "arithmetic-mismatch", "low-ocr-confidence",
     ]
 
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
     /// parser work (`shoebox regress`) does not OCR the same pages again.
     public init(config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil) throws(PipelineError) {
         self.config = config
+        self.today = today
         render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
         ocr = try OCRStage(config: config)
         parse = ParseStage(today: today)
@@ -219,7 +237,8 @@ public final class DocumentProcessor {
             }
         }
         var extraction = parse.run(pages, language: guess)
-        var record = merge.run(extraction, source: source, language: guess, pages: pages.count)
+        let other = MergeStage.otherSources(of: source, today: today)
+        var record = merge.run(extraction, source: source, language: guess, pages: pages.count, other: other)
         // Further passes, each only while a required field is uncertain or the total unconfirmed: other page
         // segmentation modes, and small print scaled to ~30 px letters. Their candidates join the first's.
         var further = config.extraPassSegmentationModes.filter { $0 != main.pageSegmentationMode }
@@ -231,13 +250,27 @@ public final class DocumentProcessor {
         }
         for pass in further where reader.hasImages {
             guard !DocumentProcessor.uncertain.isDisjoint(with: record.reasons) || !extraction.totalConfirmed else { break }
-            if case .success(let other) = reader.read(pass) {
-                extraction = extraction.union(parse.run(other, language: guess))
-                record = merge.run(extraction, source: source, language: guess, pages: pages.count)
+            if case .success(let otherPages) = reader.read(pass) {
+                extraction = extraction.union(parse.run(otherPages, language: guess),
+                                              fields: DocumentProcessor.uncertainFields(record.reasons, totalConfirmed: extraction.totalConfirmed))
+                record = merge.run(extraction, source: source, language: guess, pages: pages.count, other: other)
             }
         }
         reader.saveCache()
         return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: pages, extraction: extraction)
+    }
+
+    /// The fields a further pass may add candidates to: those the reasons call uncertain, and the total
+    /// while no arithmetic or second reading confirms it.
+    static func uncertainFields(_ reasons: [String], totalConfirmed: Bool) -> Set<String> {
+        var fields: Set<String> = totalConfirmed ? [] : ["total"]
+        for r in reasons {
+            if r == "arithmetic-mismatch" { fields.insert("total") }
+            if r == "low-ocr-confidence" { fields.formUnion(["total", "date"]) }
+            // An inferred currency means no symbol was printed; another pass would only find stray ones.
+            for f in ["total", "date", "merchant", "currency"] where r.hasPrefix(f + "-") && r != "currency-inferred" { fields.insert(f) }
+        }
+        return fields
     }
 
     static func mean(_ pages: [OCRPage]) -> Double { pages.map(\.meanConfidence).reduce(0, +) / Double(max(1, pages.count)) }

@@ -144,9 +144,15 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let out = work.appendingPathComponent("out").path
         let args = ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", "1", "--today", today]
 
-        // Kill -9 part-way through: one worker, ~0.5 s a page, so after 3 s some but not all are stored.
+        // Kill -9 part-way through: as soon as the store holds a first document (asked with the sqlite3 tool,
+        // which reads beside the writer in WAL mode), not after a fixed time that a slow machine would miss.
         let p = try startProgram(shoebox, args)
-        Thread.sleep(forTimeInterval: 3)
+        let deadline = Date().addingTimeInterval(120)
+        while Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.2)
+            let count = try? runProgram(try #require(which("sqlite3")), [out + "/store.sqlite", "SELECT count(*) FROM sources"])
+            if let n = count.flatMap({ Int($0.out.trimmingCharacters(in: .whitespacesAndNewlines)) }), n >= 1 { break }
+        }
         kill(p.processIdentifier, SIGKILL)
         p.waitUntilExit()
         #expect(p.terminationReason == .uncaughtSignal)

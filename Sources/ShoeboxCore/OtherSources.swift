@@ -1,0 +1,114 @@
+import Foundation
+
+/// What is known about a document besides its own text: the date in its file name and a JSON sidecar
+/// next to it (`IMG_0412.jpg.json`, fields given by a person or another tool). The merge weighs them
+/// (`RecordMerger`); neither ever replaces what the document itself says.
+public struct OtherSources: Sendable, Equatable {
+    public var fileNameDate: CalendarDay?
+    public var sidecar: Sidecar?
+
+    public init(fileNameDate: CalendarDay? = nil, sidecar: Sidecar? = nil) {
+        self.fileNameDate = fileNameDate; self.sidecar = sidecar
+    }
+
+    /// A date written in a file name: `2026-03-14_rewe.jpg`, `IMG_20260314_120301.jpg`, `scan 2026_03_14.pdf`.
+    /// Only year-first forms (a day-first date in a name is too often a counter); not after `today`.
+    public static func date(inFileName path: String, today: CalendarDay) -> CalendarDay? {
+        let name = Array((path as NSString).lastPathComponent.utf8)
+        func isDigit(_ i: Int) -> Bool { i >= 0 && i < name.count && name[i] >= 0x30 && name[i] <= 0x39 }
+        func number(_ at: Int, _ n: Int) -> Int? {
+            guard (at..<(at + n)).allSatisfy(isDigit) else { return nil }
+            return name[at..<(at + n)].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        let separators: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: ".")]
+        for i in name.indices where isDigit(i) && !isDigit(i - 1) {
+            var run = 0
+            while isDigit(i + run) { run += 1 }
+            guard let year = number(i, 4), (1990...2100).contains(year) else { continue }
+            var found: CalendarDay?
+            if run == 8 || run == 14, let m = number(i + 4, 2), let d = number(i + 6, 2) {
+                found = CalendarDay(year: year, month: m, day: d)  // 20260314, 20260314120301
+            } else if run == 4, i + 10 <= name.count, separators.contains(name[i + 4]), name[i + 7] == name[i + 4],
+                      let m = number(i + 5, 2), let d = number(i + 8, 2), !isDigit(i + 10) {
+                found = CalendarDay(year: year, month: m, day: d)  // 2026-03-14, 2026_03_14
+            }
+            if let found, found <= today { return found }
+        }
+        return nil
+    }
+}
+
+/// Fields from a JSON sidecar, each validated with the parsers the document's own text goes through.
+/// A value that does not parse is dropped and named in `problems` (the record then goes to review with
+/// `sidecar-invalid`), never taken as it is.
+public struct Sidecar: Sendable, Equatable {
+    public var merchant: String?
+    public var date: CalendarDay?
+    /// The total as printed in the sidecar, with the currency it gives (or none).
+    public var total: AmountReading?
+    public var currency: CurrencyCode?
+    public var referenceNumber: String?
+    public var category: String?
+    public var problems: [String] = []
+
+    public init() {}
+
+    public static let knownKeys: Set<String> = ["merchant", "date", "total", "currency", "referenceNumber", "category", "note"]
+
+    /// Reads a sidecar's bytes. Not a JSON object at all: one problem, no fields.
+    public static func parse(_ data: [UInt8], today: CalendarDay) -> Sidecar {
+        var s = Sidecar()
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(data))) as? [String: Any] else {
+            s.problems.append("the sidecar is not a JSON object")
+            return s
+        }
+        for key in object.keys.sorted() where !knownKeys.contains(key) { s.problems.append("unknown key '\(key)'") }
+        func text(_ key: String) -> String? {
+            guard let v = object[key], !(v is NSNull) else { return nil }
+            guard let t = v as? String else { s.problems.append("'\(key)' is not a string"); return nil }
+            let trimmed = t.trimmingCharacters(in: .whitespacesAndNewlines)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        if let m = text("merchant") {
+            if m.count > 200 || m.contains(where: { $0.isNewline }) { s.problems.append("'merchant' is not a name") } else { s.merchant = m }
+        }
+        if let d = text("date") {
+            if let day = FieldInput.date(d, today: today) { s.date = day } else { s.problems.append("'date' \(d) is not a date on or before \(today.iso)") }
+        }
+        if let c = text("currency") {
+            if let code = CurrencyCode(c.uppercased()), c.count == 3 { s.currency = code } else { s.problems.append("'currency' \(c) is not an ISO 4217 code") }
+        }
+        if let t = text("total") {
+            if let a = FieldInput.amount(t) { s.total = a } else { s.problems.append("'total' \(t) is not an amount") }
+        }
+        if let r = text("referenceNumber") { s.referenceNumber = r }
+        if let c = text("category") { s.category = c }
+        return s
+    }
+}
+
+/// Values typed by a person (review edits, sidecars, `review --apply`), read with the document parsers'
+/// own rules so a bad amount or date is refused the same way everywhere.
+public enum FieldInput {
+    /// "23.45", "23,45", "1.234,56", "RM 12.50", "€ 9": one amount, nothing else.
+    public static func amount(_ text: String) -> AmountReading? {
+        let found = AmountReader.amounts(in: AmountReader.mend(text)).filter { !$0.isRate }
+        guard found.count == 1, let f = found.first else {
+            // A plain integer ("9") is an amount too when typed by a person.
+            let t = text.trimmingCharacters(in: .whitespaces)
+            if let units = Money.minorUnits(fromDecimal: t, digits: 2) { return AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: nil) }
+            return nil
+        }
+        let letters = text.filter(\.isLetter)
+        guard letters.count <= 3 else { return nil }
+        return f.reading
+    }
+
+    /// ISO "2026-03-14", or a printed date ("14.03.2026", "14 Mar 2026") read day-first; not after `today`.
+    public static func date(_ text: String, today: CalendarDay) -> CalendarDay? {
+        if let d = CalendarDay(iso: text) { return d <= today ? d : nil }
+        let found = DateReader.dates(in: text, folded: TextFolding.fold(text), order: .dayFirst, today: today)
+        guard found.count == 1 else { return nil }
+        return found[0].day
+    }
+}
