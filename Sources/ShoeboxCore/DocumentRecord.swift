@@ -3,6 +3,8 @@ import Foundation
 /// The state every input document ends in.
 public enum RecordStatus: String, Sendable, Codable, CaseIterable {
     case accepted, review, duplicate, failed
+    /// Rejected in review as not a purchase.
+    case rejected
 }
 
 public struct TaxLine: Hashable, Sendable {
@@ -87,6 +89,8 @@ public struct DocumentRecord: Hashable, Sendable {
     /// Per field: up to three other values, best first.
     public var alternates: [String: [Alternate]]
     public var reasons: [String]
+    /// Who accepted the record: "pipeline" (auto-accepted) or "person" (confirmed in review); nil while pending.
+    public var reviewedBy: String?
     public var duplicateOf: String?
     public var failure: DocumentFailure?
     public var pages: Int
@@ -107,7 +111,7 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, evidence, alternates, reasons, duplicateOf, failure, pages
+        case subtotal, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, evidence, alternates, reasons, reviewedBy, duplicateOf, failure, pages
     }
     enum TaxKeys: String, CodingKey { case rate, amount }
     enum FailureKeys: String, CodingKey { case code, message }
@@ -140,6 +144,7 @@ extension DocumentRecord: Codable {
         try c.encode(evidence, forKey: .evidence)
         try c.encode(alternates, forKey: .alternates)
         try c.encode(reasons, forKey: .reasons)
+        try c.encode(reviewedBy, forKey: .reviewedBy)
         try c.encode(duplicateOf, forKey: .duplicateOf)
         if let failure {
             var fc = c.nestedContainer(keyedBy: FailureKeys.self, forKey: .failure)
@@ -195,6 +200,7 @@ extension DocumentRecord: Codable {
         evidence = try c.decodeIfPresent([String: FieldEvidence].self, forKey: .evidence) ?? [:]
         alternates = try c.decodeIfPresent([String: [Alternate]].self, forKey: .alternates) ?? [:]
         reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []
+        reviewedBy = try c.decodeIfPresent(String.self, forKey: .reviewedBy)
         duplicateOf = try c.decodeIfPresent(String.self, forKey: .duplicateOf)
         if let fc = try? c.nestedContainer(keyedBy: FailureKeys.self, forKey: .failure) {
             failure = DocumentFailure(code: try fc.decode(String.self, forKey: .code), message: try fc.decode(String.self, forKey: .message))

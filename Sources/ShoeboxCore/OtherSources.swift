@@ -90,17 +90,22 @@ public struct Sidecar: Sendable, Equatable {
 /// Values typed by a person (review edits, sidecars, `review --apply`), read with the document parsers'
 /// own rules so a bad amount or date is refused the same way everywhere.
 public enum FieldInput {
-    /// "23.45", "23,45", "1.234,56", "RM 12.50", "€ 9": one amount, nothing else.
+    /// "23.45", "23,45", "1.234,56", "RM 12.50", "€ 9", "12.50 EUR": one amount, nothing else ("12,3x" is not).
     public static func amount(_ text: String) -> AmountReading? {
-        let found = AmountReader.amounts(in: AmountReader.mend(text)).filter { !$0.isRate }
-        guard found.count == 1, let f = found.first else {
-            // A plain integer ("9") is an amount too when typed by a person.
-            let t = text.trimmingCharacters(in: .whitespaces)
-            if let units = Money.minorUnits(fromDecimal: t, digits: 2) { return AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: nil) }
-            return nil
+        // A currency sign or code may stand before or after the number; anything else must be the number.
+        var rest = text.trimmingCharacters(in: .whitespaces)
+        for sign in ["€", "$", "£", "¥"] where rest.hasPrefix(sign) || rest.hasSuffix(sign) {
+            rest = rest.replacingOccurrences(of: sign, with: "")
         }
-        let letters = text.filter(\.isLetter)
-        guard letters.count <= 3 else { return nil }
+        let tokens = rest.split(separator: " ")
+        if let first = tokens.first, first.allSatisfy(\.isLetter), first.count <= 3 { rest = tokens.dropFirst().joined(separator: " ") }
+        let again = rest.split(separator: " ")
+        if let last = again.last, again.count > 1, last.allSatisfy(\.isLetter), last.count <= 3 { rest = again.dropLast().joined(separator: " ") }
+        rest = rest.trimmingCharacters(in: .whitespaces)
+        guard !rest.isEmpty, rest.allSatisfy({ "0123456789.,' ".contains($0) }), rest.contains(where: \.isNumber) else { return nil }
+        if let units = Money.minorUnits(fromDecimal: rest, digits: 2) { return AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: nil) }
+        let found = AmountReader.amounts(in: rest).filter { !$0.isRate }
+        guard found.count == 1, let f = found.first, f.range.count == rest.count else { return nil }
         return f.reading
     }
 

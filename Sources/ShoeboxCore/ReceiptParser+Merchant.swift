@@ -174,7 +174,7 @@ extension ReceiptParser {
         return text
     }
 
-    static let nameJunk: Set<Character> = Set(" |“”\"'‘’«»:;,_-*~=+#§()[]{}<>!?¡¿")
+    static let nameJunk: Set<Character> = Set(" |“”\"'‘’«»:;,_-–—*~=+#§()[]{}<>!?¡¿")
 
     /// Cuts a registration number and what follows it: "TRI SHAAS SDN BHD (728515-M)", "… (Co, No:20154-T",
     /// "MYNEWS RETAIL SB(306295-X) FKA BISON STORES SB", "… {139386 X". A bracket counts when the dozen

@@ -233,6 +233,7 @@ public struct RecordMerger: Sendable {
         record.alternates = record.alternates.filter { !$0.value.isEmpty }
         record.reasons = RecordMerger.unique(reasons)
         record.status = record.reasons.isEmpty ? .accepted : .review
+        record.reviewedBy = record.status == .accepted ? "pipeline" : nil
         return record
     }
 

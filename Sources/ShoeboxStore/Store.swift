@@ -60,6 +60,22 @@ public final class Store {
             reasons TEXT NOT NULL
         );
         """,
+        // 2: what people decide in review, kept apart from what the pipeline suggested (records.json is never
+        // changed by a decision). Keyed by path and content, so a decision outlives a re-run of the same file
+        // and does not apply to a changed one. Undo marks a decision undone; nothing is deleted.
+        """
+        CREATE TABLE decisions (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('accept', 'edit', 'reject', 'duplicate', 'not-duplicate')),
+            field TEXT,
+            value TEXT,
+            at TEXT NOT NULL,
+            undone INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE INDEX decisions_path ON decisions(path, sha256);
+        """,
     ]
 
     public static var schemaVersion: Int { migrations.count }
@@ -183,6 +199,53 @@ public final class Store {
             }
         }
         return out
+    }
+
+    // MARK: review decisions
+
+    /// Saves decisions at once, all or none (one transaction).
+    public func decide(_ decisions: [(record: DocumentRecord, decision: ReviewDecision)], at: String) throws(StoreError) {
+        try wrap { () throws(DatabaseError) in
+            try db.transaction { () throws(DatabaseError) in
+                for (r, d) in decisions {
+                    try db.query("INSERT INTO decisions(path, sha256, action, field, value, at) VALUES (?, ?, ?, ?, ?, ?)",
+                                 [.text(r.source), .text(r.sha256), .text(d.action.rawValue), d.field.map { .text($0) } ?? .null,
+                                  d.value.map { .text($0) } ?? .null, .text(at)])
+                }
+            }
+        }
+    }
+
+    /// Marks the latest decision that is not undone as undone; returns its record's path and the decision.
+    public func undoLastDecision() throws(StoreError) -> (path: String, decision: ReviewDecision)? {
+        try wrap { () throws(DatabaseError) in
+            guard let row = try db.query("SELECT id, path, action, field, value FROM decisions WHERE undone = 0 ORDER BY id DESC LIMIT 1").first,
+                  let id = row[0].int, let path = row[1].text, let action = row[2].text.flatMap(ReviewDecision.Action.init(rawValue:)) else { return nil }
+            try db.query("UPDATE decisions SET undone = 1 WHERE id = ?", [.int(id)])
+            return (path, ReviewDecision(action: action, field: row[3].text, value: row[4].text))
+        }
+    }
+
+    /// The decisions in force, per path, in the order they were made (for the content the store holds now).
+    public func decisions() throws(StoreError) -> [String: [ReviewDecision]] {
+        let rows = try wrap { () throws(DatabaseError) in
+            try db.query("""
+                SELECT d.path, d.action, d.field, d.value FROM decisions d JOIN sources s ON s.path = d.path AND s.sha256 = d.sha256
+                WHERE d.undone = 0 ORDER BY d.id
+                """)
+        }
+        var out: [String: [ReviewDecision]] = [:]
+        for row in rows {
+            guard let path = row[0].text, let action = row[1].text.flatMap(ReviewDecision.Action.init(rawValue:)) else { continue }
+            out[path, default: []].append(ReviewDecision(action: action, field: row[2].text, value: row[3].text))
+        }
+        return out
+    }
+
+    /// Every record as it stands: the pipeline's suggestion with the decisions in force applied.
+    public func effectiveRecords() throws(StoreError) -> [(suggestion: DocumentRecord, record: DocumentRecord)] {
+        let decided = try decisions()
+        return try records().map { ($0, Review.apply(decided[$0.source] ?? [], to: $0)) }
     }
 
     /// Absolute path of each source's original, by relative path.

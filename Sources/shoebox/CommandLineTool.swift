@@ -31,6 +31,7 @@ enum CommandLineTool {
             case "extract": return try ExtractCommand.main(rest)
             case "status": return try StatusCommand.main(rest)
             case "export": return try ExportCommand.main(rest)
+            case "review": return try ReviewCommand.main(rest)
             case "regress": return try RegressCommand.main(rest)
             default:
                 throw UsageError(message: "shoebox: unknown command '\(verb)'. See 'shoebox --help'.")

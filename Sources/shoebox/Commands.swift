@@ -121,15 +121,26 @@ enum ExtractCommand {
 
 enum StatusCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "status", valueOptions: ["--out"], flagOptions: [])
+        let a = try Arguments(args, verb: "status", valueOptions: ["--out"], flagOptions: ["--accuracy"])
         if a.flags.contains("--help") { print(Help.status); return ExitCode.success }
         let out = CommandLineTool.outputDirectory(a)
         guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
         }
         let store = try Store(directory: out)
-        let records = try store.records()
+        let pairs = try store.effectiveRecords()
+        let records = pairs.map(\.record)
         printCounts(records)
+        if a.flags.contains("--accuracy") {
+            let fields = ["merchant", "date", "total", "currency", "referenceNumber"]
+            let agreement = Review.agreement(pairs.map { ($0.suggestion, $0.record) }, fields: fields)
+            let confirmed = pairs.filter { $0.record.reviewedBy == "person" && $0.record.status == .accepted }.count
+            print("accuracy in use: \(confirmed) record\(confirmed == 1 ? "" : "s") confirmed by a person; per field, the suggestion kept as it was:")
+            for f in fields {
+                guard let (same, n) = agreement[f], n > 0 else { print("  \(f.padding(toLength: 16, withPad: " ", startingAt: 0))—"); continue }
+                print("  \(f.padding(toLength: 16, withPad: " ", startingAt: 0))\(same)/\(n)  \(String(format: "%.1f%%", 100 * Double(same) / Double(n)))")
+            }
+        }
         for r in records where r.status == .review { print("  review  \(r.source): \(r.reasons.joined(separator: ", "))") }
         for r in records where r.status == .duplicate { print("  duplicate  \(r.source) of \(r.duplicateOf ?? "?")") }
         for r in records where r.status == .failed { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
@@ -153,7 +164,7 @@ enum ExportCommand {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
         }
         let store = try Store(directory: out)
-        let records = try store.records()
+        let records = try store.effectiveRecords().map(\.record)
         let originals = try store.originalPaths()
         let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"))
         let results = try exporter.export(records: records) { originals[$0.source] ?? $0.source }

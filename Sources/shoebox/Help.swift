@@ -8,6 +8,7 @@ enum Help {
       run SCANS        process every scan under SCANS (one sub-folder per purpose) into the store
       extract FILE…    read single files and print what Shoebox finds (nothing is stored)
       status           show how many documents are accepted, in review, duplicates or failed
+      review           work through the records the pipeline was not sure about (or --export / --apply)
       export           write exports/<folder>.zip with renamed originals and summary.csv
       regress DIR      compare extraction with the expected values of fixtures in DIR
 
@@ -58,20 +59,52 @@ enum Help {
     """
 
     static let status = """
-    usage: shoebox status [--out DIR]
+    usage: shoebox status [--out DIR] [--accuracy]
 
-    Shows the documents in the store by state, the review queue with reasons, and failures with
-    what to do about them.
+    Shows the documents in the store by state (decisions made in review included), the review queue
+    with reasons, and failures with what to do about them.
 
       --out DIR          output folder (default ./shoebox-out)
+      --accuracy         per field, how often the pipeline's suggestion was what a person confirmed in
+                         review: how well Shoebox reads in real use
+    """
+
+    static let review = """
+    usage: shoebox review [--out DIR] [--today YYYY-MM-DD]
+           shoebox review --export FILE [--out DIR]
+           shoebox review --apply FILE [--out DIR] [--today YYYY-MM-DD]
+
+    Walks the review queue one record at a time: folder and file, the reasons, each field with its
+    value, confidence and the line it was read from, and the alternates as numbered choices. Reads one
+    command per line (a terminal or piped input):
+
+      a            accept the record as shown (after any edits)
+      1-9          set a field to that alternate
+      e FIELD [V]  edit merchant, date, total, currency or referenceNumber; a value that does not read as
+                   one (a bad amount or date) is refused and asked again
+      r            reject: not a purchase (never exported)
+      d / n        confirm it is a duplicate (never exported) / it is not a duplicate
+      s            skip for now        u  undo the last decision        q  quit
+
+    Every decision is saved at once; the pipeline's suggestion is kept unchanged beside it.
+
+      --export FILE  write the queue as JSON Lines (each record with its evidence and alternates)
+      --apply FILE   apply decisions from JSON Lines, one per line:
+                     {"source": "trip/IMG_0412.jpg", "action": "accept", "fields": {"total": "23.45"}}
+                     action: accept, edit, reject, duplicate, not-duplicate; fields: edits made first.
+                     Every line is checked first: a bad line is reported with its line number and
+                     nothing is applied (exit 2).
+      --out DIR      output folder (default ./shoebox-out)
+      --today DATE   the day typed dates are checked against (default: the system's date)
     """
 
     static let export = """
     usage: shoebox export [--out DIR]
 
     Writes DIR/exports/<folder>.zip for every folder: receipts/ with the originals of accepted records
-    named YYYY-MM-DD_merchant_12.34-EUR.ext, and summary.csv (RFC 4180). Documents in review, duplicates
-    and failures are left out and counted. The same store gives byte-identical zips.
+    (by the pipeline or confirmed in review) named YYYY-MM-DD_merchant_12.34-EUR.ext, and summary.csv
+    (RFC 4180). Documents in review, rejected, duplicates and failures are left out and counted.
+    The same store gives byte-identical zips.
 
       --out DIR          output folder (default ./shoebox-out)
     """

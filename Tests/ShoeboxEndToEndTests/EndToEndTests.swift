@@ -261,3 +261,92 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(try runProgram(shoebox, ["--version"], environment: env).out.contains("OMP_THREAD_LIMIT=2\n"))
     }
 }
+
+/// `shoebox review` as a person and as a script would use it.
+@Suite(.serialized) struct ReviewEndToEndTests {
+    /// Runs shoebox with `input` on its standard input.
+    func shoeboxWithInput(_ args: [String], input: String) throws -> (code: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: shoebox)
+        p.arguments = args
+        let inPipe = Pipe(), out = Pipe(), err = Pipe()
+        p.standardInput = inPipe
+        p.standardOutput = out
+        p.standardError = err
+        try p.run()
+        inPipe.fileHandleForWriting.write(Data(input.utf8))
+        try inPipe.fileHandleForWriting.close()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
+    @Test func aReviewSessionThroughPipedInputThenApplyWithABadLine() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let office = work.appendingPathComponent("scans/office")
+        try FileManager.default.createDirectory(at: office, withIntermediateDirectories: true)
+        for f in ["IMG_2201.jpg", "scan_0007.png", "scan_2026-02-03_001.pdf"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: office.appendingPathComponent(f))
+        }
+        // Sidecars: one disagrees with the printed total (97.52), one does not validate.
+        try Data(#"{"total": "79.52"}"#.utf8).write(to: office.appendingPathComponent("IMG_2201.jpg.json"))
+        try Data(#"{"date": "2026-13-01"}"#.utf8).write(to: office.appendingPathComponent("scan_0007.png.json"))
+        let out = work.appendingPathComponent("out").path
+        let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today])
+        #expect(run.code == 0, "\(run.err)")
+        #expect(run.out.contains("3 files found"), "sidecars are not documents: \(run.out)")
+        let status = try runProgram(shoebox, ["status", "--out", out])
+        #expect(status.out.contains("review  office/IMG_2201.jpg: sources-disagree"), "\(status.out)")
+        #expect(status.out.contains("review  office/scan_0007.png: sidecar-invalid"), "\(status.out)")
+
+        // A person: a bad amount is refused and asked again, the edit is undone, set again, accepted; then quit.
+        let session = try shoeboxWithInput(["review", "--out", out, "--today", today],
+                                           input: "e total 12,3x\n97.52\nu\ne total 97,52\na\nq\n")
+        #expect(session.code == 0, "\(session.err)")
+        #expect(session.out.contains("[1/2] office/IMG_2201.jpg"), "\(session.out)")
+        #expect(session.out.contains(") total 79.52   0.70  sidecar: the sidecar says 79.52"), "the sidecar's value is the first total alternate: \(session.out)")
+        #expect(session.out.contains("refused: '12,3x' is not an amount"), "\(session.out)")
+        #expect(session.out.contains("undone: edit total on office/IMG_2201.jpg"), "\(session.out)")
+        #expect(session.out.contains("accepted."), "\(session.out)")
+        #expect(session.out.contains("[1/1] office/scan_0007.png"), "\(session.out)")
+
+        // The queue, for a script: only the record left.
+        let queueFile = work.appendingPathComponent("queue.jsonl").path
+        #expect(try runProgram(shoebox, ["review", "--out", out, "--export", queueFile]).code == 0)
+        let queue = try String(contentsOfFile: queueFile, encoding: .utf8).split(separator: "\n")
+        #expect(queue.count == 1)
+        #expect(queue.first?.contains(#""source":"office/scan_0007.png""#) == true)
+        #expect(queue.first?.contains(#""evidence":"#) == true)
+
+        // A decisions file with one bad line: reported with its number, nothing applied.
+        let decisions = work.appendingPathComponent("decisions.jsonl").path
+        try Data("""
+            {"source": "office/scan_0007.png", "action": "accept", "fields": {"date": "2026-01-05"}}
+            {"source": "office/scan_0007.png", "action": "explode"}
+
+            """.utf8).write(to: URL(fileURLWithPath: decisions))
+        let bad = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions, "--today", today])
+        #expect(bad.code == 2)
+        #expect(bad.err.contains("decisions.jsonl:2: \"action\" must be one of"), "\(bad.err)")
+        #expect(bad.err.contains("nothing was applied"), "\(bad.err)")
+        #expect(try runProgram(shoebox, ["status", "--out", out]).out.contains("review  office/scan_0007.png"))
+        try Data(#"{"source": "office/scan_0007.png", "action": "accept", "fields": {"date": "2026-01-05"}}"#.utf8 + Data("\n".utf8))
+            .write(to: URL(fileURLWithPath: decisions))
+        let good = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions, "--today", today])
+        #expect(good.code == 0, "\(good.err)")
+
+        // Confirmed records reach the export; the accuracy report compares suggestions with confirmations.
+        let accuracy = try runProgram(shoebox, ["status", "--out", out, "--accuracy"])
+        #expect(accuracy.out.contains("0 review"), "\(accuracy.out)")
+        #expect(accuracy.out.contains("2 records confirmed by a person"), "\(accuracy.out)")
+        let export = try runProgram(shoebox, ["export", "--out", out])
+        #expect(export.code == 0, "\(export.err)")
+        #expect(export.out.contains("3 accepted records"), "\(export.out)")
+        let zip = out + "/exports/office.zip"
+        let csv = try runProgram(try #require(which("unzip")), ["-p", zip, "summary.csv"])
+        let rows = try readCSV(Data(csv.out.utf8))
+        #expect(rows.contains { $0.contains("97.52") && $0.contains { $0.hasSuffix("IMG_2201.jpg") } }, "\(rows)")
+    }
+}

@@ -1,0 +1,198 @@
+import Foundation
+import ShoeboxCore
+import ShoeboxPipeline
+import ShoeboxStore
+
+/// `shoebox review`: the queue of records the pipeline was not sure about, one at a time, in a plain
+/// terminal (lines in, lines out, so it also runs on piped input). Every decision is saved at once.
+enum ReviewCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, verb: "review", valueOptions: ["--out", "--today", "--export", "--apply"], flagOptions: [])
+        if a.flags.contains("--help") { print(Help.review); return ExitCode.success }
+        guard a.positionals.isEmpty else { throw UsageError(message: "shoebox review: takes no arguments. See 'shoebox review --help'.") }
+        let out = CommandLineTool.outputDirectory(a)
+        guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
+            throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
+        }
+        let today = try CommandLineTool.today(a, verb: "review")
+        let store = try Store(directory: out)
+        if let file = a.values["--export"] { return try export(store, to: file) }
+        if let file = a.values["--apply"] { return try apply(file, store: store, today: today) }
+        return try ReviewSession(store: store, today: today).run()
+    }
+
+    /// The records still waiting for a person, as they stand now.
+    static func queue(_ store: Store) throws -> [(suggestion: DocumentRecord, record: DocumentRecord)] {
+        try store.effectiveRecords().filter { $0.record.status == .review }
+    }
+
+    static func export(_ store: Store, to file: String) throws -> Int32 {
+        let lines = try queue(store).map { $0.record.jsonLine() + "\n" }.joined()
+        do { try Data(lines.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
+            throw PipelineError(code: .store, message: "cannot write \(file): \(error.localizedDescription)")
+        }
+        print("review: \(try queue(store).count) records written to \(file)")
+        return ExitCode.success
+    }
+
+    /// Applies a JSON Lines file of decisions: every line is checked first; one bad line and nothing is applied.
+    /// A line: {"source": "folder/file.jpg", "action": "accept"|"reject"|"duplicate"|"not-duplicate",
+    /// "fields": {"total": "23.45", …}} (fields are edits made before the action; "action" may be "edit").
+    static func apply(_ file: String, store: Store, today: CalendarDay) throws -> Int32 {
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw PipelineError(code: .store, message: "cannot read \(file). Check the path.")
+        }
+        let records = Dictionary(try store.effectiveRecords().map { ($0.record.source, $0.record) }, uniquingKeysWith: { a, _ in a })
+        var decisions: [(record: DocumentRecord, decision: ReviewDecision)] = []
+        var errors: [String] = []
+        for (n, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            func bad(_ why: String) { errors.append("\(file):\(n + 1): \(why)") }
+            guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { bad("not a JSON object"); continue }
+            guard let source = o["source"] as? String else { bad("no \"source\""); continue }
+            guard let record = records[source] else { bad("\(source) is not in the store"); continue }
+            guard record.status == .review else { bad("\(source) is not waiting for review (it is \(record.status.rawValue))"); continue }
+            guard let actionText = o["action"] as? String, let action = ReviewDecision.Action(rawValue: actionText) else {
+                bad("\"action\" must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))"); continue
+            }
+            var lineDecisions: [ReviewDecision] = []
+            var lineOK = true
+            for (field, value) in ((o["fields"] as? [String: Any]) ?? [:]).sorted(by: { $0.key < $1.key }) {
+                guard let text = value as? String else { bad("field \(field) must be a string"); lineOK = false; continue }
+                switch Review.validate(field: field, value: text, record: record, today: today) {
+                case .success(let v): lineDecisions.append(ReviewDecision(action: .edit, field: field, value: v))
+                case .failure(let e): bad("\(field): \(e.message)"); lineOK = false
+                }
+            }
+            if o["fields"] != nil && !(o["fields"] is [String: Any]) { bad("\"fields\" must be an object"); lineOK = false }
+            if action == .edit && lineDecisions.isEmpty && lineOK { bad("\"edit\" needs \"fields\""); lineOK = false }
+            if action != .edit { lineDecisions.append(ReviewDecision(action: action)) }
+            if lineOK { decisions += lineDecisions.map { (record, $0) } }
+        }
+        guard errors.isEmpty else {
+            for e in errors { FileHandle.standardError.write(Data("shoebox review: \(e)\n".utf8)) }
+            FileHandle.standardError.write(Data("shoebox review: nothing was applied; fix the lines above and apply the file again.\n".utf8))
+            return ExitCode.usage
+        }
+        try store.decide(decisions, at: ISO8601DateFormatter().string(from: Date()))
+        print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(file)")
+        return ExitCode.success
+    }
+}
+
+/// One interactive review session over the queue.
+final class ReviewSession {
+    let store: Store
+    let today: CalendarDay
+
+    init(store: Store, today: CalendarDay) { self.store = store; self.today = today }
+
+    static let keys = "[a]ccept  [1-9] pick an alternate  [e]dit FIELD  [r]eject: not a purchase  [d]uplicate  [n]ot a duplicate  [s]kip  [u]ndo  [q]uit"
+
+    func say(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
+
+    func ask(_ prompt: String) -> String? {
+        FileHandle.standardOutput.write(Data(prompt.utf8))
+        return readLine(strippingNewline: true)
+    }
+
+    func save(_ record: DocumentRecord, _ decision: ReviewDecision) throws {
+        try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()))
+    }
+
+    func run() throws -> Int32 {
+        var skipped: Set<String> = []
+        var decided = 0
+        while true {
+            let queue = try ReviewCommand.queue(store)
+            guard let (_, record) = queue.first(where: { !skipped.contains($0.record.source) }) else {
+                say(queue.isEmpty ? "review: the queue is empty." : "review: \(queue.count) skipped record\(queue.count == 1 ? "" : "s") left in the queue.")
+                break
+            }
+            let position = (queue.firstIndex { $0.record.source == record.source } ?? 0) + 1
+            show(record, position: position, of: queue.count)
+            let choices = alternates(record)
+            guard let input = ask("> ")?.trimmingCharacters(in: .whitespaces) else { say("review: end of input; every decision so far is saved."); break }
+            let parts = input.split(separator: " ", maxSplits: 2).map(String.init)
+            switch parts.first?.lowercased() ?? "" {
+            case "a", "accept":
+                try save(record, ReviewDecision(action: .accept)); decided += 1; say("accepted.")
+            case "r", "reject":
+                try save(record, ReviewDecision(action: .reject)); decided += 1; say("rejected as not a purchase.")
+            case "d", "duplicate":
+                try save(record, ReviewDecision(action: .duplicate)); decided += 1; say("marked as a duplicate.")
+            case "n":
+                try save(record, ReviewDecision(action: .notDuplicate)); say("not a duplicate.")
+            case "s", "skip":
+                skipped.insert(record.source); say("skipped.")
+            case "u", "undo":
+                if let (path, d) = try store.undoLastDecision() {
+                    skipped.remove(path)
+                    say("undone: \(d.action.rawValue)\(d.field.map { " \($0)" } ?? "") on \(path).")
+                } else { say("nothing to undo.") }
+            case "q", "quit":
+                say("review: \(decided) decided; every decision is saved.")
+                return ExitCode.success
+            case "e", "edit":
+                guard parts.count >= 2, Review.editableFields.contains(parts[1]) else {
+                    say("edit which field? e FIELD, with FIELD one of \(Review.editableFields.joined(separator: ", ")).")
+                    continue
+                }
+                var value = parts.count == 3 ? parts[2] : nil
+                while true {
+                    if value == nil { value = ask("\(parts[1])> ") }
+                    guard let typed = value else { say("review: end of input; every decision so far is saved."); return ExitCode.success }
+                    switch Review.validate(field: parts[1], value: typed, record: record, today: today) {
+                    case .success(let v):
+                        try save(record, ReviewDecision(action: .edit, field: parts[1], value: v)); say("\(parts[1]) set to \(v).")
+                    case .failure(let e):
+                        say("refused: \(e.message)")
+                        value = nil
+                        continue
+                    }
+                    break
+                }
+            default:
+                if let k = Int(parts.first ?? ""), k >= 1, k <= choices.count {
+                    let (field, alt) = choices[k - 1]
+                    try save(record, ReviewDecision(action: .edit, field: field, value: alt.value)); say("\(field) set to \(alt.value).")
+                } else {
+                    say("unknown key '\(input)'. " + ReviewSession.keys)
+                }
+            }
+        }
+        return ExitCode.success
+    }
+
+    /// The alternates shown as numbered choices, field by field.
+    func alternates(_ r: DocumentRecord) -> [(String, Alternate)] {
+        Review.editableFields.flatMap { f in (r.alternates[f] ?? []).map { (f, $0) } }
+    }
+
+    func show(_ r: DocumentRecord, position: Int, of count: Int) {
+        say("")
+        say("[\(position)/\(count)] \(r.source)   folder: \(r.folder.isEmpty ? "(top)" : r.folder)")
+        say("reasons: \(r.reasons.joined(separator: ", "))\(r.duplicateOf.map { " (possible duplicate of \($0))" } ?? "")")
+        let values: [(String, String?)] = [("merchant", r.merchant), ("date", r.date?.iso), ("total", r.total?.decimalString),
+                                           ("currency", r.currency?.code), ("referenceNumber", r.referenceNumber)]
+        for (f, v) in values {
+            let conf = r.confidence[f].map { String(format: "%.2f", $0) } ?? "    "
+            var line = "  " + f.padding(toLength: 16, withPad: " ", startingAt: 0) + (v ?? "—").padding(toLength: max(28, (v ?? "").count + 2), withPad: " ", startingAt: 0) + conf
+            if let e = r.evidence[f] {
+                line += "  \(e.source)"
+                if let p = e.page, let l = e.line { line += " p\(p) l\(l)" }
+                if let t = e.text { line += " \"\(t)\"" }
+            }
+            say(line)
+        }
+        let choices = alternates(r)
+        if !choices.isEmpty {
+            say("alternates:")
+            for (k, (f, alt)) in choices.enumerated() {
+                say("  \(k + 1)) \(f) \(alt.value)   \(String(format: "%.2f", alt.confidence))  \(alt.source): \(alt.reason)")
+            }
+        }
+        say(ReviewSession.keys)
+    }
+}

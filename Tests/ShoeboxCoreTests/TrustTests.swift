@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+@testable import ShoeboxCore
+
+/// The merge policy and routing: every reason on the kind of document that earns it, the other sources
+/// (sidecar, file name), alternates and provenance, and the review decisions applied to a suggestion.
+struct TrustTests {
+    let parser = ReceiptParser(today: today)
+    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: ["merchant", "date", "total", "currency"])
+    let clean = ["REWE Markt GmbH", "Domstr. 20, 50668 Köln", "Datum 14.03.2026", "Brot 2,49", "Milch 1,19", "SUMME EUR 3,68"]
+
+    func record(_ lines: [String], confidence: Double = 95, name: String = "a.jpg", other: OtherSources = OtherSources()) -> DocumentRecord {
+        let source = SourceFile(path: "/x/\(name)", relativePath: name, folder: "", kind: .jpeg, sha256: "00", size: 1)
+        return merger.merge(parser.parse(pages: [page(lines, confidence: confidence)], language: "deu"), source: source,
+                            language: LanguageGuess(language: "deu", confidence: 0.9), pages: 1, other: other)
+    }
+
+    @Test func aCleanReceiptIsAcceptedWithProvenance() {
+        let r = record(clean)
+        #expect(r.status == .accepted, "\(r.reasons)")
+        #expect(r.reviewedBy == "pipeline")
+        #expect(r.evidence["total"]?.source == "ocr")
+        #expect(r.evidence["total"]?.line == 6)
+        #expect(r.evidence["total"]?.text == "SUMME EUR 3,68")
+        #expect(r.evidence["date"]?.text == "Datum 14.03.2026")
+    }
+
+    @Test func missingFieldsAreNamed() {
+        let r = record(["REWE Markt GmbH", "Brot 2,49"])
+        #expect(r.reasons.contains("date-missing"))
+        let s = record(["REWE Markt GmbH", "Datum 14.03.2026", "Danke"])
+        #expect(s.reasons.contains("total-missing"))
+        #expect(s.status == .review)
+    }
+
+    @Test func arithmeticThatComputesAnotherTotalIsAMismatch() {
+        // Tendered − change says 8.35; the total line says 7.90: one of them was misread.
+        let r = record(["YAM FRESH SDN BHD", "Date: 2016-07-31", "Total RM7.90", "Cash RM10.50", "Change RM2.15"])
+        #expect(r.reasons.contains("arithmetic-mismatch"), "\(r.reasons)")
+        #expect(r.alternates["total"]?.contains { $0.value == "8.35" && $0.source == "arithmetic" } == true)
+        // The same page with the change that fits: confirmed, no mismatch.
+        let ok = record(["YAM FRESH SDN BHD", "Date: 2016-07-31", "Total RM7.90", "Cash RM10.00", "Change RM2.10"])
+        #expect(!ok.reasons.contains("arithmetic-mismatch"), "\(ok.reasons)")
+    }
+
+    @Test func aTotalReadWithLowConfidenceGoesToAPerson() {
+        let r = record(clean, confidence: 50)
+        #expect(r.reasons.contains("low-ocr-confidence"), "\(r.reasons)")
+    }
+
+    @Test func ambiguityInferredCurrencyAndNoPurchaseAreNamed() {
+        // Two totals the rules cannot tell apart.
+        var e = parser.parse(pages: [page(clean)], language: "deu")
+        let best = e.amounts.filter { $0.role == "total" }.max { $0.score < $1.score }!
+        e.amounts.append(Candidate(value: AmountReading(minorUnits: 386, fractionDigits: 2, currencyHint: "EUR"), role: "total",
+                                   score: best.score, evidence: best.evidence, notes: ["keyword 'summe'"]))
+        let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
+        let two = merger.merge(e, source: source, language: LanguageGuess(language: "deu", confidence: 0.9), pages: 1)
+        #expect(two.reasons.contains("total-ambiguous"), "\(two.reasons)")
+        let inferred = record(["Bäckerei Schmidt GmbH", "Datum 14.03.2026", "Summe 3,68"])
+        #expect(inferred.reasons.contains("currency-inferred"), "\(inferred.reasons)")
+        let quote = record(["Handwerker GmbH", "ANGEBOT", "Datum 14.03.2026", "Summe EUR 3,68"])
+        #expect(quote.reasons.contains("not-a-purchase"), "\(quote.reasons)")
+        let dates = record(["SHOP SDN BHD", "05/03/2018", "06/03/2018", "TOTAL RM 10.00"])
+        #expect(dates.reasons.contains("date-ambiguous"), "\(dates.reasons)")
+    }
+
+    @Test func aSidecarConfirmsFillsOrDisagreesButNeverOverrides() {
+        var agree = Sidecar(); agree.total = FieldInput.amount("3.68")
+        let confirmed = record(clean, other: OtherSources(sidecar: agree))
+        #expect(confirmed.status == .accepted)
+        #expect(confirmed.evidence["total"]?.confirmedBy == ["sidecar"])
+
+        var disagree = Sidecar(); disagree.total = FieldInput.amount("36.80")
+        let r = record(clean, other: OtherSources(sidecar: disagree))
+        #expect(r.total?.decimalString == "3.68", "the document's reading stays")
+        #expect(r.reasons == ["sources-disagree"])
+        #expect(r.alternates["total"]?.first == Alternate(value: "36.80", confidence: 0.7, source: "sidecar", reason: "the sidecar says 36.80"))
+
+        var fills = Sidecar(); fills.date = CalendarDay(iso: "2026-03-14")
+        let filled = record(["REWE Markt GmbH", "SUMME EUR 3,68"], other: OtherSources(sidecar: fills))
+        #expect(filled.date?.iso == "2026-03-14")
+        #expect(filled.evidence["date"]?.source == "sidecar")
+
+        let invalid = Sidecar.parse(Array(#"{"total": "12,3x", "date": "2031-01-01", "colour": "red"}"#.utf8), today: today)
+        #expect(invalid.total == nil && invalid.date == nil)
+        #expect(invalid.problems.count == 3, "\(invalid.problems)")
+        #expect(record(clean, other: OtherSources(sidecar: invalid)).reasons == ["sidecar-invalid"])
+        #expect(Sidecar.parse(Array("not json".utf8), today: today).problems == ["the sidecar is not a JSON object"])
+    }
+
+    @Test func theDateInTheFileNameConfirmsOrIsAnAlternate() {
+        #expect(OtherSources.date(inFileName: "trip/IMG_20260314_120301.jpg", today: today)?.iso == "2026-03-14")
+        #expect(OtherSources.date(inFileName: "scan_2026-03-17_001.pdf", today: today)?.iso == "2026-03-17")
+        #expect(OtherSources.date(inFileName: "2026_03_17 rewe.png", today: today)?.iso == "2026-03-17")
+        #expect(OtherSources.date(inFileName: "scan_0007.png", today: today) == nil)
+        #expect(OtherSources.date(inFileName: "X51005361895.jpg", today: today) == nil)
+        #expect(OtherSources.date(inFileName: "IMG_20291231.jpg", today: today) == nil, "after today")
+        let same = record(clean, other: OtherSources(fileNameDate: CalendarDay(iso: "2026-03-14")))
+        #expect(same.evidence["date"]?.confirmedBy == ["filename"])
+        let other = record(clean, other: OtherSources(fileNameDate: CalendarDay(iso: "2026-03-20")))
+        #expect(other.date?.iso == "2026-03-14")
+        #expect(other.status == .accepted, "a photo taken later is no disagreement: \(other.reasons)")
+        #expect(other.alternates["date"]?.contains { $0.value == "2026-03-20" && $0.source == "filename" } == true)
+        let only = record(["REWE Markt GmbH", "SUMME EUR 3,68"], other: OtherSources(fileNameDate: CalendarDay(iso: "2026-03-20")))
+        #expect(only.date?.iso == "2026-03-20")
+        #expect(only.reasons.contains("date-low-confidence"))
+    }
+
+    @Test func typedValuesAreReadByTheParsersRules() {
+        #expect(FieldInput.amount("23.45")?.minorUnits == 2345)
+        #expect(FieldInput.amount("23,45")?.minorUnits == 2345)
+        #expect(FieldInput.amount("1.234,56")?.minorUnits == 123456)
+        #expect(FieldInput.amount("RM 12.50")?.minorUnits == 1250)
+        #expect(FieldInput.amount("12.50 EUR")?.minorUnits == 1250)
+        #expect(FieldInput.amount("9")?.minorUnits == 900)
+        #expect(FieldInput.amount("12,3x") == nil)
+        #expect(FieldInput.amount("abc") == nil)
+        #expect(FieldInput.amount("12.50 and 3.00") == nil)
+        #expect(FieldInput.date("2026-03-14", today: today)?.iso == "2026-03-14")
+        #expect(FieldInput.date("14.03.2026", today: today)?.iso == "2026-03-14")
+        #expect(FieldInput.date("2027-01-01", today: today) == nil)
+        #expect(FieldInput.date("31.02.2026", today: today) == nil)
+    }
+
+    @Test func decisionsApplyToACopyOfTheSuggestion() {
+        let suggestion = record(["REWE Markt GmbH", "Datum 14.03.2026", "SUMME EUR 3,68"], confidence: 50)
+        #expect(suggestion.status == .review)
+        guard case .success(let v) = Review.validate(field: "total", value: "3,86", record: suggestion, today: today) else {
+            Issue.record("3,86 must validate"); return
+        }
+        let confirmed = Review.apply([ReviewDecision(action: .edit, field: "total", value: v), ReviewDecision(action: .accept)], to: suggestion)
+        #expect(confirmed.total?.decimalString == "3.86")
+        #expect(confirmed.status == .accepted && confirmed.reviewedBy == "person")
+        #expect(confirmed.evidence["total"]?.source == "person")
+        #expect(suggestion.total?.decimalString == "3.68", "the suggestion is a value: unchanged")
+        #expect(Review.apply([ReviewDecision(action: .reject)], to: suggestion).status == .rejected)
+        if case .success = Review.validate(field: "total", value: "12,3x", record: suggestion, today: today) { Issue.record("12,3x must be refused") }
+        let agreement = Review.agreement([(suggestion, confirmed)], fields: ["total", "date"])
+        #expect(agreement["total"]! == (0, 1))
+        #expect(agreement["date"]! == (1, 1))
+    }
+}
