@@ -179,15 +179,11 @@ public struct RecordMerger: Sendable {
         }
 
         // Merchant.
-        if let ch = choose(extraction.merchants, { ReceiptParser.normalizedMerchant($0) }) {
+        if let ch = choose(extraction.merchants, { $0 }) {
             record.merchant = ch.candidate.value
             record.confidence["merchant"] = ch.confidence
             record.evidence["merchant"] = RecordMerger.evidence(of: ch.candidate)
-            record.alternates["merchant"] = ch.alternates.map { alt in
-                // Alternates show the printed form of each name, not the normalised key.
-                let printed = extraction.merchants.first { ReceiptParser.normalizedMerchant($0.value) == alt.value }?.value ?? alt.value
-                return Alternate(value: printed, confidence: alt.confidence, source: alt.source, reason: alt.reason)
-            }
+            record.alternates["merchant"] = ch.alternates
         }
         if let given = sidecar?.merchant {
             let same = record.merchant.map { ReceiptParser.normalizedMerchant($0) == ReceiptParser.normalizedMerchant(given) } ?? false
