@@ -23,6 +23,19 @@ public struct CalendarDay: Hashable, Sendable, Comparable, CustomStringConvertib
 
     public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
+    /// Days since 1970-01-01 (proleptic Gregorian; Howard Hinnant's days_from_civil).
+    public var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146097 + doe - 719468
+    }
+
+    /// Whole days from `other` to this day (negative when this day is earlier).
+    public func daysSince(_ other: CalendarDay) -> Int { dayNumber - other.dayNumber }
+
     public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28

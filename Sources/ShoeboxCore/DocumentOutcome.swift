@@ -1,6 +1,6 @@
 /// What the pipeline produced for one input file: its record (in any state) and the text of its pages.
 public struct DocumentOutcome: Sendable {
-    public let record: DocumentRecord
+    public var record: DocumentRecord
     public let size: Int
     public let kind: FileKind?
     public let pages: [OCRPage]

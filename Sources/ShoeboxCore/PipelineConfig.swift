@@ -27,6 +27,9 @@ public struct PipelineConfig: Sendable, Equatable {
     public var requiredFields: [String] = ["merchant", "date", "total", "currency"]
     /// Pages larger than this many megapixels fail as image-too-large.
     public var maxMegapixels: Int = 60
+    /// Two records from the same merchant with the same total whose dates are at most this many hours apart
+    /// (dates are days: 48 h is two days either way) are suspected duplicates of one purchase.
+    public var duplicateWindowHours: Int = 48
 
     public init() {}
 
@@ -117,6 +120,9 @@ public struct PipelineConfig: Sendable, Equatable {
             case "maxMegapixels":
                 config.maxMegapixels = try int(key, value)
                 guard config.maxMegapixels > 0 else { throw fail("key \"maxMegapixels\" must be positive") }
+            case "duplicateWindowHours":
+                config.duplicateWindowHours = try int(key, value)
+                guard (0...8760).contains(config.duplicateWindowHours) else { throw fail("key \"duplicateWindowHours\" must be 0…8760") }
             default:
                 throw fail("unknown key \"\(key)\"")
             }

@@ -78,7 +78,27 @@ public struct PipelineRunner {
         do { runID = try store.beginRun(root: root, pipeline: pipelineName, started: ISO8601DateFormatter().string(from: Date())) }
         catch { throw PipelineError(code: .store, message: error.message) }
 
-        func save(_ outcome: DocumentOutcome) throws(PipelineError) {
+        // Suspected duplicates are looked for among every record kept so far, across folders and runs.
+        let rules = DuplicateRules(windowHours: config.duplicateWindowHours)
+        var earlier: [DuplicateRules.Entry]
+        do {
+            earlier = try store.effectiveRecords().map(\.record).filter { $0.status == .accepted || $0.status == .review }.map { DuplicateRules.Entry($0) }
+        } catch { throw PipelineError(code: .store, message: error.message) }
+
+        func save(_ given: DocumentOutcome) throws(PipelineError) {
+            var outcome = given
+            if outcome.record.status == .accepted || outcome.record.status == .review {
+                let entry = DuplicateRules.Entry(outcome.record)
+                if let (other, why) = rules.match(entry, in: earlier) {
+                    outcome.record.status = .review
+                    outcome.record.reviewedBy = nil
+                    outcome.record.duplicateOf = other
+                    outcome.record.reasons.append("possible-duplicate")
+                    progress("  \(outcome.record.source) may duplicate \(other): \(why)")
+                }
+                earlier.removeAll { $0.source == entry.source }
+                earlier.append(entry)
+            }
             do { try store.save(outcome, root: rootPath, runID: runID) } catch { throw PipelineError(code: .store, message: error.message) }
             let r = outcome.record
             summary.processed += 1
@@ -174,11 +194,20 @@ public struct WorkerPool {
         var running = workerCount
         var engineError: PipelineError?
         var handlerError: PipelineError?
+        // Outcomes are handed on in the order of `work` (path order), whichever worker finishes first, so that
+        // the store is written the same way every time (which of two suspected duplicates names the other).
+        let position = Dictionary(work.enumerated().map { ($1.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+        var waiting: [Int: (SourceFile, DocumentOutcome)] = [:]
+        var next = 0
         while running > 0 {
             switch channel.receive() {
             case .done(let source, let outcome):
                 guard handlerError == nil else { continue }
-                do { try handle(source, outcome) } catch { handlerError = error; list.cancel() }
+                waiting[position[source.relativePath] ?? next] = (source, outcome)
+                while let (s, o) = waiting.removeValue(forKey: next) {
+                    next += 1
+                    do { try handle(s, o) } catch { handlerError = error; list.cancel(); break }
+                }
             case .engineFailed(let error): engineError = error
             case .finished: running -= 1
             }

@@ -1,0 +1,43 @@
+/// Suspected duplicates: a record that may stand for a purchase already in the store. A suspect is never
+/// dropped: it goes to review as `possible-duplicate`, naming the other record, and a person confirms or
+/// denies it. (Identical bytes are found earlier, at intake: those are known duplicates, not suspects.)
+///
+/// The rules, in order:
+/// 1. **the same receipt or invoice number from the same merchant**;
+/// 2. **the same merchant and total within the date window** (`duplicateWindowHours`, default 48 h).
+public struct DuplicateRules: Sendable {
+    /// The date window in whole days either way.
+    public let windowDays: Int
+
+    public init(windowHours: Int) { windowDays = (windowHours + 23) / 24 }
+
+    /// What the index keeps of each record.
+    public struct Entry: Sendable {
+        public let source: String
+        public let merchant: String?
+        public let reference: String?
+        public let total: Money?
+        public let date: CalendarDay?
+
+        public init(_ r: DocumentRecord) {
+            source = r.source
+            merchant = r.merchantNormalized.map { $0.replacingOccurrences(of: " ", with: "") }.flatMap { $0.isEmpty ? nil : $0 }
+            reference = r.referenceNumber.map { String($0.uppercased().filter { $0.isLetter || $0.isNumber }) }.flatMap { $0.count >= 3 ? $0 : nil }
+            total = r.total
+            date = r.date
+        }
+    }
+
+    /// The first earlier record `entry` may duplicate, and why.
+    public func match(_ entry: Entry, in earlier: [Entry]) -> (source: String, why: String)? {
+        guard let merchant = entry.merchant else { return nil }
+        for other in earlier where other.source != entry.source && other.merchant == merchant {
+            if let r = entry.reference, r == other.reference { return (other.source, "the same reference number from the same merchant") }
+        }
+        for other in earlier where other.source != entry.source && other.merchant == merchant {
+            guard let t = entry.total, t == other.total, let d = entry.date, let e = other.date else { continue }
+            if abs(d.daysSince(e)) <= windowDays { return (other.source, "the same merchant and total within \(windowDays) day\(windowDays == 1 ? "" : "s")") }
+        }
+        return nil
+    }
+}
