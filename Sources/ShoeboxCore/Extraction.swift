@@ -59,7 +59,7 @@ public struct AmountReading: Hashable, Sendable, Codable {
 
 /// The roles an amount can play on a receipt.
 public enum AmountRole: String, Sendable, Codable, CaseIterable {
-    case total, subtotal, tax, tip, rounding, discount, change, tendered, lineItem = "line-item"
+    case total, subtotal, tax, tip, rounding, discount, change, tendered, cashback, lineItem = "line-item"
 }
 
 /// A tax line: the rate as printed ("19", "7.5") and the amount.

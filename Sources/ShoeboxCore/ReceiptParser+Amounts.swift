@@ -12,6 +12,7 @@ extension ReceiptParser {
         // "Net à payer" and "Net Total" are totals although they hold "net".
         if let k = has(Keywords.strongTotal), exclusive.map({ k.contains($0) }) ?? true { return (.total, k) }
         if totalWord != nil, exclusive == nil, let k = has(Keywords.inclusive) { return (.total, k) }
+        if let k = has(Keywords.cashback) { return (.cashback, k) }
         if let k = has(Keywords.change) { return (.change, k) }
         if let k = has(Keywords.tip) { return (.tip, k) }
         if let k = has(Keywords.rounding) { return (.rounding, k) }
@@ -108,12 +109,43 @@ extension ReceiptParser {
         let largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
         let taxSum = taxes.reduce(0, +)
 
+        let tips = values(.tip).reduce(0, +), discounts = values(.discount).map { abs($0) }.reduce(0, +)
+        // The items: the right-most amount of each line without a role (a price column), for "items sum to …".
+        var itemsByLine: [Int: Int64] = [:]
+        for c in e.amounts where c.role == AmountRole.lineItem.rawValue {
+            if let ev = c.evidence { itemsByLine[ReceiptParser.key(ev)] = c.value.minorUnits }
+        }
+        /// The sum of the item lines above a line (two at least), or nil.
+        func itemSum(above key: Int?) -> Int64? {
+            guard let key else { return nil }
+            let above = itemsByLine.filter { $0.key < key }
+            return above.count >= 2 ? above.values.reduce(0, +) : nil
+        }
+        // Tax lines whose rate times some net gives their amount (to the cent): "MwSt 19 % 3,74" of "Netto 19,71".
+        let ratedTaxes = e.taxes.compactMap { t -> (Int64, Int64)? in
+            guard let rate = t.rate.flatMap(Double.init) else { return nil }
+            return subtotals.first { abs(Double($0) * rate / 100 - Double(t.amount.minorUnits)) <= 1 }.map { ($0, t.amount.minorUnits) }
+        }
+
         func crossChecks(_ c: Candidate<AmountReading>) -> (Double, [String]) {
             let units = c.value.minorUnits
             var bonus = 0.0
             var notes: [String] = []
             if units != 0, subtotals.contains(where: { s in taxes.contains { s + $0 == units } || (taxes.count > 1 && s + taxSum == units) }) {
                 bonus += 0.1; notes.append("subtotal + tax = total")
+                if ratedTaxes.contains(where: { $0.0 + $0.1 == units }) { bonus += 0.05; notes.append("tax = rate × net") }
+                if let sum = itemSum(above: c.evidence.map(ReceiptParser.key)), subtotals.contains(where: { s in s == sum && taxes.contains { s + $0 == units } }) {
+                    bonus += 0.03; notes.append("line items sum = subtotal")
+                }
+            } else if units != 0, tips != 0 || discounts != 0, subtotals.contains(where: { $0 + taxSum + tips - discounts == units }) {
+                bonus += 0.1; notes.append("subtotal + tax + tip − discount = total")
+            }
+            // Only for the largest total: items summing to a smaller "total" above a larger one make it a subtotal
+            // (a service charge or tax follows).
+            if units > 0, c.role != AmountRole.lineItem.rawValue, largestTotal.map({ abs(units) >= abs($0) }) ?? true,
+               let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
+               sum == units || (subtotals.isEmpty && sum - discounts == units) {
+                bonus += 0.08; notes.append("line items sum = total")
             }
             // Rounding (to 5 cents in Malaysia, Switzerland, …) comes after the total it rounds: the later total wins.
             if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
@@ -194,7 +226,9 @@ extension ReceiptParser {
         }
         for s in e.amounts(withRole: .subtotal) {
             for t in e.amounts(withRole: .tax) where s.value.minorUnits + t.value.minorUnits > 0 {
-                computed.append((s.value.minorUnits + t.value.minorUnits, t.evidence, "subtotal + tax", s.value.currencyHint))
+                let extra = tips - discounts
+                computed.append((s.value.minorUnits + t.value.minorUnits + extra, t.evidence,
+                                 extra == 0 ? "subtotal + tax" : "subtotal + tax + tip − discount", s.value.currencyHint))
             }
         }
         var added = Set<Int64>()

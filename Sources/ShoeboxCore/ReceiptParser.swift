@@ -49,8 +49,8 @@ public struct ReceiptParser: Sendable {
         let order: DateReader.NumericOrder = ReceiptParser.monthFirstCurrencies.contains(extraction.currencies.first?.value ?? "")
             ? .monthFirst : .dayFirst
         extraction.amounts = amountCandidates(lines)
-        scoreTotals(&extraction, lines: lines)
         extraction.taxes = taxReadings(lines)
+        scoreTotals(&extraction, lines: lines)
         extraction.dates = dateCandidates(lines, order: order)
         extraction.merchants = merchantCandidates(lines, dateLines: Set(extraction.dates.compactMap { $0.evidence.map { ReceiptParser.key($0) } }))
         extraction.references = referenceCandidates(lines)

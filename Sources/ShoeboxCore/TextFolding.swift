@@ -65,6 +65,8 @@ enum Keywords {
         "tunai", "bayaran", "paid", "payment", "visa", "mastercard", "master", "card", "credit card", "debit", "karte",
         "ec-karte", "girocard", "tarjeta", "carte", "cb", "received", "cash received", "amount received",
     ]
+    /// Cash handed out at the till on top of the purchase: paid with the card, but not spent.
+    static let cashback: KeywordList = ["cashback", "cash back", "cash-back", "auszahlung", "bargeldauszahlung", "retirada de efectivo", "retiro de efectivo", "retrait especes"]
     static let tip: KeywordList = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]
     static let rounding: KeywordList = ["rounding", "round adj", "rounding adj", "rundung", "redondeo", "arrondi", "pembundaran", "penggenapan", "adjustment", "adj"]
     static let discount: KeywordList = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan", "skonto"]

@@ -116,6 +116,25 @@ struct RealReceiptRulesTests {
         #expect(!ReceiptParser.isMisreadHeader("fuyi mini market"))
     }
 
+    @Test func moreArithmeticConfirmsTheTotal() {
+        func totalNotes(_ lines: [String]) -> [String] {
+            let e = parser.parse(pages: [page(lines)], language: "deu")
+            return e.amounts.filter { $0.role == "total" }.max { $0.score < $1.score }?.notes ?? []
+        }
+        // Rate × net = tax, beside net + tax = total.
+        let vat = totalNotes(["REWE Markt GmbH", "Netto 19,71", "MwSt 19 % 3,74", "SUMME 23,45"])
+        #expect(vat.contains("subtotal + tax = total") && vat.contains("tax = rate × net"), "\(vat)")
+        // The item lines above add up to the total.
+        let items = totalNotes(["Cafe Central", "Kaffee 3,20", "Kuchen 4,10", "SUMME 7,30"])
+        #expect(items.contains("line items sum = total"), "\(items)")
+        // Subtotal + tax + tip − discount.
+        let tip = totalNotes(["Bistro SARL", "Sous-total 20,00", "TVA 10 % 2,00", "Pourboire 3,00", "Remise 1,00", "Total 24,00"])
+        #expect(tip.contains("subtotal + tax + tip − discount = total"), "\(tip)")
+        // Cash back is not spent: its own role, never the total.
+        let cashback = parser.parse(pages: [page(["SHOP LTD", "TOTAL 12.00", "CASHBACK 20.00", "CARD 32.00"])], language: "eng")
+        #expect(cashback.amounts.contains { $0.role == "cashback" && $0.value.minorUnits == 2000 })
+    }
+
     @Test func misreadNameWordsAreMendedFromThePageAndTheTradeVocabulary() {
         func merchant(_ lines: [String], confidence: Double) -> Candidate<String>? {
             parser.parse(pages: [page(lines, confidence: confidence)], language: nil).merchants.first

@@ -141,3 +141,42 @@ struct TrustTests {
         #expect(agreement["date"]! == (1, 1))
     }
 }
+
+struct DuplicateRulesTests {
+    func record(_ source: String, merchant: String, total: String, date: String, reference: String? = nil) -> DocumentRecord {
+        var r = DocumentRecord(source: source, folder: "", sha256: source, status: .accepted)
+        r.merchant = merchant
+        r.merchantNormalized = ReceiptParser.normalizedMerchant(merchant)
+        r.currency = .eur
+        r.total = Money(decimal: total, currency: .eur)
+        r.date = CalendarDay(iso: date)
+        r.referenceNumber = reference
+        return r
+    }
+
+    @Test func theSamePurchaseIsSuspectedAndOtherPurchasesAreNot() {
+        let rules = DuplicateRules(windowHours: 48)
+        let first = DuplicateRules.Entry(record("a/1.jpg", merchant: "REWE Markt GmbH", total: "23.45", date: "2026-03-14", reference: "4711"))
+        // Same reference number from the same merchant, whatever the total read.
+        let sameRef = DuplicateRules.Entry(record("b/2.jpg", merchant: "REWE MARKT GMBH.", total: "23.54", date: "2026-03-14", reference: "47-11"))
+        #expect(rules.match(sameRef, in: [first])?.source == "a/1.jpg")
+        #expect(rules.match(sameRef, in: [first])?.why == "the same reference number from the same merchant")
+        // Same merchant and total, two days later: inside 48 hours counted as two days either way.
+        let twoDays = DuplicateRules.Entry(record("b/3.jpg", merchant: "REWE Markt GmbH", total: "23.45", date: "2026-03-16"))
+        #expect(rules.match(twoDays, in: [first])?.why == "the same merchant and total within 2 days")
+        // Not suspects: three days later; another total; another merchant; the same record itself.
+        #expect(rules.match(DuplicateRules.Entry(record("b/4.jpg", merchant: "REWE Markt GmbH", total: "23.45", date: "2026-03-17")), in: [first]) == nil)
+        #expect(rules.match(DuplicateRules.Entry(record("b/5.jpg", merchant: "REWE Markt GmbH", total: "23.46", date: "2026-03-14")), in: [first]) == nil)
+        #expect(rules.match(DuplicateRules.Entry(record("b/6.jpg", merchant: "Aldi GmbH", total: "23.45", date: "2026-03-14")), in: [first]) == nil)
+        #expect(rules.match(first, in: [first]) == nil)
+        // The window is configurable.
+        #expect(DuplicateRules(windowHours: 0).match(twoDays, in: [first]) == nil)
+        #expect(DuplicateRules(windowHours: 72).windowDays == 3)
+    }
+
+    @Test func dayNumbersCountCalendarDays() {
+        #expect(CalendarDay(iso: "1970-01-01")!.dayNumber == 0)
+        #expect(CalendarDay(iso: "2024-03-01")!.daysSince(CalendarDay(iso: "2024-02-28")!) == 2)
+        #expect(CalendarDay(iso: "2026-01-01")!.daysSince(CalendarDay(iso: "2025-12-31")!) == 1)
+    }
+}
