@@ -42,7 +42,7 @@ let package = Package(
                           path: "Sources/FixtureGenerator", swiftSettings: swiftSettings),
 
         // Benchmarks that are not timed tests: `make bench-parse`.
-        .executableTarget(name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxPipeline"],
+        .executableTarget(name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxPipeline", "ShoeboxStore"],
                           path: "Sources/ShoeboxBench", swiftSettings: swiftSettings),
         // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),

@@ -6,9 +6,13 @@ public struct DocumentOutcome: Sendable {
     public let pages: [OCRPage]
     /// Every candidate the parser found (not stored; for `extract --explain`).
     public let extraction: Extraction?
+    /// The first page image's fingerprint (for "the same paper scanned again"); nil for text-layer pages.
+    public var fingerprint: PageFingerprint?
 
-    public init(record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage], extraction: Extraction? = nil) {
+    public init(record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage], extraction: Extraction? = nil,
+                fingerprint: PageFingerprint? = nil) {
         self.record = record; self.size = size; self.kind = kind; self.pages = pages; self.extraction = extraction
+        self.fingerprint = fingerprint
     }
 }
 

@@ -3,8 +3,11 @@
 /// denies it. (Identical bytes are found earlier, at intake: those are known duplicates, not suspects.)
 ///
 /// The rules, in order:
-/// 1. **the same receipt or invoice number from the same merchant**;
-/// 2. **the same merchant and total within the date window** (`duplicateWindowHours`, default 48 h).
+/// 1. **the same paper scanned again**: the first pages' fingerprints are within `PageFingerprint.sameThreshold`,
+///    or within `looseImageDistance` when the date and total read are the same too (measured on SROIE variants:
+///    the image alone puts some same-shop slips as close as re-scans, and date plus total tell those apart);
+/// 2. **the same receipt or invoice number from the same merchant**;
+/// 3. **the same merchant and total within the date window** (`duplicateWindowHours`, default 48 h).
 public struct DuplicateRules: Sendable {
     /// The date window in whole days either way.
     public let windowDays: Int
@@ -18,18 +21,33 @@ public struct DuplicateRules: Sendable {
         public let reference: String?
         public let total: Money?
         public let date: CalendarDay?
+        public let fingerprint: PageFingerprint?
 
-        public init(_ r: DocumentRecord) {
+        public init(_ r: DocumentRecord, fingerprint: PageFingerprint? = nil) {
             source = r.source
             merchant = r.merchantNormalized.map { $0.replacingOccurrences(of: " ", with: "") }.flatMap { $0.isEmpty ? nil : $0 }
             reference = r.referenceNumber.map { String($0.uppercased().filter { $0.isLetter || $0.isNumber }) }.flatMap { $0.count >= 3 ? $0 : nil }
             total = r.total
             date = r.date
+            self.fingerprint = fingerprint
         }
     }
 
     /// The first earlier record `entry` may duplicate, and why.
+    /// Image distance up to which the same date and total make a re-scan.
+    public static let looseImageDistance = 300
+
     public func match(_ entry: Entry, in earlier: [Entry]) -> (source: String, why: String)? {
+        if let a = entry.fingerprint {
+            for other in earlier where other.source != entry.source {
+                guard let b = other.fingerprint else { continue }
+                let d = a.distance(to: b)
+                if d <= PageFingerprint.sameThreshold { return (other.source, "the same page image") }
+                if d <= DuplicateRules.looseImageDistance, entry.date != nil, entry.date == other.date, entry.total != nil, entry.total == other.total {
+                    return (other.source, "a similar page image with the same date and total")
+                }
+            }
+        }
         guard let merchant = entry.merchant else { return nil }
         for other in earlier where other.source != entry.source && other.merchant == merchant {
             if let r = entry.reference, r == other.reference { return (other.source, "the same reference number from the same merchant") }

@@ -257,7 +257,8 @@ public final class DocumentProcessor {
             }
         }
         reader.saveCache()
-        return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: pages, extraction: extraction)
+        return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: pages, extraction: extraction,
+                               fingerprint: reader.firstPageImage.map(PageFingerprint.init))
     }
 
     /// The fields a further pass may add candidates to: those the reasons call uncertain, and the total
@@ -339,6 +340,13 @@ struct PassReader {
                 return page
             }
         }
+        return nil
+    }
+
+    /// The first page as an image, when the document was rendered here (not read from the OCR cache) and that
+    /// page is an image.
+    var firstPageImage: PageImage? {
+        if case .image(let image)? = rendered?.first { return image }
         return nil
     }
 

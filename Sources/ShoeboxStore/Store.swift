@@ -76,6 +76,10 @@ public final class Store {
         );
         CREATE INDEX decisions_path ON decisions(path, sha256);
         """,
+        // 3: the first page's fingerprint (PageFingerprint.hex), for "the same paper scanned again".
+        """
+        ALTER TABLE sources ADD COLUMN fingerprint TEXT;
+        """,
     ]
 
     public static var schemaVersion: Int { migrations.count }
@@ -161,11 +165,12 @@ public final class Store {
             try db.transaction { () throws(DatabaseError) in
                 try db.query("DELETE FROM sources WHERE path = ?", [.text(r.source)])
                 try db.query("""
-                    INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, run_id)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, run_id, fingerprint)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.text(r.source), .text(root), .text(r.folder), .text(r.sha256), .int(Int64(outcome.size)),
                           outcome.kind.map { .text($0.rawValue) } ?? .null, .text(r.status.rawValue),
-                          r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID)])
+                          r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID),
+                          outcome.fingerprint.map { .text($0.hex) } ?? .null])
                 let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
                 for page in outcome.pages {
                     let lines = (try? encoder.encode(page.lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
@@ -246,6 +251,17 @@ public final class Store {
     public func effectiveRecords() throws(StoreError) -> [(suggestion: DocumentRecord, record: DocumentRecord)] {
         let decided = try decisions()
         return try records().map { ($0, Review.apply(decided[$0.source] ?? [], to: $0)) }
+    }
+
+    /// Each source's first-page fingerprint, by relative path.
+    public func fingerprints() throws(StoreError) -> [String: PageFingerprint] {
+        let rows = try wrap { () throws(DatabaseError) in try db.query("SELECT path, fingerprint FROM sources WHERE fingerprint IS NOT NULL") }
+        var out: [String: PageFingerprint] = [:]
+        for row in rows {
+            guard let path = row[0].text, let hex = row[1].text, let f = PageFingerprint(hex: hex) else { continue }
+            out[path] = f
+        }
+        return out
     }
 
     /// Absolute path of each source's original, by relative path.

@@ -350,3 +350,43 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(rows.contains { $0.contains("97.52") && $0.contains { $0.hasSuffix("IMG_2201.jpg") } }, "\(rows)")
     }
 }
+
+@Suite(.serialized) struct DuplicateEndToEndTests {
+    @Test func theSamePaperAgainIsSuspectedAndTheSameBytesAreKnown() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        let a = scans.appendingPathComponent("a"), b = scans.appendingPathComponent("b")
+        try FileManager.default.createDirectory(at: a, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: b, withIntermediateDirectories: true)
+        let original = fixtures.appendingPathComponent("sample-scans/office-supplies/IMG_2201.jpg")
+        try FileManager.default.copyItem(at: original, to: a.appendingPathComponent("IMG_2201.jpg"))
+        try FileManager.default.copyItem(at: original, to: b.appendingPathComponent("same-bytes.jpg"))
+        // The same paper again: scaled to 90 %, turned 2°, re-encoded at quality 80 (ImageMagick, installed by make setup).
+        let convert = try #require(which("convert"), "ImageMagick is missing: make setup")
+        let made = try runProgram(convert, [original.path, "-resize", "90%", "-background", "white", "-rotate", "2", "-quality", "80",
+                                            b.appendingPathComponent("rescan.jpg").path])
+        #expect(made.code == 0, "\(made.err)")
+        let out = work.appendingPathComponent("out").path
+        let run = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today])
+        #expect(run.code == 0, "\(run.err)")
+        let status = try runProgram(shoebox, ["status", "--out", out]).out
+        #expect(status.contains("duplicate  b/same-bytes.jpg of a/IMG_2201.jpg"), "\(status)")
+        #expect(status.contains("review  b/rescan.jpg: possible-duplicate"), "\(status)")
+        let records = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)
+        #expect(records.contains(#""duplicateOf":"a/IMG_2201.jpg""#), "the suspect names the other record")
+        // A person denies it: the record stays, without the reason.
+        let input = Pipe()
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: shoebox)
+        p.arguments = ["review", "--out", out, "--today", today]
+        p.standardInput = input
+        p.standardOutput = Pipe()
+        try p.run()
+        input.fileHandleForWriting.write(Data("n\na\nq\n".utf8))
+        try input.fileHandleForWriting.close()
+        p.waitUntilExit()
+        let after = try runProgram(shoebox, ["status", "--out", out]).out
+        #expect(after.contains("3 documents: 2 accepted, 0 review, 1 duplicate"), "\(after)")
+    }
+}

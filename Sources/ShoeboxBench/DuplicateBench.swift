@@ -1,0 +1,61 @@
+// Precision and recall of `DuplicateRules` over every pair of documents in a store. Documents are the same
+// paper when their file names share the part before the first dot (`X51005361895.jpg`, `X51005361895.rm3.jpg`).
+// With a SROIE folder, pairs of different receipts from the same company (by its ground truth) are counted
+// apart: the hard negatives.
+import Foundation
+import ShoeboxCore
+import ShoeboxStore
+
+func duplicateBench(outputDirectory: String, truth: String?) {
+    let store: Store
+    let records: [DocumentRecord]
+    let prints: [String: PageFingerprint]
+    do {
+        store = try Store(directory: outputDirectory)
+        records = try store.records().filter { $0.status != .failed }
+        prints = try store.fingerprints()
+    } catch {
+        FileHandle.standardError.write(Data("shoebox-bench: \(error)\n".utf8)); exit(1)
+    }
+    func base(_ path: String) -> String { String((path as NSString).lastPathComponent.split(separator: ".").first ?? "") }
+    func company(_ id: String) -> String? {
+        guard let truth, let data = FileManager.default.contents(atPath: "\(truth)/\(id).json"),
+              let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let c = o["company"] as? String else { return nil }
+        return c.uppercased().trimmingCharacters(in: .whitespaces)
+    }
+    let rules = DuplicateRules(windowHours: PipelineConfig().duplicateWindowHours)
+    let entries = records.map { DuplicateRules.Entry($0, fingerprint: prints[$0.source]) }
+    let ids = records.map { base($0.source) }
+    var companies: [String: String] = [:]
+    for id in Set(ids) { companies[id] = company(id) }
+    var tp = 0, fn = 0, fp = 0, fpHard = 0, negatives = 0, hard = 0
+    var byWhy: [String: Int] = [:]
+    var misses: [String] = [], falseAlarms: [String] = []
+    for i in entries.indices {
+        for j in entries.indices where j > i {
+            let same = ids[i] == ids[j]
+            let found = rules.match(entries[j], in: [entries[i]]) ?? rules.match(entries[i], in: [entries[j]])
+            if same {
+                if let found { tp += 1; byWhy[found.why, default: 0] += 1 } else { fn += 1; misses.append("\(records[i].source) ~ \(records[j].source)") }
+            } else {
+                negatives += 1
+                let isHard = companies[ids[i]] != nil && companies[ids[i]] == companies[ids[j]]
+                if isHard { hard += 1 }
+                if let found {
+                    fp += 1
+                    if isHard { fpHard += 1 }
+                    falseAlarms.append("\(records[i].source) ~ \(records[j].source): \(found.why)")
+                }
+            }
+        }
+    }
+    let precision = tp + fp == 0 ? 1 : Double(tp) / Double(tp + fp)
+    let recall = tp + fn == 0 ? 0 : Double(tp) / Double(tp + fn)
+    print("duplicates: \(records.count) documents, \(tp + fn) same-paper pairs, \(negatives) other pairs (\(hard) of the same company)")
+    print(String(format: "precision %.4f (%d right, %d wrong, %d of them same company), recall %.4f (%d of %d)  [targets: ≥ 0.98, ≥ 0.95]",
+                 precision, tp, fp, fpHard, recall, tp, tp + fn))
+    for (why, n) in byWhy.sorted(by: { $0.value > $1.value }) { print("  found by \(why): \(n)") }
+    print("fingerprints: \(prints.count) of \(records.count) documents")
+    for m in falseAlarms.prefix(20) { print("  wrong: \(m)") }
+    for m in misses.prefix(10) { print("  missed: \(m)") }
+}
