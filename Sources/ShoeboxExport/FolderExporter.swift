@@ -39,7 +39,14 @@ public struct FolderExporter {
             let accepted = all.filter { $0.status == .accepted }
             var leftOut: [String: Int] = [:]
             for r in all where r.status != .accepted {
-                leftOut[r.status == .failed ? "failed:\(r.failure?.code ?? "unknown")" : r.status.rawValue, default: 0] += 1
+                // Why each was left out: the failure's code, the review's first reason, or the state.
+                let why: String
+                switch r.status {
+                case .failed: why = "failed:\(r.failure?.code ?? "unknown")"
+                case .review: why = "review:\(r.reasons.first ?? "pending")"
+                default: why = r.status.rawValue
+                }
+                leftOut[why, default: 0] += 1
             }
             let names = ExportNaming.uniqueNames(accepted.map { r in
                 (ExportNaming.baseName(for: r), ((r.source as NSString).pathExtension.lowercased().isEmpty ? "bin" : (r.source as NSString).pathExtension.lowercased()))
