@@ -29,6 +29,12 @@ enum Help {
     Files the store already finished (same path, same bytes) are skipped, so a killed or repeated run
     only does what is new. SCANS is never written to.
 
+    A JSON file next to a scan, named after it (IMG_0412.jpg.json), is that scan's sidecar: fields a
+    person or another tool gave ("merchant", "date", "total", "currency", "referenceNumber"). It is checked
+    like any reading; agreeing raises confidence, disagreeing sends the record to review (sources-disagree).
+    Copies of a document already in the store are kept as duplicates (same bytes) or sent to review as
+    possible duplicates (same paper scanned again, or the same purchase), naming the other record.
+
     Writes DIR/store.sqlite, DIR/records.jsonl (one JSON line per document, every state) and
     DIR/review/queue.jsonl (the records waiting for a person, with reasons).
 
