@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Glibc
 public import ShoeboxCore
 
 /// Intake: walks the scan root, sniffs each file by content, hashes it. A file that cannot become a
@@ -20,19 +21,35 @@ public struct IntakeStage: Sendable {
         guard FileManager.default.isReadableFile(atPath: root) else {
             throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(root) cannot be read (permission denied).")
         }
-        let rootURL = URL(fileURLWithPath: root).standardizedFileURL
+        // A walk with readdir and lstat: regular files only (symbolic links are not followed, so a link loop
+        // cannot trap it), hidden names skipped. (Foundation's URL resource values look up the owner's name for
+        // every file, which opens a socket to nscd; the walk needs none of that.)
         var out: [String] = []
-        let enumerator = FileManager.default.enumerator(
-            at: rootURL, includingPropertiesForKeys: [.isRegularFileKey, .isHiddenKey], options: [.skipsHiddenFiles],
-            errorHandler: { _, _ in true })
-        while let url = enumerator?.nextObject() as? URL {
-            guard (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true else { continue }
-            let full = url.standardizedFileURL.path
-            guard full.hasPrefix(rootURL.path) else { continue }
-            var relative = String(full.dropFirst(rootURL.path.count))
-            while relative.hasPrefix("/") { relative.removeFirst() }
-            out.append(relative)
+        func visit(_ directory: String, _ relative: String) {
+            guard let dir = opendir(directory) else { return }
+            defer { closedir(dir) }
+            var names: [String] = []
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix(".") { continue }
+                names.append(name)
+            }
+            for name in names.sorted() {
+                let path = directory + "/" + name
+                let rel = relative.isEmpty ? name : relative + "/" + name
+                var info = stat()
+                guard lstat(path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFREG: out.append(rel)
+                case S_IFDIR: visit(path, rel)
+                default: continue
+                }
+            }
         }
+        let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
+        visit(rootPath == "/" ? "" : rootPath, "")
         // `IMG_0412.jpg.json` beside `IMG_0412.jpg` is that scan's sidecar, read with it, not a document.
         let all = Set(out)
         return out.filter { !($0.hasSuffix(".json") && all.contains(String($0.dropLast(5)))) }.sorted()

@@ -390,3 +390,29 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(after.contains("3 documents: 2 accepted, 0 review, 1 duplicate"), "\(after)")
     }
 }
+
+@Suite(.serialized) struct PrivacyEndToEndTests {
+    /// No network, by construction: a run without any network (a fresh network namespace) gives the same
+    /// records as a run with it, and a run traced with strace makes no network call at all, not even a
+    /// local socket.
+    @Test func aRunOpensNoSocketAndNeedsNoNetwork() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans"), to: scans)
+        let unshare = try #require(which("unshare"), "unshare is missing: apt-get install -y util-linux (make setup)")
+        let strace = try #require(which("strace"), "strace is missing: apt-get install -y strace (make setup)")
+        let offline = work.appendingPathComponent("offline").path, traced = work.appendingPathComponent("traced").path
+        let a = try runProgram(unshare, ["-n", shoebox, "run", scans.path, "--out", offline, "--today", today])
+        #expect(a.code == 0, "shoebox under unshare -n (needs root or user namespaces): \(a.err)")
+        let trace = work.appendingPathComponent("trace.txt").path
+        let b = try runProgram(strace, ["-f", "-e", "trace=network", "-o", trace, shoebox, "run", scans.path, "--out", traced, "--today", today])
+        #expect(b.code == 0, "\(b.err)")
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { !$0.contains("+++ exited") && !$0.contains("--- SIG") }
+        #expect(calls.isEmpty, "network calls: \(calls.prefix(5))")
+        let offlineRecords = try String(contentsOfFile: offline + "/records.jsonl", encoding: .utf8)
+        let tracedRecords = try String(contentsOfFile: traced + "/records.jsonl", encoding: .utf8)
+        #expect(offlineRecords == tracedRecords)
+        #expect(offlineRecords.split(separator: "\n").count == 7)
+    }
+}
