@@ -3,9 +3,10 @@
 /// denies it. (Identical bytes are found earlier, at intake: those are known duplicates, not suspects.)
 ///
 /// The rules, in order:
-/// 1. **the same paper scanned again**: the first pages' fingerprints are within `PageFingerprint.sameThreshold`,
-///    or within `looseImageDistance` when the date and total read are the same too (measured on SROIE variants:
-///    the image alone puts some same-shop slips as close as re-scans, and date plus total tell those apart);
+/// 1. **the same paper scanned again**: the first pages' fingerprints are within `PageFingerprint.sameThreshold`
+///    and the dates and totals read do not contradict it, or within `looseImageDistance` when the date and
+///    total read are the same too (measured on SROIE variants: the image alone puts some same-shop slips as
+///    close as re-scans, and date plus total tell those apart);
 /// 2. **the same receipt or invoice number from the same merchant**;
 /// 3. **the same merchant and total within the date window** (`duplicateWindowHours`, default 48 h).
 public struct DuplicateRules: Sendable {
@@ -42,7 +43,11 @@ public struct DuplicateRules: Sendable {
             for other in earlier where other.source != entry.source {
                 guard let b = other.fingerprint else { continue }
                 let d = a.distance(to: b)
-                if d <= PageFingerprint.sameThreshold { return (other.source, "the same page image") }
+                // Receipts of one shop share their layout: a close image alone is not enough when the dates or
+                // totals read differ (measured: every false match of the image alone had another date).
+                let contradicted = (entry.date != nil && other.date != nil && entry.date != other.date)
+                    || (entry.total != nil && other.total != nil && entry.total != other.total)
+                if d <= PageFingerprint.sameThreshold && !contradicted { return (other.source, "the same page image") }
                 if d <= DuplicateRules.looseImageDistance, entry.date != nil, entry.date == other.date, entry.total != nil, entry.total == other.total {
                     return (other.source, "a similar page image with the same date and total")
                 }

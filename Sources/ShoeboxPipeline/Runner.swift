@@ -7,9 +7,22 @@ public struct RunSummary: Sendable {
     public var found = 0
     public var skipped = 0
     public var processed = 0
+    /// Pages read by this run (OCR'd or taken from a text layer).
+    public var pages = 0
     public var counts: [RecordStatus: Int] = [:]
     public var failures: [DocumentRecord] = []
     public var reviews: [DocumentRecord] = []
+}
+
+/// What a run reports as it goes, on the thread that called `run` (the store writer).
+public enum RunEvent: Sendable {
+    /// Intake is done: how many files there are, and how many of them need reading.
+    case started(files: Int, toRead: Int)
+    /// One document stored; `done` counts documents finished by this run so far (of `toRead` + those failed
+    /// or known at intake).
+    case document(source: String, status: RecordStatus, reasons: [String], pages: Int, done: Int)
+    /// Something worth a line of its own ("b/scan.jpg may duplicate a/IMG_1.jpg: the same page image").
+    case note(String)
 }
 
 /// A lock-protected FIFO shared by the worker threads and the aggregator.
@@ -59,9 +72,9 @@ public struct PipelineRunner {
     public let config: PipelineConfig
     public let today: CalendarDay
     public let jobs: Int
-    public let progress: @Sendable (String) -> Void
+    public let progress: @Sendable (RunEvent) -> Void
 
-    public init(config: PipelineConfig, today: CalendarDay, jobs: Int, progress: @escaping @Sendable (String) -> Void) {
+    public init(config: PipelineConfig, today: CalendarDay, jobs: Int, progress: @escaping @Sendable (RunEvent) -> Void) {
         self.config = config
         self.today = today
         self.jobs = max(1, jobs)
@@ -96,7 +109,7 @@ public struct PipelineRunner {
                     outcome.record.reviewedBy = nil
                     outcome.record.duplicateOf = other
                     outcome.record.reasons.append("possible-duplicate")
-                    progress("  \(outcome.record.source) may duplicate \(other): \(why)")
+                    progress(.note("\(outcome.record.source) may duplicate \(other): \(why)"))
                 }
                 earlier.removeAll { $0.source == entry.source }
                 earlier.append(entry)
@@ -104,10 +117,11 @@ public struct PipelineRunner {
             do { try store.save(outcome, root: rootPath, runID: runID) } catch { throw PipelineError(code: .store, message: error.message) }
             let r = outcome.record
             summary.processed += 1
+            summary.pages += outcome.pages.count
             summary.counts[r.status, default: 0] += 1
             if r.status == .failed { summary.failures.append(r) }
             if r.status == .review { summary.reviews.append(r) }
-            progress("[\(summary.processed + summary.skipped)/\(summary.found)] \(r.source): \(r.status.rawValue)\(r.reasons.isEmpty ? "" : " (\(r.reasons.joined(separator: ", ")))")")
+            progress(.document(source: r.source, status: r.status, reasons: r.reasons, pages: outcome.pages.count, done: summary.processed))
         }
 
         var work: [SourceFile] = []
@@ -144,6 +158,7 @@ public struct PipelineRunner {
             }
         }
 
+        progress(.started(files: summary.found, toRead: summary.processed + work.count))
         try WorkerPool(config: config, today: today, jobs: jobs).process(work) { (_, outcome) throws(PipelineError) in
             try save(outcome)
         }

@@ -6,7 +6,7 @@ import ShoeboxStore
 
 enum RunCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "run", valueOptions: ["--out", "--jobs", "--pipeline", "--today"], flagOptions: ["--wait"])
+        let a = try Arguments(args, verb: "run", valueOptions: ["--out", "--jobs", "--pipeline", "--today", "--log-json"], flagOptions: ["--wait"])
         if a.flags.contains("--help") { print(Help.run); return ExitCode.success }
         guard a.positionals.count == 1 else {
             throw UsageError(message: "shoebox run: needs exactly one scan folder (got \(a.positionals.count)). See 'shoebox run --help'.")
@@ -23,13 +23,20 @@ enum RunCommand {
         defer { withExtendedLifetime(lock) {} }
         let store: Store
         do { store = try Store(directory: out) } catch { throw PipelineError(code: .store, message: error.message) }
-        let runner = PipelineRunner(config: config, today: today, jobs: jobs, progress: CommandLineTool.progress)
+        let progress = try RunProgress(live: isatty(STDERR_FILENO) != 0, logPath: a.values["--log-json"])
+        let runner = PipelineRunner(config: config, today: today, jobs: jobs, progress: progress.handle)
         let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName)
-        let records = try store.records()
+        progress.finish(summary)
+        let records = try store.effectiveRecords().map(\.record)
         try RecordFiles.write(records: records, outputDirectory: out)
 
-        print("shoebox run: \(summary.found) files found, \(summary.processed) processed, \(summary.skipped) already done")
+        let seconds = progress.elapsed
+        print("shoebox run: \(summary.found) files found, \(summary.processed) processed, \(summary.skipped) already done; "
+              + "\(summary.pages) pages in \(RunProgress.duration(seconds))"
+              + (summary.pages > 0 && seconds > 0 ? String(format: " (%.2f pages/s)", Double(summary.pages) / seconds) : ""))
         StatusCommand.printCounts(records)
+        let reasons = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)
+        if !reasons.isEmpty { print("failed by reason: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")) }
         for r in summary.reviews { print("  review  \(r.source): \(r.reasons.joined(separator: ", "))") }
         for r in summary.failures { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
         print("records: \(out)/records.jsonl   review queue: \(out)/review/queue.jsonl")

@@ -23,7 +23,7 @@ enum Help {
     """
 
     static let run = """
-    usage: shoebox run SCANS [--out DIR] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait]
+    usage: shoebox run SCANS [--out DIR] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait] [--log-json FILE]
 
     Processes every file under SCANS. The folder of a file is its first path component under SCANS.
     Files the store already finished (same path, same bytes) are skipped, so a killed or repeated run
@@ -43,6 +43,10 @@ enum Help {
       --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
       --today DATE       the day dates are checked against (default: the system's date)
       --wait             when another run is using DIR, wait for it instead of stopping
+      --log-json FILE    write one JSON event per line to FILE (started, each document, notes, finished)
+
+    On a terminal, a live line on stderr shows files, pages, pages/s and the ETA; nothing of it otherwise.
+    At the end: counts per state and per failure reason, pages and pages/s.
 
     One run at a time works in an output folder; a second one stops with exit 8 (or waits with --wait).
 

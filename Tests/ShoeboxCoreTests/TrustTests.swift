@@ -174,6 +174,21 @@ struct DuplicateRulesTests {
         #expect(DuplicateRules(windowHours: 72).windowDays == 3)
     }
 
+    @Test func aCloseImageIsTheSamePaperUnlessDateOrTotalSayOtherwise() {
+        let rules = DuplicateRules(windowHours: 48)
+        let print = PageFingerprint(aspect: 100, whole: [1, 2, 3, 4], lower: [5, 6, 7, 8])
+        let near = PageFingerprint(aspect: 100, whole: [1, 2, 3, 5], lower: [5, 6, 7, 8])
+        let a = DuplicateRules.Entry(record("a/1.jpg", merchant: "UNIHAKKA", total: "8.70", date: "2018-05-02"), fingerprint: print)
+        // Merchant read differently (OCR), same date and total, same image: the same paper.
+        let rescan = DuplicateRules.Entry(record("b/1.jpg", merchant: "UNIHAKKA INTL", total: "8.70", date: "2018-05-02"), fingerprint: near)
+        #expect(rules.match(rescan, in: [a])?.why == "the same page image")
+        // Another slip of the same shop, same layout, another day: not a duplicate.
+        let other = DuplicateRules.Entry(record("b/2.jpg", merchant: "UNIHAKKA INTL", total: "8.70", date: "2018-05-09"), fingerprint: near)
+        #expect(rules.match(other, in: [a]) == nil)
+        let otherTotal = DuplicateRules.Entry(record("b/3.jpg", merchant: "UNIHAKKA INTL", total: "9.10", date: "2018-05-02"), fingerprint: near)
+        #expect(rules.match(otherTotal, in: [a]) == nil)
+    }
+
     @Test func dayNumbersCountCalendarDays() {
         #expect(CalendarDay(iso: "1970-01-01")!.dayNumber == 0)
         #expect(CalendarDay(iso: "2024-03-01")!.daysSince(CalendarDay(iso: "2024-02-28")!) == 2)

@@ -1,0 +1,83 @@
+import Foundation
+import ShoeboxCore
+import ShoeboxPipeline
+
+/// How `shoebox run` shows its progress: a live line on stderr when stderr is a terminal (files, pages,
+/// pages per second, ETA), nothing of it otherwise; with `--log-json FILE`, one JSON event per line in FILE
+/// (for cron logs). Events arrive on one thread only (the store writer's), so no lock is needed.
+final class RunProgress: @unchecked Sendable {
+    let live: Bool
+    let log: FileHandle?
+    let start = Date()
+    var total = 0
+    var files = 0
+    var pages = 0
+    var lineShown = false
+
+    init(live: Bool, logPath: String?) throws {
+        self.live = live
+        if let logPath {
+            guard FileManager.default.createFile(atPath: logPath, contents: nil), let h = FileHandle(forWritingAtPath: logPath) else {
+                throw PipelineError(code: .store, message: "cannot write the log \(logPath). Check the folder exists and is writable.")
+            }
+            log = h
+        } else {
+            log = nil
+        }
+    }
+
+    var elapsed: Double { Date().timeIntervalSince(start) }
+
+    func handle(_ event: RunEvent) {
+        switch event {
+        case .started(let files, let toRead):
+            total = toRead
+            write(["event": "started", "files": files, "toRead": toRead])
+        case .document(let source, let status, let reasons, let pageCount, let done):
+            files = done
+            pages += pageCount
+            write(["event": "document", "source": source, "status": status.rawValue, "reasons": reasons, "pages": pageCount])
+            if live { show("\(source): \(status.rawValue)") }
+        case .note(let text):
+            write(["event": "note", "text": text])
+            if live { clear(); FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+        }
+    }
+
+    /// The live line: "[12/40 files] 15 pages, 1.4 pages/s, ETA 0:21 — folder/file.jpg: accepted".
+    func show(_ last: String) {
+        let rate = elapsed > 0 ? Double(pages) / elapsed : 0
+        let filesPerSecond = elapsed > 0 ? Double(files) / elapsed : 0
+        let left = max(0, total - files)
+        let eta = filesPerSecond > 0 ? RunProgress.duration(Double(left) / filesPerSecond) : "?"
+        let text = String(format: "[%d/%d files] %d pages, %.1f pages/s, ETA %@ — %@", files, max(total, files), pages, rate, eta, last)
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text.prefix(200))".utf8))
+        lineShown = true
+    }
+
+    func clear() {
+        if lineShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)); lineShown = false }
+    }
+
+    func finish(_ summary: RunSummary) {
+        clear()
+        let failures = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)
+        write(["event": "finished", "files": summary.found, "processed": summary.processed, "skipped": summary.skipped,
+               "pages": summary.pages, "seconds": (elapsed * 10).rounded() / 10,
+               "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures])
+        try? log?.close()
+    }
+
+    func write(_ object: [String: Any]) {
+        guard let log else { return }
+        var o = object
+        o["time"] = ISO8601DateFormatter().string(from: Date())
+        guard let data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        log.write(data + Data("\n".utf8))
+    }
+
+    static func duration(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        return s >= 3600 ? String(format: "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60) : String(format: "%d:%02d", s / 60, s % 60)
+    }
+}
