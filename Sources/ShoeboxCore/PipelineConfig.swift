@@ -33,6 +33,14 @@ public struct PipelineConfig: Sendable, Equatable {
 
     public init() {}
 
+    /// Every setting that changes what a run records, as one stable text: a source finished under other
+    /// settings is read again (its OCR comes from the cache when the OCR settings are the same).
+    public var settingsText: String {
+        "v\(version) dpi\(dpi) lang\(languages.joined(separator: "+")) first\(firstPassLanguages.joined(separator: "+")) psm\(pageSegmentationMode) "
+            + "extra\(extraPassSegmentationModes.map(String.init).joined(separator: ",")) height\(textHeightTarget) accept\(acceptThreshold) "
+            + "required\(requiredFields.joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours)"
+    }
+
     public struct ConfigError: Error, CustomStringConvertible, Equatable {
         public let file: String
         public let message: String

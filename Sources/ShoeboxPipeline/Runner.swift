@@ -1,6 +1,7 @@
 internal import Foundation
 public import ShoeboxCore
 public import ShoeboxStore
+internal import ShoeboxEngines
 
 /// What a run did, for the summary and the exit code.
 public struct RunSummary: Sendable {
@@ -73,16 +74,27 @@ public struct PipelineRunner {
     public let today: CalendarDay
     public let jobs: Int
     public let progress: @Sendable (RunEvent) -> Void
+    /// Where the text of every page is kept by file content and OCR settings, so that reading a file again
+    /// (after a settings change) does no OCR; nil: no cache.
+    public let ocrCache: String?
 
-    public init(config: PipelineConfig, today: CalendarDay, jobs: Int, progress: @escaping @Sendable (RunEvent) -> Void) {
+    public init(config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String? = nil, progress: @escaping @Sendable (RunEvent) -> Void) {
+        self.ocrCache = ocrCache
         self.config = config
         self.today = today
         self.jobs = max(1, jobs)
         self.progress = progress
     }
 
+    /// The settings a source is read under: the pipeline's and the engines' versions. A source finished
+    /// under other settings is read again (from the OCR cache when only later stages changed).
+    public var settingsDigest: String {
+        String(SHA256.hex(of: Array((config.settingsText + " tesseract\(OCREngine.tesseractVersion) reader\(OCRCache.readerVersion)").utf8)).prefix(16))
+    }
+
     public func run(root: String, store: Store, pipelineName: String) throws(PipelineError) -> RunSummary {
         let intake = IntakeStage()
+        let settings = settingsDigest
         let paths = try intake.walk(root: root)
         let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
         var summary = RunSummary()
@@ -114,7 +126,7 @@ public struct PipelineRunner {
                 earlier.removeAll { $0.source == entry.source }
                 earlier.append(entry)
             }
-            do { try store.save(outcome, root: rootPath, runID: runID) } catch { throw PipelineError(code: .store, message: error.message) }
+            do { try store.save(outcome, root: rootPath, runID: runID, settings: settings) } catch { throw PipelineError(code: .store, message: error.message) }
             let r = outcome.record
             summary.processed += 1
             summary.pages += outcome.pages.count
@@ -132,9 +144,9 @@ public struct PipelineRunner {
                 if let finished, finished == record.sha256, !record.sha256.isEmpty { summary.skipped += 1; continue }
                 try save(DocumentOutcome(record: record, size: size, kind: nil, pages: []))
             case .ready(let source):
-                let finished: String?
-                do { finished = try store.finishedSHA(path: source.relativePath) } catch { throw PipelineError(code: .store, message: error.message) }
-                if finished == source.sha256 { summary.skipped += 1; continue }
+                let finished: (sha256: String, settings: String?)?
+                do { finished = try store.finished(path: source.relativePath) } catch { throw PipelineError(code: .store, message: error.message) }
+                if let finished, finished.sha256 == source.sha256, finished.settings == settings { summary.skipped += 1; continue }
                 let original: String?
                 do { original = try store.originalPath(sha256: source.sha256, excluding: source.relativePath) } catch {
                     throw PipelineError(code: .store, message: error.message)
@@ -159,7 +171,7 @@ public struct PipelineRunner {
         }
 
         progress(.started(files: summary.found, toRead: summary.processed + work.count))
-        try WorkerPool(config: config, today: today, jobs: jobs).process(work) { (_, outcome) throws(PipelineError) in
+        try WorkerPool(config: config, today: today, jobs: jobs, ocrCache: ocrCache).process(work) { (_, outcome) throws(PipelineError) in
             try save(outcome)
         }
         do { try store.finishRun(runID, finished: ISO8601DateFormatter().string(from: Date())) }

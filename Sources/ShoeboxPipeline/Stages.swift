@@ -256,9 +256,10 @@ public final class DocumentProcessor {
                 record = merge.run(extraction, source: source, language: guess, pages: pages.count, other: other)
             }
         }
+        let fingerprint = reader.fingerprint()
         reader.saveCache()
         return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: pages, extraction: extraction,
-                               fingerprint: reader.firstPageImage.map(PageFingerprint.init))
+                               fingerprint: fingerprint)
     }
 
     /// The fields a further pass may add candidates to: those the reasons call uncertain, and the total
@@ -343,11 +344,18 @@ struct PassReader {
         return nil
     }
 
-    /// The first page as an image, when the document was rendered here (not read from the OCR cache) and that
-    /// page is an image.
-    var firstPageImage: PageImage? {
-        if case .image(let image)? = rendered?.first { return image }
-        return nil
+    /// The first page's fingerprint: from the cache when the document was read from it, else from the
+    /// rendered image (and then kept in the cache); nil for a text-layer page.
+    mutating func fingerprint() -> PageFingerprint? {
+        if let f = cached?.fingerprint { return f }
+        guard case .image(let image)? = rendered?.first else { return nil }
+        let f = PageFingerprint(image)
+        if var c = cached {
+            c.fingerprint = f
+            cached = c
+            dirty = true
+        }
+        return f
     }
 
     mutating func read(_ pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
@@ -375,6 +383,8 @@ public struct TextOfDocument: Sendable, Codable {
     public var hasImages: Bool
     /// Per page, the clockwise turn OSD found to set it upright (0 when it is), once asked.
     public var turns: [Int]?
+    /// The first page's fingerprint, once computed.
+    public var fingerprint: PageFingerprint?
 }
 
 /// A folder of `TextOfDocument` JSON files, keyed by the file's sha256 and a digest of every setting that
@@ -387,7 +397,7 @@ struct OCRCache {
 
     init(directory: String, config: PipelineConfig) {
         self.directory = directory
-        let settings = "v\(OCRCache.readerVersion) dpi\(config.dpi)"
+        let settings = "v\(OCRCache.readerVersion) dpi\(config.dpi) tesseract\(OCREngine.tesseractVersion)"
         key = String(SHA256.hex(of: Array(settings.utf8)).prefix(12))
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }

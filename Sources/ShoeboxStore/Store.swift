@@ -80,6 +80,11 @@ public final class Store {
         """
         ALTER TABLE sources ADD COLUMN fingerprint TEXT;
         """,
+        // 4: the settings a source was read under (a digest of the pipeline and the engine versions):
+        // finished under other settings, it is read again.
+        """
+        ALTER TABLE sources ADD COLUMN settings TEXT;
+        """,
     ]
 
     public static var schemaVersion: Int { migrations.count }
@@ -143,8 +148,15 @@ public final class Store {
 
     /// The sha256 a path had when the store finished it, if it did.
     public func finishedSHA(path: String) throws(StoreError) -> String? {
+        try finished(path: path)?.sha256
+    }
+
+    /// The sha256 and settings digest a path had when the store finished it, if it did.
+    public func finished(path: String) throws(StoreError) -> (sha256: String, settings: String?)? {
         try wrap { () throws(DatabaseError) in
-            try db.query("SELECT sha256 FROM sources WHERE path = ?", [.text(path)]).first?.first?.text
+            guard let row = try db.query("SELECT sha256, settings FROM sources WHERE path = ?", [.text(path)]).first,
+                  let sha = row[0].text else { return nil }
+            return (sha, row[1].text)
         }
     }
 
@@ -157,7 +169,7 @@ public final class Store {
     }
 
     /// Saves one document's outcome in one transaction: its source row, pages, record and review item.
-    public func save(_ outcome: DocumentOutcome, root: String, runID: Int64) throws(StoreError) {
+    public func save(_ outcome: DocumentOutcome, root: String, runID: Int64, settings: String? = nil) throws(StoreError) {
         let r = outcome.record
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -165,12 +177,12 @@ public final class Store {
             try db.transaction { () throws(DatabaseError) in
                 try db.query("DELETE FROM sources WHERE path = ?", [.text(r.source)])
                 try db.query("""
-                    INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, run_id, fingerprint)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, run_id, fingerprint, settings)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.text(r.source), .text(root), .text(r.folder), .text(r.sha256), .int(Int64(outcome.size)),
                           outcome.kind.map { .text($0.rawValue) } ?? .null, .text(r.status.rawValue),
                           r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID),
-                          outcome.fingerprint.map { .text($0.hex) } ?? .null])
+                          outcome.fingerprint.map { .text($0.hex) } ?? .null, settings.map { .text($0) } ?? .null])
                 let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
                 for page in outcome.pages {
                     let lines = (try? encoder.encode(page.lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"

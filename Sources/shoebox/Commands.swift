@@ -24,7 +24,8 @@ enum RunCommand {
         let store: Store
         do { store = try Store(directory: out) } catch { throw PipelineError(code: .store, message: error.message) }
         let progress = try RunProgress(live: isatty(STDERR_FILENO) != 0, logPath: a.values["--log-json"])
-        let runner = PipelineRunner(config: config, today: today, jobs: jobs, progress: progress.handle)
+        let runner = PipelineRunner(config: config, today: today, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"),
+                                    progress: progress.handle)
         let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName)
         progress.finish(summary)
         let records = try store.effectiveRecords().map(\.record)
