@@ -4,7 +4,7 @@
 ///
 /// The rules, in order:
 /// 1. **the same paper scanned again**: the first pages' fingerprints are within `PageFingerprint.sameThreshold`
-///    and the dates and totals read do not contradict it, or within `looseImageDistance` when the date and
+///    and the dates read do not contradict it, or within `looseImageDistance` when the date and
 ///    total read are the same too (measured on SROIE variants: the image alone puts some same-shop slips as
 ///    close as re-scans, and date plus total tell those apart);
 /// 2. **the same receipt or invoice number from the same merchant**;
@@ -43,10 +43,11 @@ public struct DuplicateRules: Sendable {
             for other in earlier where other.source != entry.source {
                 guard let b = other.fingerprint else { continue }
                 let d = a.distance(to: b)
-                // Receipts of one shop share their layout: a close image alone is not enough when the dates or
-                // totals read differ (measured: every false match of the image alone had another date).
-                let contradicted = (entry.date != nil && other.date != nil && entry.date != other.date)
-                    || (entry.total != nil && other.total != nil && entry.total != other.total)
+                // Receipts of one shop share their layout: a close image alone is not enough when the dates read
+                // differ. Measured on SROIE re-scans (shoebox-bench duplicates): ignoring dates, precision 0.946;
+                // dates, 0.983 at recall 0.858; dates or totals, 0.989 but recall 0.704 (OCR reads the total of a
+                // re-scan differently more often than its date).
+                let contradicted = entry.date != nil && other.date != nil && entry.date != other.date
                 if d <= PageFingerprint.sameThreshold && !contradicted { return (other.source, "the same page image") }
                 if d <= DuplicateRules.looseImageDistance, entry.date != nil, entry.date == other.date, entry.total != nil, entry.total == other.total {
                     return (other.source, "a similar page image with the same date and total")
