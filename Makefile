@@ -17,7 +17,7 @@ TODAY ?= $(shell date +%F)
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test run regress regress-dev bench-parse fixtures clean
+.PHONY: setup build release test run regress regress-dev bench bench-parse fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -58,6 +58,13 @@ regress-dev: release
 		--report .build/regress-dev.json --baseline baselines/devset.json
 
 # Parse + merge time per OCR'd document, on the cached text of the fixtures (and the devset when present).
+# Shoebox against pdftoppm + the tesseract CLI and ocrmypdf on the same corpus (bench/bench.py says how).
+# Installs what only the bench needs: img2pdf and GNU time (Debian), ocrmypdf (PyPI).
+bench: release
+	@dpkg -s img2pdf time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends img2pdf time; }
+	@command -v ocrmypdf >/dev/null || python3 -m pip install -q ocrmypdf
+	python3 bench/bench.py
+
 bench-parse: release
 	swift build -c release --product shoebox-bench
 	.build/release/shoebox regress Fixtures/receipts --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet > /dev/null

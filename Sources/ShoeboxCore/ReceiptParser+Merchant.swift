@@ -211,8 +211,8 @@ extension ReceiptParser {
     }
 
     /// OCR reads "SDN BHD" as "SON BHD", "S0N BHD", "SDN 8HD", and "S/B" as "5/B" or "8/B".
-    nonisolated(unsafe) static let sdnBhd = try! NSRegularExpression(pattern: #"\b(?:S[O0D]N|5DN)\.?\s+(?:B[HN]D|8HD)\b"#, options: [.caseInsensitive])
-    nonisolated(unsafe) static let sSlashB = try! NSRegularExpression(pattern: #"(?<=\s)[58S]/[B8R]\s*$"#)
+    static let sdnBhd = try! NSRegularExpression(pattern: #"\b(?:S[O0D]N|5DN)\.?\s+(?:B[HN]D|8HD)\b"#, options: [.caseInsensitive])
+    static let sSlashB = try! NSRegularExpression(pattern: #"(?<=\s)[58S]/[B8R]\s*$"#)
 
     static func looksLikeAddress(_ folded: String) -> Bool {
         if TextFolding.firstKeyword(in: folded, of: Keywords.address) != nil { return true }
