@@ -59,7 +59,10 @@ public struct AmountReading: Hashable, Sendable, Codable {
 
 /// The roles an amount can play on a receipt.
 public enum AmountRole: String, Sendable, Codable, CaseIterable {
-    case total, subtotal, tax, tip, rounding, discount, change, tendered, cashback, lineItem = "line-item"
+    case total, subtotal, tax, tip, rounding, discount, change, tendered, cashback
+    /// What the till advertises, not what was paid: "You saved 3.20", "Sie sparen", points and vouchers.
+    case advert
+    case lineItem = "line-item"
 }
 
 /// A tax line: the rate as printed ("19", "7.5") and the amount.

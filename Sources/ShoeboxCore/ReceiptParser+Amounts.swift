@@ -13,6 +13,7 @@ extension ReceiptParser {
         if let k = has(Keywords.strongTotal), exclusive.map({ k.contains($0) }) ?? true { return (.total, k) }
         if totalWord != nil, exclusive == nil, let k = has(Keywords.inclusive) { return (.total, k) }
         if let k = has(Keywords.cashback) { return (.cashback, k) }
+        if let k = has(Keywords.advert) { return (.advert, k) }
         if let k = has(Keywords.change) { return (.change, k) }
         if let k = has(Keywords.tip) { return (.tip, k) }
         if let k = has(Keywords.rounding) { return (.rounding, k) }

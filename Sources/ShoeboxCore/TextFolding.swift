@@ -65,6 +65,11 @@ enum Keywords {
         "tunai", "bayaran", "paid", "payment", "visa", "mastercard", "master", "card", "credit card", "debit", "karte",
         "ec-karte", "girocard", "tarjeta", "carte", "cb", "received", "cash received", "amount received",
     ]
+    /// Amounts the till advertises rather than charges: savings, points, vouchers for next time.
+    static let advert: KeywordList = [
+        "you saved", "you save", "your savings", "total savings", "savings", "sie sparen", "ihre ersparnis", "gespart", "usted ahorra",
+        "ahorro", "vous economisez", "economie", "anda jimat", "jimat", "points earned", "bonus points", "punkte", "puntos", "points",
+    ]
     /// Cash handed out at the till on top of the purchase: paid with the card, but not spent.
     static let cashback: KeywordList = ["cashback", "cash back", "cash-back", "auszahlung", "bargeldauszahlung", "retirada de efectivo", "retiro de efectivo", "retrait especes"]
     static let tip: KeywordList = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]

@@ -44,6 +44,34 @@ public final class PDFRenderer {
     /// The page size in pixels at `dpi`: ceil(points × dpi / 72).
     static func pixels(_ points: Double, dpi: Int) -> Int { Int((points * Double(dpi) / 72 - 1e-6).rounded(.up)) }
 
+    /// The resolution of the scan a page holds: when one embedded image covers most of the page, its pixels
+    /// per inch as placed (a phone photo wrapped in a PDF at "72 dpi" is a large page of few pixels per inch).
+    /// Nil for pages without such an image (born-digital pages, vector drawings).
+    public func scanResolution(page index: Int) -> Int? {
+        withPage(index) { page -> Int? in
+            var wPt = 0.0, hPt = 0.0
+            poppler_page_get_size(page, &wPt, &hPt)
+            guard wPt > 0, hPt > 0, let list = poppler_page_get_image_mapping(page) else { return nil }
+            defer { poppler_page_free_image_mapping(list) }
+            var best: (area: Double, id: Int32, widthPt: Double)?
+            var node: UnsafeMutablePointer<GList>? = list
+            while let n = node {
+                if let data = n.pointee.data {
+                    let mapping = data.assumingMemoryBound(to: PopplerImageMapping.self).pointee
+                    let w = abs(mapping.area.x2 - mapping.area.x1), h = abs(mapping.area.y2 - mapping.area.y1)
+                    if best == nil || w * h > best!.area { best = (w * h, mapping.image_id, w) }
+                }
+                node = n.pointee.next
+            }
+            guard let best, best.area >= 0.5 * wPt * hPt, best.widthPt > 0,
+                  let surface = poppler_page_get_image(page, best.id) else { return nil }
+            defer { cairo_surface_destroy(surface) }
+            let pixels = Double(cairo_image_surface_get_width(surface))
+            guard pixels > 0 else { return nil }
+            return Int((pixels / (best.widthPt / 72)).rounded())
+        } ?? nil
+    }
+
     /// Renders page `index` (0-based) to gray at `dpi`.
     public func render(page index: Int, dpi: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
         let result: Result<PageImage, DocumentFailure>? = withPage(index) { page in

@@ -9,6 +9,9 @@ public struct RenderStage: Sendable {
 
     public init(dpi: Int, maxMegapixels: Int) { self.dpi = dpi; self.maxMegapixels = maxMegapixels }
 
+    /// Scans are not rendered below this resolution, whatever their image claims.
+    static let lowestScanDPI = 100
+
     public func run(_ source: SourceFile, bytes: [UInt8]) -> Result<[RenderedPage], DocumentFailure> {
         switch source.kind {
         case .pdf:
@@ -22,7 +25,10 @@ public struct RenderStage: Sendable {
                     pages.append(.text(text))
                     continue
                 }
-                switch pdf.render(page: index, dpi: dpi, maxMegapixels: maxMegapixels) {
+                // A scanned page is read at its scan's own resolution when that is lower: upscaling adds no detail,
+                // only time and memory (small print gets its own scaled pass later when it needs one).
+                let pageDPI = pdf.scanResolution(page: index).map { min(dpi, max(RenderStage.lowestScanDPI, $0)) } ?? dpi
+                switch pdf.render(page: index, dpi: pageDPI, maxMegapixels: maxMegapixels) {
                 case .success(let image): pages.append(.image(image))
                 case .failure(let f): return .failure(f)
                 }

@@ -133,6 +133,10 @@ struct RealReceiptRulesTests {
         // Cash back is not spent: its own role, never the total.
         let cashback = parser.parse(pages: [page(["SHOP LTD", "TOTAL 12.00", "CASHBACK 20.00", "CARD 32.00"])], language: "eng")
         #expect(cashback.amounts.contains { $0.role == "cashback" && $0.value.minorUnits == 2000 })
+        // What the till advertises ("You saved") is not the total either.
+        let saved = record(["SHOP SDN BHD", "05/03/2018", "TOTAL RM 12.00", "YOU SAVED RM 30.00"])
+        #expect(saved.total?.decimalString == "12.00")
+        #expect(parser.parse(pages: [page(["TOTAL 12.00", "Sie sparen 3,20"])], language: "deu").amounts.contains { $0.role == "advert" })
     }
 
     @Test func misreadNameWordsAreMendedFromThePageAndTheTradeVocabulary() {
