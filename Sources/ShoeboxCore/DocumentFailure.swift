@@ -19,6 +19,14 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
         code: "missing-file",
         message: "The file does not exist (it was moved or deleted, or the path is mistyped). Check the path; nothing was recorded for it.")
 
+    public static let badFileName = DocumentFailure(
+        code: "bad-file-name",
+        message: "The file's name is not valid UTF-8 (it was written by a system with another character set), so it cannot be opened by name here. Rename it, for example with `convmv -f latin1 -t utf8 --notest FILE`, and run again.")
+
+    public static let changedWhileRead = DocumentFailure(
+        code: "changed-while-read",
+        message: "The file changed while it was being read (it was still being copied or saved). Let the copy finish and run again; the new version will be read.")
+
     public static func unreadable(_ detail: String) -> DocumentFailure {
         DocumentFailure(code: "unreadable-file",
                         message: "Shoebox cannot read the file (\(detail)). Give the user running Shoebox read access (for example `chmod a+r`) and run again.")

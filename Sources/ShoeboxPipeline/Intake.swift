@@ -29,13 +29,19 @@ public struct IntakeStage: Sendable {
             guard let dir = opendir(directory) else { return }
             defer { closedir(dir) }
             var names: [String] = []
+            var undecodable: [String] = []
             while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+                if bytes.first == UInt8(ascii: ".") { continue }
+                if let name = String(validating: bytes, as: UTF8.self) {
+                    names.append(name)
+                } else if entry.pointee.d_type != UInt8(DT_DIR) {
+                    // Not valid UTF-8: it cannot be opened by a String path, but it must not be lost either. It is
+                    // listed with U+FFFD for its bad bytes and fails as bad-file-name.
+                    undecodable.append(String(decoding: bytes, as: UTF8.self))
                 }
-                if name.hasPrefix(".") { continue }
-                names.append(name)
             }
+            for name in undecodable { out.append(relative.isEmpty ? name : relative + "/" + name) }
             for name in names.sorted() {
                 let path = directory + "/" + name
                 let rel = relative.isEmpty ? name : relative + "/" + name
@@ -78,7 +84,10 @@ public struct IntakeStage: Sendable {
 
     /// Reads a whole file, naming the cause when it cannot.
     public static func read(_ path: String) -> Result<[UInt8], DocumentFailure> {
-        guard FileManager.default.fileExists(atPath: path) else { return .failure(.missingFile) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            // A name that was not valid UTF-8 was read with U+FFFD in place of its bad bytes: no such path.
+            return .failure(path.contains("\u{FFFD}") ? .badFileName : .missingFile)
+        }
         guard FileManager.default.isReadableFile(atPath: path) else { return .failure(.unreadable("permission denied")) }
         guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(.unreadable("cannot open")) }
         defer { try? handle.close() }

@@ -336,6 +336,8 @@ struct PassReader {
         case .success(let b): bytes = b
         case .failure(let f): return f
         }
+        // The bytes read now must be the bytes intake hashed: a file still being written is not read half-way.
+        guard SHA256.hex(of: bytes) == source.sha256 else { return .changedWhileRead }
         switch processor.render.run(source, bytes: bytes) {
         case .success(let r): rendered = r
         case .failure(let f): return f

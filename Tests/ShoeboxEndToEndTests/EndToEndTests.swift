@@ -416,3 +416,27 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(offlineRecords.split(separator: "\n").count == 7)
     }
 }
+
+@Suite(.serialized) struct FileNameEndToEndTests {
+    /// Names with a newline are read like any other; a name that is not UTF-8 is not lost: it fails with its
+    /// own reason.
+    @Test func oddFileNamesEndInANamedState() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appendingPathComponent("scans/a")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let png = fixtures.appendingPathComponent("sample-scans/office-supplies/scan_0007.png").path
+        let jpg = fixtures.appendingPathComponent("sample-scans/office-supplies/IMG_2201.jpg").path
+        // Latin-1 "café.png" (byte 0xE9) and a name with a newline, made by the shell.
+        let made = try runProgram("/bin/sh", ["-c", "cp '\(png)' \"$(printf '\(folder.path)/caf\\351.png')\" && cp '\(jpg)' \"$(printf '\(folder.path)/two\\nlines.jpg')\""])
+        #expect(made.code == 0, "\(made.err)")
+        let out = work.appendingPathComponent("out").path
+        let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today])
+        #expect(run.code == 1, "one document failed: \(run.out)")
+        #expect(run.out.contains("2 files found"), "\(run.out)")
+        #expect(run.out.contains("1 bad-file-name"), "\(run.out)")
+        let records = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)
+        #expect(records.contains(#""source":"a/two\nlines.jpg""#), "\(records)")
+        #expect(records.contains(#""status":"accepted""#))
+    }
+}
