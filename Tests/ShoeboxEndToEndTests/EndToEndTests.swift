@@ -440,3 +440,68 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(records.contains(#""status":"accepted""#))
     }
 }
+
+@Suite(.serialized) struct BrokenFilesEndToEndTests {
+    /// Truncated and bit-flipped PDFs, JPEGs, PNGs and TIFFs, a zero-page PDF, a symlink loop: every file
+    /// ends in a named state, the run neither crashes nor hangs.
+    @Test func brokenFilesEndInNamedStates() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appendingPathComponent("scans/broken")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var generator = SplitMix64(seed: 20261130)  // fixed: the same broken files on every run
+        var expected = 0
+        for name in ["deu-baeckerei.jpg", "eng-us-hardware.png", "fra-mobilier.pdf", "eng-invoice-textpdf.pdf"] {
+            let bytes = [UInt8](try fixtureBytes(name))
+            let ext = (name as NSString).pathExtension
+            for cut in [1, 2, 3] {
+                try Data(bytes.prefix(bytes.count * cut / 4)).write(to: folder.appendingPathComponent("\(name)-cut\(cut).\(ext)"))
+                expected += 1
+            }
+            for flip in 0..<4 {
+                var b = bytes
+                for _ in 0..<8 { let i = Int.random(in: 0..<b.count, using: &generator); b[i] ^= UInt8.random(in: 1...255, using: &generator) }
+                try Data(b).write(to: folder.appendingPathComponent("\(name)-flip\(flip).\(ext)"))
+                expected += 1
+            }
+        }
+        // A TIFF header with nothing after it, and a PDF whose page tree is empty.
+        try Data([0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]).write(to: folder.appendingPathComponent("header-only.tif"))
+        let emptyPDF = "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+        try Data(emptyPDF.utf8).write(to: folder.appendingPathComponent("no-pages.pdf"))
+        expected += 2
+        // A symbolic link loop is not followed (and not a document).
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop").path, withDestinationPath: folder.path)
+        let out = work.appendingPathComponent("out").path
+        let start = Date()
+        let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today])
+        #expect(run.code == 0 || run.code == 1, "exit \(run.code): \(run.err)")
+        #expect(Date().timeIntervalSince(start) < 600)
+        let lines = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).split(separator: "\n")
+        #expect(lines.count == expected, "every file has a record: \(lines.count) of \(expected)")
+        for line in lines {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let status = try #require(o["status"] as? String)
+            #expect(["accepted", "review", "failed", "duplicate"].contains(status))
+            if status == "failed" {
+                let failure = try #require(o["failure"] as? [String: Any])
+                #expect((failure["code"] as? String)?.isEmpty == false)
+                #expect(((failure["message"] as? String) ?? "").count > 20)
+            }
+        }
+        #expect(try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).contains(#""code":"no-pages""#))
+    }
+}
+
+/// A seeded random number generator (SplitMix64), so that "random" broken files are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
