@@ -17,7 +17,7 @@ TODAY ?= $(shell date +%F)
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test run regress regress-dev bench bench-parse fixtures clean
+.PHONY: setup build release test run regress regress-dev bench bench-parse check-asan fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -64,6 +64,13 @@ bench: release
 	@dpkg -s img2pdf time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends img2pdf time; }
 	@command -v ocrmypdf >/dev/null || python3 -m pip install -q ocrmypdf
 	python3 bench/bench.py
+
+# The broken-input suites on an AddressSanitizer + LeakSanitizer build of shoebox: an ASan or LSan report
+# makes the binary exit 86 or 87, which the tests (expecting 0 or 1) report as a failure.
+check-asan: build
+	swift build --build-path .build/asan -Xswiftc -sanitize=address --product shoebox
+	SHOEBOX_BIN=$(CURDIR)/.build/asan/debug/shoebox ASAN_OPTIONS=detect_leaks=1:exitcode=86 LSAN_OPTIONS=exitcode=87 \
+		swift test --filter 'BrokenFilesEndToEndTests|FileNameEndToEndTests|EndToEndTests.runExportStatusOnTheSampleFolderWithBadInputs'
 
 bench-parse: release
 	swift build -c release --product shoebox-bench

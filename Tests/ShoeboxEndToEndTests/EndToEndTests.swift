@@ -3,7 +3,8 @@ import Testing
 import ShoeboxTestSupport
 
 /// Runs the built `shoebox` binary (built by `make build` before the tests) as a user would.
-let shoebox = packageRoot.appendingPathComponent(".build/debug/shoebox").path
+/// SHOEBOX_BIN picks another build (`make check-asan` runs these tests on the AddressSanitizer build).
+let shoebox = ProcessInfo.processInfo.environment["SHOEBOX_BIN"] ?? packageRoot.appendingPathComponent(".build/debug/shoebox").path
 let today = "2026-11-30"
 
 /// Every file under a folder with its sha256 and mode: to prove the scan folder is never modified.
