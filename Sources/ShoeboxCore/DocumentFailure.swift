@@ -19,6 +19,11 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
         code: "missing-file",
         message: "The file does not exist (it was moved or deleted, or the path is mistyped). Check the path; nothing was recorded for it.")
 
+    public static func pageTimeout(page: Int, seconds: Double) -> DocumentFailure {
+        DocumentFailure(code: "page-timeout",
+                        message: "Reading page \(page) took longer than \(String(format: "%g", seconds)) s and was abandoned (a huge or noisy page). Crop or split the scan, or raise pageTimeoutSeconds in the pipeline file.")
+    }
+
     public static let badFileName = DocumentFailure(
         code: "bad-file-name",
         message: "The file's name is not valid UTF-8 (it was written by a system with another character set), so it cannot be opened by name here. Rename it, for example with `convmv -f latin1 -t utf8 --notest FILE`, and run again.")

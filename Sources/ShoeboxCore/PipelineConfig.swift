@@ -30,6 +30,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Two records from the same merchant with the same total whose dates are at most this many hours apart
     /// (dates are days: 48 h is two days either way) are suspected duplicates of one purchase.
     public var duplicateWindowHours: Int = 48
+    /// A page whose OCR takes longer than this is abandoned and the document fails as page-timeout.
+    public var pageTimeoutSeconds: Double = 120
 
     public init() {}
 
@@ -38,7 +40,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var settingsText: String {
         "v\(version) dpi\(dpi) lang\(languages.joined(separator: "+")) first\(firstPassLanguages.joined(separator: "+")) psm\(pageSegmentationMode) "
             + "extra\(extraPassSegmentationModes.map(String.init).joined(separator: ",")) height\(textHeightTarget) accept\(acceptThreshold) "
-            + "required\(requiredFields.joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours)"
+            + "required\(requiredFields.joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
     }
 
     public struct ConfigError: Error, CustomStringConvertible, Equatable {
@@ -128,6 +130,9 @@ public struct PipelineConfig: Sendable, Equatable {
             case "maxMegapixels":
                 config.maxMegapixels = try int(key, value)
                 guard config.maxMegapixels > 0 else { throw fail("key \"maxMegapixels\" must be positive") }
+            case "pageTimeoutSeconds":
+                config.pageTimeoutSeconds = try number(key, value)
+                guard config.pageTimeoutSeconds > 0, config.pageTimeoutSeconds <= 3600 else { throw fail("key \"pageTimeoutSeconds\" must be above 0 and at most 3600") }
             case "duplicateWindowHours":
                 config.duplicateWindowHours = try int(key, value)
                 guard (0...8760).contains(config.duplicateWindowHours) else { throw fail("key \"duplicateWindowHours\" must be 0…8760") }

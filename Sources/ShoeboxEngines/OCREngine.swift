@@ -47,7 +47,10 @@ public final class OCREngine {
     /// `adaptiveThreshold`: binarise with leptonica's adaptive (tiled) Otsu instead of one global threshold.
     /// On faint thermal paper with one dark line (a printed-over number), the global threshold can drop all
     /// the faint text; the tiled one keeps it. It reads clean pages no better, so it is for pages that failed.
-    public func recognize(_ image: PageImage, pageSegmentationMode: Int? = nil, adaptiveThreshold: Bool = false) -> Result<OCRPage, DocumentFailure> {
+    /// `timeout`: seconds after which tesseract is told to stop (its monitor's deadline); the page then fails as
+    /// page-timeout.
+    public func recognize(_ image: PageImage, pageSegmentationMode: Int? = nil, adaptiveThreshold: Bool = false,
+                          timeout: Double? = nil) -> Result<OCRPage, DocumentFailure> {
         guard let api = handle else { return .failure(.ocrFailed("engine is closed")) }
         defer {
             TessBaseAPIClear(api)
@@ -60,7 +63,18 @@ public final class OCREngine {
         }
         // After SetImage, or tesseract guesses a resolution and reads differently (platform notes).
         TessBaseAPISetSourceResolution(api, Int32(image.dpi))
-        guard TessBaseAPIRecognize(api, nil) == 0 else { return .failure(.ocrFailed("Recognize returned an error")) }
+        let monitor = timeout.map { t -> OpaquePointer? in
+            let m = TessMonitorCreate()
+            TessMonitorSetDeadlineMSecs(m, Int32(max(1, min(3_600_000, (t * 1000).rounded()))))
+            return m
+        } ?? nil
+        defer { if let monitor { TessMonitorDelete(monitor) } }
+        let started = DispatchTime.now().uptimeNanoseconds
+        let status = TessBaseAPIRecognize(api, monitor)
+        if let timeout, Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 >= timeout {
+            return .failure(.pageTimeout(page: image.pageNumber, seconds: timeout))
+        }
+        guard status == 0 else { return .failure(.ocrFailed("Recognize returned an error")) }
         // Words grouped into the text lines tesseract found (it follows skewed baselines; grouping by
         // box overlap afterwards would split a tilted line into label and amount).
         var lines: [[OCRWord]] = []

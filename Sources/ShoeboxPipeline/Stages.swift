@@ -74,13 +74,14 @@ public final class OCRStage {
                     let engine = try engine(for: pass.languages)
                     if pass.scale != 1 {
                         switch engine.recognize(image.scaled(by: pass.scale), pageSegmentationMode: pass.pageSegmentationMode,
-                                                adaptiveThreshold: pass.adaptiveThreshold) {
+                                                adaptiveThreshold: pass.adaptiveThreshold, timeout: config.pageTimeoutSeconds) {
                         case .success(let p): out.append(p.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi))
                         case .failure(let f): return .failure(f)
                         }
                         continue
                     }
-                    switch engine.recognize(image, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold) {
+                    switch engine.recognize(image, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
+                                            timeout: config.pageTimeoutSeconds) {
                     case .success(let p): out.append(p)
                     case .failure(let f): return .failure(f)
                     }

@@ -506,3 +506,19 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+@Suite(.serialized) struct PageTimeoutEndToEndTests {
+    @Test func aPageOverItsTimeIsAbandonedWithAReason() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let pipeline = work.appendingPathComponent("tiny.json")
+        try Data(#"{"version": 1, "pageTimeoutSeconds": 0.001}"#.utf8).write(to: pipeline)
+        let r = try runProgram(shoebox, ["extract", fixtures.appendingPathComponent("receipts/eng-us-hardware.png").path,
+                                         "--pipeline", pipeline.path, "--json", "--today", today])
+        #expect(r.code == 1, "\(r.err)")
+        #expect(r.out.contains(#""code":"page-timeout""#), "\(r.out)")
+        let bad = try runProgram(shoebox, ["extract", "x.png", "--pipeline", { try? Data(#"{"version": 1, "pageTimeoutSeconds": 0}"#.utf8).write(to: pipeline); return pipeline.path }()])
+        #expect(bad.code == 6)
+        #expect(bad.err.contains("pageTimeoutSeconds"), "\(bad.err)")
+    }
+}
