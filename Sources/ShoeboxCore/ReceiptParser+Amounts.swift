@@ -155,6 +155,22 @@ extension ReceiptParser {
             }) {
                 bonus += 0.15; notes.append("total + rounding = this total")
             }
+            // A later total a few cents from an earlier one, on a 5-cent step, is that total rounded (the rounding
+            // line itself may be misread): the amount paid. The earlier one is the total before rounding.
+            if units > 0, units % 5 == 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
+                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
+                let d = abs(t.value.minorUnits - units)
+                return d > 0 && d < 5 && t.value.minorUnits % 5 != 0
+            }) {
+                bonus += 0.1; notes.append("rounded from the total above")
+            }
+            if units > 0, units % 5 != 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
+                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl > line else { return false }
+                let d = abs(t.value.minorUnits - units)
+                return d > 0 && d < 5 && t.value.minorUnits % 5 == 0
+            }) {
+                bonus -= 0.1; notes.append("rounded below")
+            }
             if units > 0, tendered.contains(where: { t in changes.contains { t - $0 == units } }) {
                 bonus += 0.12; notes.append("tendered − change = total")
             }

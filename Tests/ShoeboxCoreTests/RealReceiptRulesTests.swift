@@ -130,6 +130,10 @@ struct RealReceiptRulesTests {
         // Subtotal + tax + tip − discount.
         let tip = totalNotes(["Bistro SARL", "Sous-total 20,00", "TVA 10 % 2,00", "Pourboire 3,00", "Remise 1,00", "Total 24,00"])
         #expect(tip.contains("subtotal + tax + tip − discount = total"), "\(tip)")
+        // A later total a few cents off, on a 5-cent step, is the rounded amount paid (the rounding line misread).
+        let rounded = record(["99 SPEED MART S/B", "11-05-16", "Total Sales (Inclusive GST) RM 177.22", "Rounding Adjustment RM 0,0Z",
+                              "Rounding RM 177.20", "CHANGE RM .00"])
+        #expect(rounded.total?.decimalString == "177.20", "\(String(describing: rounded.total))")
         // Cash back is not spent: its own role, never the total.
         let cashback = parser.parse(pages: [page(["SHOP LTD", "TOTAL 12.00", "CASHBACK 20.00", "CARD 32.00"])], language: "eng")
         #expect(cashback.amounts.contains { $0.role == "cashback" && $0.value.minorUnits == 2000 })
