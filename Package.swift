@@ -38,7 +38,7 @@ let package = Package(
                           dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],
                           swiftSettings: swiftSettings),
         // Renders the synthetic receipts in Fixtures/ (run by `make fixtures`; output is committed).
-        .executableTarget(name: "shoebox-fixtures", dependencies: ["CPoppler", "CLeptonica"],
+        .executableTarget(name: "shoebox-fixtures", dependencies: ["ShoeboxCore", "CPoppler", "CLeptonica"],
                           path: "Sources/FixtureGenerator", swiftSettings: swiftSettings),
 
         // Benchmarks that are not timed tests: `make bench-parse`.
@@ -50,6 +50,6 @@ let package = Package(
         .testTarget(name: "ShoeboxEngineTests",
                     dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"],
                     swiftSettings: swiftSettings),
-        .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxTestSupport"], swiftSettings: swiftSettings),
     ]
 )

@@ -2,6 +2,7 @@
 // (an image surface for rasters, a scaled PDF surface for the born-digital PDF).
 import CPoppler
 import Foundation
+import ShoeboxCore
 
 struct PageGeometry {
     var width: Int
@@ -239,20 +240,6 @@ extension Renderer {
     }
 }
 
-/// Small seeded PRNG (Steele, Lea & Flood), so that the "scan noise" is the same on every run.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// FNV-1a of a string: a stable seed (Swift's `hashValue` changes from run to run).
 func stableHash(_ text: String) -> UInt64 {

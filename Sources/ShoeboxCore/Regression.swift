@@ -241,9 +241,9 @@ public struct RegressionReport: Sendable {
         let fields = object(scores)
         var o: [String: Any] = [
             "version": 1, "documents": documents, "accepted": accepted, "acceptedRight": acceptedRight, "fields": fields,
-            "formats": scoresByFormat.mapValues { ["fields": object($0)] }.merging(documentsByFormat.mapValues { ["documents": $0] }) {
-                $0.merging($1) { a, _ in a }
-            },
+            "formats": Dictionary(uniqueKeysWithValues: scoresByFormat.map { format, scores in
+                (format, ["fields": object(scores), "documents": documentsByFormat[format] ?? 0] as [String: Any])
+            }),
             "misses": misses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] },
         ]
         if let cer = characterErrorRate { o["characterErrorRate"] = (cer * 10000).rounded() / 10000 }

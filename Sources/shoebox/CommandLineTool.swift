@@ -70,11 +70,6 @@ enum CommandLineTool {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
-    /// Progress goes to stderr, and only when it is a terminal.
-    static let progress: @Sendable (String) -> Void = { line in
-        if isatty(STDERR_FILENO) != 0 { FileHandle.standardError.write(Data((line + "\n").utf8)) }
-    }
-
     // MARK: shared options
 
     static func outputDirectory(_ a: Arguments) -> String { a.values["--out"] ?? "shoebox-out" }

@@ -27,11 +27,12 @@ enum ReviewCommand {
     }
 
     static func export(_ store: Store, to file: String) throws -> Int32 {
-        let lines = try queue(store).map { $0.record.jsonLine() + "\n" }.joined()
+        let waiting = try queue(store)
+        let lines = waiting.map { $0.record.jsonLine() + "\n" }.joined()
         do { try Data(lines.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
             throw PipelineError(code: .store, message: "cannot write \(file): \(error.localizedDescription)")
         }
-        print("review: \(try queue(store).count) records written to \(file)")
+        print("review: \(waiting.count) records written to \(file)")
         return ExitCode.success
     }
 

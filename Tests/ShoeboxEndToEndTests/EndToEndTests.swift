@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ShoeboxCore
 import ShoeboxTestSupport
 
 /// Runs the built `shoebox` binary (built by `make build` before the tests) as a user would.
@@ -265,24 +266,6 @@ func readCSV(_ data: Data) throws -> [[String]] {
 
 /// `shoebox review` as a person and as a script would use it.
 @Suite(.serialized) struct ReviewEndToEndTests {
-    /// Runs shoebox with `input` on its standard input.
-    func shoeboxWithInput(_ args: [String], input: String) throws -> (code: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: shoebox)
-        p.arguments = args
-        let inPipe = Pipe(), out = Pipe(), err = Pipe()
-        p.standardInput = inPipe
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        inPipe.fileHandleForWriting.write(Data(input.utf8))
-        try inPipe.fileHandleForWriting.close()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
-    }
-
     @Test func aReviewSessionThroughPipedInputThenApplyWithABadLine() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -303,8 +286,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(status.out.contains("review  office/scan_0007.png: sidecar-invalid"), "\(status.out)")
 
         // A person: a bad amount is refused and asked again, the edit is undone, set again, accepted; then quit.
-        let session = try shoeboxWithInput(["review", "--out", out, "--today", today],
-                                           input: "e total 12,3x\n97.52\nu\ne total 97,52\na\nq\n")
+        let session = try runProgram(shoebox, ["review", "--out", out, "--today", today], input: "e total 12,3x\n97.52\nu\ne total 97,52\na\nq\n")
         #expect(session.code == 0, "\(session.err)")
         #expect(session.out.contains("[1/2] office/IMG_2201.jpg"), "\(session.out)")
         #expect(session.out.contains(") total 79.52   0.70  sidecar: the sidecar says 79.52"), "the sidecar's value is the first total alternate: \(session.out)")
@@ -377,16 +359,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let records = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)
         #expect(records.contains(#""duplicateOf":"a/IMG_2201.jpg""#), "the suspect names the other record")
         // A person denies it: the record stays, without the reason.
-        let input = Pipe()
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: shoebox)
-        p.arguments = ["review", "--out", out, "--today", today]
-        p.standardInput = input
-        p.standardOutput = Pipe()
-        try p.run()
-        input.fileHandleForWriting.write(Data("n\na\nq\n".utf8))
-        try input.fileHandleForWriting.close()
-        p.waitUntilExit()
+        _ = try runProgram(shoebox, ["review", "--out", out, "--today", today], input: "n\na\nq\n")
         let after = try runProgram(shoebox, ["status", "--out", out]).out
         #expect(after.contains("3 documents: 2 accepted, 0 review, 1 duplicate"), "\(after)")
     }
@@ -491,19 +464,6 @@ func readCSV(_ data: Data) throws -> [[String]] {
             }
         }
         #expect(try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).contains(#""code":"no-pages""#))
-    }
-}
-
-/// A seeded random number generator (SplitMix64), so that "random" broken files are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

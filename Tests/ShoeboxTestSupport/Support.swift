@@ -26,7 +26,8 @@ public func temporaryDirectory() throws -> URL {
 
 /// Runs a program and returns its exit code, stdout and stderr.
 @discardableResult
-public func runProgram(_ path: String, _ args: [String], environment: [String: String]? = nil) throws -> (code: Int32, out: String, err: String) {
+public func runProgram(_ path: String, _ args: [String], environment: [String: String]? = nil,
+                       input: String? = nil) throws -> (code: Int32, out: String, err: String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
@@ -34,7 +35,13 @@ public func runProgram(_ path: String, _ args: [String], environment: [String: S
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
+    let stdin = input.map { _ in Pipe() }
+    if let stdin { p.standardInput = stdin }
     try p.run()
+    if let stdin, let input {
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+    }
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = err.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
