@@ -50,6 +50,36 @@ public enum DateReader {
         return out
     }
 
+    /// Numeric date shapes in `line` ("17-66-13", "2918-03-18": day-month-year or year-month-day with one
+    /// separator) that read as no plausible date: a date printed on the page and misread. The date chosen
+    /// elsewhere on the page is then not the only reading there is.
+    public static func unreadableDateShapes(in line: String, order: NumericOrder, today: CalendarDay) -> [String] {
+        let chars = Array(line)
+        var out: [String] = []
+        var i = 0
+        func run(_ start: Int) -> Int {
+            var j = start
+            while j < chars.count, chars[j].isDigitASCII { j += 1 }
+            return j - start
+        }
+        while i < chars.count {
+            guard chars[i].isDigitASCII, i == 0 || !chars[i - 1].isDigitASCII else { i += 1; continue }
+            let a = run(i), s1 = i + a
+            guard [1, 2, 4].contains(a), s1 < chars.count, "./-".contains(chars[s1]) else { i += a; continue }
+            let b = run(s1 + 1), s2 = s1 + 1 + b
+            guard (1...2).contains(b), s2 < chars.count, chars[s2] == chars[s1] else { i += a; continue }
+            let c = run(s2 + 1), end = s2 + 1 + c
+            let shaped = a == 4 ? (1...2).contains(c) : (c == 2 || c == 4)
+            let free = end == chars.count || !(chars[end].isLetter || chars[end].isDigitASCII || "./-".contains(chars[end]))
+            if shaped && free {
+                let token = String(chars[i..<end])
+                if numericDates(in: Array(token), order: order, today: today).isEmpty { out.append(token) }
+            }
+            i = end
+        }
+        return out
+    }
+
     static func year(from value: Int, digits: Int, today: CalendarDay) -> Int? {
         if digits == 4 { return value }
         if digits == 2 {

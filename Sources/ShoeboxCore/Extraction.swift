@@ -88,6 +88,9 @@ public struct Extraction: Sendable, Codable {
     public var sellerTaxIDs: [Candidate<String>] = []
     public var paymentMethods: [Candidate<String>] = []
     public var taxes: [TaxReading] = []
+    /// Lines that print a date shape no plausible date reads from ("17-66-13"): a misread date, which
+    /// makes the date chosen from another line or pass less sure.
+    public var unreadDates: [Evidence] = []
     public var documentKind: DocumentKind = .receipt
 
     public init() {}
@@ -113,6 +116,7 @@ public struct Extraction: Sendable, Codable {
         var out = self
         out.amounts = join(amounts, other.amounts, "total")
         out.dates = join(dates, other.dates, "date")
+        if fields?.contains("date") ?? true { out.unreadDates += other.unreadDates }
         out.merchants = join(merchants, other.merchants, "merchant")
         out.currencies = join(currencies, other.currencies, "currency")
         out.references = join(references, other.references, "referenceNumber")

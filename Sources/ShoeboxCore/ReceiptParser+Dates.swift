@@ -28,6 +28,14 @@ extension ReceiptParser {
         return out
     }
 
+    /// Lines whose date shape reads as no plausible date, outside lines about other dates (due, valid until).
+    func unreadDates(_ lines: [Line], order: DateReader.NumericOrder) -> [Evidence] {
+        lines.filter { line in
+            TextFolding.firstKeyword(in: line.folded, of: Keywords.otherDate) == nil
+                && !DateReader.unreadableDateShapes(in: ReceiptParser.mendDate(line.text), order: order, today: today).isEmpty
+        }.map(\.evidence)
+    }
+
     /// Mends OCR's spaces inside dates: "18-10- 17" → "18-10-17", "2018 -03-18" → "2018-03-18".
     static func mendDate(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x2D || $0 == 0x2F || $0 == 0x2E }), text.utf8.contains(0x20) else { return text }

@@ -52,6 +52,7 @@ public struct ReceiptParser: Sendable {
         extraction.taxes = taxReadings(lines)
         scoreTotals(&extraction, lines: lines)
         extraction.dates = dateCandidates(lines, order: order)
+        extraction.unreadDates = unreadDates(lines, order: order)
         extraction.merchants = merchantCandidates(lines, dateLines: Set(extraction.dates.compactMap { $0.evidence.map { ReceiptParser.key($0) } }))
         extraction.references = referenceCandidates(lines)
         extraction.sellerTaxIDs = sellerTaxIDCandidates(lines)

@@ -153,7 +153,11 @@ public struct RecordMerger: Sendable {
             record.confidence["date"] = ch.confidence
             record.evidence["date"] = RecordMerger.evidence(of: ch.candidate)
             record.alternates["date"] = ch.alternates
-            if ch.ambiguous { reasons.append("date-ambiguous") }
+            // A date shape elsewhere on the page that reads as no date ("17-66-13", "2918-03-18") is the date
+            // printed again and misread, or this date misread in another pass: a digit misread with confidence
+            // is told apart only by the page reading its date differently. Measured on SROIE: it caught all
+            // three wrong auto-accepted records and cost two right ones.
+            if ch.ambiguous || !extraction.unreadDates.isEmpty { reasons.append("date-ambiguous") }
             if ch.candidate.evidence?.source == .ocr, let w = ch.candidate.wordConfidence, w < RecordMerger.dateWordConfidenceFloor {
                 reasons.append("low-ocr-confidence")
             }

@@ -48,6 +48,30 @@ struct TrustTests {
         #expect(r.reasons.contains("low-ocr-confidence"), "\(r.reasons)")
     }
 
+    @Test func aDateThePageAlsoPrintsMisreadIsAmbiguous() {
+        // The footer prints the same date again, misread into no date at all: the header's "16" may be
+        // a misread "18" too (SROIE X51005719904), so a person looks.
+        let r = record(["YAM FRESH SDN BHD", "Date: 2018-03-16 13:18:48", "Total RM7.90", "001-2918-03-18 13:21:02"])
+        #expect(r.reasons == ["date-ambiguous"], "\(r.reasons)")
+        #expect(r.date?.iso == "2018-03-16")
+        let month = record(["YAM FRESH SDN BHD", "Date: 17-06-18", "Total RM7.90", "17-66-18 12:56 SH01"])
+        #expect(month.reasons.contains("date-ambiguous"), "\(month.reasons)")
+        // A due date that reads as nothing is not the purchase date; times, amounts and IDs are no date shapes.
+        let fine = record(["YAM FRESH SDN BHD", "Date: 17-06-18 12:56:01", "Total RM7.90", "Due date 31-02-18",
+                           "Invoice 17664/103/T0027", "Tel 03-7845-1234", "GST 12.50.00x"])
+        #expect(fine.status == .accepted, "\(fine.reasons)")
+    }
+
+    @Test func dateShapesThatReadAsNoDateAreFound() {
+        func shapes(_ s: String) -> [String] { DateReader.unreadableDateShapes(in: s, order: .dayFirst, today: today) }
+        #expect(shapes("001-2918-03-18 13:21:02") == ["2918-03-18"])
+        #expect(shapes("17-66-13 12:56") == ["17-66-13"])
+        #expect(shapes("32/13/2025") == ["32/13/2025"])
+        #expect(shapes("Date: 17-06-13 12:56").isEmpty)
+        #expect(shapes("12.50 3.20 1.5.2026").isEmpty)
+        #expect(shapes("Tel 03-7845-1234 ref 12-34").isEmpty)
+    }
+
     @Test func ambiguityInferredCurrencyAndNoPurchaseAreNamed() {
         // Two totals the rules cannot tell apart.
         var e = parser.parse(pages: [page(clean)], language: "deu")
