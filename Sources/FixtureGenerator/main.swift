@@ -4,12 +4,12 @@
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 2 else {
-    FileHandle.standardError.write(Data("usage: shoebox-fixtures <Fixtures-dir>\n".utf8))
+guard arguments.count == 2 || (arguments.count == 3 && arguments[1] == "--same-purchase") else {
+    FileHandle.standardError.write(Data("usage: shoebox-fixtures <Fixtures-dir> | shoebox-fixtures --same-purchase <dir>\n".utf8))
     exit(2)
 }
 
-let root = URL(fileURLWithPath: arguments[1], isDirectory: true)
+let root = URL(fileURLWithPath: arguments[arguments.count - 1], isDirectory: true)
 let files = FileManager.default
 
 /// Renders one receipt into `file` in its output format.
@@ -46,6 +46,36 @@ func recreateDirectory(_ url: URL) throws {
 
 func writeText(_ text: String, to url: URL) throws {
     try Data(text.utf8).write(to: url)
+}
+
+/// The hard negatives of duplicate detection: each one-page receipt bought again, the same items at the
+/// same total from the same shop, on other days, at another time and with another receipt number:
+/// `<id>--d0.<ext>`, `<id>--d3.<ext>`, `<id>--d9.<ext>`. Not part of `Fixtures/` (the duplicate bench
+/// renders them into a scratch folder).
+func writeSamePurchases(to dir: URL) throws {
+    try recreateDirectory(dir)
+    for base in receiptFixtures where base.pages == 1 && (base.format == .png || base.format == .jpeg) && base.kind == .receipt {
+        for shift in [0, 3, 9] {
+            var r = base
+            let day = base.date.day + shift <= 28 ? base.date.day + shift : base.date.day - shift
+            r.date = Day(base.date.year, base.date.month, day)
+            r.id = "\(base.id)--d\(shift)"
+            if shift > 0 {
+                r.time = "1\(shift):\(pad2(7 * shift % 60))"
+                if let ref = base.reference { r.reference = (ref.label, "\(ref.value)-\(shift)") }
+            }
+            try render(r, to: dir.appendingPathComponent(r.fileName))
+            print("wrote \(r.fileName)")
+        }
+    }
+}
+
+if arguments[1] == "--same-purchase" {
+    do { try writeSamePurchases(to: root) } catch {
+        FileHandle.standardError.write(Data("shoebox-fixtures: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
 }
 
 do {

@@ -1,7 +1,7 @@
 // Precision and recall of `DuplicateRules` over every pair of documents in a store. Documents are the same
 // paper when their file names share the part before the first dot (`X51005361895.jpg`, `X51005361895.rm3.jpg`).
 // With a SROIE folder, pairs of different receipts from the same company (by its ground truth) are counted
-// apart: the hard negatives.
+// apart: the hard negatives; so are the same purchase on other days from `shoebox-fixtures --same-purchase` (`<id>--d3`).
 import Foundation
 import ShoeboxCore
 import ShoeboxStore
@@ -10,10 +10,12 @@ func duplicateBench(outputDirectory: String, truth: String?) {
     let store: Store
     let records: [DocumentRecord]
     let prints: [String: PageFingerprint]
+    let texts: [String: String]
     do {
         store = try Store(directory: outputDirectory)
         records = try store.records().filter { $0.status != .failed }
         prints = try store.fingerprints()
+        texts = try store.firstPageTexts()
     } catch {
         FileHandle.standardError.write(Data("shoebox-bench: \(error)\n".utf8)); exit(1)
     }
@@ -23,8 +25,10 @@ func duplicateBench(outputDirectory: String, truth: String?) {
               let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let c = o["company"] as? String else { return nil }
         return c.uppercased().trimmingCharacters(in: .whitespaces)
     }
+    // The fixture generator's same purchase on other days (`shoebox-fixtures --same-purchase`): `<id>--d3`.
+    func shop(_ id: String) -> String? { id.range(of: "--").map { String(id[..<$0.lowerBound]) } }
     let rules = DuplicateRules(windowHours: PipelineConfig().duplicateWindowHours)
-    let entries = records.map { DuplicateRules.Entry($0, fingerprint: prints[$0.source]) }
+    let entries = records.map { DuplicateRules.Entry($0, fingerprint: prints[$0.source], firstPageText: texts[$0.source]) }
     let ids = records.map { base($0.source) }
     var companies: [String: String] = [:]
     for id in Set(ids) { companies[id] = company(id) }
@@ -39,7 +43,7 @@ func duplicateBench(outputDirectory: String, truth: String?) {
                 if let found { tp += 1; byWhy[found.why, default: 0] += 1 } else { fn += 1; misses.append("\(records[i].source) ~ \(records[j].source)") }
             } else {
                 negatives += 1
-                let isHard = companies[ids[i]] != nil && companies[ids[i]] == companies[ids[j]]
+                let isHard = (companies[ids[i]] != nil && companies[ids[i]] == companies[ids[j]]) || shop(ids[i]).map { $0 == shop(ids[j]) } == true
                 if isHard { hard += 1 }
                 if let found {
                     fp += 1

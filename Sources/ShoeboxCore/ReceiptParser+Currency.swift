@@ -19,9 +19,12 @@ extension ReceiptParser {
             for mark in ReceiptParser.standaloneKeywords.all(in: line.folded) { add(ReceiptParser.standaloneCode[mark]!, line) }
         }
         let hints = ReceiptParser.countryHints(lines)
-        var out = counts.sorted { ($0.value.count, $0.key) > ($1.value.count, $1.key) }.map { entry in
-            Candidate(value: entry.key, role: "explicit", score: min(0.99, 0.8 + 0.05 * Double(entry.value.count)),
-                      evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"])
+        // A mark the page's country hints agree with is surer than a stray one ("Doc No. : €800013033", a "C"
+        // misread, on a Malaysian slip that prints "(RM)" as often).
+        let local = hints.first?.currency
+        var out = counts.sorted { ($0.value.count, $0.key == local ? 1 : 0, $0.key) > ($1.value.count, $1.key == local ? 1 : 0, $1.key) }.map { entry in
+            Candidate(value: entry.key, role: "explicit", score: min(0.99, 0.8 + 0.05 * Double(entry.value.count) + (entry.key == local ? 0.02 : 0)),
+                      evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"] + (entry.key == local ? ["the country's currency"] : []))
         }
         if let first = dollarLines.first {
             // "$" on a receipt whose hints say Malaysia is the ringgit; without hints it is the US dollar.

@@ -54,7 +54,12 @@ public struct RecordMerger: Sendable {
     }
 
     func choose<V>(_ candidates: [Candidate<V>], _ render: (V) -> String) -> Choice<V>? {
-        let ranked = candidates.filter { $0.score > 0 }.map { ($0, $0.score * RecordMerger.ocrFactor($0)) }.sorted { $0.1 > $1.1 }
+        // Equal confidences go to the value more lines print, then to the earlier candidate: the same reading
+        // every time, whatever order the passes came in.
+        let live = candidates.filter { $0.score > 0 }
+        let support = Dictionary(grouping: live, by: \.value).mapValues(\.count)
+        let ranked = live.enumerated().map { (i, c) in (c, c.score * RecordMerger.ocrFactor(c), support[c.value] ?? 0, i) }
+            .sorted { ($0.1, $0.2, -$0.3) > ($1.1, $1.2, -$1.3) }.map { ($0.0, $0.1) }
         guard let first = ranked.first else { return nil }
         let ambiguous = ranked.dropFirst().contains { $0.0.value != first.0.value && first.1 - $0.1 < ambiguityMargin }
         var seen: Set<String> = [render(first.0.value)]

@@ -107,15 +107,15 @@ public struct PipelineRunner {
         let rules = DuplicateRules(windowHours: config.duplicateWindowHours)
         var earlier: [DuplicateRules.Entry]
         do {
-            let prints = try store.fingerprints()
+            let prints = try store.fingerprints(), texts = try store.firstPageTexts()
             earlier = try store.effectiveRecords().map(\.record).filter { $0.status == .accepted || $0.status == .review }
-                .map { DuplicateRules.Entry($0, fingerprint: prints[$0.source]) }
+                .map { DuplicateRules.Entry($0, fingerprint: prints[$0.source], firstPageText: texts[$0.source]) }
         } catch { throw PipelineError(code: .store, message: error.message) }
 
         func save(_ given: DocumentOutcome) throws(PipelineError) {
             var outcome = given
             if outcome.record.status == .accepted || outcome.record.status == .review {
-                let entry = DuplicateRules.Entry(outcome.record, fingerprint: outcome.fingerprint)
+                let entry = DuplicateRules.Entry(outcome.record, fingerprint: outcome.fingerprint, firstPageText: outcome.pages.first?.text)
                 if let (other, why) = rules.match(entry, in: earlier) {
                     outcome.record.status = .review
                     outcome.record.reviewedBy = nil

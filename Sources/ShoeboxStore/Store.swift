@@ -276,6 +276,19 @@ public final class Store {
         return out
     }
 
+    /// Each source's first-page text, by relative path.
+    public func firstPageTexts() throws(StoreError) -> [String: String] {
+        let rows = try wrap { () throws(DatabaseError) in
+            try db.query("SELECT s.path, p.text FROM sources s JOIN pages p ON p.source_id = s.id AND p.page_number = 1")
+        }
+        var out: [String: String] = [:]
+        for row in rows {
+            guard row.count == 2, let path = row[0].text, let text = row[1].text else { continue }
+            out[path] = text
+        }
+        return out
+    }
+
     /// Absolute path of each source's original, by relative path.
     public func originalPaths() throws(StoreError) -> [String: String] {
         let rows = try wrap { () throws(DatabaseError) in try db.query("SELECT path, root FROM sources") }

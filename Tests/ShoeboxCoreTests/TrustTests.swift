@@ -214,6 +214,32 @@ struct DuplicateRulesTests {
         #expect(rules.match(otherTotal, in: [a])?.why == "the same page image")
     }
 
+    @Test func thePrintedNumbersFindACroppedRescanAndTellOtherPurchasesApart() {
+        let rules = DuplicateRules(windowHours: 48)
+        let page = ["UNIHAKKA INTERNATIONAL SDN BHD", "Tel 07-555 1234  GST 001234567890", "Date 02/05/2018 13:18:48",
+                    "Doc No CS00412887", "NASI LEMAK 6.30", "TEH O 2.40", "TOTAL RM 8.70", "CASH 10.00 CHANGE 1.30"].joined(separator: "\n")
+        #expect(DuplicateRules.printedNumbers(in: "Date 02/05/2018 13:18:48 RM8.70 No 7") == ["02052018", "131848", "RM870"])
+        let a = DuplicateRules.Entry(record("a/1.jpg", merchant: "UNIHAKKA", total: "8.70", date: "2018-05-02"), firstPageText: page)
+        // Cropped and tilted: the image no longer matches, the merchant and total were read otherwise, the
+        // edge of the page lost a few numbers; the numbers that are left are the same paper.
+        let cropped = page.replacingOccurrences(of: "Tel 07-555 1234  ", with: "").replacingOccurrences(of: "8.70", with: "3.70")
+        let b = DuplicateRules.Entry(record("b/1.jpg", merchant: "UNIHAKKA INTL", total: "3.70", date: "2018-05-02"), firstPageText: cropped)
+        #expect(rules.match(b, in: [a])?.why == "the same printed numbers")
+        // The same purchase a week later: same shop, items and total, another time, number and date.
+        let later = page.replacingOccurrences(of: "02/05/2018 13:18:48", with: "09/05/2018 12:02:11")
+            .replacingOccurrences(of: "CS00412887", with: "CS00413501")
+        let c = DuplicateRules.Entry(record("b/2.jpg", merchant: "UNIHAKKA", total: "8.70", date: "2018-05-09"), firstPageText: later)
+        #expect(rules.match(c, in: [a]) == nil)
+        // Two pages that look alike but print other numbers are not the same paper.
+        let print = PageFingerprint(aspect: 100, whole: [1, 2, 3, 4], lower: [5, 6, 7, 8])
+        let other = "SHOP 11 22\nNO 9981 12.00\n5.50 17.50\n2018 0099\nTEL 55 66"
+        let x = DuplicateRules.Entry(record("a/1.jpg", merchant: "UNIHAKKA", total: "8.70", date: "2018-05-02"), fingerprint: print, firstPageText: page)
+        let y = DuplicateRules.Entry(record("b/3.jpg", merchant: "KEDAI", total: "17.50", date: "2018-05-02"), fingerprint: print, firstPageText: other)
+        #expect(rules.match(y, in: [x]) == nil)
+        #expect(rules.match(DuplicateRules.Entry(record("b/3.jpg", merchant: "KEDAI", total: "17.50", date: "2018-05-02"), fingerprint: print), in: [x])?.why
+                == "the same page image", "without text to compare, the image decides")
+    }
+
     @Test func dayNumbersCountCalendarDays() {
         #expect(CalendarDay(iso: "1970-01-01")!.dayNumber == 0)
         #expect(CalendarDay(iso: "2024-03-01")!.daysSince(CalendarDay(iso: "2024-02-28")!) == 2)
