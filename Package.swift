@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev", "libcairo2-dev"])]),
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
+        .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // cld2 is C++ without a .pc file: a tiny extern "C" shim keeps Swift on plain C interop.
         .target(name: "CLD2Shim", linkerSettings: [.linkedLibrary("cld2")]),
@@ -32,7 +33,7 @@ let package = Package(
         .target(name: "ShoeboxPipeline",
                 dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore"],
                 swiftSettings: swiftSettings),
-        .target(name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive"],
+        .target(name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],
                 swiftSettings: swiftSettings),
         .executableTarget(name: "shoebox",
                           dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],

@@ -79,6 +79,8 @@ public struct DocumentRecord: Hashable, Sendable {
     public var total: Money?
     public var currency: CurrencyCode?
     public var subtotal: Money?
+    /// A tip or service charge printed on its own line, part of the total.
+    public var tip: Money?
     public var tax: [TaxLine]
     public var referenceNumber: String?
     public var sellerTaxID: String?
@@ -111,7 +113,7 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, evidence, alternates, reasons, reviewedBy, duplicateOf, failure, pages
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, evidence, alternates, reasons, reviewedBy, duplicateOf, failure, pages
     }
     enum TaxKeys: String, CodingKey { case rate, amount }
     enum FailureKeys: String, CodingKey { case code, message }
@@ -130,6 +132,7 @@ extension DocumentRecord: Codable {
         try c.encode(total?.decimalString, forKey: .total)
         try c.encode(currency?.code, forKey: .currency)
         try c.encode(subtotal?.decimalString, forKey: .subtotal)
+        try c.encode(tip?.decimalString, forKey: .tip)
         var taxes = c.nestedUnkeyedContainer(forKey: .tax)
         for t in tax {
             var tc = taxes.nestedContainer(keyedBy: TaxKeys.self)
@@ -184,6 +187,7 @@ extension DocumentRecord: Codable {
         }
         total = try money(.total)
         subtotal = try money(.subtotal)
+        tip = try money(.tip)
         tax = []
         if var taxes = try? c.nestedUnkeyedContainer(forKey: .tax) {
             while !taxes.isAtEnd {

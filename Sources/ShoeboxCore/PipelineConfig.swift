@@ -32,6 +32,11 @@ public struct PipelineConfig: Sendable, Equatable {
     public var duplicateWindowHours: Int = 48
     /// A page whose OCR takes longer than this is abandoned and the document fails as page-timeout.
     public var pageTimeoutSeconds: Double = 120
+    /// Keyword rules for export categories: a merchant holding `keyword` (case and accents folded) gets
+    /// `category`, when the folder allows it (`.shoebox.json`). Categories are never invented.
+    public var categoryRules: [CategoryRule] = []
+    /// An export whose originals would pass this many bytes (default 2 GiB) is refused: export a date range.
+    public var maxExportBytes: Int64 = 2 << 30
 
     public init() {}
 
@@ -136,6 +141,21 @@ public struct PipelineConfig: Sendable, Equatable {
             case "duplicateWindowHours":
                 config.duplicateWindowHours = try int(key, value)
                 guard (0...8760).contains(config.duplicateWindowHours) else { throw fail("key \"duplicateWindowHours\" must be 0…8760") }
+            case "categoryRules":
+                guard let rules = value as? [[String: Any]] else {
+                    throw fail("key \"categoryRules\" must be an array of {\"keyword\": …, \"category\": …}")
+                }
+                config.categoryRules = try rules.map { rule throws(ConfigError) in
+                    guard rule.count == 2, let k = rule["keyword"] as? String, let c = rule["category"] as? String,
+                          !k.trimmingCharacters(in: .whitespaces).isEmpty, !c.trimmingCharacters(in: .whitespaces).isEmpty else {
+                        throw fail("key \"categoryRules\": each rule is {\"keyword\": \"…\", \"category\": \"…\"}, both non-empty")
+                    }
+                    return CategoryRule(keyword: k, category: c)
+                }
+            case "maxExportMegabytes":
+                let mb = try number(key, value)
+                guard mb > 0, mb <= 1_073_741_824 else { throw fail("key \"maxExportMegabytes\" must be a positive number of MiB") }
+                config.maxExportBytes = Int64(mb * 1_048_576)
             default:
                 throw fail("unknown key \"\(key)\"")
             }

@@ -146,6 +146,7 @@ public struct RecordMerger: Sendable {
         }
         if let cur = record.currency {
             if let sub = extraction.amounts(withRole: .subtotal).last { record.subtotal = sub.value.money(in: cur) }
+            if let tip = extraction.amounts(withRole: .tip).last, tip.value.minorUnits > 0 { record.tip = tip.value.money(in: cur) }
             // No tax rate in use anywhere exceeds 27 % of the net, about 21 % of the gross: a larger "tax" is the
             // net or gross amount printed on the tax line, not the tax.
             record.tax = extraction.taxes.map { TaxLine(rate: $0.rate, amount: $0.amount.money(in: cur)) }

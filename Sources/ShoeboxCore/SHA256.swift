@@ -49,7 +49,11 @@ public struct SHA256: Sendable {
     public static func hex<C: Collection>(of bytes: C) -> String where C.Element == UInt8 {
         var h = SHA256()
         h.update(bytes)
-        return h.finalize().map { byte in
+        return h.finalizeHex()
+    }
+
+    public mutating func finalizeHex() -> String {
+        finalize().map { byte in
             let s = String(byte, radix: 16)
             return s.count == 1 ? "0" + s : s
         }.joined()

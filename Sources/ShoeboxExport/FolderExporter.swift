@@ -1,89 +1,162 @@
 internal import Foundation
 public import ShoeboxCore
 
-/// Writes `exports/<folder>.zip` per folder: the originals of accepted records renamed
-/// `YYYY-MM-DD_merchant_12.34-EUR.ext` under `receipts/`, and `summary.csv` (RFC 4180).
-/// Nothing pending reaches an export: only accepted records are written; the rest are counted per state.
+/// Writes `exports/<folder>.zip` per folder, byte-identical for the same store: `receipts/` with the
+/// originals of accepted and confirmed records renamed `YYYY-MM-DD_merchant_12.34-EUR.ext`, `summary.csv`,
+/// `summary.json`, `summary.xlsx` (one column definition: `ExportTable`), `totals.csv`, `ledger.beancount`
+/// and `MANIFEST.sha256`. Nothing pending reaches an export; what was left out is counted per reason.
 public struct FolderExporter {
+    public struct Options: Sendable {
+        /// Only this folder; nil: every folder.
+        public var folder: String?
+        public var from: CalendarDay?
+        public var to: CalendarDay?
+        public var csvProfile: CSVWriter.Profile = .rfc4180
+        public var categoryRules: [CategoryRule] = []
+        public var maxBytes: Int64 = 2 << 30
+
+        public init() {}
+    }
+
     public struct FolderResult: Sendable {
         public let folder: String
         public let zipPath: String
         public let exported: Int
-        /// Documents of the folder left out, per state or failure code.
+        /// Documents of the folder left out, per state and reason ("review:total-missing", "failed:corrupt-pdf").
         public let leftOut: [String: Int]
+        /// Records outside --from/--to (not part of this export at all).
+        public let outsideRange: Int
     }
 
     public let exportDirectory: String
+    public let options: Options
 
-    public init(exportDirectory: String) {
+    public init(exportDirectory: String, options: Options = Options()) {
         self.exportDirectory = exportDirectory
+        self.options = options
     }
 
-    static let columns = ["date", "merchant", "total", "currency", "subtotal", "tax", "payment_method",
-                          "reference_number", "document_kind", "file", "original_path", "sha256", "confidence"]
-
-    /// A text cell a spreadsheet could run as a formula gets a leading apostrophe (OWASP CSV injection advice).
-    static func safeText(_ s: String) -> String {
-        guard let first = s.first, "=+-@\t\r".contains(first) else { return s }
-        return "'" + s
+    /// Why a record is not exported, or nil when it is.
+    static func leftOutReason(_ r: DocumentRecord) -> String? {
+        switch r.status {
+        case .accepted: return nil
+        case .failed: return "failed:\(r.failure?.code ?? "unknown")"
+        case .review: return "review:\(r.reasons.first ?? "pending")"
+        default: return r.status.rawValue
+        }
     }
 
-    public func export(records: [DocumentRecord], originalPath: (DocumentRecord) -> String) throws(ExportError) -> [FolderResult] {
+    func inRange(_ r: DocumentRecord) -> Bool {
+        guard options.from != nil || options.to != nil else { return true }
+        guard let d = r.date else { return false }
+        return (options.from.map { d >= $0 } ?? true) && (options.to.map { d <= $0 } ?? true)
+    }
+
+    /// `originalPath`: where each record's original is; `folderSettings`: a folder's `.shoebox.json`.
+    public func export(records all: [DocumentRecord], originalPath: (DocumentRecord) -> String,
+                       folderSettings: (String) throws(ExportError) -> FolderSettings) throws(ExportError) -> [FolderResult] {
+        let records = all.filter { options.folder == nil || $0.folder == options.folder }
+        let byFolder = Dictionary(grouping: records, by: \.folder)
+
+        // Bounded: the originals of everything to be written, summed before anything is written.
+        var bytes: Int64 = 0
+        var sizes: [String: Int64] = [:]
+        for r in records where r.status == .accepted && inRange(r) {
+            let path = originalPath(r)
+            guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else {
+                throw ExportError(.originalChanged, message: "the original \(path) of an accepted record cannot be read any more; restore it or re-run `shoebox run`.")
+            }
+            sizes[r.source] = size.int64Value
+            bytes += size.int64Value
+        }
+        if bytes > options.maxBytes {
+            throw ExportError(.tooLarge, message: "this export would hold \(bytes >> 20) MiB of originals, more than the limit of \(options.maxBytes >> 20) MiB. "
+                + "Export part of it with --from YYYY-MM-DD --to YYYY-MM-DD (or one --folder), or raise maxExportMegabytes in the pipeline file.")
+        }
         do { try FileManager.default.createDirectory(atPath: exportDirectory, withIntermediateDirectories: true) } catch {
             throw ExportError(message: "cannot create \(exportDirectory): \(error.localizedDescription)")
         }
-        let byFolder = Dictionary(grouping: records, by: \.folder)
+
         var results: [FolderResult] = []
         for folder in byFolder.keys.sorted() {
-            let all = byFolder[folder]!.sorted { $0.source < $1.source }
-            let accepted = all.filter { $0.status == .accepted }
+            let inFolder = byFolder[folder]!.sorted { $0.source < $1.source }
+            let chosen = inFolder.filter(inRange)
+            // A date range that holds nothing of this folder writes no zip for it.
+            if chosen.isEmpty && (options.from != nil || options.to != nil) { continue }
+            // Rows in date order (undated last), then by path: the order a bookkeeper reads them in.
+            let accepted = chosen.filter { $0.status == .accepted }
+                .sorted { ($0.date?.iso ?? "9999", $0.source) < ($1.date?.iso ?? "9999", $1.source) }
             var leftOut: [String: Int] = [:]
-            for r in all where r.status != .accepted {
-                // Why each was left out: the failure's code, the review's first reason, or the state.
-                let why: String
-                switch r.status {
-                case .failed: why = "failed:\(r.failure?.code ?? "unknown")"
-                case .review: why = "review:\(r.reasons.first ?? "pending")"
-                default: why = r.status.rawValue
-                }
-                leftOut[why, default: 0] += 1
-            }
+            for r in chosen { if let why = FolderExporter.leftOutReason(r) { leftOut[why, default: 0] += 1 } }
+            let settings = try folderSettings(folder)
+
             let names = ExportNaming.uniqueNames(accepted.map { r in
-                (ExportNaming.baseName(for: r), ((r.source as NSString).pathExtension.lowercased().isEmpty ? "bin" : (r.source as NSString).pathExtension.lowercased()))
+                let ext = (r.source as NSString).pathExtension.lowercased()
+                return (ExportNaming.baseName(for: r), ExportNaming.sanitize(ext.isEmpty ? "bin" : ext, maxLength: 8))
             })
-            var csv = CSVWriter(header: FolderExporter.columns)
-            var entries: [(String, [UInt8])] = []
-            for (record, name) in zip(accepted, names) {
-                let path = originalPath(record)
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    throw ExportError(message: "the original \(path) of an accepted record cannot be read any more; restore it or re-run `shoebox run`.")
-                }
-                guard SHA256.hex(of: data) == record.sha256 else {
-                    throw ExportError(message: "the original \(path) changed since it was processed; re-run `shoebox run` before exporting.")
-                }
-                entries.append(("receipts/\(name)", [UInt8](data)))
-                let confidence = ["merchant", "date", "total", "currency"].compactMap { record.confidence[$0] }.min() ?? 0
-                let row = [
-                    record.date?.iso ?? "", FolderExporter.safeText(record.merchant ?? ""), record.total?.decimalString ?? "",
-                    record.currency?.code ?? "", record.subtotal?.decimalString ?? "",
-                    record.tax.map(\.amount.minorUnits).reduce(0, +) == 0 && record.tax.isEmpty ? "" :
-                        Money.decimalString(minorUnits: record.tax.map(\.amount.minorUnits).reduce(0, +), digits: record.currency?.minorDigits ?? 2),
-                    record.paymentMethod ?? "", FolderExporter.safeText(record.referenceNumber ?? ""), record.documentKind?.rawValue ?? "",
-                    "receipts/\(name)", FolderExporter.safeText(record.source), record.sha256, String(format: "%.3f", confidence),
-                ]
-                do { try csv.append(row) } catch { throw ExportError(message: "internal: \(error)") }
+            let rows = zip(accepted, names).map { r, name in
+                ExportRow(record: r, category: settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name)",
+                          originalPath: originalPath(r))
             }
-            entries.append(("summary.csv", Array(csv.text.utf8)))
-            let zipName = (folder.isEmpty ? "unsorted" : ExportNaming.sanitize(folder, maxLength: 80)) + ".zip"
+            let table = ExportTable(rows: rows)
+
+            var generated: [(String, [UInt8])] = [
+                ("summary.csv", Array(CSVWriter.text(of: table, profile: options.csvProfile).utf8)),
+                ("summary.json", FolderExporter.summaryJSON(table, folder: folder, leftOut: leftOut, options: options)),
+                ("summary.xlsx", try XLSXWriter.bytes(of: table, scratchDirectory: exportDirectory)),
+                ("totals.csv", Array(ExportSummaries.totals(table, profile: options.csvProfile).utf8)),
+                ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8)),
+            ]
+            var manifest: [(String, String)] = generated.map { ($0.0, SHA256.hex(of: $0.1)) }
+            manifest += rows.map { ($0.fileInZip, $0.record.sha256) }
+            let manifestText = manifest.sorted { FolderExporter.precedes($0.0, $1.0) }.map { "\($0.1)  \($0.0)\n" }.joined()
+            generated.append(("MANIFEST.sha256", Array(manifestText.utf8)))
+
+            // A date range is part of the name, so a partial export never replaces the folder's whole one.
+            let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"
+            let zipName = (folder.isEmpty ? "unsorted" : ExportNaming.sanitize(folder, maxLength: 80)) + range + ".zip"
             let zipPath = (exportDirectory as NSString).appendingPathComponent(zipName)
             let writer = try ZipWriter(path: zipPath)
-            // Stable order: entries sorted by their UTF-8 bytes.
-            for (name, bytes) in entries.sorted(by: { Array($0.0.utf8).lexicographicallyPrecedes(Array($1.0.utf8)) }) {
-                try writer.add(name: name, bytes: bytes)
+            // Stable order: entries sorted by their UTF-8 bytes; originals streamed from disk one at a time.
+            enum Entry { case bytes([UInt8]); case original(ExportRow) }
+            let entries = generated.map { ($0.0, Entry.bytes($0.1)) } + rows.map { ($0.fileInZip, Entry.original($0)) }
+            for (name, entry) in entries.sorted(by: { FolderExporter.precedes($0.0, $1.0) }) {
+                switch entry {
+                case .bytes(let b): try writer.add(name: name, bytes: b)
+                case .original(let row):
+                    try writer.add(name: name, file: row.originalPath, size: sizes[row.record.source] ?? 0, sha256: row.record.sha256)
+                }
             }
             try writer.finish()
-            results.append(FolderResult(folder: folder, zipPath: zipPath, exported: accepted.count, leftOut: leftOut))
+            results.append(FolderResult(folder: folder, zipPath: zipPath, exported: accepted.count, leftOut: leftOut,
+                                        outsideRange: inFolder.count - chosen.count))
         }
         return results
+    }
+
+    static func precedes(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }
+
+    /// `summary.json`: the same cells as the CSV, amounts as decimal strings (exact), dates ISO 8601, plus what
+    /// was left out and why.
+    static func summaryJSON(_ table: ExportTable, folder: String, leftOut: [String: Int], options: Options) -> [UInt8] {
+        func value(_ cell: ExportCell) -> Any {
+            switch cell {
+            case .text(let s): return s
+            case .amount(let m): return m.decimalString
+            case .date(let d): return d.iso
+            case .number(let x, let digits): return (x * pow(10, Double(digits))).rounded() / pow(10, Double(digits))
+            case .empty: return NSNull()
+            }
+        }
+        let rows: [[String: Any]] = table.rows.map { row in
+            Dictionary(uniqueKeysWithValues: zip(table.header, table.cells(row).map(value)))
+        }
+        let object: [String: Any] = [
+            "version": 1, "folder": folder, "columns": table.header, "records": rows,
+            "exported": table.rows.count, "leftOut": leftOut,
+            "from": options.from?.iso ?? NSNull(), "to": options.to?.iso ?? NSNull(),
+        ]
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
+        return [UInt8](data) + [0x0A]
     }
 }

@@ -1,9 +1,26 @@
 internal import CArchive
 internal import Foundation
+internal import ShoeboxCore
 
+/// A failure of `export` or `import`, with its own exit code (see `shoebox export --help`).
 public struct ExportError: Error, CustomStringConvertible, Sendable {
+    public enum Code: Int32, Sendable {
+        /// The zip could not be written (disk, permissions, libarchive, libxlsxwriter).
+        case write = 4
+        /// The export would pass the configured size: export a date range.
+        case tooLarge = 9
+        /// An original of an accepted record is missing or changed since it was read.
+        case originalChanged = 10
+        /// An import file is from a newer Shoebox, or is not a Shoebox export.
+        case importRefused = 11
+        /// A folder's `.shoebox.json` is invalid.
+        case folderSettings = 12
+    }
+    public let code: Code
     public let message: String
     public var description: String { message }
+
+    public init(_ code: Code = .write, message: String) { self.code = code; self.message = message }
 }
 
 /// Writes a zip with libarchive: UTF-8 names, a fixed timestamp, entries in the order given.
@@ -54,6 +71,36 @@ final class ZipWriter {
         guard written == bytes.count else { try check(Int32(ARCHIVE_FATAL), "data of \(name)"); return }
     }
 
+    /// Adds a file from disk in 1 MiB pieces, checking on the way that its SHA-256 is still `sha256`.
+    func add(name: String, file: String, size: Int64, sha256: String) throws(ExportError) {
+        guard let a = archive, let entry = archive_entry_new() else { throw ExportError(message: "libarchive could not create an entry") }
+        defer { archive_entry_free(entry) }
+        guard let handle = FileHandle(forReadingAtPath: file) else {
+            throw ExportError(.originalChanged, message: "the original \(file) of an accepted record cannot be read any more; restore it or re-run `shoebox run`.")
+        }
+        defer { try? handle.close() }
+        archive_entry_set_pathname_utf8(entry, name)
+        archive_entry_set_size(entry, la_int64_t(size))
+        archive_entry_set_filetype(entry, CArchive_AE_IFREG)
+        archive_entry_set_perm(entry, 0o644)
+        archive_entry_set_mtime(entry, ZipWriter.fixedTime, 0)
+        try check(archive_write_header(a, entry), "header of \(name)")
+        var hasher = SHA256()
+        var written: Int64 = 0
+        while true {
+            let chunk = (try? handle.read(upToCount: 1 << 20)) ?? Data()
+            if chunk.isEmpty { break }
+            hasher.update(chunk)
+            written += Int64(chunk.count)
+            guard written <= size else { break }
+            let n = chunk.withUnsafeBytes { p in archive_write_data(a, p.baseAddress, p.count) }
+            guard n == chunk.count else { try check(Int32(ARCHIVE_FATAL), "data of \(name)"); return }
+        }
+        guard written == size, hasher.finalizeHex() == sha256 else {
+            throw ExportError(.originalChanged, message: "the original \(file) changed since it was processed; re-run `shoebox run` before exporting.")
+        }
+    }
+
     /// Closes the archive and renames it into place.
     func finish() throws(ExportError) {
         guard let a = archive else { return }
@@ -70,4 +117,5 @@ final class ZipWriter {
 
 public enum ExportVersions {
     public static var libarchive: String { ZipWriter.libarchiveVersion }
+    public static var libxlsxwriter: String { XLSXWriter.version }
 }

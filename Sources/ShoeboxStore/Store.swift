@@ -11,7 +11,7 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 /// Tables: sources (path, folder, sha256, state, failure), pages (OCR text and words per page),
 /// records (the machine-readable record), review_items (what waits for a person, with reasons), runs.
 public final class Store {
-    private let db: Database
+    let db: Database
     public let path: String
 
     /// Migrations in order; `PRAGMA user_version` is the number applied. Never edit one that has shipped: add another.

@@ -31,6 +31,7 @@ enum CommandLineTool {
             case "extract": return try ExtractCommand.main(rest)
             case "status": return try StatusCommand.main(rest)
             case "export": return try ExportCommand.main(rest)
+            case "import": return try ImportCommand.main(rest)
             case "review": return try ReviewCommand.main(rest)
             case "regress": return try RegressCommand.main(rest)
             default:
@@ -45,9 +46,12 @@ enum CommandLineTool {
         } catch let error as StoreError {
             printError("shoebox \(verb): \(error.message)")
             return PipelineError.Code.store.rawValue
+        } catch let error as StoreJSON.ImportError {
+            printError("shoebox \(verb): \(error)")
+            return ExportError.Code.importRefused.rawValue
         } catch let error as ExportError {
             printError("shoebox \(verb): \(error.message)")
-            return PipelineError.Code.store.rawValue
+            return error.code.rawValue
         } catch {
             printError("shoebox \(verb): \(error)")
             return PipelineError.Code.store.rawValue
@@ -61,6 +65,7 @@ enum CommandLineTool {
         leptonica \(ImageLoader.leptonicaVersion)
         poppler \(PDFRenderer.popplerVersion)
         libarchive \(ExportVersions.libarchive)
+        libxlsxwriter \(ExportVersions.libxlsxwriter)
         sqlite \(Store.sqliteVersion)
         OMP_THREAD_LIMIT=\(ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset")
         """

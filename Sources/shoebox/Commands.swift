@@ -164,7 +164,8 @@ enum StatusCommand {
 
 enum ExportCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "export", valueOptions: ["--out"], flagOptions: [])
+        let a = try Arguments(args, verb: "export", valueOptions: ["--out", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
+                              flagOptions: [])
         if a.flags.contains("--help") { print(Help.export); return ExitCode.success }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox export: takes no arguments. See 'shoebox export --help'.") }
         let out = CommandLineTool.outputDirectory(a)
@@ -172,14 +173,77 @@ enum ExportCommand {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
         }
         let store = try Store(directory: out)
+        switch a.values["--format"] ?? "zip" {
+        case "zip": break
+        case "json":
+            let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
+            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let data = try StoreJSON.export(store)
+            guard FileManager.default.createFile(atPath: file + ".partial", contents: Data(data)), rename(file + ".partial", file) == 0 else {
+                throw ExportError(message: "cannot write \(file): check the folder exists and is writable.")
+            }
+            print("\(file): the whole store as JSON (format \(StoreJSON.version))")
+            return ExitCode.success
+        case let other:
+            throw UsageError(message: "shoebox export: --format is zip or json, not '\(other)'.")
+        }
+        var options = FolderExporter.Options()
+        options.folder = a.values["--folder"]
+        for (key, keyPath) in [("--from", \FolderExporter.Options.from), ("--to", \FolderExporter.Options.to)] {
+            guard let text = a.values[key] else { continue }
+            guard let day = CalendarDay(iso: text) else { throw UsageError(message: "shoebox export: \(key) needs a date as YYYY-MM-DD, not '\(text)'.") }
+            options[keyPath: keyPath] = day
+        }
+        if let f = options.from, let t = options.to, f > t { throw UsageError(message: "shoebox export: --from \(f.iso) is after --to \(t.iso).") }
+        if let p = a.values["--csv-profile"] {
+            guard let profile = CSVWriter.Profile(rawValue: p) else {
+                throw UsageError(message: "shoebox export: --csv-profile is rfc4180 or excel-eu, not '\(p)'.")
+            }
+            options.csvProfile = profile
+        }
+        let (config, _) = try CommandLineTool.pipeline(a)
+        options.categoryRules = config.categoryRules
+        options.maxBytes = config.maxExportBytes
         let records = try store.effectiveRecords().map(\.record)
+        if let f = options.folder, !records.contains(where: { $0.folder == f }) {
+            throw UsageError(message: "shoebox export: the store has no folder '\(f)' (folders: \(Set(records.map(\.folder)).sorted().joined(separator: ", "))).")
+        }
         let originals = try store.originalPaths()
-        let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"))
-        let results = try exporter.export(records: records) { originals[$0.source] ?? $0.source }
+        var folderPaths: [String: String] = [:]
+        for r in records where folderPaths[r.folder] == nil {
+            guard let path = originals[r.source], path.hasSuffix(r.source) else { continue }
+            folderPaths[r.folder] = (String(path.dropLast(r.source.count)) as NSString).appendingPathComponent(r.folder)
+        }
+        let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"), options: options)
+        let results = try exporter.export(records: records, originalPath: { originals[$0.source] ?? $0.source }) { folder throws(ExportError) in
+            guard let path = folderPaths[folder] else { return FolderSettings() }
+            do { return try FolderSettings.load(folderPath: path) } catch {
+                throw ExportError(.folderSettings, message: "\(error). Fix the file, or remove it to export without categories.")
+            }
+        }
         for r in results {
             let left = r.leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            print("\(r.zipPath): \(r.exported) accepted record\(r.exported == 1 ? "" : "s")\(left.isEmpty ? "" : "; left out: " + left)")
+            let outside = r.outsideRange > 0 ? "; \(r.outsideRange) outside the dates" : ""
+            print("\(r.zipPath): \(r.exported) accepted record\(r.exported == 1 ? "" : "s")\(left.isEmpty ? "" : "; left out: " + left)\(outside)")
         }
+        return ExitCode.success
+    }
+}
+
+enum ImportCommand {
+    static func main(_ args: [String]) throws -> Int32 {
+        let a = try Arguments(args, verb: "import", valueOptions: ["--out"], flagOptions: [])
+        if a.flags.contains("--help") { print(Help.importStore); return ExitCode.success }
+        guard a.positionals.count == 1 else { throw UsageError(message: "shoebox import: needs one file written by `shoebox export --format json`. See 'shoebox import --help'.") }
+        let file = a.positionals[0]
+        guard let data = FileManager.default.contents(atPath: file) else {
+            throw UsageError(message: "shoebox import: cannot read \(file).")
+        }
+        let out = CommandLineTool.outputDirectory(a)
+        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        let store = try Store(directory: out)
+        let result = try StoreJSON.importInto(store, data: data, file: file)
+        print("\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added")
         return ExitCode.success
     }
 }

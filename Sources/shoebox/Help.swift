@@ -9,7 +9,8 @@ enum Help {
       extract FILE…    read single files and print what Shoebox finds (nothing is stored)
       status           show how many documents are accepted, in review, duplicates or failed
       review           work through the records the pipeline was not sure about (or --export / --apply)
-      export           write exports/<folder>.zip with renamed originals and summary.csv
+      export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
+      import           merge a store exported with `export --format json` into this one
       regress DIR      compare extraction with the expected values of fixtures in DIR
 
     options:
@@ -109,14 +110,53 @@ enum Help {
     """
 
     static let export = """
-    usage: shoebox export [--out DIR]
+    usage: shoebox export [--out DIR] [--folder F] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                          [--csv-profile rfc4180|excel-eu] [--pipeline FILE]
+           shoebox export --format json [--file FILE] [--out DIR]
 
-    Writes DIR/exports/<folder>.zip for every folder: receipts/ with the originals of accepted records
-    (by the pipeline or confirmed in review) named YYYY-MM-DD_merchant_12.34-EUR.ext, and summary.csv
-    (RFC 4180). Documents in review, rejected, duplicates and failures are left out and counted.
-    The same store gives byte-identical zips.
+    Writes DIR/exports/<folder>.zip for every folder (written to a temporary name, renamed when
+    complete; the same store gives byte-identical zips):
+      receipts/          the originals of accepted records (by the pipeline or confirmed in review),
+                         named YYYY-MM-DD_merchant_12.34-EUR.ext
+      summary.csv        one row per record (RFC 4180; text that a spreadsheet would run as a formula
+                         starts with an apostrophe)
+      summary.xlsx       the same cells: amounts and dates as numbers and dates, a frozen header row
+      summary.json       the same cells, plus how many documents were left out and why
+      totals.csv         per currency and per category: records, total, tax (summed in minor units)
+      ledger.beancount   a transaction per record, flagged ! for the bookkeeper, with its document
+      MANIFEST.sha256    the SHA-256 of every other entry
+    Columns: date, merchant, total, currency, net, tax_<rate> per rate, tip, payment_method, category,
+    reference_number, document_kind, file, original_path, sha256, confidence, reviewed_by, record_id.
+    Documents in review, rejected, duplicates and failures are left out and counted per reason.
+
+    Categories come only from what you set: a folder's .shoebox.json in the scans folder
+    ({"defaultCategory": "work trip", "categories": ["work trip", "medical"]}) and keyword rules in the
+    pipeline file ("categoryRules": [{"keyword": "apotheke", "category": "medical"}]).
+
+      --out DIR          output folder of `shoebox run` (default ./shoebox-out)
+      --folder F         only the folder F
+      --from, --to       only records dated in this range (inclusive)
+      --csv-profile P    rfc4180 (default) or excel-eu: UTF-8 BOM, ';' between fields, decimal comma
+      --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes; default 2048)
+      --format json      write the whole store (records, suggestions, review decisions) as versioned
+                         JSON to FILE (default DIR/exports/store.json); `shoebox import` reads it back
+
+    exit: 0 written, 2 usage, 4 store unusable or zip not writable, 9 larger than maxExportMegabytes
+          (export a date range), 10 an original is missing or changed since it was read (re-run),
+          12 a folder's .shoebox.json is invalid.
+    """
+
+    static let importStore = """
+    usage: shoebox import FILE [--out DIR]
+
+    Merges a file written by `shoebox export --format json` into the store in DIR (created when
+    missing). Documents already there (same path and content) are skipped, so importing twice adds
+    nothing; their review decisions come along. Exporting the store again gives the same JSON.
 
       --out DIR          output folder (default ./shoebox-out)
+
+    exit: 0 merged, 2 usage or unreadable file, 4 store unusable, 11 the file is from a newer
+          Shoebox (format version) or is not a Shoebox store export.
     """
 
     static let regress = """

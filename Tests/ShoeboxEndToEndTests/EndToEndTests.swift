@@ -114,16 +114,18 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let accepted = bySource.values.filter { ($0["folder"] as? String) == "2026-03-berlin-trip" && ($0["status"] as? String) == "accepted" }
         #expect(rows.count - 1 == accepted.count)
         #expect(names.filter { $0.hasPrefix("receipts/") }.count == accepted.count)
+        let column = Dictionary(uniqueKeysWithValues: rows[0].enumerated().map { ($1, $0) })
         for row in rows.dropFirst() {
-            let record = try #require(accepted.first { $0["sha256"] as? String == row[11] })
-            #expect(row[2] == record["total"] as? String)
-            #expect(row[1] == record["merchant"] as? String)
+            let record = try #require(accepted.first { $0["sha256"] as? String == row[column["sha256"]!] })
+            #expect(row[column["total"]!] == record["total"] as? String)
+            #expect(row[column["merchant"]!] == record["merchant"] as? String)
         }
         // Failed documents never reach an export.
         let badZip = out.appendingPathComponent("exports/bad.zip").path
         let badListing = try runProgram(unzip, ["-Z1", badZip]).out
         #expect(FileManager.default.fileExists(atPath: badZip))
-        #expect(badListing == "summary.csv\n")
+        #expect(!badListing.contains("receipts/"), "\(badListing)")
+        #expect(try readCSV(Data(try runProgram(unzip, ["-p", badZip, "summary.csv"]).out.utf8)).count == 1, "a header and no rows")
 
         // The same store exports byte-identical zips.
         let first = try Data(contentsOf: URL(fileURLWithPath: zip))
@@ -480,5 +482,199 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let bad = try runProgram(shoebox, ["extract", "x.png", "--pipeline", { try? Data(#"{"version": 1, "pageTimeoutSeconds": 0}"#.utf8).write(to: pipeline); return pipeline.path }()])
         #expect(bad.code == 6)
         #expect(bad.err.contains("pageTimeoutSeconds"), "\(bad.err)")
+    }
+}
+
+/// Reads an export zip with real readers (Debian's python3: zipfile, csv, openpyxl, hashlib) and returns
+/// what they saw, as JSON.
+func readExportZip(_ zip: String, delimiter: String = ",") throws -> [String: Any] {
+    let script = #"""
+import csv, hashlib, io, json, sys, zipfile, openpyxl
+z = zipfile.ZipFile(sys.argv[1]); delim = sys.argv[2]
+names = z.namelist()
+def rows(name):
+    text = z.read(name).decode('utf-8')
+    return list(csv.reader(io.StringIO(text.lstrip('\ufeff'), newline=''), delimiter=delim))
+ws = openpyxl.load_workbook(io.BytesIO(z.read('summary.xlsx'))).active
+xlsx = [[{'v': (c.value.date().isoformat() if hasattr(c.value, 'date') else c.value), 't': c.data_type, 'f': c.number_format} for c in r] for r in ws.iter_rows()]
+manifest_ok = all(hashlib.sha256(z.read(n)).hexdigest() == h for h, n in (l.split('  ', 1) for l in z.read('MANIFEST.sha256').decode().splitlines()))
+manifest_names = sorted(l.split('  ', 1)[1] for l in z.read('MANIFEST.sha256').decode().splitlines())
+print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows('totals.csv'), 'xlsx': xlsx,
+                  'frozen': ws.freeze_panes, 'manifestOK': manifest_ok, 'manifestNames': manifest_names,
+                  'ledger': z.read('ledger.beancount').decode(), 'json': json.loads(z.read('summary.json')),
+                  'bom': z.read('summary.csv')[:3] == b'\xef\xbb\xbf'}))
+"""#
+    // Debian's python3 (make setup installs python3-openpyxl for it), whatever python3 PATH finds first.
+    let r = try runProgram("/usr/bin/python3", ["-c", script, zip, delimiter])
+    #expect(r.code == 0, "reading \(zip) failed: \(r.err)")
+    return try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
+}
+
+@Suite(.serialized) struct ExportEndToEndTests {
+    @Test func theFinanceZipReadsBackTheSameEverywhere() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        let trip = scans.appendingPathComponent("trip"), office = scans.appendingPathComponent("office")
+        for dir in [trip, office] { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
+        for f in ["IMG_0412.jpg", "IMG_0427.png", "IMG_0433.jpg"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans/2026-03-berlin-trip/\(f)"), to: trip.appendingPathComponent(f))
+        }
+        for f in ["scan_0007.png", "scan_2026-02-03_001.pdf"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: office.appendingPathComponent(f))
+        }
+        let injection = #"=HYPERLINK("http://x","y")"#
+        try JSONSerialization.data(withJSONObject: ["merchant": injection]).write(to: trip.appendingPathComponent("IMG_0412.jpg.json"))
+        try Data(#"{"defaultCategory": "work trip", "categories": ["work trip", "medical"]}"#.utf8).write(to: trip.appendingPathComponent(".shoebox.json"))
+        let pipeline = work.appendingPathComponent("pipeline.json")
+        try Data(#"{"version": 1, "categoryRules": [{"keyword": "museum", "category": "medical"}, {"keyword": "taxi", "category": "travel"}]}"#.utf8).write(to: pipeline)
+
+        let out = work.appendingPathComponent("out").path
+        let run = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--pipeline", pipeline.path])
+        #expect(run.code == 0, "\(run.err)")
+        #expect(try runProgram(shoebox, ["status", "--out", out]).out.contains("review  trip/IMG_0412.jpg: sources-disagree"))
+        // The person takes the sidecar's merchant: a formula, as far as a spreadsheet is concerned.
+        let decisions = work.appendingPathComponent("d.jsonl")
+        try (JSONSerialization.data(withJSONObject: ["source": "trip/IMG_0412.jpg", "action": "accept", "fields": ["merchant": injection]]) + Data("\n".utf8))
+            .write(to: decisions)
+        let applied = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions.path, "--today", today])
+        #expect(applied.code == 0, "\(applied.err)")
+
+        let export = try runProgram(shoebox, ["export", "--out", out, "--pipeline", pipeline.path])
+        #expect(export.code == 0, "\(export.err)")
+        let unzip = try #require(which("unzip"), "unzip is missing (make setup)")
+        let tripZip = out + "/exports/trip.zip", officeZip = out + "/exports/office.zip"
+        for zip in [tripZip, officeZip] { #expect(try runProgram(unzip, ["-t", zip]).code == 0, "unzip -t \(zip)") }
+
+        // The store's values, as the export must show them.
+        var records: [String: [String: Any]] = [:]
+        for line in try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).split(separator: "\n") {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            records[o["source"] as! String] = o
+        }
+        let z = try readExportZip(tripZip)
+        let summary = try #require(z["summary"] as? [[String]])
+        let header = summary[0]
+        let col = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
+        #expect(Array(header.prefix(5)) == ["date", "merchant", "total", "currency", "net"])
+        #expect(Array(header.suffix(11)) == ["tip", "payment_method", "category", "reference_number", "document_kind", "file", "original_path",
+                                             "sha256", "confidence", "reviewed_by", "record_id"])
+        #expect(header.contains("tax_19"), "a tax column per rate: \(header)")
+        #expect(summary.count == 4, "three accepted records: \(summary)")
+        #expect(summary.allSatisfy { $0.count == header.count })
+        let xlsx = try #require(z["xlsx"] as? [[[String: Any]]])
+        #expect(xlsx.count == summary.count)
+        #expect(z["frozen"] as? String == "A2", "the header row is frozen")
+        for (i, row) in summary.enumerated().dropFirst() {
+            let source = row[col["original_path"]!]
+            let record = try #require(records[source])
+            if source == "trip/IMG_0412.jpg" {
+                // Neutralised in CSV and XLSX alike; the person's value, not the document's.
+                #expect(row[col["merchant"]!] == "'" + injection)
+                #expect(xlsx[i][col["merchant"]!]["v"] as? String == "'" + injection)
+                #expect(xlsx[i][col["merchant"]!]["t"] as? String == "s")
+                #expect(row[col["reviewed_by"]!] == "person")
+            } else {
+                #expect(row[col["merchant"]!] == record["merchant"] as? String)
+                #expect(row[col["reviewed_by"]!] == "pipeline")
+            }
+            #expect(row[col["total"]!] == record["total"] as? String)
+            #expect(row[col["date"]!] == record["date"] as? String)
+            #expect(row[col["sha256"]!] == record["sha256"] as? String)
+            #expect(row[col["category"]!] == (source.contains("0427") ? "medical" : "work trip"), "rules apply only where the folder allows them: \(row)")
+            // XLSX: the same values, amounts as numbers with two decimals, the date as a date.
+            let total = xlsx[i][col["total"]!]
+            #expect(total["t"] as? String == "n")
+            #expect(total["f"] as? String == "0.00")
+            #expect((total["v"] as? Double).map { String(format: "%.2f", $0) } == row[col["total"]!])
+            #expect(xlsx[i][col["date"]!]["t"] as? String == "d")
+            #expect(xlsx[i][col["date"]!]["v"] as? String == row[col["date"]!])
+            #expect(xlsx[i][col["sha256"]!]["v"] as? String == row[col["sha256"]!])
+        }
+        // totals.csv adds the rows up exactly (in cents).
+        let totals = try #require(z["totals"] as? [[String]])
+        let cents = summary.dropFirst().map { Int($0[col["total"]!].replacingOccurrences(of: ".", with: ""))! }.reduce(0, +)
+        let eur = try #require(totals.first { $0[0] == "currency" && $0[2] == "EUR" })
+        #expect(Int(eur[4].replacingOccurrences(of: ".", with: "")) == cents)
+        #expect(eur[3] == "3")
+        let perCategory = totals.filter { $0[0] == "category" }.map { Int($0[4].replacingOccurrences(of: ".", with: ""))! }.reduce(0, +)
+        #expect(perCategory == cents)
+        // The manifest covers every other entry; the ledger books every record with its document.
+        #expect(z["manifestOK"] as? Bool == true)
+        let names = try #require(z["names"] as? [String])
+        #expect(z["manifestNames"] as? [String] == names.filter { $0 != "MANIFEST.sha256" }.sorted())
+        #expect(names.allSatisfy { !$0.hasPrefix("/") && !$0.contains("..") })
+        let ledger = try #require(z["ledger"] as? String)
+        #expect(ledger.split(separator: "\n").filter { $0.count > 13 && $0.dropFirst(10).hasPrefix(" ! \"") }.count == 3, "\(ledger)")
+        for row in summary.dropFirst() { #expect(ledger.contains("document: \"\(row[col["file"]!])\"")) }
+        #expect(ledger.contains("Expenses:WorkTrip") && ledger.contains("Expenses:Medical"))
+        let json = try #require(z["json"] as? [String: Any])
+        #expect(json["exported"] as? Int == 3)
+
+        // Byte-identical for the same store.
+        let first = try Data(contentsOf: URL(fileURLWithPath: tripZip))
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--pipeline", pipeline.path]).code == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: tripZip)) == first)
+
+        // The European spreadsheet profile.
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--folder", "office", "--csv-profile", "excel-eu"]).code == 0)
+        let eu = try readExportZip(officeZip, delimiter: ";")
+        #expect(eu["bom"] as? Bool == true)
+        let euRows = try #require(eu["summary"] as? [[String]])
+        #expect(euRows.count == 3 && euRows[0][2] == "total")
+        #expect(euRows.dropFirst().allSatisfy { $0[2].contains(",") && !$0[2].contains(".") }, "decimal comma: \(euRows)")
+
+        // A date range writes its own zip; a size over the limit is refused with advice.
+        let ranged = try runProgram(shoebox, ["export", "--out", out, "--from", "2026-03-16", "--to", "2026-03-31"])
+        #expect(ranged.code == 0, "\(ranged.err)")
+        #expect(FileManager.default.fileExists(atPath: out + "/exports/trip_2026-03-16_2026-03-31.zip"))
+        let small = work.appendingPathComponent("small.json")
+        try Data(#"{"version": 1, "maxExportMegabytes": 0.01}"#.utf8).write(to: small)
+        let refused = try runProgram(shoebox, ["export", "--out", out, "--pipeline", small.path])
+        #expect(refused.code == 9)
+        #expect(refused.err.contains("--from YYYY-MM-DD --to YYYY-MM-DD"), "\(refused.err)")
+
+        // An invalid folder settings file is named.
+        try Data(#"{"defaultCategory": 3}"#.utf8).write(to: trip.appendingPathComponent(".shoebox.json"))
+        let badSettings = try runProgram(shoebox, ["export", "--out", out])
+        #expect(badSettings.code == 12)
+        #expect(badSettings.err.contains("trip/.shoebox.json: key \"defaultCategory\""), "\(badSettings.err)")
+    }
+
+    @Test func theWholeStoreAsJSONRoundTrips() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans/office")
+        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+        for f in ["IMG_2201.jpg", "scan_0007.png"] {
+            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: scans.appendingPathComponent(f))
+        }
+        try Data(#"{"total": "79.52"}"#.utf8).write(to: scans.appendingPathComponent("IMG_2201.jpg.json"))
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today]).code == 0)
+        let session = try runProgram(shoebox, ["review", "--out", out, "--today", today], input: "e total 97.52\na\nq\n")
+        #expect(session.code == 0, "\(session.err)")
+
+        let file = work.appendingPathComponent("store.json").path
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", file]).code == 0)
+        let other = work.appendingPathComponent("other").path
+        let imported = try runProgram(shoebox, ["import", file, "--out", other])
+        #expect(imported.code == 0, "\(imported.err)")
+        #expect(imported.out.contains("2 documents added, 0 already in"), "\(imported.out)")
+        #expect(imported.out.contains("2 review decisions added"), "\(imported.out)")
+        let again = work.appendingPathComponent("again.json").path
+        #expect(try runProgram(shoebox, ["export", "--out", other, "--format", "json", "--file", again]).code == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == Data(contentsOf: URL(fileURLWithPath: file)))
+        // Importing twice creates nothing twice; the confirmed record is confirmed in the other store too.
+        #expect(try runProgram(shoebox, ["import", file, "--out", other]).out.contains("0 documents added, 2 already in"))
+        #expect(try runProgram(shoebox, ["status", "--out", other]).out.contains("2 accepted"))
+        // A newer format is refused with a clear message; so is a file that is no export.
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        try Data(text.replacingOccurrences(of: #""version":1"#, with: #""version":2"#).utf8).write(to: URL(fileURLWithPath: file + ".v2"))
+        let newer = try runProgram(shoebox, ["import", file + ".v2", "--out", other])
+        #expect(newer.code == 11)
+        #expect(newer.err.contains("format version 2; this Shoebox reads up to version 1"), "\(newer.err)")
+        try Data(#"{"hello": 1}"#.utf8).write(to: URL(fileURLWithPath: file + ".x"))
+        #expect(try runProgram(shoebox, ["import", file + ".x", "--out", other]).code == 11)
     }
 }

@@ -1,0 +1,76 @@
+public import Foundation
+
+/// A keyword rule from the pipeline file: a merchant whose name holds `keyword` gets `category`.
+public struct CategoryRule: Sendable, Equatable {
+    public let keyword: String
+    public let category: String
+
+    public init(keyword: String, category: String) { self.keyword = keyword; self.category = category }
+}
+
+/// What a user set for one folder of scans, in `<folder>/.shoebox.json`:
+/// `{"defaultCategory": "work trip", "categories": ["work trip", "medical"]}`. Both keys are optional.
+public struct FolderSettings: Sendable, Equatable {
+    public var defaultCategory: String?
+    /// The categories records of this folder may take; empty allows any category a rule names.
+    public var categories: [String] = []
+
+    public init(defaultCategory: String? = nil, categories: [String] = []) {
+        self.defaultCategory = defaultCategory; self.categories = categories
+    }
+
+    public static let fileName = ".shoebox.json"
+
+    public struct SettingsError: Error, CustomStringConvertible, Equatable {
+        public let file: String
+        public let message: String
+        public var description: String { "\(file): \(message)" }
+    }
+
+    /// Reads `<folderPath>/.shoebox.json`; no file gives the empty settings.
+    public static func load(folderPath: String) throws(SettingsError) -> FolderSettings {
+        let file = (folderPath as NSString).appendingPathComponent(fileName)
+        guard let data = FileManager.default.contents(atPath: file) else { return FolderSettings() }
+        return try parse(data, file: file)
+    }
+
+    public static func parse(_ data: Data, file: String) throws(SettingsError) -> FolderSettings {
+        func fail(_ m: String) -> SettingsError { SettingsError(file: file, message: m) }
+        guard let object = try? JSONSerialization.jsonObject(with: data), let dict = object as? [String: Any] else {
+            throw fail("not a JSON object; write {\"defaultCategory\": \"…\", \"categories\": [\"…\"]}")
+        }
+        var out = FolderSettings()
+        for (key, value) in dict {
+            switch key {
+            case "defaultCategory":
+                guard let s = value as? String, !s.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw fail("key \"defaultCategory\" must be a non-empty string")
+                }
+                out.defaultCategory = s
+            case "categories":
+                guard let a = value as? [String], a.allSatisfy({ !$0.trimmingCharacters(in: .whitespaces).isEmpty }) else {
+                    throw fail("key \"categories\" must be an array of non-empty strings")
+                }
+                out.categories = a
+            default:
+                throw fail("unknown key \"\(key)\" (known: defaultCategory, categories)")
+            }
+        }
+        if let d = out.defaultCategory, !out.categories.isEmpty, !out.categories.contains(d) {
+            throw fail("\"defaultCategory\" \"\(d)\" is not among \"categories\"")
+        }
+        return out
+    }
+
+    /// A record's category: the first keyword rule its merchant matches and this folder allows, else the
+    /// folder's default, else none. Only what the user set; never invented.
+    public func category(for record: DocumentRecord, rules: [CategoryRule]) -> String? {
+        if let merchant = record.merchant {
+            let folded = TextFolding.fold(merchant)
+            for rule in rules where TextFolding.containsSubstring(folded, TextFolding.fold(rule.keyword)) {
+                if categories.isEmpty || categories.contains(rule.category) { return rule.category }
+            }
+        }
+        return defaultCategory
+    }
+}

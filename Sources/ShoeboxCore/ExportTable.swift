@@ -1,0 +1,113 @@
+public import Foundation
+
+/// One value of an export, typed once: every encoding (CSV, XLSX, JSON) renders the same cells, so the
+/// files of one export cannot drift apart.
+public enum ExportCell: Equatable, Sendable {
+    /// Stays text in every encoding (names, reference numbers, IDs, paths).
+    case text(String)
+    /// Money: a number with the currency's decimals, from minor units.
+    case amount(Money)
+    case date(CalendarDay)
+    /// A plain number shown with `digits` decimals (confidence).
+    case number(Double, digits: Int)
+    case empty
+}
+
+/// What one exported record brings besides the record itself.
+public struct ExportRow: Sendable {
+    public let record: DocumentRecord
+    public let category: String?
+    /// The original's name inside the zip (`receipts/2026-03-14_REWE_3.68-EUR.jpg`).
+    public let fileInZip: String
+    public let originalPath: String
+
+    public init(record: DocumentRecord, category: String?, fileInZip: String, originalPath: String) {
+        self.record = record; self.category = category; self.fileInZip = fileInZip; self.originalPath = originalPath
+    }
+
+    /// A stable ID of the record: the first 16 hex digits of SHA-256 over its source path and content hash.
+    public var recordID: String { ExportRow.recordID(of: record) }
+
+    public static func recordID(of r: DocumentRecord) -> String { String(SHA256.hex(of: Data("\(r.source)\n\(r.sha256)".utf8)).prefix(16)) }
+}
+
+/// The columns of `summary.csv`, `summary.xlsx` and `summary.json`, defined once.
+public struct ExportTable: Sendable {
+    public struct Column: Sendable {
+        public let name: String
+        public let cell: @Sendable (ExportRow) -> ExportCell
+    }
+
+    public let columns: [Column]
+    public let rows: [ExportRow]
+
+    /// The tax rates printed on these records, in numeric order; one `tax_<rate>` column each, and
+    /// `tax_unrated` for tax lines without a rate.
+    static func taxColumns(_ rows: [ExportRow]) -> [Column] {
+        var rates = Set<String>()
+        var unrated = false
+        for row in rows { for t in row.record.tax { if let r = t.rate { rates.insert(r) } else { unrated = true } } }
+        let sorted = rates.sorted { (Double($0) ?? 0, $0) < (Double($1) ?? 0, $1) }
+        var out = sorted.map { rate in
+            Column(name: "tax_\(rate)") { row in ExportTable.sum(row.record.tax.filter { $0.rate == rate }.map(\.amount)) }
+        }
+        if unrated { out.append(Column(name: "tax_unrated") { row in ExportTable.sum(row.record.tax.filter { $0.rate == nil }.map(\.amount)) }) }
+        return out
+    }
+
+    static func sum(_ amounts: [Money]) -> ExportCell {
+        guard let first = amounts.first else { return .empty }
+        return .amount(Money(minorUnits: amounts.map(\.minorUnits).reduce(0, +), currency: first.currency))
+    }
+
+    static func text(_ s: String?) -> ExportCell { s.map { .text($0) } ?? .empty }
+
+    public init(rows: [ExportRow]) {
+        self.rows = rows
+        let head: [Column] = [
+            Column(name: "date") { $0.record.date.map { .date($0) } ?? .empty },
+            Column(name: "merchant") { ExportTable.text($0.record.merchant) },
+            Column(name: "total") { $0.record.total.map { .amount($0) } ?? .empty },
+            Column(name: "currency") { ExportTable.text($0.record.currency?.code) },
+            // Net = total − tax − tip, in minor units, when the tax is known; the engine computes it.
+            Column(name: "net") { row in
+                let r = row.record
+                guard let total = r.total, !r.tax.isEmpty else { return .empty }
+                let units = total.minorUnits - r.tax.map(\.amount.minorUnits).reduce(0, +) - (r.tip?.minorUnits ?? 0)
+                return .amount(Money(minorUnits: units, currency: total.currency))
+            },
+        ]
+        let tail: [Column] = [
+            Column(name: "tip") { $0.record.tip.map { .amount($0) } ?? .empty },
+            Column(name: "payment_method") { ExportTable.text($0.record.paymentMethod) },
+            Column(name: "category") { ExportTable.text($0.category) },
+            Column(name: "reference_number") { ExportTable.text($0.record.referenceNumber) },
+            Column(name: "document_kind") { ExportTable.text($0.record.documentKind?.rawValue) },
+            Column(name: "file") { .text($0.fileInZip) },
+            Column(name: "original_path") { .text($0.record.source) },
+            Column(name: "sha256") { .text($0.record.sha256) },
+            Column(name: "confidence") { row in
+                let r = row.record
+                // A person's confirmation is certain; else the weakest required field's confidence.
+                if r.reviewedBy == "person" { return .number(1, digits: 3) }
+                return .number(["merchant", "date", "total", "currency"].compactMap { r.confidence[$0] }.min() ?? 0, digits: 3)
+            },
+            Column(name: "reviewed_by") { ExportTable.text($0.record.reviewedBy) },
+            Column(name: "record_id") { .text($0.recordID) },
+        ]
+        columns = head + ExportTable.taxColumns(rows) + tail
+    }
+
+    public var header: [String] { columns.map(\.name) }
+
+    public func cells(_ row: ExportRow) -> [ExportCell] { columns.map { $0.cell(row) } }
+}
+
+/// Text a spreadsheet could run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading apostrophe:
+/// OWASP's CSV-injection advice. Applied to text cells of CSV and XLSX alike; numbers are never text.
+public enum SpreadsheetText {
+    public static func neutralised(_ s: String) -> String {
+        guard let first = s.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first) else { return s }
+        return "'" + s
+    }
+}

@@ -1,0 +1,167 @@
+public import Foundation
+public import ShoeboxCore
+
+/// The whole store as one versioned JSON document, so nothing is trapped in Shoebox: every source with its
+/// pipeline suggestion (the record), its pages as read, and every review decision (undone ones too).
+/// `shoebox export --format json` writes it; `shoebox import` merges it into another store without
+/// creating duplicates; exporting the merged store again gives the same JSON.
+///
+///     {"format": "shoebox-store", "version": 1, "documents": [{"path", "root", "folder", "sha256", "size",
+///      "kind", "state", "failure", "fingerprint", "settings", "suggestion": {record}, "pages": [...],
+///      "decisions": [{"action", "field", "value", "at", "undone"}]}]}
+public enum StoreJSON {
+    public static let format = "shoebox-store"
+    public static let version = 1
+
+    public struct ImportResult: Sendable {
+        public let added: Int
+        public let skipped: Int
+        public let decisions: Int
+    }
+
+    public static func export(_ store: Store) throws(StoreError) -> [UInt8] {
+        let db = store.db
+        let sources = try wrap(store) { () throws(DatabaseError) in
+            try db.query("""
+                SELECT s.id, s.path, s.root, s.folder, s.sha256, s.size, s.kind, s.state, s.failure_code, s.failure_message,
+                       s.fingerprint, s.settings, r.json FROM sources s LEFT JOIN records r ON r.source_id = s.id ORDER BY s.path
+                """)
+        }
+        var documents: [[String: Any]] = []
+        for row in sources {
+            guard let id = row[0].int, let path = row[1].text else { continue }
+            var doc: [String: Any] = [
+                "path": path, "root": row[2].text ?? "", "folder": row[3].text ?? "", "sha256": row[4].text ?? "",
+                "size": row[5].int ?? 0, "kind": any(row[6].text), "state": row[7].text ?? "",
+                "failure": row[8].text.map { ["code": $0, "message": row[9].text ?? ""] as [String: Any] } ?? NSNull(),
+                "fingerprint": any(row[10].text), "settings": any(row[11].text),
+            ]
+            doc["suggestion"] = row[12].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? NSNull()
+            let pages = try wrap(store) { () throws(DatabaseError) in
+                try db.query("SELECT page_number, width, height, dpi, text_source, lines_json FROM pages WHERE source_id = ? ORDER BY page_number", [.int(id)])
+            }
+            doc["pages"] = pages.map { p -> [String: Any] in
+                ["pageNumber": p[0].int ?? 0, "width": p[1].int ?? 0, "height": p[2].int ?? 0, "dpi": p[3].int ?? 0,
+                 "source": p[4].text ?? "", "lines": p[5].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? []]
+            }
+            let decisions = try wrap(store) { () throws(DatabaseError) in
+                try db.query("SELECT action, field, value, at, undone FROM decisions WHERE path = ? AND sha256 = ? ORDER BY id",
+                             [.text(path), .text(row[4].text ?? "")])
+            }
+            doc["decisions"] = decisions.map { d -> [String: Any] in
+                ["action": d[0].text ?? "", "field": any(d[1].text), "value": any(d[2].text), "at": d[3].text ?? "", "undone": (d[4].int ?? 0) != 0]
+            }
+            documents.append(doc)
+        }
+        let object: [String: Any] = ["format": format, "version": version, "documents": documents]
+        do {
+            return [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) + [0x0A]
+        } catch {
+            throw StoreError(message: "the store could not be written as JSON: \(error.localizedDescription)")
+        }
+    }
+
+    static func any(_ s: String?) -> Any { s ?? NSNull() }
+
+    public enum ImportError: Error, CustomStringConvertible, Sendable {
+        case notAnExport(String)
+        case newerVersion(file: String, version: Int)
+        case invalid(file: String, document: Int, problem: String)
+
+        public var description: String {
+            switch self {
+            case .notAnExport(let file):
+                return "\(file) is not a Shoebox store export (write one with `shoebox export --format json`)."
+            case let .newerVersion(file, v):
+                return "\(file) is format version \(v); this Shoebox reads up to version \(StoreJSON.version). Update Shoebox to import it."
+            case let .invalid(file, n, problem):
+                return "\(file): document \(n) is invalid (\(problem)); nothing was imported."
+            }
+        }
+    }
+
+    /// Merges an export into `store`, all or nothing: documents already there with the same path and content
+    /// are skipped (with their decisions, which the store already holds); the rest are added.
+    public static func importInto(_ store: Store, data: Data, file: String) throws -> ImportResult {
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == format,
+              let v = object["version"] as? Int, let documents = object["documents"] as? [[String: Any]] else {
+            throw ImportError.notAnExport(file)
+        }
+        guard v <= version else { throw ImportError.newerVersion(file: file, version: v) }
+        // Validate everything before writing anything.
+        struct Doc { let fields: [String: Any]; let path: String; let sha: String; let record: DocumentRecord? }
+        var parsed: [Doc] = []
+        for (i, d) in documents.enumerated() {
+            guard let path = d["path"] as? String, !path.isEmpty, let sha = d["sha256"] as? String, sha.count == 64,
+                  let state = d["state"] as? String, ["accepted", "review", "duplicate", "failed"].contains(state) else {
+                throw ImportError.invalid(file: file, document: i + 1, problem: "path, sha256 or state missing or wrong")
+            }
+            var record: DocumentRecord?
+            if let s = d["suggestion"], !(s is NSNull) {
+                do {
+                    record = try JSONDecoder().decode(DocumentRecord.self, from: JSONSerialization.data(withJSONObject: s))
+                } catch { throw ImportError.invalid(file: file, document: i + 1, problem: "its record: \(error)") }
+            }
+            for decision in d["decisions"] as? [[String: Any]] ?? [] {
+                guard let a = decision["action"] as? String, ReviewDecision.Action(rawValue: a) != nil else {
+                    throw ImportError.invalid(file: file, document: i + 1, problem: "a review decision with an unknown action")
+                }
+            }
+            parsed.append(Doc(fields: d, path: path, sha: sha, record: record))
+        }
+        let db = store.db
+        var added = 0, skipped = 0, decisionCount = 0
+        try wrap(store) { () throws(DatabaseError) in
+            try db.transaction { () throws(DatabaseError) in
+                for doc in parsed {
+                    let existing = try db.query("SELECT sha256 FROM sources WHERE path = ?", [.text(doc.path)]).first?.first?.text
+                    if existing == doc.sha { skipped += 1; continue }
+                    if existing != nil { try db.query("DELETE FROM sources WHERE path = ?", [.text(doc.path)]) }
+                    let d = doc.fields
+                    func text(_ k: String) -> Database.Value { (d[k] as? String).map { .text($0) } ?? .null }
+                    let failure = d["failure"] as? [String: Any]
+                    try db.query("""
+                        INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, fingerprint, settings)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, [.text(doc.path), text("root"), text("folder"), .text(doc.sha), .int(Int64(d["size"] as? Int ?? 0)), text("kind"),
+                              text("state"), (failure?["code"] as? String).map { .text($0) } ?? .null,
+                              (failure?["message"] as? String).map { .text($0) } ?? .null, text("fingerprint"), text("settings")])
+                    let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+                    for p in d["pages"] as? [[String: Any]] ?? [] {
+                        let linesData = (try? JSONSerialization.data(withJSONObject: p["lines"] ?? [], options: [.sortedKeys])) ?? Data("[]".utf8)
+                        let lines = (try? JSONDecoder().decode([OCRLine].self, from: linesData)) ?? []
+                        let page = OCRPage(pageNumber: p["pageNumber"] as? Int ?? 1, width: p["width"] as? Int ?? 0, height: p["height"] as? Int ?? 0,
+                                           dpi: p["dpi"] as? Int ?? 0, source: TextSource(rawValue: p["source"] as? String ?? "") ?? .ocr, lines: lines)
+                        let encoder = JSONEncoder()
+                        encoder.outputFormatting = [.sortedKeys]
+                        let linesJSON = (try? encoder.encode(lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+                        try db.query("""
+                            INSERT INTO pages(source_id, page_number, width, height, dpi, text_source, mean_confidence, text, lines_json)
+                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                            """, [.int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)), .int(Int64(page.dpi)),
+                                  .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(linesJSON)])
+                    }
+                    if let r = doc.record {
+                        try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)", [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
+                        if r.status == .review {
+                            try db.query("INSERT INTO review_items(source_id, reasons) VALUES (?, ?)", [.int(id), .text(r.reasons.joined(separator: ","))])
+                        }
+                    }
+                    for decision in d["decisions"] as? [[String: Any]] ?? [] {
+                        try db.query("INSERT INTO decisions(path, sha256, action, field, value, at, undone) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                                     [.text(doc.path), .text(doc.sha), .text(decision["action"] as? String ?? ""),
+                                      (decision["field"] as? String).map { .text($0) } ?? .null, (decision["value"] as? String).map { .text($0) } ?? .null,
+                                      .text(decision["at"] as? String ?? ""), .int((decision["undone"] as? Bool ?? false) ? 1 : 0)])
+                        decisionCount += 1
+                    }
+                    added += 1
+                }
+            }
+        }
+        return ImportResult(added: added, skipped: skipped, decisions: decisionCount)
+    }
+
+    static func wrap<T>(_ store: Store, _ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
+        do { return try body() } catch { throw StoreError(message: "the store \(store.path) failed: \(error)") }
+    }
+}
