@@ -103,6 +103,9 @@ do {
         try writeText(expectedJSON(receipt, totals), to: expected)
         print("wrote \(scan.path)")
     }
+    // What a user sets for a folder: its export category (`shoebox export` reads it; `run` ignores dotfiles).
+    try writeText("{\"defaultCategory\": \"work trip\", \"categories\": [\"work trip\", \"meals\"]}\n",
+                  to: scansDir.appendingPathComponent("2026-03-berlin-trip/.shoebox.json"))
     try writeText(readme(), to: root.appendingPathComponent("README.md"))
 } catch {
     FileHandle.standardError.write(Data("shoebox-fixtures: \(error)\n".utf8))

@@ -55,9 +55,10 @@ public enum ExportSummaries {
         return head + "\n" + body
     }
 
-    /// `Expenses:` and the category in words starting with a capital, letters and digits only.
+    /// `Expenses:` and the category in words starting with a capital, ASCII letters and digits only.
     static func expenseAccount(_ category: String?) -> String {
-        let words = (category ?? "").split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
+        // Beancount account names are ASCII: accents are folded away ("médical" → "Medical").
+        let words = TextFolding.fold(category ?? "").split { !($0.isASCII && ($0.isLetter || $0.isNumber)) }
         let name = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
         guard let first = name.first, first.isLetter else { return "Expenses:Uncategorized" }
         return "Expenses:\(name)"

@@ -81,7 +81,8 @@ public enum StoreJSON {
     }
 
     /// Merges an export into `store`, all or nothing: documents already there with the same path and content
-    /// are skipped (with their decisions, which the store already holds); the rest are added.
+    /// are skipped (with their decisions, which the store already holds); a document whose bytes the store
+    /// holds under another path comes in as a duplicate of it; the rest are added.
     public static func importInto(_ store: Store, data: Data, file: String) throws -> ImportResult {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == format,
               let v = object["version"] as? Int, let documents = object["documents"] as? [[String: Any]] else {
@@ -117,7 +118,20 @@ public enum StoreJSON {
                     let existing = try db.query("SELECT sha256 FROM sources WHERE path = ?", [.text(doc.path)]).first?.first?.text
                     if existing == doc.sha { skipped += 1; continue }
                     if existing != nil { try db.query("DELETE FROM sources WHERE path = ?", [.text(doc.path)]) }
-                    let d = doc.fields
+                    var d = doc.fields
+                    var record = doc.record
+                    // The same bytes under another path in this store: a known duplicate, as a run would record it.
+                    if record?.status != .duplicate, record?.status != .failed,
+                       let first = try db.query("SELECT path FROM sources WHERE sha256 = ? AND path != ? AND state != 'duplicate' ORDER BY path LIMIT 1",
+                                                [.text(doc.sha), .text(doc.path)]).first?.first?.text {
+                        record?.status = .duplicate
+                        record?.duplicateOf = first
+                        record?.reasons = []
+                        record?.reviewedBy = nil
+                        d["state"] = "duplicate"
+                        // Its review decisions were about a record the store already holds under the other path.
+                        d["decisions"] = []
+                    }
                     func text(_ k: String) -> Database.Value { (d[k] as? String).map { .text($0) } ?? .null }
                     let failure = d["failure"] as? [String: Any]
                     try db.query("""
@@ -141,7 +155,7 @@ public enum StoreJSON {
                             """, [.int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)), .int(Int64(page.dpi)),
                                   .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(linesJSON)])
                     }
-                    if let r = doc.record {
+                    if let r = record {
                         try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)", [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
                         if r.status == .review {
                             try db.query("INSERT INTO review_items(source_id, reasons) VALUES (?, ?)", [.int(id), .text(r.reasons.joined(separator: ","))])

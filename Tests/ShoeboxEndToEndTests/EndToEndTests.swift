@@ -668,6 +668,16 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         // Importing twice creates nothing twice; the confirmed record is confirmed in the other store too.
         #expect(try runProgram(shoebox, ["import", file, "--out", other]).out.contains("0 documents added, 2 already in"))
         #expect(try runProgram(shoebox, ["status", "--out", other]).out.contains("2 accepted"))
+        // Into a store that holds the same bytes under another path: a known duplicate, not a second record.
+        let copy = work.appendingPathComponent("scans2/copy")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: scans.appendingPathComponent("IMG_2201.jpg"), to: copy.appendingPathComponent("IMG_2201.jpg"))
+        let third = work.appendingPathComponent("third").path
+        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans2").path, "--out", third, "--today", today]).code == 0)
+        #expect(try runProgram(shoebox, ["import", file, "--out", third]).code == 0)
+        let thirdStatus = try runProgram(shoebox, ["status", "--out", third]).out
+        #expect(thirdStatus.contains("3 documents") && thirdStatus.contains(" 1 duplicate"), "\(thirdStatus)")
+
         // A newer format is refused with a clear message; so is a file that is no export.
         let text = try String(contentsOfFile: file, encoding: .utf8)
         try Data(text.replacingOccurrences(of: #""version":1"#, with: #""version":2"#).utf8).write(to: URL(fileURLWithPath: file + ".v2"))
