@@ -49,8 +49,11 @@ public enum ExportSummaries {
             body += "  \(account)  \(total.decimalString) \(total.currency.code)\n"
             body += "  Liabilities:ToReconcile  \(Money(minorUnits: -total.minorUnits, currency: total.currency).decimalString) \(total.currency.code)\n\n"
         }
-        guard let first = dated.compactMap(\.record.date).min() else { return "; no dated records with a total\n" }
-        var head = "; Shoebox export: every transaction is flagged ! for the bookkeeper to complete.\n\n"
+        // A record without a date or total cannot be a transaction; it is named, so none goes missing.
+        let undated = table.rows.filter { $0.record.date == nil || $0.record.total == nil }
+            .map { "; not booked (no \($0.record.date == nil ? "date" : "total")): \($0.fileInZip) \($0.record.total?.description ?? "")\n" }.joined()
+        guard let first = dated.compactMap(\.record.date).min() else { return "; no dated records with a total\n" + undated }
+        var head = "; Shoebox export: every transaction is flagged ! for the bookkeeper to complete.\n" + undated + "\n"
         for account in (accounts.sorted() + ["Liabilities:ToReconcile"]) { head += "\(first.iso) open \(account)\n" }
         return head + "\n" + body
     }

@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxCore
 import ShoeboxPipeline
+import ShoeboxEngines
 
 /// How `shoebox run` shows its progress: a live line on stderr when stderr is a terminal (files, pages,
 /// pages per second, ETA), nothing of it otherwise; with `--log-json FILE`, one JSON event per line in FILE
@@ -64,8 +65,16 @@ final class RunProgress: @unchecked Sendable {
         let failures = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)
         write(["event": "finished", "files": summary.found, "processed": summary.processed, "skipped": summary.skipped,
                "pages": summary.pages, "seconds": (elapsed * 10).rounded() / 10,
+               // CPU seconds: tesseract's recognition, and the whole process (make bench compares them).
+               "ocrCPUSeconds": (OCREngine.recognitionCPUSeconds * 10).rounded() / 10, "processCPUSeconds": (RunProgress.processCPUSeconds * 10).rounded() / 10,
                "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures])
         try? log?.close()
+    }
+
+    static var processCPUSeconds: Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
     }
 
     func write(_ object: [String: Any]) {
