@@ -1,3 +1,4 @@
+internal import Foundation
 internal import CLeptonica
 public import ShoeboxCore
 
@@ -24,6 +25,25 @@ public enum ImageLoader {
         }
         let pix = bytes.withUnsafeBufferPointer { p in pixReadMem(p.baseAddress, p.count) }
         return page(from: pix, number: 1, maxMegapixels: maxMegapixels).map { [$0] }
+    }
+
+    /// How many pages a TIFF holds (0 when leptonica cannot tell), without decoding them.
+    public static func tiffPageCount(_ bytes: [UInt8]) -> Int {
+        _ = silenced
+        var mutable = bytes
+        return mutable.withUnsafeMutableBufferPointer { p -> Int in
+            guard let base = p.baseAddress, let file = fmemopen(base, p.count, "r") else { return 0 }
+            defer { fclose(file) }
+            var n: Int32 = 0
+            return tiffGetCount(file, &n) == 0 ? Int(n) : 0
+        }
+    }
+
+    /// Page `index` (0-based) of a TIFF, decoded alone: a TIFF of thousands of pages is read one page at a time.
+    public static func tiffPage(_ bytes: [UInt8], index: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
+        _ = silenced
+        let pix = bytes.withUnsafeBufferPointer { p in pixReadMemTiff(p.baseAddress, p.count, Int32(index)) }
+        return page(from: pix, number: index + 1, maxMegapixels: maxMegapixels)
     }
 
     /// Takes ownership of `pix` and converts it to a gray page.

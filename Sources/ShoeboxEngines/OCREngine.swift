@@ -1,7 +1,6 @@
 internal import CTesseract
 internal import Foundation
 public import ShoeboxCore
-internal import Synchronization
 
 /// Why an OCR engine could not start: a setup problem, not a problem of one document.
 public struct OCREngineError: Error, CustomStringConvertible, Sendable {
@@ -17,17 +16,6 @@ public final class OCREngine {
 
     /// Debian's tessdata folder, used when TESSDATA_PREFIX is not set.
     public static let defaultDataPath = "/usr/share/tesseract-ocr/5/tessdata"
-
-    /// CPU time spent inside tesseract's recognition, all threads, since the process started: the engine's
-    /// own work, against which `make bench` measures how well a run keeps the cores busy.
-    static let recognitionCPU = Atomic<UInt64>(0)
-    public static var recognitionCPUSeconds: Double { Double(recognitionCPU.load(ordering: .relaxed)) / 1e9 }
-
-    static func threadCPUNanoseconds() -> UInt64 {
-        var t = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
-        return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
-    }
 
     public init(languages: [String], pageSegmentationMode: Int) throws(OCREngineError) {
         let dataPath = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"] ?? OCREngine.defaultDataPath
@@ -82,9 +70,7 @@ public final class OCREngine {
         } ?? nil
         defer { if let monitor { TessMonitorDelete(monitor) } }
         let started = DispatchTime.now().uptimeNanoseconds
-        let cpuBefore = OCREngine.threadCPUNanoseconds()
-        let status = TessBaseAPIRecognize(api, monitor)
-        OCREngine.recognitionCPU.add(OCREngine.threadCPUNanoseconds() &- cpuBefore, ordering: .relaxed)
+        let status = PhaseCPU.measure("recognition") { TessBaseAPIRecognize(api, monitor) }
         if let timeout, Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 >= timeout {
             return .failure(.pageTimeout(page: image.pageNumber, seconds: timeout))
         }

@@ -2,7 +2,8 @@ internal import Foundation
 public import ShoeboxCore
 internal import ShoeboxEngines
 
-/// Render: a source file → its pages, each either real text from the PDF text layer or a gray image to OCR.
+/// Render: a source file → its pages, each either real text from the PDF text layer or a gray image to OCR
+/// (`PageSource` renders them one at a time, when a pass asks).
 public struct RenderStage: Sendable {
     public let dpi: Int
     public let maxMegapixels: Int
@@ -11,33 +12,6 @@ public struct RenderStage: Sendable {
 
     /// Scans are not rendered below this resolution, whatever their image claims.
     static let lowestScanDPI = 100
-
-    public func run(_ source: SourceFile, bytes: [UInt8]) -> Result<[RenderedPage], DocumentFailure> {
-        switch source.kind {
-        case .pdf:
-            guard FileKind.isComplete(bytes, kind: .pdf) else { return .failure(.truncatedPDF()) }
-            let pdf: PDFRenderer
-            do { pdf = try PDFRenderer(bytes: bytes) } catch { return .failure(error) }
-            guard pdf.pageCount > 0 else { return .failure(.noPages) }
-            var pages: [RenderedPage] = []
-            for index in 0..<pdf.pageCount {
-                if let text = pdf.textLayer(page: index, dpi: dpi), TextLayerCheck.isReal(text) {
-                    pages.append(.text(text))
-                    continue
-                }
-                // A scanned page is read at its scan's own resolution when that is lower: upscaling adds no detail,
-                // only time and memory (small print gets its own scaled pass later when it needs one).
-                let pageDPI = pdf.scanResolution(page: index).map { min(dpi, max(RenderStage.lowestScanDPI, $0)) } ?? dpi
-                switch pdf.render(page: index, dpi: pageDPI, maxMegapixels: maxMegapixels) {
-                case .success(let image): pages.append(.image(image))
-                case .failure(let f): return .failure(f)
-                }
-            }
-            return .success(pages)
-        case .jpeg, .png, .tiff:
-            return ImageLoader.load(bytes, kind: source.kind, maxMegapixels: maxMegapixels).map { $0.map(RenderedPage.image) }
-        }
-    }
 }
 
 /// OCR: a gray page → words with boxes and confidences, through the worker's own tesseract engines
@@ -55,7 +29,7 @@ public final class OCRStage {
         let key = languages.joined(separator: "+")
         if let e = engines[key] { return e }
         do {
-            let e = try OCREngine(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
+            let e = try PhaseCPU.measure("engine-load") { () throws(OCREngineError) in try OCREngine(languages: languages, pageSegmentationMode: config.pageSegmentationMode) }
             engines[key] = e
             return e
         } catch {
@@ -63,13 +37,21 @@ public final class OCRStage {
         }
     }
 
-    /// One pass over every page: text-layer pages as they are, image pages through tesseract.
-    func run(_ pages: [RenderedPage], pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
+    /// One pass over every page: text-layer pages as they are, image pages through tesseract, each rendered
+    /// when its turn comes (and turned upright first when `turns` says so).
+    func run(_ pages: PageSource, turns: [Int]?, pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
         var out: [OCRPage] = []
-        for page in pages {
+        for index in 0..<pages.count {
+            let page: RenderedPage
+            switch pages.page(index) {
+            case .success(let p): page = p
+            case .failure(let f): return .failure(f)
+            }
             switch page {
             case .text(let text): out.append(text)
-            case .image(let image):
+            case .image(let rendered):
+                let turn = turns.flatMap { index < $0.count ? $0[index] : nil } ?? 0
+                let image = turn == 0 ? rendered : rendered.rotated(clockwise: turn)
                 do {
                     let engine = try engine(for: pass.languages)
                     if pass.scale != 1 {
@@ -232,7 +214,7 @@ public final class DocumentProcessor {
             }
         }
         guard pages.contains(where: { $0.wordCount > 0 }) else { return failed(.noTextFound) }
-        var guess = language.run(pages)
+        var guess = PhaseCPU.measure("language") { language.run(pages) }
         if reader.hasImages, let languages = ocr.languagesAfterDetection(guess) {
             var pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
             pass.upright = main.upright
@@ -243,7 +225,7 @@ public final class DocumentProcessor {
                 guess = LanguageGuess(language: guess.language, confidence: max(guess.confidence, language.run(pages).confidence))
             }
         }
-        var extraction = parse.run(pages, language: guess)
+        var extraction = PhaseCPU.measure("parse") { parse.run(pages, language: guess) }
         let other = MergeStage.otherSources(of: source, today: today)
         var record = merge.run(extraction, source: source, language: guess, pages: pages.count, other: other)
         // Further passes, each only while a required field is uncertain or the total unconfirmed: other page
@@ -296,9 +278,7 @@ public final class DocumentProcessor {
 struct PassReader {
     let source: SourceFile
     let processor: DocumentProcessor
-    private var rendered: [RenderedPage]?
-    /// The same pages turned upright, once OSD has been asked.
-    private var upright: [RenderedPage]?
+    private var pages: PageSource?
     private var cached: TextOfDocument?
     private var dirty = false
     /// Whether some page is an image (a text-layer PDF needs no OCR pass at all).
@@ -307,21 +287,18 @@ struct PassReader {
     init(source: SourceFile, processor: DocumentProcessor) {
         self.source = source
         self.processor = processor
-        cached = processor.cache?.load(sha256: source.sha256)
+        cached = PhaseCPU.measure("cache") { processor.cache?.load(sha256: source.sha256) }
         if let c = cached { hasImages = c.hasImages }
     }
 
     /// Whether OSD would turn some page (asked once; the answer is cached with the passes).
     mutating func needsTurning() -> Bool {
         if let turns = cached?.turns { return turns.contains { $0 != 0 } }
-        guard ensureRendered() == nil, let rendered else { return false }
-        let turns = rendered.map { page -> Int in
-            if case .image(let image) = page { return processor.ocr.uprightCorrection(image) }
-            return 0
-        }
-        upright = zip(rendered, turns).map { page, turn in
-            if case .image(let image) = page, turn != 0 { return .image(image.rotated(clockwise: turn)) }
-            return page
+        guard ensureOpened() == nil, let pages else { return false }
+        var turns: [Int] = []
+        for index in 0..<pages.count {
+            guard !pages.isText(index), case .success(.image(let image)) = pages.page(index) else { turns.append(0); continue }
+            turns.append(PhaseCPU.measure("osd") { processor.ocr.uprightCorrection(image) })
         }
         var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
         c.turns = turns
@@ -330,26 +307,20 @@ struct PassReader {
         return turns.contains { $0 != 0 }
     }
 
-    private mutating func ensureRendered() -> DocumentFailure? {
-        guard rendered == nil else { return nil }
+    private mutating func ensureOpened() -> DocumentFailure? {
+        guard pages == nil else { return nil }
         let bytes: [UInt8]
         switch IntakeStage.read(source.path) {
         case .success(let b): bytes = b
         case .failure(let f): return f
         }
         // The bytes read now must be the bytes intake hashed: a file still being written is not read half-way.
-        guard SHA256.hex(of: bytes) == source.sha256 else { return .changedWhileRead }
-        switch processor.render.run(source, bytes: bytes) {
-        case .success(let r): rendered = r
+        guard PhaseCPU.measure("hash", { SHA256.hex(of: bytes) }) == source.sha256 else { return .changedWhileRead }
+        switch PhaseCPU.measure("render", { PageSource.open(source, bytes: bytes, render: processor.render) }) {
+        case .success(let p): pages = p
         case .failure(let f): return f
         }
-        hasImages = rendered!.contains { if case .image = $0 { return true }; return false }
-        if let turns = cached?.turns {
-            upright = zip(rendered!, turns).map { page, turn in
-                if case .image(let image) = page, turn != 0 { return .image(image.rotated(clockwise: turn)) }
-                return page
-            }
-        }
+        hasImages = pages!.hasImages
         return nil
     }
 
@@ -357,8 +328,8 @@ struct PassReader {
     /// rendered image (and then kept in the cache); nil for a text-layer page.
     mutating func fingerprint() -> PageFingerprint? {
         if let f = cached?.fingerprint { return f }
-        guard case .image(let image)? = rendered?.first else { return nil }
-        let f = PageFingerprint(image)
+        guard let pages, case .success(.image(let image)) = pages.page(0) else { return nil }
+        let f = PhaseCPU.measure("fingerprint") { PageFingerprint(image) }
         if var c = cached {
             c.fingerprint = f
             cached = c
@@ -369,9 +340,10 @@ struct PassReader {
 
     mutating func read(_ pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
         if let pages = cached?.passes[pass.name] { return .success(pages) }
-        if let f = ensureRendered() { return .failure(f) }
-        if pass.upright && upright == nil { _ = needsTurning() }
-        let result = processor.ocr.run(pass.upright ? (upright ?? rendered!) : rendered!, pass: pass)
+        if let f = ensureOpened() { return .failure(f) }
+        if pass.upright && cached?.turns == nil { _ = needsTurning() }
+        let turns = pass.upright ? cached?.turns : nil
+        let result = processor.ocr.run(pages!, turns: turns, pass: pass)
         if case .success(let pages) = result {
             var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
             c.passes[pass.name] = pages
@@ -382,7 +354,7 @@ struct PassReader {
     }
 
     func saveCache() {
-        if dirty, let c = cached { processor.cache?.store(c, sha256: source.sha256) }
+        if dirty, let c = cached { PhaseCPU.measure("cache") { processor.cache?.store(c, sha256: source.sha256) } }
     }
 }
 

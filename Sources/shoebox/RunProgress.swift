@@ -66,7 +66,7 @@ final class RunProgress: @unchecked Sendable {
         write(["event": "finished", "files": summary.found, "processed": summary.processed, "skipped": summary.skipped,
                "pages": summary.pages, "seconds": (elapsed * 10).rounded() / 10,
                // CPU seconds: tesseract's recognition, and the whole process (make bench compares them).
-               "ocrCPUSeconds": (OCREngine.recognitionCPUSeconds * 10).rounded() / 10, "processCPUSeconds": (RunProgress.processCPUSeconds * 10).rounded() / 10,
+               "cpuSeconds": PhaseCPU.seconds.merging(["process": (RunProgress.processCPUSeconds * 10).rounded() / 10]) { a, _ in a },
                "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures])
         try? log?.close()
     }

@@ -1,0 +1,90 @@
+internal import Foundation
+public import ShoeboxCore
+internal import ShoeboxEngines
+
+/// A document's pages, rendered when a pass asks for them and kept only within a memory budget, so a scanned
+/// PDF or TIFF of thousands of pages is read in the memory of a few: text-layer pages are kept (they are
+/// small); images are kept while they fit `imageBudget` bytes, and rendered again for a later pass otherwise.
+final class PageSource {
+    enum Backing {
+        case pdf(PDFRenderer)
+        case image(PageImage)
+        case tiff([UInt8])
+    }
+
+    let backing: Backing
+    let count: Int
+    let render: RenderStage
+    /// Text-layer pages by index (PDF only); the other pages are images.
+    private var textPages: [Int: OCRPage] = [:]
+    private var kept: [Int: PageImage] = [:]
+    private var keptBytes = 0
+    /// Gray bytes of page images kept between passes (a 300-dpi A4 page is 8.7 MB).
+    static let imageBudget = 96 << 20
+
+    private init(backing: Backing, count: Int, render: RenderStage) {
+        self.backing = backing; self.count = count; self.render = render
+    }
+
+    var hasImages: Bool { textPages.count < count }
+
+    func isText(_ index: Int) -> Bool { textPages[index] != nil }
+
+    /// Opens a document: checks it, counts its pages, sorts PDF pages into text layer and image.
+    static func open(_ source: SourceFile, bytes: [UInt8], render: RenderStage) -> Result<PageSource, DocumentFailure> {
+        switch source.kind {
+        case .pdf:
+            guard FileKind.isComplete(bytes, kind: .pdf) else { return .failure(.truncatedPDF()) }
+            let pdf: PDFRenderer
+            do { pdf = try PDFRenderer(bytes: bytes) } catch { return .failure(error) }
+            guard pdf.pageCount > 0 else { return .failure(.noPages) }
+            let pages = PageSource(backing: .pdf(pdf), count: pdf.pageCount, render: render)
+            for index in 0..<pdf.pageCount {
+                if let text = pdf.textLayer(page: index, dpi: render.dpi), TextLayerCheck.isReal(text) { pages.textPages[index] = text }
+            }
+            return .success(pages)
+        case .tiff:
+            let n = ImageLoader.tiffPageCount(bytes)
+            guard n > 0 else {
+                // leptonica cannot count it: decode the first page for the reason.
+                if case .failure(let f) = ImageLoader.tiffPage(bytes, index: 0, maxMegapixels: render.maxMegapixels) { return .failure(f) }
+                return .failure(.corruptImage("leptonica cannot read the TIFF"))
+            }
+            let pages = PageSource(backing: .tiff(bytes), count: n, render: render)
+            // The first page is read now, so a TIFF that cannot be decoded fails before any OCR.
+            if case .failure(let f) = pages.page(0) { return .failure(f) }
+            return .success(pages)
+        case .jpeg, .png:
+            return ImageLoader.load(bytes, kind: source.kind, maxMegapixels: render.maxMegapixels).flatMap { images in
+                guard let first = images.first else { return .failure(.corruptImage("no image in the file")) }
+                return .success(PageSource(backing: .image(first), count: 1, render: render))
+            }
+        }
+    }
+
+    /// Page `index` (0-based): the text layer, or the image, rendered now unless kept.
+    func page(_ index: Int) -> Result<RenderedPage, DocumentFailure> {
+        if let text = textPages[index] { return .success(.text(text)) }
+        if let image = kept[index] { return .success(.image(image)) }
+        let result: Result<PageImage, DocumentFailure>
+        switch backing {
+        case .image(let image): return .success(.image(image))
+        case .tiff(let bytes):
+            result = PhaseCPU.measure("render") { ImageLoader.tiffPage(bytes, index: index, maxMegapixels: render.maxMegapixels) }
+        case .pdf(let pdf):
+            // A scanned page is read at its scan's own resolution when that is lower: upscaling adds no detail,
+            // only time and memory (small print gets its own scaled pass later when it needs one).
+            result = PhaseCPU.measure("render") { () -> Result<PageImage, DocumentFailure> in
+                let dpi = pdf.scanResolution(page: index).map { min(render.dpi, max(RenderStage.lowestScanDPI, $0)) } ?? render.dpi
+                return pdf.render(page: index, dpi: dpi, maxMegapixels: render.maxMegapixels)
+            }
+        }
+        return result.map { image in
+            if keptBytes + image.gray.count <= PageSource.imageBudget {
+                kept[index] = image
+                keptBytes += image.gray.count
+            }
+            return .image(image)
+        }
+    }
+}
