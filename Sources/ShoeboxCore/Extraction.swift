@@ -91,6 +91,8 @@ public struct Extraction: Sendable, Codable {
     /// Lines that print a date shape no plausible date reads from ("17-66-13"): a misread date, which
     /// makes the date chosen from another line or pass less sure.
     public var unreadDates: [Evidence] = []
+    /// Pages in the middle of a long document the parser did not read (`ReceiptParser.pagesReadAtEachEnd`).
+    public var pagesSkipped = 0
     public var documentKind: DocumentKind = .receipt
 
     public init() {}

@@ -20,7 +20,8 @@ import Foundation
 ///    arithmetic that computes another total than the one chosen (`arithmetic-mismatch`), the total's or
 ///    date's own words read with low OCR confidence (`low-ocr-confidence`), a missing or weak required field
 ///    (`<field>-missing`, `<field>-low-confidence`), an inferred currency (`currency-inferred`), paper that is
-///    no purchase (`not-a-purchase`), a sidecar that does not validate (`sidecar-invalid`).
+///    no purchase (`not-a-purchase`), a sidecar that does not validate (`sidecar-invalid`), a document so long
+///    that only its first and last pages were parsed (`long-document`).
 public struct RecordMerger: Sendable {
     public let acceptThreshold: Double
     public let requiredFields: [String]
@@ -219,6 +220,7 @@ public struct RecordMerger: Sendable {
         record.sellerTaxID = choose(extraction.sellerTaxIDs, { $0 })?.candidate.value
         record.paymentMethod = choose(extraction.paymentMethods, { $0 })?.candidate.value
         if extraction.documentKind == .notAPurchase { reasons.append("not-a-purchase") }
+        if extraction.pagesSkipped > 0 { reasons.append("long-document") }
         if let problems = sidecar?.problems, !problems.isEmpty { reasons.append("sidecar-invalid") }
 
         for field in requiredFields {

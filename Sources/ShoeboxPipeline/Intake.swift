@@ -13,7 +13,9 @@ public struct IntakeStage: Sendable {
     public init() {}
 
     /// Every regular, non-hidden file under `root` but sidecars, sorted by relative path.
-    public func walk(root: String) throws(PipelineError) -> [String] {
+    /// `skipping`: a folder under the root not to walk into (the output folder, when a user puts it inside the
+    /// scan folder: Shoebox must not read its own store as scans).
+    public func walk(root: String, skipping: String? = nil) throws(PipelineError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(root) does not exist or is not a folder.")
@@ -25,6 +27,8 @@ public struct IntakeStage: Sendable {
         // cannot trap it), hidden names skipped. (Foundation's URL resource values look up the owner's name for
         // every file, which opens a socket to nscd; the walk needs none of that.)
         var out: [String] = []
+        var skipped = stat()
+        let skip = skipping.map { stat($0, &skipped) == 0 } ?? false
         func visit(_ directory: String, _ relative: String) {
             guard let dir = opendir(directory) else { return }
             defer { closedir(dir) }
@@ -49,7 +53,9 @@ public struct IntakeStage: Sendable {
                 guard lstat(path, &info) == 0 else { continue }
                 switch info.st_mode & S_IFMT {
                 case S_IFREG: out.append(rel)
-                case S_IFDIR: visit(path, rel)
+                case S_IFDIR:
+                    if skip && info.st_dev == skipped.st_dev && info.st_ino == skipped.st_ino { continue }
+                    visit(path, rel)
                 default: continue
                 }
             }

@@ -95,7 +95,7 @@ public struct PipelineRunner {
     public func run(root: String, store: Store, pipelineName: String) throws(PipelineError) -> RunSummary {
         let intake = IntakeStage()
         let settings = settingsDigest
-        let paths = try intake.walk(root: root)
+        let paths = try intake.walk(root: root, skipping: (store.path as NSString).deletingLastPathComponent)
         let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
         var summary = RunSummary()
         summary.found = paths.count

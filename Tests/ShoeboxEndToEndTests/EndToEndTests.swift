@@ -441,6 +441,28 @@ func readCSV(_ data: Data) throws -> [[String]] {
                 expected += 1
             }
         }
+        // A three-page TIFF, whole, truncated and bit-flipped (made with ImageMagick from the fixtures).
+        let convert = try #require(which("convert"), "ImageMagick is missing: apt-get install -y imagemagick (make setup)")
+        let tiff = work.appendingPathComponent("three.tif").path
+        let made = try runProgram(convert, ["eng-gb-grocer.png", "deu-supermarkt.png", "msa-kedai-runcit.png", "-compress", "lzw", tiff].map {
+            $0.hasSuffix(".png") ? fixtures.path + "/receipts/" + $0 : $0 })
+        #expect(made.code == 0, "\(made.err)")
+        let tiffBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tiff)))
+        try Data(tiffBytes).write(to: folder.appendingPathComponent("three.tif"))
+        try Data(tiffBytes.prefix(tiffBytes.count / 2)).write(to: folder.appendingPathComponent("three-cut.tif"))
+        for flip in 0..<3 {
+            var b = tiffBytes
+            for _ in 0..<8 { let i = Int.random(in: 0..<b.count, using: &generator); b[i] ^= UInt8.random(in: 1...255, using: &generator) }
+            try Data(b).write(to: folder.appendingPathComponent("three-flip\(flip).tif"))
+        }
+        expected += 5
+        // A PDF of 2,000 pages (the text-layer fixture again and again): read in bounded time and memory,
+        // sent to review because only its first and last pages were parsed.
+        let qpdf = try #require(which("qpdf"), "qpdf is missing (make setup)")
+        let invoice = fixtures.path + "/receipts/eng-invoice-textpdf.pdf"
+        let long = try runProgram(qpdf, ["--empty", "--pages"] + Array(repeating: invoice, count: 2000) + ["--", folder.appendingPathComponent("thousands.pdf").path])
+        #expect(long.code == 0, "\(long.err)")
+        expected += 1
         // A TIFF header with nothing after it, and a PDF whose page tree is empty.
         try Data([0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]).write(to: folder.appendingPathComponent("header-only.tif"))
         let emptyPDF = "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
@@ -465,7 +487,32 @@ func readCSV(_ data: Data) throws -> [[String]] {
                 #expect(((failure["message"] as? String) ?? "").count > 20)
             }
         }
-        #expect(try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).contains(#""code":"no-pages""#))
+        let records = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)
+        #expect(records.contains(#""code":"no-pages""#))
+        func record(_ name: String) throws -> [String: Any] {
+            let line = try #require(lines.first { $0.contains(#""source":"broken/\#(name)""#) }, "\(name) has no record")
+            return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+        let three = try record("three.tif")
+        #expect(three["pages"] as? Int == 3, "every page of a TIFF is read: \(three)")
+        let thousands = try record("thousands.pdf")
+        #expect(thousands["pages"] as? Int == 2000)
+        #expect(thousands["status"] as? String == "review")
+        #expect((thousands["reasons"] as? [String])?.contains("long-document") == true, "\(thousands)")
+    }
+
+    /// An output folder inside the scan folder is not read as scans (nor is its store a "document").
+    @Test func anOutputFolderInsideTheScansIsNotRead() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: scans.appendingPathComponent("f"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixtures.path + "/receipts/eng-gb-grocer.png", toPath: scans.appendingPathComponent("f/a.png").path)
+        for _ in 0..<2 {
+            let run = try runProgram(shoebox, ["run", scans.path, "--out", scans.appendingPathComponent("out").path, "--today", today])
+            #expect(run.code == 0, "\(run.err)")
+            #expect(run.out.hasPrefix("shoebox run: 1 files found"), "\(run.out)")
+        }
     }
 }
 
