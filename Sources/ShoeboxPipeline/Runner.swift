@@ -49,22 +49,48 @@ final class Channel<T: Sendable>: @unchecked Sendable {
 }
 
 /// Hands out work items to workers, one at a time, until empty or cancelled.
+/// The work of a run, handed to the workers: positions are path order (results are delivered in it); within
+/// each chunk of `chunk` items the biggest files go first, so a run does not end with one core reading a large
+/// file alone; and no worker takes an item more than `window` positions past the last one delivered, so the
+/// results waiting for an earlier, slower document stay few (memory does not grow with the number of files).
 final class WorkList<T: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+    private let condition = NSCondition()
     private let items: [T]
-    private var next = 0
+    /// Positions in the order they are handed out.
+    private let order: [Int]
+    private var taken = 0
+    private var delivered = 0
     private var cancelled = false
+    let window: Int
 
-    init(_ items: [T]) { self.items = items }
-
-    func take() -> T? {
-        lock.lock(); defer { lock.unlock() }
-        guard !cancelled, next < items.count else { return nil }
-        defer { next += 1 }
-        return items[next]
+    init(_ items: [T], size: (T) -> Int = { _ in 0 }, chunk: Int = 32, window: Int = 128) {
+        self.items = items
+        self.window = max(window, chunk)
+        var order: [Int] = []
+        var start = 0
+        while start < items.count {
+            let end = min(items.count, start + chunk)
+            order += (start..<end).sorted { (size(items[$0]), -$0) > (size(items[$1]), -$1) }
+            start = end
+        }
+        self.order = order
     }
 
-    func cancel() { lock.lock(); cancelled = true; lock.unlock() }
+    /// The next item and its position, waiting while it is too far ahead of what was delivered.
+    func take() -> (position: Int, item: T)? {
+        condition.lock(); defer { condition.unlock() }
+        while !cancelled, taken < order.count, order[taken] >= delivered + window { condition.wait() }
+        guard !cancelled, taken < order.count else { return nil }
+        defer { taken += 1 }
+        return (order[taken], items[order[taken]])
+    }
+
+    /// Everything before `position` has been delivered.
+    func delivered(upTo position: Int) {
+        condition.lock(); delivered = position; condition.broadcast(); condition.unlock()
+    }
+
+    func cancel() { condition.lock(); cancelled = true; condition.broadcast(); condition.unlock() }
 }
 
 /// The one runner: intake on the calling thread, one worker thread per job (each with its own OCR engine),
@@ -193,14 +219,14 @@ public struct WorkerPool {
     }
 
     enum WorkerMessage: Sendable {
-        case done(SourceFile, DocumentOutcome)
+        case done(Int, SourceFile, DocumentOutcome)
         case engineFailed(PipelineError)
         case finished
     }
 
     public func process(_ work: [SourceFile], handle: (SourceFile, DocumentOutcome) throws(PipelineError) -> Void) throws(PipelineError) {
         guard !work.isEmpty else { return }
-        let list = WorkList(work)
+        let list = WorkList(work, size: { $0.size })
         let channel = Channel<WorkerMessage>()
         let workerCount = min(jobs, work.count)
         let config = self.config, today = self.today, ocrCache = self.ocrCache
@@ -213,8 +239,8 @@ public struct WorkerPool {
                     channel.send(.engineFailed(error as? PipelineError ?? PipelineError(code: .engine, message: "\(error)")))
                     return
                 }
-                while let source = list.take() {
-                    channel.send(.done(source, processor.process(source)))
+                while let (position, source) = list.take() {
+                    channel.send(.done(position, source, processor.process(source)))
                 }
             }
             thread.stackSize = 16 << 20
@@ -225,18 +251,18 @@ public struct WorkerPool {
         var handlerError: PipelineError?
         // Outcomes are handed on in the order of `work` (path order), whichever worker finishes first, so that
         // the store is written the same way every time (which of two suspected duplicates names the other).
-        let position = Dictionary(work.enumerated().map { ($1.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
         var waiting: [Int: (SourceFile, DocumentOutcome)] = [:]
         var next = 0
         while running > 0 {
             switch channel.receive() {
-            case .done(let source, let outcome):
+            case .done(let position, let source, let outcome):
                 guard handlerError == nil else { continue }
-                waiting[position[source.relativePath] ?? next] = (source, outcome)
+                waiting[position] = (source, outcome)
                 while let (s, o) = waiting.removeValue(forKey: next) {
                     next += 1
                     do { try handle(s, o) } catch { handlerError = error; list.cancel(); break }
                 }
+                list.delivered(upTo: next)
             case .engineFailed(let error): engineError = error
             case .finished: running -= 1
             }
