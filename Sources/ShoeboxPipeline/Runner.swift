@@ -228,20 +228,27 @@ public struct WorkerPool {
         guard !work.isEmpty else { return }
         let list = WorkList(work, size: { $0.size })
         let channel = Channel<WorkerMessage>()
-        let workerCount = min(jobs, work.count)
+        // Every worker starts even for fewer documents: one without a document of its own reads pages for the others.
+        let workerCount = jobs
         let config = self.config, today = self.today, ocrCache = self.ocrCache
+        // With two workers or more, a worker whose list ran dry reads pages of the documents still being read.
+        let help = PageHelp(workers: workerCount)
         for _ in 0..<workerCount {
             let thread = Thread {
                 defer { channel.send(.finished) }
                 let processor: DocumentProcessor
                 do { processor = try DocumentProcessor(config: config, today: today, ocrCache: ocrCache) } catch {
                     list.cancel()
+                    help.ownerDone()
                     channel.send(.engineFailed(error as? PipelineError ?? PipelineError(code: .engine, message: "\(error)")))
                     return
                 }
+                processor.ocr.help = help
                 while let (position, source) = list.take() {
                     channel.send(.done(position, source, processor.process(source)))
                 }
+                help.ownerDone()
+                while let task = help.nextTask() { task.finish(processor.ocr.read(task.image, pass: task.pass)) }
             }
             thread.stackSize = 16 << 20
             thread.start()

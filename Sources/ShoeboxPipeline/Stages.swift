@@ -40,39 +40,60 @@ public final class OCRStage {
     /// One pass over every page: text-layer pages as they are, image pages through tesseract, each rendered
     /// when its turn comes (and turned upright first when `turns` says so).
     func run(_ pages: PageSource, turns: [Int]?, pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
-        var out: [OCRPage] = []
-        for index in 0..<pages.count {
+        // Each page's reading, in page order: read here, or handed to an idle worker (`help`) and awaited.
+        enum Reading { case done(OCRPage), helped(PageHelp.Task) }
+        var readings: [Reading] = []
+        var failure: DocumentFailure?
+        for index in 0..<pages.count where failure == nil {
             let page: RenderedPage
             switch pages.page(index) {
             case .success(let p): page = p
-            case .failure(let f): return .failure(f)
+            case .failure(let f): failure = f; continue
             }
             switch page {
-            case .text(let text): out.append(text)
+            case .text(let text): readings.append(.done(text))
             case .image(let rendered):
                 let turn = turns.flatMap { index < $0.count ? $0[index] : nil } ?? 0
                 let image = turn == 0 ? rendered : rendered.rotated(clockwise: turn)
-                do {
-                    let engine = try engine(for: pass.languages)
-                    if pass.scale != 1 {
-                        switch engine.recognize(image.scaled(by: pass.scale), pageSegmentationMode: pass.pageSegmentationMode,
-                                                adaptiveThreshold: pass.adaptiveThreshold, timeout: config.pageTimeoutSeconds) {
-                        case .success(let p): out.append(p.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi))
-                        case .failure(let f): return .failure(f)
-                        }
-                        continue
-                    }
-                    switch engine.recognize(image, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
-                                            timeout: config.pageTimeoutSeconds) {
-                    case .success(let p): out.append(p)
-                    case .failure(let f): return .failure(f)
-                    }
-                } catch {
-                    return .failure(.ocrFailed(error.message))
+                if index + 1 < pages.count, let task = help?.offer(image, pass: pass) {
+                    readings.append(.helped(task))
+                    continue
+                }
+                switch read(image, pass: pass) {
+                case .success(let p): readings.append(.done(p))
+                case .failure(let f): failure = f
                 }
             }
         }
-        return .success(out)
+        // Every handed-out page is awaited, also after a failure (its worker is still reading it).
+        var out: [OCRPage] = []
+        for reading in readings {
+            switch reading {
+            case .done(let p): out.append(p)
+            case .helped(let task):
+                switch task.wait() {
+                case .success(let p): out.append(p)
+                case .failure(let f): failure = failure ?? f
+                }
+            }
+        }
+        return failure.map { .failure($0) } ?? .success(out)
+    }
+
+    /// Pages other workers hand over when this one has no documents left (set by the worker pool).
+    var help: PageHelp?
+
+    /// One image page through tesseract with this worker's engine for the pass's languages.
+    func read(_ image: PageImage, pass: OCRPass) -> Result<OCRPage, DocumentFailure> {
+        let engine: OCREngine
+        do { engine = try self.engine(for: pass.languages) } catch { return .failure(.ocrFailed(error.message)) }
+        if pass.scale != 1 {
+            return engine.recognize(image.scaled(by: pass.scale), pageSegmentationMode: pass.pageSegmentationMode,
+                                    adaptiveThreshold: pass.adaptiveThreshold, timeout: config.pageTimeoutSeconds)
+                .map { $0.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi) }
+        }
+        return engine.recognize(image, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
+                                timeout: config.pageTimeoutSeconds)
     }
 
     /// The turn (clockwise degrees) that sets a page upright, when tesseract's OSD is sure of it. OSD calls

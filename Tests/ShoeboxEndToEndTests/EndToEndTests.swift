@@ -735,3 +735,34 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         #expect(try runProgram(shoebox, ["import", file + ".x", "--out", other]).code == 11)
     }
 }
+
+@Suite(.serialized) struct WorkSharingEndToEndTests {
+    /// One long document and two workers: the worker without a document reads every other page, and the
+    /// record and page text are exactly those of a one-worker run.
+    @Test func aWorkerWithoutDocumentsReadsPagesOfAnother() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appendingPathComponent("scans/long")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let convert = try #require(which("convert"), "ImageMagick is missing (make setup)")
+        let pages = ["eng-gb-grocer.png", "deu-supermarkt.png", "msa-kedai-runcit.png", "spa-supermercado.png"].map { fixtures.path + "/receipts/" + $0 }
+        let made = try runProgram(convert, pages + ["-compress", "lzw", folder.appendingPathComponent("four.tif").path])
+        #expect(made.code == 0, "\(made.err)")
+        var texts: [String] = []
+        for jobs in ["1", "2"] {
+            let out = work.appendingPathComponent("out\(jobs)").path
+            let log = work.appendingPathComponent("log\(jobs).jsonl").path
+            let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", jobs, "--today", today, "--log-json", log])
+            #expect(run.code == 0, "\(run.err)")
+            let finished = try #require(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last)
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [String: Any])
+            let helped = try #require(event["pagesHelped"] as? Int)
+            #expect(jobs == "1" ? helped == 0 : helped >= 1, "jobs \(jobs): \(helped) pages helped")
+            let sqlite = try #require(which("sqlite3"), "sqlite3 is missing (make setup)")
+            texts.append(try runProgram(sqlite, [out + "/store.sqlite", "SELECT page_number, text FROM pages ORDER BY page_number"]).out
+                         + (try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)))
+        }
+        #expect(texts[0].contains("Harbour Lane Grocers"))
+        #expect(texts[0] == texts[1], "the same pages, text and record whoever read them")
+    }
+}
