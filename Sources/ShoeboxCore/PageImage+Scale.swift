@@ -2,6 +2,17 @@
 /// about 30 pixels high (measured on real receipts), and blind upscaling of pages that do not need it only
 /// costs time.
 extension PageImage {
+    /// Pages larger than this are read at this size: a 600-dpi A4 scan (35 megapixels) is read at about 400 dpi.
+    /// Tesseract reads text of 20–40 px best; more pixels only cost time and memory (two 35-megapixel pages
+    /// read at once took a 1,000-page run to 881 MB).
+    public static let readMegapixels = 16.0
+
+    /// The factor (< 1) that brings a `width` × `height` page down to `readMegapixels`, or nil when it is smaller.
+    public static func readFactor(width: Int, height: Int) -> Double? {
+        let mp = Double(width) * Double(height) / 1e6
+        return mp > readMegapixels ? (readMegapixels / mp).squareRoot() : nil
+    }
+
     /// Bilinear scaling by `factor` (> 0); the page keeps its number and its dpi grows with it.
     public func scaled(by factor: Double) -> PageImage {
         let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))

@@ -251,7 +251,13 @@ extension ReceiptParser {
         var added = Set<Int64>()
         for (units, evidence, how, hint) in computed where !read.contains(units) && !added.contains(units) {
             added.insert(units)
-            let misread = totals.first { ReceiptParser.ocrNear(String($0.value.minorUnits), String(units)) }
+            // A total printed the same on two lines of the page ("Total 3.00", "Final Total 3.00") is no misread:
+            // then the tendered or change line is the one misread ("CASH 3.06"), and the computed value stays a
+            // weak candidate (its disagreement sends the record to review as arithmetic-mismatch).
+            let misread = totals.first { t in
+                ReceiptParser.ocrNear(String(t.value.minorUnits), String(units))
+                    && Set(totals.filter { $0.value.minorUnits == t.value.minorUnits }.compactMap { $0.evidence.map(ReceiptParser.key) }).count < 2
+            }
             let best = e.amounts.filter { $0.role == AmountRole.total.rawValue }.map(\.score).max() ?? 0
             e.amounts.append(Candidate(
                 value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint),

@@ -23,8 +23,25 @@ public enum ImageLoader {
             guard !pages.isEmpty else { return .failure(.corruptImage("leptonica cannot read the TIFF")) }
             return .success(pages)
         }
-        let pix = bytes.withUnsafeBufferPointer { p in pixReadMem(p.baseAddress, p.count) }
+        // A JPEG larger than PageImage.readMegapixels is decoded to its luminance only: the gray page directly,
+        // without the colour image four times its size in between (a 35-megapixel A4 scan needed 140 MB more).
+        // Smaller ones go through leptonica's general reader, whose gray reads SROIE receipts better (measured:
+        // luminance for all cost one date and one merchant of 120). A JPEG the luminance reader refuses (CMYK)
+        // goes the general way too.
+        var pix: UnsafeMutablePointer<PIX>?
+        if kind == .jpeg, ImageLoader.megapixels(bytes).map({ $0 > PageImage.readMegapixels }) == true {
+            var warnings: Int32 = 0
+            pix = bytes.withUnsafeBufferPointer { p in pixReadMemJpeg(p.baseAddress, p.count, 0, 1, &warnings, Int32(L_JPEG_READ_LUMINANCE)) }
+        }
+        if pix == nil { pix = bytes.withUnsafeBufferPointer { p in pixReadMem(p.baseAddress, p.count) } }
         return page(from: pix, number: 1, maxMegapixels: maxMegapixels).map { [$0] }
+    }
+
+    /// The size of an image from its header, in megapixels, without decoding it.
+    static func megapixels(_ bytes: [UInt8]) -> Double? {
+        var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, iscmap: Int32 = 0, format: Int32 = 0
+        let ok = bytes.withUnsafeBufferPointer { p in pixReadHeaderMem(p.baseAddress, p.count, &format, &w, &h, &bps, &spp, &iscmap) }
+        return ok == 0 ? Double(w) * Double(h) / 1e6 : nil
     }
 
     /// How many pages a TIFF holds (0 when leptonica cannot tell), without decoding them.
@@ -60,8 +77,17 @@ public enum ImageLoader {
         let dpi = (70...2400).contains(xres) ? xres : assumedDPI
         var gray = pixConvertTo8(source, 0)
         defer { pixDestroy(&gray) }
-        guard let gray else { return .failure(.corruptImage("leptonica cannot convert it to gray")) }
-        return .success(PageImage(pageNumber: number, width: width, height: height, dpi: dpi, gray: grayBytes(gray)))
+        guard let converted = gray else { return .failure(.corruptImage("leptonica cannot convert it to gray")) }
+        // A page over PageImage.readMegapixels is read smaller (area averaging keeps thin strokes).
+        if let f = PageImage.readFactor(width: width, height: height) {
+            var small = pixScaleAreaMap(converted, Float(f), Float(f))
+            defer { pixDestroy(&small) }
+            if let small {
+                return .success(PageImage(pageNumber: number, width: Int(pixGetWidth(small)), height: Int(pixGetHeight(small)),
+                                          dpi: max(1, Int((Double(dpi) * f).rounded())), gray: grayBytes(small)))
+            }
+        }
+        return .success(PageImage(pageNumber: number, width: width, height: height, dpi: dpi, gray: grayBytes(converted)))
     }
 
     /// 8-bpp pixels are big-endian within 32-bit words (platform notes).

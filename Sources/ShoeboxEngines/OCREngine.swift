@@ -53,13 +53,15 @@ public final class OCREngine {
                           timeout: Double? = nil) -> Result<OCRPage, DocumentFailure> {
         guard let api = handle else { return .failure(.ocrFailed("engine is closed")) }
         defer {
-            TessBaseAPIClear(api)
+            PhaseCPU.measure("clear") { TessBaseAPIClear(api) }
             if adaptiveThreshold { _ = TessBaseAPISetVariable(api, "thresholding_method", "0") }
         }
         if let mode = pageSegmentationMode { TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode))) }
         if adaptiveThreshold { _ = TessBaseAPISetVariable(api, "thresholding_method", "1") }
-        image.gray.withUnsafeBufferPointer { p in
-            TessBaseAPISetImage(api, p.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
+        PhaseCPU.measure("set-image") {
+            image.gray.withUnsafeBufferPointer { p in
+                TessBaseAPISetImage(api, p.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
+            }
         }
         // After SetImage, or tesseract guesses a resolution and reads differently (platform notes).
         TessBaseAPISetSourceResolution(api, Int32(image.dpi))
@@ -78,6 +80,7 @@ public final class OCREngine {
         // Words grouped into the text lines tesseract found (it follows skewed baselines; grouping by
         // box overlap afterwards would split a tilted line into label and amount).
         var lines: [[OCRWord]] = []
+        PhaseCPU.measure("words") {
         if let iterator = TessBaseAPIGetIterator(api) {
             defer { TessResultIteratorDelete(iterator) }
             let pageIterator = TessResultIteratorGetPageIterator(iterator)
@@ -94,6 +97,7 @@ public final class OCREngine {
                                    confidence: max(0, min(100, confidence)))
                 if startsLine || lines.isEmpty { lines.append([word]) } else { lines[lines.count - 1].append(word) }
             } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+        }
         }
         return .success(OCRPage(pageNumber: image.pageNumber, width: image.width, height: image.height, dpi: image.dpi,
                                 source: .ocr, lines: OCRPage.mergeLines(lines.map(OCRLine.init(words:)))))

@@ -73,6 +73,16 @@ public final class PDFRenderer {
     }
 
     /// Renders page `index` (0-based) to gray at `dpi`.
+    /// The highest resolution, at most `dpi`, at which page `index` stays within `PageImage.readMegapixels`.
+    public func readResolution(page index: Int, dpi: Int) -> Int {
+        withPage(index) { page -> Int in
+            var wPt = 0.0, hPt = 0.0
+            poppler_page_get_size(page, &wPt, &hPt)
+            guard let f = PageImage.readFactor(width: PDFRenderer.pixels(wPt, dpi: dpi), height: PDFRenderer.pixels(hPt, dpi: dpi)) else { return dpi }
+            return max(1, Int((Double(dpi) * f).rounded(.down)))
+        } ?? dpi
+    }
+
     public func render(page index: Int, dpi: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
         let result: Result<PageImage, DocumentFailure>? = withPage(index) { page in
             var wPt = 0.0, hPt = 0.0

@@ -76,7 +76,7 @@ final class PageSource {
             // only time and memory (small print gets its own scaled pass later when it needs one).
             result = PhaseCPU.measure("render") { () -> Result<PageImage, DocumentFailure> in
                 let dpi = pdf.scanResolution(page: index).map { min(render.dpi, max(RenderStage.lowestScanDPI, $0)) } ?? render.dpi
-                return pdf.render(page: index, dpi: dpi, maxMegapixels: render.maxMegapixels)
+                return pdf.render(page: index, dpi: pdf.readResolution(page: index, dpi: dpi), maxMegapixels: render.maxMegapixels)
             }
         }
         return result.map { image in

@@ -393,7 +393,7 @@ public struct TextOfDocument: Sendable, Codable {
 /// changes what a pass reads (dpi, and `OCRCache.readerVersion`); passes are named by mode and languages.
 struct OCRCache {
     /// Bump when rendering, preparation or OCR code changes what is read, so old entries are not used.
-    static let readerVersion = 3
+    static let readerVersion = 6
     let directory: String
     let key: String
 
