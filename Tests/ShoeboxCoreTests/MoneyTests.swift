@@ -78,6 +78,20 @@ struct SHA256Tests {
         #expect(SHA256.hex(of: [UInt8](repeating: 0x61, count: 1_000_000))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
+
+    @Test func piecesOfAnySizeGiveTheSameDigest() {
+        var generator = SplitMix64(seed: 7)
+        let bytes = (0..<10_007).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let whole = SHA256.hex(of: bytes)
+        for piece in [1, 3, 63, 64, 65, 1000] {
+            var h = SHA256()
+            var i = 0
+            while i < bytes.count { h.update(bytes[i..<min(bytes.count, i + piece)]); i += piece }
+            #expect(h.finalizeHex() == whole, "pieces of \(piece)")
+        }
+        // A collection without contiguous storage goes the copying way.
+        #expect(SHA256.hex(of: AnyCollection(bytes)) == whole)
+    }
 }
 
 struct FileKindTests {
