@@ -1,4 +1,4 @@
-public import Foundation
+internal import Foundation
 
 /// One value of an export, typed once: every encoding (CSV, XLSX, JSON) renders the same cells, so the
 /// files of one export cannot drift apart.

@@ -1,6 +1,6 @@
 internal import CXlsxWriter
 internal import Foundation
-public import ShoeboxCore
+internal import ShoeboxCore
 
 /// `summary.xlsx` with libxlsxwriter, from the same cells as the CSV: amounts as numeric cells with the
 /// currency's decimals, dates as date cells, text as text cells (never formulas, and neutralised like the

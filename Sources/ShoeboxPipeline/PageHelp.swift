@@ -1,5 +1,5 @@
 internal import Foundation
-public import ShoeboxCore
+internal import ShoeboxCore
 internal import Synchronization
 
 /// Counts of a run's work sharing, for `--log-json` and the tests.

@@ -1,5 +1,5 @@
 internal import Foundation
-public import ShoeboxCore
+internal import ShoeboxCore
 internal import ShoeboxEngines
 
 /// A document's pages, rendered when a pass asks for them and kept only within a memory budget, so a scanned

@@ -1,5 +1,5 @@
 public import Foundation
-public import ShoeboxCore
+internal import ShoeboxCore
 
 /// The whole store as one versioned JSON document, so nothing is trapped in Shoebox: every source with its
 /// pipeline suggestion (the record), its pages as read, and every review decision (undone ones too).
