@@ -171,8 +171,6 @@ public final class Store {
     /// Saves one document's outcome in one transaction: its source row, pages, record and review item.
     public func save(_ outcome: DocumentOutcome, root: String, runID: Int64, settings: String? = nil) throws(StoreError) {
         let r = outcome.record
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
         try wrap { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
                 try db.query("DELETE FROM sources WHERE path = ?", [.text(r.source)])
@@ -184,21 +182,28 @@ public final class Store {
                           r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID),
                           outcome.fingerprint.map { .text($0.hex) } ?? .null, settings.map { .text($0) } ?? .null])
                 let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
-                for page in outcome.pages {
-                    let lines = (try? encoder.encode(page.lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-                    try db.query("""
-                        INSERT INTO pages(source_id, page_number, width, height, dpi, text_source, mean_confidence, text, lines_json)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)),
-                              .int(Int64(page.dpi)), .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(lines)])
-                }
-                try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)",
-                             [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
-                if r.status == .review {
-                    try db.query("INSERT INTO review_items(source_id, reasons) VALUES (?, ?)",
-                                 [.int(id), .text(r.reasons.joined(separator: ","))])
-                }
+                try insertContent(sourceID: id, pages: outcome.pages, record: r)
             }
+        }
+    }
+
+    /// A source's pages, its record and, when it waits for a person, its review item (inside the caller's
+    /// transaction): one place for what `save` and `StoreJSON.importInto` both write.
+    func insertContent(sourceID id: Int64, pages: [OCRPage], record r: DocumentRecord?) throws(DatabaseError) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for page in pages {
+            let lines = (try? encoder.encode(page.lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+            try db.query("""
+                INSERT INTO pages(source_id, page_number, width, height, dpi, text_source, mean_confidence, text, lines_json)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)),
+                      .int(Int64(page.dpi)), .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(lines)])
+        }
+        guard let r else { return }
+        try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)", [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
+        if r.status == .review {
+            try db.query("INSERT INTO review_items(source_id, reasons) VALUES (?, ?)", [.int(id), .text(r.reasons.joined(separator: ","))])
         }
     }
 

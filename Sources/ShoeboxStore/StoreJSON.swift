@@ -141,26 +141,13 @@ public enum StoreJSON {
                               text("state"), (failure?["code"] as? String).map { .text($0) } ?? .null,
                               (failure?["message"] as? String).map { .text($0) } ?? .null, text("fingerprint"), text("settings")])
                     let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
-                    for p in d["pages"] as? [[String: Any]] ?? [] {
+                    let pages = (d["pages"] as? [[String: Any]] ?? []).map { p -> OCRPage in
                         let linesData = (try? JSONSerialization.data(withJSONObject: p["lines"] ?? [], options: [.sortedKeys])) ?? Data("[]".utf8)
-                        let lines = (try? JSONDecoder().decode([OCRLine].self, from: linesData)) ?? []
-                        let page = OCRPage(pageNumber: p["pageNumber"] as? Int ?? 1, width: p["width"] as? Int ?? 0, height: p["height"] as? Int ?? 0,
-                                           dpi: p["dpi"] as? Int ?? 0, source: TextSource(rawValue: p["source"] as? String ?? "") ?? .ocr, lines: lines)
-                        let encoder = JSONEncoder()
-                        encoder.outputFormatting = [.sortedKeys]
-                        let linesJSON = (try? encoder.encode(lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-                        try db.query("""
-                            INSERT INTO pages(source_id, page_number, width, height, dpi, text_source, mean_confidence, text, lines_json)
-                            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                            """, [.int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)), .int(Int64(page.dpi)),
-                                  .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(linesJSON)])
+                        return OCRPage(pageNumber: p["pageNumber"] as? Int ?? 1, width: p["width"] as? Int ?? 0, height: p["height"] as? Int ?? 0,
+                                       dpi: p["dpi"] as? Int ?? 0, source: TextSource(rawValue: p["source"] as? String ?? "") ?? .ocr,
+                                       lines: (try? JSONDecoder().decode([OCRLine].self, from: linesData)) ?? [])
                     }
-                    if let r = record {
-                        try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)", [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
-                        if r.status == .review {
-                            try db.query("INSERT INTO review_items(source_id, reasons) VALUES (?, ?)", [.int(id), .text(r.reasons.joined(separator: ","))])
-                        }
-                    }
+                    try store.insertContent(sourceID: id, pages: pages, record: record)
                     for decision in d["decisions"] as? [[String: Any]] ?? [] {
                         try db.query("INSERT INTO decisions(path, sha256, action, field, value, at, undone) VALUES (?, ?, ?, ?, ?, ?, ?)",
                                      [.text(doc.path), .text(doc.sha), .text(decision["action"] as? String ?? ""),
