@@ -13,6 +13,13 @@ extension PageImage {
         return mp > readMegapixels ? (readMegapixels / mp).squareRoot() : nil
     }
 
+    /// The reduction (1, 2, 4 or 8) a JPEG decoder may apply to a `width` × `height` image while decoding it:
+    /// the largest that keeps at least half of `readMegapixels`.
+    public static func decodeReduction(width: Int, height: Int) -> Int {
+        let mp = Double(width) * Double(height) / 1e6
+        return [8, 4, 2].first { mp / Double($0 * $0) >= readMegapixels / 2 } ?? 1
+    }
+
     /// Bilinear scaling by `factor` (> 0); the page keeps its number and its dpi grows with it.
     public func scaled(by factor: Double) -> PageImage {
         let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))
@@ -37,11 +44,14 @@ extension PageImage {
         return PageImage(pageNumber: pageNumber, width: w, height: h, dpi: Int((Double(dpi) * factor).rounded()), gray: out)
     }
 
-    /// The factor that brings text of `height` pixels to `target` pixels, or nil when the text is tall enough.
-    /// Capped at 4×.
-    public static func upscaleFactor(textHeight height: Double, target: Double = 30) -> Double? {
+    /// The factor that brings text of `height` pixels to `target` pixels, in quarters, or nil when the text is
+    /// tall enough. Capped at 4×, and so that the largest page (`megapixels`) stays within `readMegapixels`:
+    /// small print on a big photo would otherwise make a page of hundreds of megapixels.
+    public static func upscaleFactor(textHeight height: Double, target: Double = 30, megapixels: Double = 0) -> Double? {
         guard height > 0, height < target * 0.9 else { return nil }
-        return min(4, target / height)
+        var factor = (min(4, target / height) * 4).rounded() / 4
+        if megapixels > 0 { factor = min(factor, ((readMegapixels / megapixels).squareRoot() * 4).rounded(.down) / 4) }
+        return factor > 1 ? factor : nil
     }
 }
 

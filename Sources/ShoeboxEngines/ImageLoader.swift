@@ -25,23 +25,35 @@ public enum ImageLoader {
         }
         // A JPEG larger than PageImage.readMegapixels is decoded to its luminance only: the gray page directly,
         // without the colour image four times its size in between (a 35-megapixel A4 scan needed 140 MB more).
+        // One of twice that size or more is also decoded smaller by libjpeg itself (1/2, 1/4 or 1/8, keeping at
+        // least half of readMegapixels): a 600-dpi A4 scan comes out at 300 dpi without ever being whole in memory.
         // Smaller ones go through leptonica's general reader, whose gray reads SROIE receipts better (measured:
         // luminance for all cost one date and one merchant of 120). A JPEG the luminance reader refuses (CMYK)
         // goes the general way too.
+        let size = ImageLoader.size(bytes)
+        // An image over the limit is refused from its header, before any pixel is decoded.
+        if let size, size.width * size.height > maxMegapixels * 1_000_000 {
+            return .failure(.imageTooLarge(width: size.width, height: size.height, limit: maxMegapixels))
+        }
         var pix: UnsafeMutablePointer<PIX>?
-        if kind == .jpeg, ImageLoader.megapixels(bytes).map({ $0 > PageImage.readMegapixels }) == true {
+        var reduction = 1
+        if kind == .jpeg, let size, Double(size.width * size.height) / 1e6 > PageImage.readMegapixels {
+            reduction = PageImage.decodeReduction(width: size.width, height: size.height)
             var warnings: Int32 = 0
-            pix = bytes.withUnsafeBufferPointer { p in pixReadMemJpeg(p.baseAddress, p.count, 0, 1, &warnings, Int32(L_JPEG_READ_LUMINANCE)) }
+            pix = bytes.withUnsafeBufferPointer { p in
+                pixReadMemJpeg(p.baseAddress, p.count, 0, Int32(reduction), &warnings, Int32(L_JPEG_READ_LUMINANCE))
+            }
+            if pix == nil { reduction = 1 }
         }
         if pix == nil { pix = bytes.withUnsafeBufferPointer { p in pixReadMem(p.baseAddress, p.count) } }
-        return page(from: pix, number: 1, maxMegapixels: maxMegapixels).map { [$0] }
+        return page(from: pix, number: 1, maxMegapixels: maxMegapixels, decodedAt: reduction).map { [$0] }
     }
 
-    /// The size of an image from its header, in megapixels, without decoding it.
-    static func megapixels(_ bytes: [UInt8]) -> Double? {
+    /// The size of an image from its header, without decoding it.
+    static func size(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, iscmap: Int32 = 0, format: Int32 = 0
         let ok = bytes.withUnsafeBufferPointer { p in pixReadHeaderMem(p.baseAddress, p.count, &format, &w, &h, &bps, &spp, &iscmap) }
-        return ok == 0 ? Double(w) * Double(h) / 1e6 : nil
+        return ok == 0 && w > 0 && h > 0 ? (Int(w), Int(h)) : nil
     }
 
     /// How many pages a TIFF holds (0 when leptonica cannot tell), without decoding them.
@@ -63,31 +75,38 @@ public enum ImageLoader {
         return page(from: pix, number: index + 1, maxMegapixels: maxMegapixels)
     }
 
-    /// Takes ownership of `pix` and converts it to a gray page.
-    static func page(from pix: UnsafeMutablePointer<PIX>?, number: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
+    /// Takes ownership of `pix` and converts it to a gray page. `decodedAt`: the reduction the decoder already
+    /// applied (the file's resolution is divided by it, and its size limit counts the file's pixels).
+    static func page(from pix: UnsafeMutablePointer<PIX>?, number: Int, maxMegapixels: Int, decodedAt reduction: Int = 1)
+        -> Result<PageImage, DocumentFailure> {
         var source = pix
         defer { pixDestroy(&source) }
-        guard let source else { return .failure(.corruptImage("leptonica cannot decode it")) }
-        let width = Int(pixGetWidth(source)), height = Int(pixGetHeight(source))
+        guard let decoded = source else { return .failure(.corruptImage("leptonica cannot decode it")) }
+        let width = Int(pixGetWidth(decoded)), height = Int(pixGetHeight(decoded))
         guard width > 0, height > 0 else { return .failure(.corruptImage("the image has no pixels")) }
-        guard width * height <= maxMegapixels * 1_000_000 else {
-            return .failure(.imageTooLarge(width: width, height: height, limit: maxMegapixels))
+        guard width * height * reduction * reduction <= maxMegapixels * 1_000_000 else {
+            return .failure(.imageTooLarge(width: width * reduction, height: height * reduction, limit: maxMegapixels))
         }
-        let xres = Int(pixGetXRes(source))
-        let dpi = (70...2400).contains(xres) ? xres : assumedDPI
-        var gray = pixConvertTo8(source, 0)
-        defer { pixDestroy(&gray) }
-        guard let converted = gray else { return .failure(.corruptImage("leptonica cannot convert it to gray")) }
+        let xres = Int(pixGetXRes(decoded))
+        let dpi = (70...2400).contains(xres) ? max(1, xres / reduction) : assumedDPI
+        // A gray page without a colour map is used as it is (converting would copy it whole).
+        if pixGetDepth(decoded) != 8 || pixGetColormap(decoded) != nil {
+            guard let converted = pixConvertTo8(decoded, 0) else { return .failure(.corruptImage("leptonica cannot convert it to gray")) }
+            pixDestroy(&source)
+            source = converted
+        }
+        let gray = source!
         // A page over PageImage.readMegapixels is read smaller (area averaging keeps thin strokes).
         if let f = PageImage.readFactor(width: width, height: height) {
-            var small = pixScaleAreaMap(converted, Float(f), Float(f))
+            var small = pixScaleAreaMap(gray, Float(f), Float(f))
             defer { pixDestroy(&small) }
             if let small {
+                pixDestroy(&source)
                 return .success(PageImage(pageNumber: number, width: Int(pixGetWidth(small)), height: Int(pixGetHeight(small)),
                                           dpi: max(1, Int((Double(dpi) * f).rounded())), gray: grayBytes(small)))
             }
         }
-        return .success(PageImage(pageNumber: number, width: width, height: height, dpi: dpi, gray: grayBytes(converted)))
+        return .success(PageImage(pageNumber: number, width: width, height: height, dpi: dpi, gray: grayBytes(gray)))
     }
 
     /// 8-bpp pixels are big-endian within 32-bit words (platform notes).

@@ -233,11 +233,12 @@ public struct WorkerPool {
         let config = self.config, today = self.today, ocrCache = self.ocrCache
         // With two workers or more, a worker whose list ran dry reads pages of the documents still being read.
         let help = PageHelp(workers: workerCount)
+        let engines = try EnginePool(config: config, workers: workerCount)
         for _ in 0..<workerCount {
             let thread = Thread {
                 defer { channel.send(.finished) }
                 let processor: DocumentProcessor
-                do { processor = try DocumentProcessor(config: config, today: today, ocrCache: ocrCache) } catch {
+                do { processor = try DocumentProcessor(config: config, today: today, ocrCache: ocrCache, engines: engines) } catch {
                     list.cancel()
                     help.ownerDone()
                     channel.send(.engineFailed(error as? PipelineError ?? PipelineError(code: .engine, message: "\(error)")))

@@ -14,27 +14,15 @@ public struct RenderStage: Sendable {
     static let lowestScanDPI = 100
 }
 
-/// OCR: a gray page → words with boxes and confidences, through the worker's own tesseract engines
-/// (one per language set, created when first needed and kept for the worker's life).
+/// OCR: a gray page → words with boxes and confidences, through tesseract engines from the run's pool
+/// (one per language set, made when first needed and shared by the workers).
 public final class OCRStage {
     let config: PipelineConfig
-    private var engines: [String: OCREngine] = [:]
+    let engines: EnginePool
 
-    public init(config: PipelineConfig) throws(PipelineError) {
+    init(config: PipelineConfig, engines: EnginePool) {
         self.config = config
-        _ = try engine(for: config.firstPassLanguages)
-    }
-
-    func engine(for languages: [String]) throws(PipelineError) -> OCREngine {
-        let key = languages.joined(separator: "+")
-        if let e = engines[key] { return e }
-        do {
-            let e = try PhaseCPU.measure("engine-load") { () throws(OCREngineError) in try OCREngine(languages: languages, pageSegmentationMode: config.pageSegmentationMode) }
-            engines[key] = e
-            return e
-        } catch {
-            throw PipelineError(code: .engine, message: error.message)
-        }
+        self.engines = engines
     }
 
     /// One pass over every page: text-layer pages as they are, image pages through tesseract, each rendered
@@ -85,21 +73,21 @@ public final class OCRStage {
 
     /// One image page through tesseract with this worker's engine for the pass's languages.
     func read(_ image: PageImage, pass: OCRPass) -> Result<OCRPage, DocumentFailure> {
-        let engine: OCREngine
-        do { engine = try self.engine(for: pass.languages) } catch { return .failure(.ocrFailed(error.message)) }
-        if pass.scale != 1 {
-            return engine.recognize(image.scaled(by: pass.scale), pageSegmentationMode: pass.pageSegmentationMode,
-                                    adaptiveThreshold: pass.adaptiveThreshold, timeout: config.pageTimeoutSeconds)
-                .map { $0.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi) }
-        }
-        return engine.recognize(image, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
-                                timeout: config.pageTimeoutSeconds)
+        let page = pass.scale != 1 ? image.scaled(by: pass.scale) : image
+        let read: Result<OCRPage, DocumentFailure>
+        do {
+            read = try engines.use(pass.languages) { engine in
+                engine.recognize(page, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
+                                 timeout: config.pageTimeoutSeconds)
+            }
+        } catch { return .failure(.ocrFailed(error.message)) }
+        return pass.scale != 1 ? read.map { $0.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi) } : read
     }
 
     /// The turn (clockwise degrees) that sets a page upright, when tesseract's OSD is sure of it. OSD calls
     /// upright pages "turned 180°" with confidence up to 4 (measured on real receipts), so less is ignored.
     func uprightCorrection(_ image: PageImage) -> Int {
-        guard let osd = try? engine(for: ["osd"]), let found = osd.orientation(image), found.confidence >= OCRStage.osdMinimumConfidence else { return 0 }
+        guard let found = try? engines.use(["osd"], { $0.orientation(image) }) ?? nil, found.confidence >= OCRStage.osdMinimumConfidence else { return 0 }
         return found.degrees
     }
 
@@ -189,11 +177,14 @@ public final class DocumentProcessor {
 
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
     /// parser work (`shoebox regress`) does not OCR the same pages again.
-    public init(config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil) throws(PipelineError) {
+    /// `engines`: the run's shared tesseract engines (a pool of its own when nil).
+    init(config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil, engines: EnginePool? = nil) throws(PipelineError) {
         self.config = config
         self.today = today
         render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
-        ocr = try OCRStage(config: config)
+        let pool: EnginePool
+        if let engines { pool = engines } else { pool = try EnginePool(config: config, workers: 1) }
+        ocr = OCRStage(config: config, engines: pool)
         parse = ParseStage(today: today)
         merge = MergeStage(config: config)
         cache = ocrCache.map { OCRCache(directory: $0, config: config) }
@@ -253,8 +244,10 @@ public final class DocumentProcessor {
         // segmentation modes, and small print scaled to ~30 px letters. Their candidates join the first's.
         var further = config.extraPassSegmentationModes.filter { $0 != main.pageSegmentationMode }
             .map { OCRPass(languages: main.languages, pageSegmentationMode: $0, upright: main.upright, adaptiveThreshold: main.adaptiveThreshold) }
-        if let height = pages.first?.medianWordHeight, let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget) {
-            further.insert(OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: (factor * 4).rounded() / 4,
+        let largest = pages.map { Double($0.width * $0.height) / 1e6 }.max() ?? 0
+        if let height = pages.first?.medianWordHeight,
+           let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget, megapixels: largest) {
+            further.insert(OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: factor,
                                    upright: main.upright, adaptiveThreshold: main.adaptiveThreshold),
                            at: min(1, further.count))
         }
@@ -393,7 +386,7 @@ public struct TextOfDocument: Sendable, Codable {
 /// changes what a pass reads (dpi, and `OCRCache.readerVersion`); passes are named by mode and languages.
 struct OCRCache {
     /// Bump when rendering, preparation or OCR code changes what is read, so old entries are not used.
-    static let readerVersion = 6
+    static let readerVersion = 7
     let directory: String
     let key: String
 

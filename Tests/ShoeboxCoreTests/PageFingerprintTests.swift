@@ -161,3 +161,23 @@ struct PageFingerprintTests {
         #expect(PageFingerprint(tiny).hex.count == 132)
     }
 }
+
+struct PageSizeRuleTests {
+    @Test func bigJPEGsAreDecodedSmallerButKeepHalfTheReadSize() {
+        #expect(PageImage.decodeReduction(width: 4000, height: 3000) == 1)   // 12 MP: whole
+        #expect(PageImage.decodeReduction(width: 5000, height: 5000) == 1)   // 25 MP: 1/2 would leave 6.25
+        #expect(PageImage.decodeReduction(width: 4961, height: 7016) == 2)   // 600-dpi A4: 8.7 MP
+        #expect(PageImage.decodeReduction(width: 20000, height: 20000) == 4) // 400 MP: 1/8 would leave 6.25
+    }
+
+    @Test func smallPrintIsScaledUpButNotPastTheReadSize() {
+        #expect(PageImage.upscaleFactor(textHeight: 30) == nil)
+        #expect(PageImage.upscaleFactor(textHeight: 15) == 2)
+        #expect(PageImage.upscaleFactor(textHeight: 5) == 4)
+        // 10-px text wants 3×: on an 8-megapixel page that would make 72 MP, so 1.25× (12.5 MP) it is; a
+        // 12-megapixel photo cannot grow by a quarter within 16 MP, so it gets no scaled pass.
+        #expect(PageImage.upscaleFactor(textHeight: 10, megapixels: 8) == 1.25)
+        #expect(PageImage.upscaleFactor(textHeight: 10, megapixels: 12) == nil)
+        #expect(PageImage.upscaleFactor(textHeight: 10, megapixels: 2) == 2.75)
+    }
+}

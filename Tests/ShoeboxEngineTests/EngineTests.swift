@@ -207,6 +207,44 @@ struct PipelineReadingTests {
         #expect(record.merchant == "Harbour Lane Grocers Ltd")
     }
 
+    @Test func aBigJPEGIsDecodedAtHalfSizeAndStillReads() throws {
+        // A 35-megapixel, 600-dpi JPEG (a flatbed A4 scan's size): libjpeg decodes it at 1/2, 300 dpi.
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jpg = dir.appendingPathComponent("big.jpg").path
+        let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
+        try runProgram(convert, [fixtures.path + "/receipts/deu-supermarkt.png", "-scale", "500%", "-units", "PixelsPerInch",
+                                 "-density", "600", "-quality", "85", jpg], environment: ["MAGICK_THREAD_LIMIT": "1"])
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: jpg)))
+        let size = try #require(ImageLoader.size(bytes))
+        #expect(size.width * size.height > 34_000_000)
+        let page = try ImageLoader.load(bytes, kind: .jpeg, maxMegapixels: 60).get()[0]
+        #expect(page.width == (size.width + 1) / 2 && page.height == (size.height + 1) / 2)
+        #expect(page.dpi == 300)
+        let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
+        #expect(try engine.recognize(page).get().text.contains("Frischmarkt Berger GmbH"))
+        // Over the limit it is refused from its header.
+        #expect(throws: DocumentFailure.imageTooLarge(width: size.width, height: size.height, limit: 30)) {
+            try ImageLoader.load(bytes, kind: .jpeg, maxMegapixels: 30).get()
+        }
+    }
+
+    @Test func theWorkersShareEnginesAndKeepOneIdleOfEachSet() throws {
+        let pool = try EnginePool(config: PipelineConfig(), workers: 2)
+        #expect(pool.idleCount == 1)   // the first pass's, made at once
+        // Two pages in German at the same time need two engines; only one stays for the next page.
+        let (outer, inner) = try pool.use(["deu", "eng"]) { a in
+            (ObjectIdentifier(a), try! pool.use(["deu", "eng"]) { b in ObjectIdentifier(b) })
+        }
+        #expect(outer != inner)
+        #expect(pool.idleCount == 2)
+        let again = try pool.use(["deu", "eng"]) { ObjectIdentifier($0) }
+        #expect(again == inner)   // the one put back first; the other was closed
+        // The first pass's set is kept once per worker.
+        _ = try pool.use(["eng"]) { _ in try! pool.use(["eng"]) { _ in 0 } }
+        #expect(pool.idleCount == 3)
+    }
+
     @Test func theSecondPassJoinsOnlyWhenAFieldIsUncertain() throws {
         // A clean synthetic receipt: its total is confirmed by arithmetic, so one pass is enough.
         let path = fixtures.appendingPathComponent("receipts/deu-supermarkt.png").path
