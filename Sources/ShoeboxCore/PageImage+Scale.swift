@@ -20,6 +20,25 @@ extension PageImage {
         return [8, 4, 2].first { mp / Double($0 * $0) >= readMegapixels / 2 } ?? 1
     }
 
+    /// The page at half its width and height, each pixel the mean of four (odd last rows and columns dropped).
+    public func halved() -> PageImage {
+        let w = max(1, width / 2), h = max(1, height / 2)
+        guard width >= 2, height >= 2 else { return self }
+        var out = [UInt8](repeating: 255, count: w * h)
+        gray.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for y in 0..<h {
+                    let top = 2 * y * width, bottom = top + width
+                    for x in 0..<w {
+                        let sum = Int(src[top + 2 * x]) + Int(src[top + 2 * x + 1]) + Int(src[bottom + 2 * x]) + Int(src[bottom + 2 * x + 1])
+                        dst[y * w + x] = UInt8(truncatingIfNeeded: (sum + 2) >> 2)
+                    }
+                }
+            }
+        }
+        return PageImage(pageNumber: pageNumber, width: w, height: h, dpi: max(1, dpi / 2), gray: out)
+    }
+
     /// Bilinear scaling by `factor` (> 0); the page keeps its number and its dpi grows with it.
     public func scaled(by factor: Double) -> PageImage {
         let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))

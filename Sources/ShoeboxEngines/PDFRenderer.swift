@@ -44,32 +44,74 @@ public final class PDFRenderer {
     /// The page size in pixels at `dpi`: ceil(points × dpi / 72).
     static func pixels(_ points: Double, dpi: Int) -> Int { Int((points * Double(dpi) / 72 - 1e-6).rounded(.up)) }
 
-    /// The resolution of the scan a page holds: when one embedded image covers most of the page, its pixels
-    /// per inch as placed (a phone photo wrapped in a PDF at "72 dpi" is a large page of few pixels per inch).
-    /// Nil for pages without such an image (born-digital pages, vector drawings).
-    public func scanResolution(page index: Int) -> Int? {
-        withPage(index) { page -> Int? in
+    /// What a scanned page holds: its own image, or the resolution to render it at.
+    public enum Scan {
+        /// One embedded image covers the page, placed upright, at no more than `highestDPI` pixels per inch and
+        /// within `PageImage.readMegapixels`: its pixels, in gray, at their own resolution (the image was decoded
+        /// once already to find its size; rendering the page would decode and resample it a second time, and
+        /// more pixels than the scan has add nothing: small print gets a scaled pass of its own).
+        case image(PageImage)
+        /// The page is rendered: at the pixels per inch of the image that covers most of it (a phone photo
+        /// wrapped in a PDF at "72 dpi" is a large page of few pixels per inch), nil when none does (born-digital
+        /// pages, vector drawings).
+        case render(scanDPI: Int?)
+    }
+
+    public func scan(page index: Int, highestDPI: Int) -> Scan {
+        withPage(index) { page -> Scan in
             var wPt = 0.0, hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
-            guard wPt > 0, hPt > 0, let list = poppler_page_get_image_mapping(page) else { return nil }
+            guard wPt > 0, hPt > 0, let list = poppler_page_get_image_mapping(page) else { return .render(scanDPI: nil) }
             defer { poppler_page_free_image_mapping(list) }
-            var best: (area: Double, id: Int32, widthPt: Double)?
+            var best: (area: Double, id: Int32, box: PopplerRectangle)?
+            var images = 0
             var node: UnsafeMutablePointer<GList>? = list
             while let n = node {
                 if let data = n.pointee.data {
                     let mapping = data.assumingMemoryBound(to: PopplerImageMapping.self).pointee
                     let w = abs(mapping.area.x2 - mapping.area.x1), h = abs(mapping.area.y2 - mapping.area.y1)
-                    if best == nil || w * h > best!.area { best = (w * h, mapping.image_id, w) }
+                    if best == nil || w * h > best!.area { best = (w * h, mapping.image_id, mapping.area) }
+                    images += 1
                 }
                 node = n.pointee.next
             }
-            guard let best, best.area >= 0.5 * wPt * hPt, best.widthPt > 0,
-                  let surface = poppler_page_get_image(page, best.id) else { return nil }
+            guard let best, best.area >= 0.5 * wPt * hPt, let surface = poppler_page_get_image(page, best.id) else { return .render(scanDPI: nil) }
             defer { cairo_surface_destroy(surface) }
-            let pixels = Double(cairo_image_surface_get_width(surface))
-            guard pixels > 0 else { return nil }
-            return Int((pixels / (best.widthPt / 72)).rounded())
-        } ?? nil
+            let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+            let boxW = abs(best.box.x2 - best.box.x1), boxH = abs(best.box.y2 - best.box.y1)
+            guard width > 0, height > 0, boxW > 0, boxH > 0 else { return .render(scanDPI: nil) }
+            let dpiX = Double(width) / (boxW / 72), dpiY = Double(height) / (boxH / 72)
+            let dpi = Int(dpiX.rounded())
+            // Used as it is only when nothing else is on the page and the image is neither turned nor stretched
+            // (a page turned by /Rotate has its sides swapped against the image's).
+            let coversPage = images == 1 && min(best.box.x1, best.box.x2) <= wPt * 0.01 && min(best.box.y1, best.box.y2) <= hPt * 0.01
+                && abs(boxW - wPt) <= wPt * 0.01 && abs(boxH - hPt) <= hPt * 0.01 && abs(dpiX - dpiY) <= dpiX * 0.02
+            let format = cairo_image_surface_get_format(surface)
+            guard coversPage, dpi <= highestDPI, Double(width * height) / 1e6 <= PageImage.readMegapixels,
+                  format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(surface) else {
+                return .render(scanDPI: dpi)
+            }
+            let gray = PDFRenderer.gray(data, width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)),
+                                        alpha: format == CAIRO_FORMAT_ARGB32)
+            return .image(PageImage(pageNumber: index + 1, width: width, height: height, dpi: dpi, gray: gray))
+        } ?? .render(scanDPI: nil)
+    }
+
+    /// Cairo's 32-bit pixels (native-endian 0xAARRGGBB, premultiplied: bytes B, G, R, A on little-endian) as
+    /// gray on white.
+    static func gray(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, alpha: Bool) -> [UInt8] {
+        var gray = [UInt8](repeating: 255, count: width * height)
+        gray.withUnsafeMutableBufferPointer { dst in
+            for y in 0..<height {
+                let row = data + y * stride
+                for x in 0..<width {
+                    let white = alpha ? 255 - Int(row[4 * x + 3]) : 0
+                    let b = Int(row[4 * x]) + white, g = Int(row[4 * x + 1]) + white, r = Int(row[4 * x + 2]) + white
+                    dst[y * width + x] = UInt8(min(255, (r * 299 + g * 587 + b * 114) / 1000))
+                }
+            }
+        }
+        return gray
     }
 
     /// Renders page `index` (0-based) to gray at `dpi`.
@@ -106,18 +148,7 @@ public final class PDFRenderer {
             cairo_destroy(cr)
             cairo_surface_flush(surface)
             guard let data = cairo_image_surface_get_data(surface) else { return .failure(.renderFailed("no pixel data")) }
-            let stride = Int(cairo_image_surface_get_stride(surface))
-            var gray = [UInt8](repeating: 255, count: width * height)
-            gray.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<height {
-                    let row = data + y * stride
-                    for x in 0..<width {
-                        // RGB24 is native-endian 0x00RRGGBB: bytes B, G, R, x on little-endian.
-                        let b = Int(row[4 * x]), g = Int(row[4 * x + 1]), r = Int(row[4 * x + 2])
-                        dst[y * width + x] = UInt8((r * 299 + g * 587 + b * 114) / 1000)
-                    }
-                }
-            }
+            let gray = PDFRenderer.gray(data, width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)), alpha: false)
             return .success(PageImage(pageNumber: index + 1, width: width, height: height, dpi: dpi, gray: gray))
         }
         return result ?? .failure(.renderFailed("page \(index + 1) does not exist"))

@@ -74,9 +74,14 @@ final class PageSource {
         case .pdf(let pdf):
             // A scanned page is read at its scan's own resolution when that is lower: upscaling adds no detail,
             // only time and memory (small print gets its own scaled pass later when it needs one).
+            // A page that is one scanned image is read from that image as it is, unless it has more pixels than needed.
             result = PhaseCPU.measure("render") { () -> Result<PageImage, DocumentFailure> in
-                let dpi = pdf.scanResolution(page: index).map { min(render.dpi, max(RenderStage.lowestScanDPI, $0)) } ?? render.dpi
-                return pdf.render(page: index, dpi: pdf.readResolution(page: index, dpi: dpi), maxMegapixels: render.maxMegapixels)
+                switch pdf.scan(page: index, highestDPI: render.dpi) {
+                case .image(let image): return .success(image)
+                case .render(let scanDPI):
+                    let dpi = scanDPI.map { min(render.dpi, max(RenderStage.lowestScanDPI, $0)) } ?? render.dpi
+                    return pdf.render(page: index, dpi: pdf.readResolution(page: index, dpi: dpi), maxMegapixels: render.maxMegapixels)
+                }
             }
         }
         return result.map { image in

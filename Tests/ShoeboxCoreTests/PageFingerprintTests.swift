@@ -170,6 +170,15 @@ struct PageSizeRuleTests {
         #expect(PageImage.decodeReduction(width: 20000, height: 20000) == 4) // 400 MP: 1/8 would leave 6.25
     }
 
+    @Test func halvingAveragesFourPixels() {
+        let page = PageImage(pageNumber: 2, width: 5, height: 3, dpi: 300, gray: [0, 255, 10, 20, 99,
+                                                                                  255, 0, 30, 40, 99,
+                                                                                  7, 7, 7, 7, 7])
+        let half = page.halved()
+        #expect(half.width == 2 && half.height == 1 && half.dpi == 150 && half.pageNumber == 2)
+        #expect(half.gray == [128, 25])
+    }
+
     @Test func smallPrintIsScaledUpButNotPastTheReadSize() {
         #expect(PageImage.upscaleFactor(textHeight: 30) == nil)
         #expect(PageImage.upscaleFactor(textHeight: 15) == 2)

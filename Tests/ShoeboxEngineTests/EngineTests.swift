@@ -63,6 +63,24 @@ struct PDFTests {
         #expect(text.lines.contains { $0.text.contains("TOTAL") && $0.text.contains("1,498.80") })
     }
 
+    @Test func aScannedPageIsReadFromItsOwnImage() throws {
+        let pdf = try PDFRenderer(bytes: try fixtureBytes("fra-mobilier.pdf"))
+        guard case .image(let image) = pdf.scan(page: 0, highestDPI: 300) else { Issue.record("expected the page's image"); return }
+        #expect(image.width == 2576 && image.height == 3604 && image.dpi == 300)   // pdfimages -list says so
+        // The same pixels the renderer gives at that resolution, without decoding the image twice.
+        let rendered = try pdf.render(page: 0, dpi: 300, maxMegapixels: 60).get()
+        #expect(rendered.width == image.width && rendered.height == image.height)
+        let difference = zip(image.gray, rendered.gray).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        #expect(Double(difference) / Double(image.gray.count) < 2)
+        // A scan finer than wanted is rendered smaller instead.
+        guard case .render(let dpi) = pdf.scan(page: 0, highestDPI: 200) else { Issue.record("expected rendering"); return }
+        #expect(dpi == 300)
+        // A born-digital page has no scan.
+        guard case .render(nil) = try PDFRenderer(bytes: try fixtureBytes("eng-invoice-textpdf.pdf")).scan(page: 0, highestDPI: 300) else {
+            Issue.record("expected no scan"); return
+        }
+    }
+
     @Test func imageOnlyPDFRendersAt300DPIGray() throws {
         let pdf = try PDFRenderer(bytes: try fixtureBytes("fra-mobilier.pdf"))
         #expect(pdf.textLayer(page: 0, dpi: 300) == nil)
