@@ -39,23 +39,38 @@ extension PageImage {
         return PageImage(pageNumber: pageNumber, width: w, height: h, dpi: max(1, dpi / 2), gray: out)
     }
 
-    /// Bilinear scaling by `factor` (> 0); the page keeps its number and its dpi grows with it.
+    /// Bilinear scaling by `factor` (> 0); the page keeps its number and its dpi grows with it. Source
+    /// positions and weights are worked out once per column and per row (computed per pixel, they took 1 % of a
+    /// bench run's CPU); the arithmetic per pixel is unchanged, to the bit: fixed-point weights moved a gray
+    /// level here and there, which changed three SROIE totals.
     public func scaled(by factor: Double) -> PageImage {
         let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))
+        func taps(_ n: Int, _ size: Int) -> (lo: [Int], hi: [Int], weight: [Double]) {
+            var lo = [Int](repeating: 0, count: n), hi = lo, weight = [Double](repeating: 0, count: n)
+            for i in 0..<n {
+                let source = min(Double(size - 1), max(0, (Double(i) + 0.5) / factor - 0.5))
+                lo[i] = Int(source)
+                hi[i] = min(size - 1, lo[i] + 1)
+                weight[i] = source - Double(lo[i])
+            }
+            return (lo, hi, weight)
+        }
+        let columns = taps(w, width), rows = taps(h, height)
         var out = [UInt8](repeating: 255, count: w * h)
         gray.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
-                for y in 0..<h {
-                    let sy = min(Double(height - 1), max(0, (Double(y) + 0.5) / factor - 0.5))
-                    let y0 = Int(sy), y1 = min(height - 1, y0 + 1)
-                    let fy = sy - Double(y0)
-                    for x in 0..<w {
-                        let sx = min(Double(width - 1), max(0, (Double(x) + 0.5) / factor - 0.5))
-                        let x0 = Int(sx), x1 = min(width - 1, x0 + 1)
-                        let fx = sx - Double(x0)
-                        let top = Double(src[y0 * width + x0]) * (1 - fx) + Double(src[y0 * width + x1]) * fx
-                        let bottom = Double(src[y1 * width + x0]) * (1 - fx) + Double(src[y1 * width + x1]) * fx
-                        dst[y * w + x] = UInt8(max(0, min(255, (top * (1 - fy) + bottom * fy).rounded())))
+                columns.lo.withUnsafeBufferPointer { x0 in
+                    columns.hi.withUnsafeBufferPointer { x1 in
+                        columns.weight.withUnsafeBufferPointer { fx in
+                            for y in 0..<h {
+                                let top = rows.lo[y] * width, bottom = rows.hi[y] * width, fy = rows.weight[y]
+                                for x in 0..<w {
+                                    let upper = Double(src[top + x0[x]]) * (1 - fx[x]) + Double(src[top + x1[x]]) * fx[x]
+                                    let lower = Double(src[bottom + x0[x]]) * (1 - fx[x]) + Double(src[bottom + x1[x]]) * fx[x]
+                                    dst[y * w + x] = UInt8(max(0, min(255, (upper * (1 - fy) + lower * fy).rounded())))
+                                }
+                            }
+                        }
                     }
                 }
             }

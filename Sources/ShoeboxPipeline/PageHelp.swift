@@ -7,6 +7,17 @@ public enum PipelineStats {
     static let helped = Atomic<Int>(0)
     /// Pages of a document read by a worker other than the one that owned it, since the process started.
     public static var pagesHelped: Int { helped.load(ordering: .relaxed) }
+    static let idleMilliseconds = Atomic<Int>(0)
+    /// Seconds workers spent with nothing to read (waiting for work, or done while another still read), summed
+    /// over the workers: the part of the wall time the cores were not reading.
+    public static var workerIdleSeconds: Double { Double(idleMilliseconds.load(ordering: .relaxed)) / 1000 }
+
+    /// Runs `body`, counting its wall time as idle.
+    static func idle<T>(_ body: () -> T) -> T {
+        let start = DispatchTime.now().uptimeNanoseconds
+        defer { idleMilliseconds.add(Int((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000), ordering: .relaxed) }
+        return body()
+    }
 }
 
 /// Pages of a long document that a worker with nothing else to do reads for the worker that owns the
@@ -52,6 +63,9 @@ final class PageHelp: @unchecked Sendable {
         condition.signal()
         return task
     }
+
+    /// Whether a worker is waiting for a page now.
+    var hasIdleWorker: Bool { condition.lock(); defer { condition.unlock() }; return idle > tasks.count }
 
     /// Called by a worker whose work list ran dry: pages to read until every worker is done with its documents.
     func nextTask() -> Task? {

@@ -233,7 +233,7 @@ public struct WorkerPool {
         let config = self.config, today = self.today, ocrCache = self.ocrCache
         // With two workers or more, a worker whose list ran dry reads pages of the documents still being read.
         let help = PageHelp(workers: workerCount)
-        let engines = try EnginePool(config: config, workers: workerCount)
+        let engines = try EnginePool(config: config)
         for _ in 0..<workerCount {
             let thread = Thread {
                 defer { channel.send(.finished) }
@@ -245,11 +245,11 @@ public struct WorkerPool {
                     return
                 }
                 processor.ocr.help = help
-                while let (position, source) = list.take() {
+                while let (position, source) = PipelineStats.idle({ list.take() }) {
                     channel.send(.done(position, source, processor.process(source)))
                 }
                 help.ownerDone()
-                while let task = help.nextTask() { task.finish(processor.ocr.read(task.image, pass: task.pass)) }
+                while let task = PipelineStats.idle({ help.nextTask() }) { task.finish(processor.ocr.read(task.image, pass: task.pass)) }
             }
             thread.stackSize = 16 << 20
             thread.start()

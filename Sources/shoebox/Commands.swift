@@ -280,7 +280,12 @@ enum RegressCommand {
             guard let data = FileManager.default.contents(atPath: jsonPath),
                   let c = RegressionAdapters.parse(data, name: (name as NSString).lastPathComponent) else { continue }
             let folder = (name as NSString).deletingLastPathComponent
-            let relative = (folder as NSString).appendingPathComponent(c.document)
+            var relative = (folder as NSString).appendingPathComponent(c.document)
+            // In a scan folder, the document may be there wrapped as a PDF (`make bench` reads receipts so).
+            if let scans = a.values["--scans"], !FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(relative)) {
+                let wrapped = (relative as NSString).deletingPathExtension + ".pdf"
+                if FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(wrapped)) { relative = wrapped }
+            }
             // SROIE's ground-truth text lines, for the OCR character error rate.
             let stem = ((c.document as NSString).deletingPathExtension as NSString).lastPathComponent
             let boxPath = ((dir as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("box/\(stem).txt")

@@ -173,7 +173,8 @@ enum Help {
     ZUGFeRD / Factur-X expectations (<name>.expected.json beside <name>.pdf).
 
       --scans SCANDIR    look documents up in SCANDIR under the same relative folder as their JSON
-                         (for Fixtures/sample-expected, whose scans live in Fixtures/sample-scans)
+                         (for Fixtures/sample-expected, whose scans live in Fixtures/sample-scans);
+                         a document missing there is looked for wrapped as a PDF (<name>.pdf)
       --report FILE      write the report as JSON
       --baseline FILE    compare with an earlier JSON report: fail only when a field falls below it
       --ocr-cache DIR    keep the OCR text of every page in DIR and reuse it (parser work)

@@ -179,6 +179,14 @@ struct PageSizeRuleTests {
         #expect(half.gray == [128, 25])
     }
 
+    @Test func scalingInterpolatesBetweenNeighbours() {
+        let page = PageImage(pageNumber: 1, width: 2, height: 2, dpi: 150, gray: [0, 255, 0, 255])
+        let double = page.scaled(by: 2)
+        #expect(double.width == 4 && double.height == 4 && double.dpi == 300)
+        #expect(Array(double.gray[0..<4]) == [0, 64, 191, 255])
+        #expect(Array(double.gray[12..<16]) == [0, 64, 191, 255])
+    }
+
     @Test func smallPrintIsScaledUpButNotPastTheReadSize() {
         #expect(PageImage.upscaleFactor(textHeight: 30) == nil)
         #expect(PageImage.upscaleFactor(textHeight: 15) == 2)

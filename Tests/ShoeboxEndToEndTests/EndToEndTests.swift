@@ -765,4 +765,33 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         #expect(texts[0].contains("Harbour Lane Grocers"))
         #expect(texts[0] == texts[1], "the same pages, text and record whoever read them")
     }
+
+    /// One page read pass after pass (a pipeline that trusts nothing, so every further pass runs) and a second
+    /// worker with nothing to do: it reads the next pass meanwhile, and the record is the one-worker record.
+    @Test func anIdleWorkerReadsTheNextPassOfAOnePageDocument() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appendingPathComponent("scans/one")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: fixtures.path + "/receipts/eng-gb-grocer.png", toPath: folder.appendingPathComponent("grocer.png").path)
+        let pipeline = work.appendingPathComponent("doubting.json").path
+        let settings = try String(contentsOfFile: packageRoot.path + "/pipelines/default.json", encoding: .utf8)
+            .replacingOccurrences(of: "\"acceptThreshold\": 0.6", with: "\"acceptThreshold\": 0.999")
+        try settings.write(toFile: pipeline, atomically: true, encoding: .utf8)
+        var records: [String] = []
+        for jobs in ["1", "2"] {
+            let out = work.appendingPathComponent("out\(jobs)").path
+            let log = work.appendingPathComponent("log\(jobs).jsonl").path
+            let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", jobs, "--today", today,
+                                               "--pipeline", pipeline, "--log-json", log])
+            #expect(run.code == 0, "\(run.err)")
+            let finished = try #require(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last)
+            let event = try #require(try JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [String: Any])
+            let helped = try #require(event["pagesHelped"] as? Int)
+            #expect(jobs == "1" ? helped == 0 : helped >= 1, "jobs \(jobs): \(helped) passes helped")
+            records.append(try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8))
+        }
+        #expect(records[0].contains("low-confidence"))
+        #expect(records[0] == records[1], "the same record whoever read the passes")
+    }
 }
