@@ -109,20 +109,18 @@ public enum ImageLoader {
         return .success(PageImage(pageNumber: number, width: width, height: height, dpi: dpi, gray: grayBytes(gray)))
     }
 
-    /// 8-bpp pixels are big-endian within 32-bit words (platform notes).
+    /// 8-bpp pixels are big-endian within 32-bit words (platform notes): each row's words are byte-swapped in
+    /// place and copied out whole, so `pix` is left scrambled and must be destroyed afterwards.
     static func grayBytes(_ pix: UnsafeMutablePointer<PIX>) -> [UInt8] {
         let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
         let wpl = Int(pixGetWpl(pix))
         guard let data = pixGetData(pix) else { return [UInt8](repeating: 255, count: width * height) }
         var out = [UInt8](repeating: 0, count: width * height)
-        out.withUnsafeMutableBufferPointer { dst in
+        out.withUnsafeMutableBytes { dst in
             for y in 0..<height {
                 let row = data + y * wpl
-                let base = y * width
-                for x in 0..<width {
-                    let word = row[x >> 2]
-                    dst[base + x] = UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * (x & 3)))
-                }
+                for i in 0..<wpl { row[i] = row[i].byteSwapped }
+                (dst.baseAddress! + y * width).copyMemory(from: UnsafeRawPointer(row), byteCount: width)
             }
         }
         return out
