@@ -93,7 +93,7 @@ final class WorkList<T: Sendable>: @unchecked Sendable {
     func cancel() { condition.lock(); cancelled = true; condition.broadcast(); condition.unlock() }
 }
 
-/// The one runner: intake on the calling thread, one worker thread per job (each with its own OCR engine),
+/// The one runner: intake on the calling thread, one worker thread per job (OCR engines from one shared pool),
 /// and the calling thread as the only store writer (aggregator).
 public struct PipelineRunner {
     public let config: PipelineConfig
@@ -206,7 +206,7 @@ public struct PipelineRunner {
     }
 }
 
-/// Worker threads, one OCR engine each, fed from one work list. Results come back to the calling thread,
+/// Worker threads sharing one pool of OCR engines, fed from one work list. Results come back to the calling thread,
 /// which is the only one that calls `handle` (and so the only store writer).
 public struct WorkerPool {
     public let config: PipelineConfig

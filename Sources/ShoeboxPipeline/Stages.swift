@@ -72,7 +72,7 @@ public final class OCRStage {
     /// Pages other workers hand over when this one has no documents left (set by the worker pool).
     var help: PageHelp?
 
-    /// One image page through tesseract with this worker's engine for the pass's languages.
+    /// One image page through tesseract with an engine for the pass's languages from the run's pool.
     func read(_ image: PageImage, pass: OCRPass) -> Result<OCRPage, DocumentFailure> {
         let page = pass.scale != 1 ? image.scaled(by: pass.scale) : image
         let read: Result<OCRPage, DocumentFailure>
@@ -90,8 +90,8 @@ public final class OCRStage {
     /// 0.7–3 and half turns with 1.7–12 (one at 0.06), while it has called upright receipts "turned 180°" with
     /// up to 4. A wrong turn costs one pass and no accuracy: the turned reading is kept only when it reads
     /// better. So a quarter turn needs 0.5 and a half turn 1.5 (6 before: quarter turns went unturned).
-    /// OSD reads a page halved until it is at most `osdMegapixels`: it looks at the shapes of lines and letters,
-    /// which a 150-dpi A4 page shows as well as a 300-dpi one, at a quarter of the time.
+    /// OSD reads a page halved until it is at most `osdMegapixels` (a 600-dpi A4 page at 150 dpi): the shapes of
+    /// lines and letters it looks at show as well there, with a quarter of the pixels to threshold.
     func uprightCorrection(_ page: PageImage) -> Int {
         let image = PhaseCPU.measure("osd") { () -> PageImage in
             var image = page
@@ -173,7 +173,7 @@ public struct MergeStage: Sendable {
     }
 }
 
-/// Runs the stages in order for one document. One per worker thread: it owns that worker's OCR engine.
+/// Runs the stages in order for one document. One per worker thread; its OCR engines come from the run's pool.
 public final class DocumentProcessor {
     let render: RenderStage
     let ocr: OCRStage
