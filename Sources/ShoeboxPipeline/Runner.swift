@@ -142,7 +142,7 @@ public struct PipelineRunner {
             var outcome = given
             if outcome.record.status == .accepted || outcome.record.status == .review {
                 let entry = DuplicateRules.Entry(outcome.record, fingerprint: outcome.fingerprint, firstPageText: outcome.pages.first?.text)
-                if let (other, why) = rules.match(entry, in: earlier) {
+                if let (other, why) = PhaseCPU.measure("duplicates", { rules.match(entry, in: earlier) }) {
                     outcome.record.status = .review
                     outcome.record.reviewedBy = nil
                     outcome.record.duplicateOf = other
@@ -152,7 +152,8 @@ public struct PipelineRunner {
                 earlier.removeAll { $0.source == entry.source }
                 earlier.append(entry)
             }
-            do { try store.save(outcome, root: rootPath, runID: runID, settings: settings) } catch { throw PipelineError(code: .store, message: error.message) }
+            do { try PhaseCPU.measure("store") { () throws(StoreError) in try store.save(outcome, root: rootPath, runID: runID, settings: settings) } }
+            catch { throw PipelineError(code: .store, message: error.message) }
             let r = outcome.record
             summary.processed += 1
             summary.pages += outcome.pages.count

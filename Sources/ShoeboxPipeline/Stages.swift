@@ -74,7 +74,7 @@ public final class OCRStage {
 
     /// One image page through tesseract with an engine for the pass's languages from the run's pool.
     func read(_ image: PageImage, pass: OCRPass) -> Result<OCRPage, DocumentFailure> {
-        let page = pass.scale != 1 ? image.scaled(by: pass.scale) : image
+        let page = pass.scale != 1 ? PhaseCPU.measure("scale") { image.scaled(by: pass.scale) } : image
         let read: Result<OCRPage, DocumentFailure>
         do {
             read = try engines.use(pass.languages) { engine in
