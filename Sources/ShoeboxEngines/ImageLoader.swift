@@ -23,6 +23,11 @@ public enum ImageLoader {
             guard !pages.isEmpty else { return .failure(.corruptImage("leptonica cannot read the TIFF")) }
             return .success(pages)
         }
+        let size = ImageLoader.size(bytes)
+        // An image over the limit is refused from its header, before any pixel is decoded.
+        if let size, size.width * size.height > maxMegapixels * 1_000_000 {
+            return .failure(.imageTooLarge(width: size.width, height: size.height, limit: maxMegapixels))
+        }
         // A JPEG larger than PageImage.readMegapixels is decoded to its luminance only: the gray page directly,
         // without the colour image four times its size in between (a 35-megapixel A4 scan needed 140 MB more).
         // One of twice that size or more is also decoded smaller by libjpeg itself (1/2, 1/4 or 1/8, keeping at
@@ -30,11 +35,6 @@ public enum ImageLoader {
         // Smaller ones go through leptonica's general reader, whose gray reads SROIE receipts better (measured:
         // luminance for all cost one date and one merchant of 120). A JPEG the luminance reader refuses (CMYK)
         // goes the general way too.
-        let size = ImageLoader.size(bytes)
-        // An image over the limit is refused from its header, before any pixel is decoded.
-        if let size, size.width * size.height > maxMegapixels * 1_000_000 {
-            return .failure(.imageTooLarge(width: size.width, height: size.height, limit: maxMegapixels))
-        }
         var pix: UnsafeMutablePointer<PIX>?
         var reduction = 1
         if kind == .jpeg, let size, Double(size.width * size.height) / 1e6 > PageImage.readMegapixels {

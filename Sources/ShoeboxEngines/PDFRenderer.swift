@@ -114,7 +114,6 @@ public final class PDFRenderer {
         return gray
     }
 
-    /// Renders page `index` (0-based) to gray at `dpi`.
     /// The highest resolution, at most `dpi`, at which page `index` stays within `PageImage.readMegapixels`.
     public func readResolution(page index: Int, dpi: Int) -> Int {
         withPage(index) { page -> Int in
@@ -125,6 +124,7 @@ public final class PDFRenderer {
         } ?? dpi
     }
 
+    /// Renders page `index` (0-based) to gray at `dpi`.
     public func render(page index: Int, dpi: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
         let result: Result<PageImage, DocumentFailure>? = withPage(index) { page in
             var wPt = 0.0, hPt = 0.0

@@ -72,9 +72,9 @@ final class PageSource {
         case .tiff(let bytes):
             result = PhaseCPU.measure("render") { ImageLoader.tiffPage(bytes, index: index, maxMegapixels: render.maxMegapixels) }
         case .pdf(let pdf):
-            // A scanned page is read at its scan's own resolution when that is lower: upscaling adds no detail,
-            // only time and memory (small print gets its own scaled pass later when it needs one).
-            // A page that is one scanned image is read from that image as it is, unless it has more pixels than needed.
+            // A page that is one scanned image is read from that image as it is, unless it has more pixels than
+            // needed; other scanned pages are rendered at their scan's own resolution when that is lower:
+            // upscaling adds no detail, only time and memory (small print gets its own scaled pass when needed).
             result = PhaseCPU.measure("render") { () -> Result<PageImage, DocumentFailure> in
                 switch pdf.scan(page: index, highestDPI: render.dpi) {
                 case .image(let image): return .success(image)

@@ -248,9 +248,7 @@ public struct WorkerPool {
                 processor.ocr.help = help
                 while let (position, source) = PipelineStats.idle({ list.take() }) {
                     channel.send(.done(position, source, processor.process(source)))
-                    // What a document freed goes back to the system before the next one: freed pieces of a long
-                    // run's heap otherwise stay resident between the live ones (the peak grew with the run).
-                    _ = glibcMallocTrim(0)
+                    Malloc.releaseFreed()
                 }
                 help.ownerDone()
                 while let task = PipelineStats.idle({ help.nextTask() }) { task.finish(processor.ocr.read(task.image, pass: task.pass)) }
@@ -302,6 +300,3 @@ public enum RecordFiles {
         }
     }
 }
-
-/// glibc's malloc_trim (malloc.h is not part of the Glibc module).
-@_silgen_name("malloc_trim") func glibcMallocTrim(_ pad: Int) -> Int32
