@@ -22,12 +22,14 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // cld2 is C++ without a .pc file: a tiny extern "C" shim keeps Swift on plain C interop.
         .target(name: "CLD2Shim", linkerSettings: [.linkedLibrary("cld2")]),
+        // Tesseract's text-line images kept uncompressed instead of as PNG (line_images.c says how and why).
+        .target(name: "LineImages", dependencies: ["CLeptonica"]),
 
         // Pure domain: imports no C module.
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(name: "ShoeboxEngines",
-                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim"],
+                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages"],
                 swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "ShoeboxPipeline",

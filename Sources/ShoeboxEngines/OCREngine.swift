@@ -1,5 +1,6 @@
 internal import CTesseract
 internal import CLeptonica
+internal import LineImages
 internal import Foundation
 public import ShoeboxCore
 
@@ -151,4 +152,7 @@ public final class OCREngine {
     }
 
     public static var tesseractVersion: String { String(cString: TessVersion()) }
+
+    /// Text-line images tesseract kept uncompressed instead of as PNG in this process (LineImages target).
+    public static var uncompressedLineImages: Int { LineImages_uncompressedCount() }
 }

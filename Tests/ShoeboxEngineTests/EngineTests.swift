@@ -31,6 +31,18 @@ struct ImageAndOCRTests {
         }
     }
 
+    // Tesseract's PNG request for each text line's image reaches the LineImages target's pixWriteMem (the
+    // linker put it in the executable's dynamic symbols), which writes PNM: the page reads as before.
+    @Test func tesseractKeepsItsTextLineImagesUncompressed() throws {
+        let image = try ImageLoader.load(try fixtureBytes("eng-gb-grocer.png"), kind: .png, maxMegapixels: 60).get()[0]
+        let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
+        let before = OCREngine.uncompressedLineImages
+        let ocr = try engine.recognize(image).get()
+        #expect(OCREngine.uncompressedLineImages - before >= ocr.lines.count)
+        #expect(ocr.lines.count >= 10)
+        #expect(ocr.meanConfidence > 80)
+    }
+
     @Test func missingLanguageDataIsASetupErrorWithTheInstallCommand() {
         #expect {
             _ = try OCREngine(languages: ["xyz"], pageSegmentationMode: 4)
