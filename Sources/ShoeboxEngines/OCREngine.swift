@@ -85,7 +85,7 @@ public final class OCREngine {
             repeat {
                 let startsLine = TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0
                 guard let textPtr = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
-                let text = String(cString: textPtr).trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = OCREngine.trimmed(textPtr)
                 TessDeleteText(textPtr)
                 guard !text.isEmpty else { continue }
                 var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
@@ -99,6 +99,17 @@ public final class OCREngine {
         }
         return .success(OCRPage(pageNumber: image.pageNumber, width: image.width, height: image.height, dpi: image.dpi,
                                 source: .ocr, lines: OCRPage.mergeLines(lines.map(OCRLine.init(words:)))))
+    }
+
+    /// A word's UTF-8 text without surrounding whitespace. Tesseract's words seldom have any: Foundation's
+    /// trimming is only asked when the first or last byte is a space, a control or part of a non-ASCII letter.
+    static func trimmed(_ text: UnsafePointer<CChar>) -> String {
+        let length = strlen(text)
+        let word = String(cString: text)
+        guard length > 0 else { return word }
+        let first = UInt8(bitPattern: text[0]), last = UInt8(bitPattern: text[length - 1])
+        func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
+        return plain(first) && plain(last) ? word : word.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// Orientation of the text on a page with tesseract's OSD (this engine must have been made with ["osd"]):

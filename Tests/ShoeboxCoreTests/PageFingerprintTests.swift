@@ -187,6 +187,18 @@ struct PageSizeRuleTests {
         #expect(Array(double.gray[12..<16]) == [0, 64, 191, 255])
     }
 
+    // Scaling rounds without libm's `round`, and must round exactly as `rounded()` did: a gray level moved
+    // here and there changed SROIE totals once.
+    @Test func scalingRoundsHalvesUpExactlyAsRoundedDid() {
+        var generator = SplitMix64(seed: 7)
+        var values: [Double] = [0, 0.5, 1.5, 2.5, 127.5, 254.5, 255, 0.49999999999999994, 1.4999999999999998,
+                                254.49999999999997, 2.5000000000000004, 0.5.nextDown, 0.5.nextUp]
+        for _ in 0..<100_000 { values.append(Double.random(in: 0..<256, using: &generator)) }
+        for n in 0..<256 { values += [Double(n) + 0.5, (Double(n) + 0.5).nextDown, (Double(n) + 0.5).nextUp] }
+        let wrong = values.filter { PageImage.roundedHalfUp($0) != Int($0.rounded()) }
+        #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
     @Test func smallPrintIsScaledUpButNotPastTheReadSize() {
         #expect(PageImage.upscaleFactor(textHeight: 30) == nil)
         #expect(PageImage.upscaleFactor(textHeight: 15) == 2)
