@@ -1,6 +1,7 @@
 // Tesseract 5.3 hands every text line it recognises to the LSTM as an `ImageData`, which stores the line's
 // image PNG-compressed (`ImageData::SetPixInternal` calls `pixWriteMem(..., IFF_PNG)`) and decodes it again
-// right away (`GetPixInternal`, `pixReadMem`). zlib and libpng were 5.7 % of a run's CPU, all of it there.
+// right away (`GetPixInternal`, `pixReadMem`). zlib and libpng were 5.7 % of a bench run's CPU, nearly all
+// of it there (the few PNG files Shoebox itself decodes are the rest).
 //
 // This file defines `pixWriteMem`. An executable's definition comes before the shared libraries' in the
 // dynamic linker's lookup, so libtesseract's calls land here. A PNG request for a 1- or 8-bit image without
