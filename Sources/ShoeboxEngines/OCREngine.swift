@@ -104,10 +104,9 @@ public final class OCREngine {
     /// A word's UTF-8 text without surrounding whitespace. Tesseract's words seldom have any: Foundation's
     /// trimming is only asked when the first or last byte is a space, a control or part of a non-ASCII letter.
     static func trimmed(_ text: UnsafePointer<CChar>) -> String {
-        let length = strlen(text)
-        let word = String(cString: text)
-        guard length > 0 else { return word }
-        let first = UInt8(bitPattern: text[0]), last = UInt8(bitPattern: text[length - 1])
+        let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
+        let word = String(decoding: bytes, as: UTF8.self)  // invalid bytes become U+FFFD, as with String(cString:)
+        guard let first = bytes.first, let last = bytes.last else { return word }
         func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
         return plain(first) && plain(last) ? word : word.trimmingCharacters(in: .whitespacesAndNewlines)
     }
