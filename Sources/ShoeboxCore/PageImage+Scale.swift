@@ -39,43 +39,68 @@ extension PageImage {
         return PageImage(pageNumber: pageNumber, width: w, height: h, dpi: max(1, dpi / 2), gray: out)
     }
 
-    /// Bilinear scaling by `factor` (> 0); the page keeps its number and its dpi grows with it. Source
-    /// positions and weights are worked out once per column and per row (computed per pixel, they took 1 % of a
-    /// bench run's CPU); the arithmetic per pixel is unchanged, to the bit: fixed-point weights moved a gray
-    /// level here and there, which changed three SROIE totals.
+    /// Bilinear scaling by `factor` (> 0); the page keeps its number and its dpi grows with it.
     public func scaled(by factor: Double) -> PageImage {
-        let w = max(1, Int((Double(width) * factor).rounded())), h = max(1, Int((Double(height) * factor).rounded()))
-        func taps(_ n: Int, _ size: Int) -> (lo: [Int], hi: [Int], weight: [Double]) {
-            var lo = [Int](repeating: 0, count: n), hi = lo, weight = [Double](repeating: 0, count: n)
-            for i in 0..<n {
-                let source = min(Double(size - 1), max(0, (Double(i) + 0.5) / factor - 0.5))
-                lo[i] = Int(source)
-                hi[i] = min(size - 1, lo[i] + 1)
-                weight[i] = source - Double(lo[i])
+        let size = scaledSize(by: factor)
+        var out = [UInt8](repeating: 255, count: size.width * size.height)
+        out.withUnsafeMutableBufferPointer { dst in
+            forEachRow(scaledBy: factor) { y, row in
+                UnsafeMutableRawPointer(dst.baseAddress! + y * size.width).copyMemory(from: row.baseAddress!, byteCount: row.count)
             }
-            return (lo, hi, weight)
         }
-        let columns = taps(w, width), rows = taps(h, height)
-        var out = [UInt8](repeating: 255, count: w * h)
+        return PageImage(pageNumber: pageNumber, width: size.width, height: size.height, dpi: scaledDPI(by: factor), gray: out)
+    }
+
+    /// The width and height of the page scaled by `factor`.
+    public func scaledSize(by factor: Double) -> (width: Int, height: Int) {
+        (max(1, Int((Double(width) * factor).rounded())), max(1, Int((Double(height) * factor).rounded())))
+    }
+
+    /// The resolution of the page scaled by `factor`.
+    public func scaledDPI(by factor: Double) -> Int { Int((Double(dpi) * factor).rounded()) }
+
+    /// The rows of the page scaled by `factor`, top to bottom, each handed to `body` with its row number in a
+    /// buffer that is reused: whoever copies the rows elsewhere (tesseract's image) needs no scaled copy of
+    /// the whole page (16 MB a worker). With `factor` 1 these are the page's own rows.
+    /// Bilinear: source positions and weights are worked out once per column and per row (computed per pixel,
+    /// they took 1 % of a bench run's CPU); the arithmetic per pixel is unchanged, to the bit: fixed-point
+    /// weights moved a gray level here and there, which changed three SROIE totals.
+    public func forEachRow(scaledBy factor: Double, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         gray.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                columns.lo.withUnsafeBufferPointer { x0 in
-                    columns.hi.withUnsafeBufferPointer { x1 in
-                        columns.weight.withUnsafeBufferPointer { fx in
-                            for y in 0..<h {
-                                let top = rows.lo[y] * width, bottom = rows.hi[y] * width, fy = rows.weight[y]
-                                for x in 0..<w {
-                                    let upper = Double(src[top + x0[x]]) * (1 - fx[x]) + Double(src[top + x1[x]]) * fx[x]
-                                    let lower = Double(src[bottom + x0[x]]) * (1 - fx[x]) + Double(src[bottom + x1[x]]) * fx[x]
-                                    dst[y * w + x] = UInt8(min(255, PageImage.roundedHalfUp(upper * (1 - fy) + lower * fy)))
-                                }
+            guard factor != 1 else {
+                for y in 0..<height { body(y, UnsafeBufferPointer(rebasing: src[y * width ..< (y + 1) * width])) }
+                return
+            }
+            let (w, h) = scaledSize(by: factor)
+            func taps(_ n: Int, _ size: Int) -> (lo: [Int], hi: [Int], weight: [Double]) {
+                var lo = [Int](repeating: 0, count: n), hi = lo, weight = [Double](repeating: 0, count: n)
+                for i in 0..<n {
+                    let source = min(Double(size - 1), max(0, (Double(i) + 0.5) / factor - 0.5))
+                    lo[i] = Int(source)
+                    hi[i] = min(size - 1, lo[i] + 1)
+                    weight[i] = source - Double(lo[i])
+                }
+                return (lo, hi, weight)
+            }
+            let columns = taps(w, width), rows = taps(h, height)
+            let row = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: w)
+            defer { row.deallocate() }
+            columns.lo.withUnsafeBufferPointer { x0 in
+                columns.hi.withUnsafeBufferPointer { x1 in
+                    columns.weight.withUnsafeBufferPointer { fx in
+                        for y in 0..<h {
+                            let top = rows.lo[y] * width, bottom = rows.hi[y] * width, fy = rows.weight[y]
+                            for x in 0..<w {
+                                let upper = Double(src[top + x0[x]]) * (1 - fx[x]) + Double(src[top + x1[x]]) * fx[x]
+                                let lower = Double(src[bottom + x0[x]]) * (1 - fx[x]) + Double(src[bottom + x1[x]]) * fx[x]
+                                row[x] = UInt8(min(255, PageImage.roundedHalfUp(upper * (1 - fy) + lower * fy)))
                             }
+                            body(y, UnsafeBufferPointer(row))
                         }
                     }
                 }
             }
         }
-        return PageImage(pageNumber: pageNumber, width: w, height: h, dpi: Int((Double(dpi) * factor).rounded()), gray: out)
     }
 
     /// `value.rounded()` (halves away from zero) for a `value` ≥ 0, without the call to libm's `round` that

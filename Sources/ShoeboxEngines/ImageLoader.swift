@@ -49,6 +49,20 @@ public enum ImageLoader {
         return page(from: pix, number: 1, maxMegapixels: maxMegapixels, decodedAt: reduction).map { [$0] }
     }
 
+    /// A resolution stated in an image file, when it is believable: within 70–2400 dpi, and making a page no
+    /// wider than `largestPaperInches` on its shorter side. Phones and some scanning software write 72 or 96
+    /// dpi into images of thousands of pixels (a 4945 × 6981 A4 scan "at 96 dpi" would be 51 inches wide);
+    /// such an image is read as one without a resolution. Believed, the figure would also cost memory: tesseract
+    /// builds its text-line projection at 100 dpi of the resolution it is told, so a 16-megapixel page said
+    /// to be 65 dpi took 76 MB more (a full-size map plus a 4-byte-per-pixel sum of it) than at 300 dpi.
+    static func statedResolution(_ xres: Int, width: Int, height: Int) -> Int? {
+        guard (70...2400).contains(xres), Double(min(width, height)) / Double(xres) <= largestPaperInches else { return nil }
+        return xres
+    }
+
+    /// The shorter side of the largest paper Shoebox expects, in inches: A3 (11.7) and tabloid (11) fit.
+    public static let largestPaperInches = 12.0
+
     /// The size of an image from its header, without decoding it.
     static func size(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, iscmap: Int32 = 0, format: Int32 = 0
@@ -87,8 +101,8 @@ public enum ImageLoader {
         guard width * height * reduction * reduction <= maxMegapixels * 1_000_000 else {
             return .failure(.imageTooLarge(width: width * reduction, height: height * reduction, limit: maxMegapixels))
         }
-        let xres = Int(pixGetXRes(decoded))
-        let dpi = (70...2400).contains(xres) ? max(1, xres / reduction) : assumedDPI
+        let dpi = statedResolution(Int(pixGetXRes(decoded)), width: width * reduction, height: height * reduction)
+            .map { max(1, $0 / reduction) } ?? assumedDPI
         // A gray page without a colour map is used as it is (converting would copy it whole).
         if pixGetDepth(decoded) != 8 || pixGetColormap(decoded) != nil {
             guard let converted = pixConvertTo8(decoded, 0) else { return .failure(.corruptImage("leptonica cannot convert it to gray")) }

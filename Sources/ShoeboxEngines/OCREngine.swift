@@ -51,7 +51,9 @@ public final class OCREngine {
     /// the faint text; the tiled one keeps it. It reads clean pages no better, so it is for pages that failed.
     /// `timeout`: seconds after which tesseract is told to stop (its monitor's deadline); the page then fails as
     /// page-timeout.
-    public func recognize(_ image: PageImage, pageSegmentationMode: Int? = nil, adaptiveThreshold: Bool = false,
+    /// `scale`: the page is read scaled by this factor, scaled row by row on its way into tesseract's image;
+    /// the words' boxes are those of the scaled page, and so are the width, height and dpi of the result.
+    public func recognize(_ image: PageImage, scale: Double = 1, pageSegmentationMode: Int? = nil, adaptiveThreshold: Bool = false,
                           timeout: Double? = nil) -> Result<OCRPage, DocumentFailure> {
         guard let api = handle else { return .failure(.ocrFailed("engine is closed")) }
         defer {
@@ -60,9 +62,10 @@ public final class OCREngine {
         }
         if let mode = pageSegmentationMode { TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode))) }
         if adaptiveThreshold { _ = TessBaseAPISetVariable(api, "thresholding_method", "1") }
-        PhaseCPU.measure("set-image") { OCREngine.setImage(api, image) }
+        let (width, height) = image.scaledSize(by: scale), dpi = image.scaledDPI(by: scale)
+        PhaseCPU.measure(scale == 1 ? "set-image" : "scale") { OCREngine.setImage(api, image, scale: scale) }
         // After SetImage, or tesseract guesses a resolution and reads differently (platform notes).
-        TessBaseAPISetSourceResolution(api, Int32(image.dpi))
+        TessBaseAPISetSourceResolution(api, Int32(dpi))
         let monitor = timeout.map { t -> OpaquePointer? in
             let m = TessMonitorCreate()
             TessMonitorSetDeadlineMSecs(m, Int32(max(1, min(3_600_000, (t * 1000).rounded()))))
@@ -97,7 +100,7 @@ public final class OCREngine {
             } while TessResultIteratorNext(iterator, RIL_WORD) != 0
         }
         }
-        return .success(OCRPage(pageNumber: image.pageNumber, width: image.width, height: image.height, dpi: image.dpi,
+        return .success(OCRPage(pageNumber: image.pageNumber, width: width, height: height, dpi: dpi,
                                 source: .ocr, lines: OCRPage.mergeLines(lines.map(OCRLine.init(words:)))))
     }
 
@@ -133,31 +136,33 @@ public final class OCREngine {
         return ((360 - Int(degrees)) % 360, Double(confidence))
     }
 
-    /// Hands a page to tesseract as a leptonica image, filled a row at a time (8-bpp pixels are big-endian
-    /// within 32-bit words: platform notes). Tesseract's raw-bytes SetImage stores every pixel singly and then
-    /// copies the whole image once more: it took 16 ms per call on a 16-megapixel page, this a third of that.
-    static func setImage(_ api: OpaquePointer, _ image: PageImage) {
-        var made = pixCreateNoInit(Int32(image.width), Int32(image.height), 8)
+    /// Hands a page to tesseract as a leptonica image, scaled by `scale`, filled a row at a time (8-bpp pixels
+    /// are big-endian within 32-bit words: platform notes). Tesseract's raw-bytes SetImage stores every pixel
+    /// singly and then copies the whole image once more: it took 16 ms per call on a 16-megapixel page, this a
+    /// third of that. Tesseract keeps its own copy: the leptonica image is freed on return.
+    static func setImage(_ api: OpaquePointer, _ image: PageImage, scale: Double = 1) {
+        let (width, height) = image.scaledSize(by: scale)
+        var made = pixCreateNoInit(Int32(width), Int32(height), 8)
         defer { pixDestroy(&made) }
         guard let pix = made, let data = pixGetData(pix) else {
-            image.gray.withUnsafeBufferPointer { p in
-                TessBaseAPISetImage(api, p.baseAddress, Int32(image.width), Int32(image.height), 1, Int32(image.width))
+            let page = scale == 1 ? image : image.scaled(by: scale)
+            page.gray.withUnsafeBufferPointer { p in
+                TessBaseAPISetImage(api, p.baseAddress, Int32(page.width), Int32(page.height), 1, Int32(page.width))
             }
             return
         }
         let wpl = Int(pixGetWpl(pix))
-        image.gray.withUnsafeBytes { src in
-            let bytes = UnsafeMutableRawPointer(data)
-            for y in 0..<image.height {
-                let row = bytes + y * wpl * 4
-                // The row's last word is padded with white: what tesseract's own copy leaves there is undefined.
-                row.storeBytes(of: UInt32.max, toByteOffset: (wpl - 1) * 4, as: UInt32.self)
-                row.copyMemory(from: src.baseAddress! + y * image.width, byteCount: image.width)
-                let words = row.assumingMemoryBound(to: UInt32.self)
-                for i in 0..<wpl { words[i] = words[i].byteSwapped }
-            }
+        let bytes = UnsafeMutableRawPointer(data)
+        image.forEachRow(scaledBy: scale) { y, pixels in
+            let row = bytes + y * wpl * 4
+            // The row's last word is padded with white: what tesseract's own copy leaves there is undefined.
+            row.storeBytes(of: UInt32.max, toByteOffset: (wpl - 1) * 4, as: UInt32.self)
+            row.copyMemory(from: pixels.baseAddress!, byteCount: pixels.count)
+            let words = row.assumingMemoryBound(to: UInt32.self)
+            for i in 0..<wpl { words[i] = words[i].byteSwapped }
         }
-        pixSetResolution(pix, Int32(image.dpi), Int32(image.dpi))
+        let dpi = Int32(image.scaledDPI(by: scale))
+        pixSetResolution(pix, dpi, dpi)
         TessBaseAPISetImage2(api, pix)
     }
 

@@ -74,11 +74,10 @@ public final class OCRStage {
 
     /// One image page through tesseract with an engine for the pass's languages from the run's pool.
     func read(_ image: PageImage, pass: OCRPass) -> Result<OCRPage, DocumentFailure> {
-        let page = pass.scale != 1 ? PhaseCPU.measure("scale") { image.scaled(by: pass.scale) } : image
         let read: Result<OCRPage, DocumentFailure>
         do {
             read = try engines.use(pass.languages) { engine in
-                engine.recognize(page, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
+                engine.recognize(image, scale: pass.scale, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
                                  timeout: config.pageTimeoutSeconds)
             }
         } catch { return .failure(.ocrFailed(error.message)) }
@@ -429,7 +428,7 @@ public struct TextOfDocument: Sendable, Codable {
 /// changes what a pass reads (dpi, and `OCRCache.readerVersion`); passes are named by mode and languages.
 struct OCRCache {
     /// Bump when rendering, preparation or OCR code changes what is read, so old entries are not used.
-    static let readerVersion = 12
+    static let readerVersion = 13
     let directory: String
     let key: String
 

@@ -259,6 +259,45 @@ struct PipelineReadingTests {
         }
     }
 
+    // Phones and scanning software write 72 or 96 dpi into images of thousands of pixels. A resolution that
+    // makes the page wider than A3 on its shorter side is not believed: the page is read as one without a
+    // resolution (300 dpi). At 96 dpi the small receipt (945 px, 9.8 in) keeps its 96.
+    @Test func aResolutionThatMakesThePageLargerThanPaperIsNotBelieved() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
+        func page(scale: String, density: String) throws -> PageImage {
+            let jpg = dir.appendingPathComponent("r\(scale)-\(density).jpg").path
+            try runProgram(convert, [fixtures.path + "/receipts/eng-gb-grocer.png", "-scale", scale, "-units", "PixelsPerInch",
+                                     "-density", density, "-quality", "85", jpg], environment: ["MAGICK_THREAD_LIMIT": "1"])
+            return try ImageLoader.load([UInt8](try #require(FileManager.default.contents(atPath: jpg))), kind: .jpeg, maxMegapixels: 60).get()[0]
+        }
+        #expect(try page(scale: "100%", density: "96").dpi == 96)
+        let big = try page(scale: "200%", density: "96")  // 1890 px at 96 dpi: 19.7 inches
+        #expect(big.width == 1890 && big.dpi == ImageLoader.assumedDPI)
+        #expect(try page(scale: "200%", density: "200").dpi == 200)  // 9.5 inches
+        #expect(ImageLoader.statedResolution(96, width: 1152, height: 3000) == 96)  // 12 inches
+        #expect(ImageLoader.statedResolution(96, width: 1153, height: 3000) == nil)
+        #expect(ImageLoader.statedResolution(69, width: 500, height: 800) == nil)
+        let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
+        #expect(try engine.recognize(big).get().wordCount > 20)
+    }
+
+    // A scaled pass hands tesseract the page scaled row by row, never a scaled copy of the whole page: it reads
+    // exactly what a scaled copy reads, in the scaled page's coordinates.
+    @Test func readingScaledRowByRowEqualsReadingAScaledCopy() throws {
+        let image = try ImageLoader.load(try fixtureBytes("eng-gb-grocer.png"), kind: .png, maxMegapixels: 60).get()[0]
+        let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
+        for factor in [0.75, 1.5] {
+            let copy = image.scaled(by: factor)
+            let rows = try engine.recognize(image, scale: factor).get()
+            let whole = try engine.recognize(copy).get()
+            #expect(rows == whole)
+            #expect(rows.width == copy.width && rows.height == copy.height && rows.dpi == copy.dpi)
+            #expect(rows.wordCount > 20)
+        }
+    }
+
     @Test func theWorkersShareEnginesAndMakeOneOnlyWhenAllOfItsSetAreBusy() throws {
         let pool = try EnginePool(config: PipelineConfig())
         #expect(pool.idleCount == 1)   // the first pass's, made at once
