@@ -24,12 +24,14 @@ let package = Package(
         .target(name: "CLD2Shim", linkerSettings: [.linkedLibrary("cld2")]),
         // Tesseract's text-line images kept uncompressed instead of as PNG (line_images.c says how and why).
         .target(name: "LineImages", dependencies: ["CLeptonica"]),
+        // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes (pdf_images.c).
+        .target(name: "PDFImages", linkerSettings: [.linkedLibrary("qpdf")]),
 
         // Pure domain: imports no C module.
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(name: "ShoeboxEngines",
-                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages"],
+                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "PDFImages"],
                 swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "ShoeboxPipeline",

@@ -1,4 +1,5 @@
 internal import CPoppler
+internal import PDFImages
 internal import Foundation
 public import ShoeboxCore
 
@@ -7,6 +8,8 @@ public import ShoeboxCore
 public final class PDFRenderer {
     private var document: OpaquePointer?
     public let pageCount: Int
+    /// The same file read by qpdf, for the size and the stored bytes of a page's images (pdf_images.c).
+    private let storedImages: OpaquePointer?
 
     /// Opens a PDF from its bytes. Encrypted and damaged files fail with their own reasons.
     public init(bytes: [UInt8]) throws(DocumentFailure) {
@@ -29,10 +32,28 @@ public final class PDFRenderer {
         guard let doc else { throw DocumentFailure.corruptPDF("poppler returned no document") }
         document = doc
         pageCount = Int(poppler_document_get_n_pages(doc))
+        storedImages = bytes.withUnsafeBufferPointer { p in PDFImages_open(p.baseAddress, p.count) }
     }
 
     deinit {
         if let document { CPoppler_unref(UnsafeMutableRawPointer(document)) }
+        PDFImages_close(storedImages)
+    }
+
+    /// The largest image page `index` draws from its own resources, as stored: its pixel size, and whether its
+    /// bytes are a JPEG file. Nil when qpdf cannot tell (images inside form XObjects, files qpdf cannot read).
+    func storedImage(page index: Int) -> (width: Int, height: Int, isJPEG: Bool)? {
+        var info = PDFImageInfo()
+        guard PDFImages_largest(storedImages, Int32(index), &info) != 0 else { return nil }
+        return (Int(info.width), Int(info.height), info.isJPEG != 0)
+    }
+
+    /// The stored bytes of page `index`'s largest image.
+    func storedImageBytes(page index: Int) -> [UInt8]? {
+        var length = 0
+        guard let data = PDFImages_largestData(storedImages, Int32(index), &length) else { return nil }
+        defer { free(data) }
+        return [UInt8](UnsafeBufferPointer(start: data, count: length))
     }
 
     private func withPage<T>(_ index: Int, _ body: (OpaquePointer) -> T) -> T? {
@@ -55,10 +76,19 @@ public final class PDFRenderer {
         /// wrapped in a PDF at "72 dpi" is a large page of few pixels per inch), nil when none does (born-digital
         /// pages, vector drawings).
         case render(scanDPI: Int?)
+        /// The page's image is over `maxMegapixels` (from its stored size, before anything decoded it).
+        case failed(DocumentFailure)
     }
 
-    public func scan(page index: Int, highestDPI: Int) -> Scan {
-        withPage(index) { page -> Scan in
+    /// An image over `readMegapixels` that is stored as a JPEG is decoded from its stored bytes like a JPEG
+    /// file (ImageLoader: at 1/2–1/8 by libjpeg when large, to its luminance), not by poppler, which makes two
+    /// surfaces of 4 bytes a pixel of it (a 35-megapixel A4 scan: 2 × 132 MB).
+    public func scan(page index: Int, highestDPI: Int, maxMegapixels: Int) -> Scan {
+        let stored = storedImage(page: index)
+        if let stored, stored.width * stored.height > maxMegapixels * 1_000_000 {
+            return .failed(.imageTooLarge(width: stored.width, height: stored.height, limit: maxMegapixels))
+        }
+        return withPage(index) { page -> Scan in
             var wPt = 0.0, hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
             guard wPt > 0, hPt > 0, let list = poppler_page_get_image_mapping(page) else { return .render(scanDPI: nil) }
@@ -75,17 +105,28 @@ public final class PDFRenderer {
                 }
                 node = n.pointee.next
             }
-            guard let best, best.area >= 0.5 * wPt * hPt, let surface = poppler_page_get_image(page, best.id) else { return .render(scanDPI: nil) }
-            defer { cairo_surface_destroy(surface) }
-            let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+            guard let best, best.area >= 0.5 * wPt * hPt else { return .render(scanDPI: nil) }
             let boxW = abs(best.box.x2 - best.box.x1), boxH = abs(best.box.y2 - best.box.y1)
-            guard width > 0, height > 0, boxW > 0, boxH > 0 else { return .render(scanDPI: nil) }
-            let dpiX = Double(width) / (boxW / 72), dpiY = Double(height) / (boxH / 72)
-            let dpi = Int(dpiX.rounded())
+            guard boxW > 0, boxH > 0 else { return .render(scanDPI: nil) }
             // Used as it is only when nothing else is on the page and the image is neither turned nor stretched
             // (a page turned by /Rotate has its sides swapped against the image's).
-            let coversPage = images == 1 && min(best.box.x1, best.box.x2) <= wPt * 0.01 && min(best.box.y1, best.box.y2) <= hPt * 0.01
-                && abs(boxW - wPt) <= wPt * 0.01 && abs(boxH - hPt) <= hPt * 0.01 && abs(dpiX - dpiY) <= dpiX * 0.02
+            func covers(width: Int, height: Int) -> Bool {
+                let dpiX = Double(width) / (boxW / 72), dpiY = Double(height) / (boxH / 72)
+                return images == 1 && min(best.box.x1, best.box.x2) <= wPt * 0.01 && min(best.box.y1, best.box.y2) <= hPt * 0.01
+                    && abs(boxW - wPt) <= wPt * 0.01 && abs(boxH - hPt) <= hPt * 0.01 && abs(dpiX - dpiY) <= dpiX * 0.02
+            }
+            if let stored, stored.isJPEG, Double(stored.width * stored.height) / 1e6 > PageImage.readMegapixels,
+               covers(width: stored.width, height: stored.height), let bytes = storedImageBytes(page: index),
+               case .success(let decoded) = ImageLoader.load(bytes, kind: .jpeg, maxMegapixels: maxMegapixels), let image = decoded.first {
+                let dpi = max(1, Int((Double(image.width) / (boxW / 72)).rounded()))
+                return .image(PageImage(pageNumber: index + 1, width: image.width, height: image.height, dpi: dpi, gray: image.gray))
+            }
+            guard let surface = poppler_page_get_image(page, best.id) else { return .render(scanDPI: nil) }
+            defer { cairo_surface_destroy(surface) }
+            let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+            guard width > 0, height > 0 else { return .render(scanDPI: nil) }
+            let dpi = Int((Double(width) / (boxW / 72)).rounded())
+            let coversPage = covers(width: width, height: height)
             let format = cairo_image_surface_get_format(surface)
             guard coversPage, dpi <= highestDPI, Double(width * height) / 1e6 <= PageImage.readMegapixels,
                   format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(surface) else {

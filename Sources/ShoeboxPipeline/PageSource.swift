@@ -76,8 +76,9 @@ final class PageSource {
             // needed; other scanned pages are rendered at their scan's own resolution when that is lower:
             // upscaling adds no detail, only time and memory (small print gets its own scaled pass when needed).
             result = PhaseCPU.measure("render") { () -> Result<PageImage, DocumentFailure> in
-                switch pdf.scan(page: index, highestDPI: render.dpi) {
+                switch pdf.scan(page: index, highestDPI: render.dpi, maxMegapixels: render.maxMegapixels) {
                 case .image(let image): return .success(image)
+                case .failed(let failure): return .failure(failure)
                 case .render(let scanDPI):
                     let dpi = scanDPI.map { min(render.dpi, max(RenderStage.lowestScanDPI, $0)) } ?? render.dpi
                     return pdf.render(page: index, dpi: pdf.readResolution(page: index, dpi: dpi), maxMegapixels: render.maxMegapixels)

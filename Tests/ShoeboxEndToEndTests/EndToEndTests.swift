@@ -468,6 +468,11 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let emptyPDF = "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
         try Data(emptyPDF.utf8).write(to: folder.appendingPathComponent("no-pages.pdf"))
         expected += 2
+        // A PDF page drawing an image that says it is 20000 × 20000 pixels (its data a few bytes): refused from
+        // its stored size (poppler would make surfaces of 1.6 GB to decode it).
+        try onePageImagePDF(pointsWide: 1440, pointsHigh: 1440, width: 20000, height: 20000, filter: "ASCIIHexDecode",
+                            data: Array("FF>".utf8)).write(to: folder.appendingPathComponent("huge-image.pdf"))
+        expected += 1
         // A symbolic link loop is not followed (and not a document).
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop").path, withDestinationPath: folder.path)
         let out = work.appendingPathComponent("out").path
@@ -493,6 +498,8 @@ func readCSV(_ data: Data) throws -> [[String]] {
             let line = try #require(lines.first { $0.contains(#""source":"broken/\#(name)""#) }, "\(name) has no record")
             return try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
+        let huge = try record("huge-image.pdf")
+        #expect((huge["failure"] as? [String: Any])?["code"] as? String == "image-too-large", "\(huge)")
         let three = try record("three.tif")
         #expect(three["pages"] as? Int == 3, "every page of a TIFF is read: \(three)")
         let thousands = try record("thousands.pdf")

@@ -77,7 +77,7 @@ struct PDFTests {
 
     @Test func aScannedPageIsReadFromItsOwnImage() throws {
         let pdf = try PDFRenderer(bytes: try fixtureBytes("fra-mobilier.pdf"))
-        guard case .image(let image) = pdf.scan(page: 0, highestDPI: 300) else { Issue.record("expected the page's image"); return }
+        guard case .image(let image) = pdf.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else { Issue.record("expected the page's image"); return }
         #expect(image.width == 2576 && image.height == 3604 && image.dpi == 300)   // pdfimages -list says so
         // The same pixels the renderer gives at that resolution, without decoding the image twice.
         let rendered = try pdf.render(page: 0, dpi: 300, maxMegapixels: 60).get()
@@ -85,10 +85,10 @@ struct PDFTests {
         let difference = zip(image.gray, rendered.gray).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
         #expect(Double(difference) / Double(image.gray.count) < 2)
         // A scan finer than wanted is rendered smaller instead.
-        guard case .render(let dpi) = pdf.scan(page: 0, highestDPI: 200) else { Issue.record("expected rendering"); return }
+        guard case .render(let dpi) = pdf.scan(page: 0, highestDPI: 200, maxMegapixels: 60) else { Issue.record("expected rendering"); return }
         #expect(dpi == 300)
         // A born-digital page has no scan.
-        guard case .render(nil) = try PDFRenderer(bytes: try fixtureBytes("eng-invoice-textpdf.pdf")).scan(page: 0, highestDPI: 300) else {
+        guard case .render(nil) = try PDFRenderer(bytes: try fixtureBytes("eng-invoice-textpdf.pdf")).scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
             Issue.record("expected no scan"); return
         }
     }
@@ -296,6 +296,37 @@ struct PipelineReadingTests {
             #expect(rows.width == copy.width && rows.height == copy.height && rows.dpi == copy.dpi)
             #expect(rows.wordCount > 20)
         }
+    }
+
+    // A 600-dpi A4 scan stored in a PDF as a JPEG is decoded from the JPEG's own bytes like a JPEG file (at 1/2
+    // by libjpeg): poppler would make two 4-byte-a-pixel surfaces of it (2 × 132 MB) first.
+    @Test func aBigJPEGInAPDFIsDecodedFromItsOwnBytes() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let jpg = dir.appendingPathComponent("big.jpg").path
+        let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
+        try runProgram(convert, [fixtures.path + "/receipts/deu-supermarkt.png", "-scale", "500%", "-quality", "85", jpg],
+                       environment: ["MAGICK_THREAD_LIMIT": "1"])
+        let bytes = [UInt8](try #require(FileManager.default.contents(atPath: jpg)))
+        let size = try #require(ImageLoader.size(bytes))
+        // The page is as big as the image at 600 dpi.
+        let pdf = onePageImagePDF(pointsWide: size.width * 72 / 600, pointsHigh: size.height * 72 / 600, width: size.width,
+                                  height: size.height, filter: "DCTDecode", data: bytes)
+        let renderer = try PDFRenderer(bytes: [UInt8](pdf))
+        let stored = try #require(renderer.storedImage(page: 0))
+        #expect(stored.width == size.width && stored.height == size.height && stored.isJPEG)
+        guard case .image(let page) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
+            Issue.record("expected the page's own image"); return
+        }
+        #expect(page.width == (size.width + 1) / 2 && page.height == (size.height + 1) / 2)
+        #expect(abs(page.dpi - 300) <= 1, "\(page.dpi)")
+        let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
+        #expect(try engine.recognize(page).get().text.contains("Frischmarkt Berger GmbH"))
+        // Over the limit it is refused from the stored size, before anything decodes it.
+        guard case .failed(let failure) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 30) else {
+            Issue.record("expected image-too-large"); return
+        }
+        #expect(failure == .imageTooLarge(width: size.width, height: size.height, limit: 30))
     }
 
     @Test func theWorkersShareEnginesAndMakeOneOnlyWhenAllOfItsSetAreBusy() throws {

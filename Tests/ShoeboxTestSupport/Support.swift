@@ -66,3 +66,30 @@ public func which(_ name: String) -> String? {
     }
     return nil
 }
+
+/// A one-page PDF (cross-reference table and all) whose page of `points` × `points` is covered by one image
+/// XObject: `width` × `height` pixels as its dictionary says, stored as `data` under `filter` (DCTDecode:
+/// JPEG bytes as they are).
+public func onePageImagePDF(pointsWide: Int, pointsHigh: Int, width: Int, height: Int, colorSpace: String = "DeviceGray",
+                            filter: String, data: [UInt8]) -> Data {
+    let content = "q \(pointsWide) 0 0 \(pointsHigh) 0 0 cm /Im0 Do Q"
+    let objects: [[UInt8]] = [
+        Array("<</Type/Catalog/Pages 2 0 R>>".utf8),
+        Array("<</Type/Pages/Kids[3 0 R]/Count 1>>".utf8),
+        Array("<</Type/Page/Parent 2 0 R/MediaBox[0 0 \(pointsWide) \(pointsHigh)]/Resources<</XObject<</Im0 4 0 R>>>>/Contents 5 0 R>>".utf8),
+        Array("<</Type/XObject/Subtype/Image/Width \(width)/Height \(height)/ColorSpace/\(colorSpace)/BitsPerComponent 8/Filter/\(filter)/Length \(data.count)>>\nstream\n".utf8)
+            + data + Array("\nendstream".utf8),
+        Array("<</Length \(content.utf8.count)>>\nstream\n\(content)\nendstream".utf8),
+    ]
+    var pdf = Array("%PDF-1.4\n".utf8)
+    var offsets: [Int] = []
+    for (i, body) in objects.enumerated() {
+        offsets.append(pdf.count)
+        pdf += Array("\(i + 1) 0 obj\n".utf8) + body + Array("\nendobj\n".utf8)
+    }
+    let xref = pdf.count
+    pdf += Array("xref\n0 \(objects.count + 1)\n0000000000 65535 f \n".utf8)
+    for offset in offsets { pdf += Array(String(format: "%010d 00000 n \n", offset).utf8) }
+    pdf += Array("trailer\n<</Size \(objects.count + 1)/Root 1 0 R>>\nstartxref\n\(xref)\n%%EOF\n".utf8)
+    return Data(pdf)
+}
