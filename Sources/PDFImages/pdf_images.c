@@ -5,7 +5,8 @@
 //
 // qpdf reads the page's image dictionaries instead: its /Width and /Height, and for a JPEG (DCTDecode) the
 // stored bytes, which Shoebox's image loader decodes like a JPEG file (at 1/2–1/8 by libjpeg when large, to
-// its luminance). Only images in the page's own resources are seen (not those inside form XObjects); for
+// its luminance). CCITT fax data (black-and-white office scans) is wrapped in a TIFF header that carries the
+// PDF's coding parameters, and leptonica decodes it at 1 bit a pixel (a 600-dpi A4 page: 4.4 MB). Only images in the page's own resources are seen (not those inside form XObjects); for
 // everything qpdf cannot tell, poppler goes on as before.
 #include <stdlib.h>
 #include <string.h>
@@ -49,16 +50,35 @@ static int positiveInt(qpdf_data qpdf, qpdf_oh dict, const char *key) {
     return n > 0 && n <= 1000000 ? (int)n : 0;
 }
 
-static int onlyDCT(qpdf_data qpdf, qpdf_oh dict) {
-    qpdf_oh filter = qpdf_oh_get_key(qpdf, dict, "/Filter");
-    if (qpdf_oh_is_array(qpdf, filter)) {
-        if (qpdf_oh_get_array_n_items(qpdf, filter) != 1) return 0;
-        filter = qpdf_oh_get_array_item(qpdf, filter, 0);
+/// A boolean entry of a dictionary, false when it is missing.
+static int flag(qpdf_data qpdf, qpdf_oh dict, const char *key) {
+    qpdf_oh value = qpdf_oh_get_key(qpdf, dict, key);
+    return qpdf_oh_is_bool(qpdf, value) && qpdf_oh_get_bool_value(qpdf, value);
+}
+
+/// An entry of a dictionary whose value may also be a one-element array (as /Filter and /DecodeParms are).
+static qpdf_oh single(qpdf_data qpdf, qpdf_oh dict, const char *key, int *ok) {
+    qpdf_oh value = qpdf_oh_get_key(qpdf, dict, key);
+    if (qpdf_oh_is_array(qpdf, value)) {
+        if (qpdf_oh_get_array_n_items(qpdf, value) != 1) { *ok = 0; return value; }
+        value = qpdf_oh_get_array_item(qpdf, value, 0);
     }
-    return qpdf_oh_is_name_and_equals(qpdf, filter, "/DCTDecode")
-        && qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/Decode"))
-        && qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/SMask"))
-        && qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/Mask"));
+    *ok = 1;
+    return value;
+}
+
+static int kindOf(qpdf_data qpdf, qpdf_oh dict) {
+    if (!qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/Decode"))
+        || !qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/SMask"))
+        || !qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/Mask"))
+        || flag(qpdf, dict, "/ImageMask")) return PDFImageOther;
+    int ok;
+    qpdf_oh filter = single(qpdf, dict, "/Filter", &ok);
+    if (!ok) return PDFImageOther;
+    if (qpdf_oh_is_name_and_equals(qpdf, filter, "/DCTDecode")) return PDFImageJPEG;
+    if (qpdf_oh_is_name_and_equals(qpdf, filter, "/CCITTFaxDecode")
+        && positiveInt(qpdf, dict, "/BitsPerComponent") == 1) return PDFImageCCITT;
+    return PDFImageOther;
 }
 
 /// The page's largest image stream and its facts; 0 when there is none.
@@ -84,7 +104,7 @@ static qpdf_oh largest(PDFImages *images, int index, PDFImageInfo *info) {
             best = item;
             info->width = width;
             info->height = height;
-            info->isJPEG = onlyDCT(qpdf, dict);
+            info->kind = kindOf(qpdf, dict);
         }
     }
     if (qpdf_has_error(qpdf)) { (void)qpdf_get_error(qpdf); memset(info, 0, sizeof *info); return 0; }
@@ -96,19 +116,79 @@ int PDFImages_largest(PDFImages *images, int index, PDFImageInfo *info) {
     return largest(images, index, info) != 0;
 }
 
-unsigned char *PDFImages_largestData(PDFImages *images, int index, size_t *length) {
+static void put16(unsigned char *p, unsigned v) { p[0] = v & 0xFF; p[1] = (v >> 8) & 0xFF; }
+static void put32(unsigned char *p, unsigned v) { put16(p, v & 0xFFFF); put16(p + 2, v >> 16); }
+
+/// CCITT fax data of a `width` × `height` image as a little-endian TIFF of one strip. The PDF's /DecodeParms
+/// say how it is coded: /K < 0 Group 4, else Group 3 (2-D when /K > 0), /EncodedByteAlign, and /BlackIs1
+/// (black runs decode to 1 bits, which a PDF then shows as white: TIFF's "black is zero").
+static unsigned char *ccittTIFF(qpdf_data qpdf, qpdf_oh dict, int width, int height,
+                                const unsigned char *data, size_t length, size_t *tiffLength) {
+    int ok;
+    qpdf_oh parms = single(qpdf, dict, "/DecodeParms", &ok);
+    if (!ok) return NULL;
+    long long k = 0, columns = 1728;
+    int blackIs1 = 0, byteAlign = 0;
+    if (qpdf_oh_is_dictionary(qpdf, parms)) {
+        qpdf_oh v = qpdf_oh_get_key(qpdf, parms, "/K");
+        if (qpdf_oh_is_integer(qpdf, v)) k = qpdf_oh_get_int_value(qpdf, v);
+        v = qpdf_oh_get_key(qpdf, parms, "/Columns");
+        if (qpdf_oh_is_integer(qpdf, v)) columns = qpdf_oh_get_int_value(qpdf, v);
+        blackIs1 = flag(qpdf, parms, "/BlackIs1");
+        byteAlign = flag(qpdf, parms, "/EncodedByteAlign");
+    }
+    if (columns != width || length > 0xFFFFFFF0u) return NULL;
+    enum { entries = 11 };
+    size_t header = 8 + 2 + entries * 12 + 4;
+    unsigned char *tiff = calloc(1, header + length);
+    if (tiff == NULL) return NULL;
+    memcpy(tiff, "II*\0", 4);
+    put32(tiff + 4, 8);
+    put16(tiff + 8, entries);
+    unsigned char *e = tiff + 10;
+    // Tags in ascending order: tag, type (3 SHORT, 4 LONG), count 1, value.
+    unsigned tags[entries][3] = {
+        {256, 4, (unsigned)width}, {257, 4, (unsigned)height}, {258, 3, 1},
+        {259, 3, k < 0 ? 4 : 3},                 // compression: CCITT Group 4 or Group 3
+        {262, 3, blackIs1 ? 1 : 0},              // photometric: black is zero, or white is zero
+        {273, 4, (unsigned)header},              // strip offset
+        {277, 3, 1}, {278, 4, (unsigned)height}, {279, 4, (unsigned)length},
+        {292, 4, (k > 0 ? 1u : 0u) | (byteAlign ? 4u : 0u)},  // T4 options: 2-D coding, fill bits
+        {293, 4, 0},                             // T6 options
+    };
+    for (int i = 0; i < entries; i++, e += 12) {
+        put16(e, tags[i][0]);
+        put16(e + 2, tags[i][1]);
+        put32(e + 4, 1);
+        if (tags[i][1] == 3) put16(e + 8, tags[i][2]); else put32(e + 8, tags[i][2]);
+    }
+    put32(e, 0);
+    memcpy(tiff + header, data, length);
+    *tiffLength = header + length;
+    return tiff;
+}
+
+unsigned char *PDFImages_largestFile(PDFImages *images, int index, size_t *length) {
     PDFImageInfo info;
     *length = 0;
     if (images == NULL) return NULL;
     qpdf_oh image = largest(images, index, &info);
-    if (image == 0) return NULL;
+    if (image == 0 || info.kind == PDFImageOther) return NULL;
     unsigned char *data = NULL;
+    size_t stored = 0;
     // qpdf_dl_none: the stream's bytes as stored, which for DCTDecode alone are a JPEG file.
-    if (qpdf_oh_get_stream_data(images->qpdf, image, qpdf_dl_none, NULL, &data, length) & QPDF_ERRORS) {
+    if (qpdf_oh_get_stream_data(images->qpdf, image, qpdf_dl_none, NULL, &data, &stored) & QPDF_ERRORS) {
         (void)qpdf_get_error(images->qpdf);
         free(data);
-        *length = 0;
         return NULL;
     }
-    return data;
+    if (info.kind == PDFImageJPEG) {
+        *length = stored;
+        return data;
+    }
+    unsigned char *tiff = ccittTIFF(images->qpdf, qpdf_oh_get_dict(images->qpdf, image), info.width, info.height,
+                                    data, stored, length);
+    free(data);
+    if (qpdf_has_error(images->qpdf)) { (void)qpdf_get_error(images->qpdf); free(tiff); *length = 0; return NULL; }
+    return tiff;
 }

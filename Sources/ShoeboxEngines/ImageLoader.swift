@@ -7,7 +7,10 @@ public enum ImageLoader {
     /// Resolution assumed when the file does not state a usable one.
     public static let assumedDPI = 300
 
-    public static func load(_ bytes: [UInt8], kind: FileKind, maxMegapixels: Int) -> Result<[PageImage], DocumentFailure> {
+    /// `placed`: for an image from a PDF page, its resolution there (the file's own is not used) and the highest
+    /// resolution to read it at (a higher one is scaled down to it, as a rendered page would be).
+    public static func load(_ bytes: [UInt8], kind: FileKind, maxMegapixels: Int,
+                            placed: (dpi: Int, highest: Int)? = nil) -> Result<[PageImage], DocumentFailure> {
         _ = silenced
         if kind != .tiff && !FileKind.isComplete(bytes, kind: kind) { return .failure(.truncatedImage(kind)) }
         var pages: [PageImage] = []
@@ -15,7 +18,7 @@ public enum ImageLoader {
             // Multi-page TIFF: read pages until leptonica has no more.
             for n in 0..<1000 {
                 guard let pix = bytes.withUnsafeBufferPointer({ p in pixReadMemTiff(p.baseAddress, p.count, Int32(n)) }) else { break }
-                switch page(from: pix, number: n + 1, maxMegapixels: maxMegapixels) {
+                switch page(from: pix, number: n + 1, maxMegapixels: maxMegapixels, placed: placed) {
                 case .success(let pg): pages.append(pg)
                 case .failure(let f): return .failure(f)
                 }
@@ -46,7 +49,7 @@ public enum ImageLoader {
             if pix == nil { reduction = 1 }
         }
         if pix == nil { pix = bytes.withUnsafeBufferPointer { p in pixReadMem(p.baseAddress, p.count) } }
-        return page(from: pix, number: 1, maxMegapixels: maxMegapixels, decodedAt: reduction).map { [$0] }
+        return page(from: pix, number: 1, maxMegapixels: maxMegapixels, decodedAt: reduction, placed: placed).map { [$0] }
     }
 
     /// A resolution stated in an image file, when it is believable: within 70–2400 dpi, and making a page no
@@ -91,8 +94,8 @@ public enum ImageLoader {
 
     /// Takes ownership of `pix` and converts it to a gray page. `decodedAt`: the reduction the decoder already
     /// applied (the file's resolution is divided by it, and its size limit counts the file's pixels).
-    static func page(from pix: UnsafeMutablePointer<PIX>?, number: Int, maxMegapixels: Int, decodedAt reduction: Int = 1)
-        -> Result<PageImage, DocumentFailure> {
+    static func page(from pix: UnsafeMutablePointer<PIX>?, number: Int, maxMegapixels: Int, decodedAt reduction: Int = 1,
+                     placed: (dpi: Int, highest: Int)? = nil) -> Result<PageImage, DocumentFailure> {
         var source = pix
         defer { pixDestroy(&source) }
         guard let decoded = source else { return .failure(.corruptImage("leptonica cannot decode it")) }
@@ -101,8 +104,8 @@ public enum ImageLoader {
         guard width * height * reduction * reduction <= maxMegapixels * 1_000_000 else {
             return .failure(.imageTooLarge(width: width * reduction, height: height * reduction, limit: maxMegapixels))
         }
-        let dpi = statedResolution(Int(pixGetXRes(decoded)), width: width * reduction, height: height * reduction)
-            .map { max(1, $0 / reduction) } ?? assumedDPI
+        let dpi = max(1, (placed?.dpi ?? statedResolution(Int(pixGetXRes(decoded)), width: width * reduction, height: height * reduction)
+            ?? assumedDPI * reduction) / reduction)
         // A gray page without a colour map is used as it is (converting would copy it whole).
         if pixGetDepth(decoded) != 8 || pixGetColormap(decoded) != nil {
             guard let converted = pixConvertTo8(decoded, 0) else { return .failure(.corruptImage("leptonica cannot convert it to gray")) }
@@ -110,8 +113,10 @@ public enum ImageLoader {
             source = converted
         }
         let gray = source!
-        // A page over PageImage.readMegapixels is read smaller (area averaging keeps thin strokes).
-        if let f = PageImage.readFactor(width: width, height: height) {
+        // A page over PageImage.readMegapixels, or over the highest resolution it is placed to be read at, is read
+        // smaller (area averaging keeps thin strokes).
+        let over = placed.flatMap { dpi > $0.highest ? Double($0.highest) / Double(dpi) : nil }
+        if let f = [PageImage.readFactor(width: width, height: height), over].compactMap({ $0 }).min() {
             var small = pixScaleAreaMap(gray, Float(f), Float(f))
             defer { pixDestroy(&small) }
             if let small {

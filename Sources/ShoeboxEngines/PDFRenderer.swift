@@ -40,18 +40,24 @@ public final class PDFRenderer {
         PDFImages_close(storedImages)
     }
 
-    /// The largest image page `index` draws from its own resources, as stored: its pixel size, and whether its
-    /// bytes are a JPEG file. Nil when qpdf cannot tell (images inside form XObjects, files qpdf cannot read).
-    func storedImage(page index: Int) -> (width: Int, height: Int, isJPEG: Bool)? {
+    /// The largest image page `index` draws from its own resources, as stored: its pixel size, and the kind of
+    /// file it makes when Shoebox's image loader can decode it without poppler (a JPEG as stored, CCITT fax data
+    /// in a TIFF header). Nil when qpdf cannot tell (images inside form XObjects, files qpdf cannot read).
+    func storedImage(page index: Int) -> (width: Int, height: Int, file: FileKind?)? {
         var info = PDFImageInfo()
         guard PDFImages_largest(storedImages, Int32(index), &info) != 0 else { return nil }
-        return (Int(info.width), Int(info.height), info.isJPEG != 0)
+        let file: FileKind? = switch Int(info.kind) {
+        case PDFImageJPEG: .jpeg
+        case PDFImageCCITT: .tiff
+        default: nil
+        }
+        return (Int(info.width), Int(info.height), file)
     }
 
-    /// The stored bytes of page `index`'s largest image.
-    func storedImageBytes(page index: Int) -> [UInt8]? {
+    /// Page `index`'s largest image as a file of the kind `storedImage` names.
+    func storedImageFile(page index: Int) -> [UInt8]? {
         var length = 0
-        guard let data = PDFImages_largestData(storedImages, Int32(index), &length) else { return nil }
+        guard let data = PDFImages_largestFile(storedImages, Int32(index), &length) else { return nil }
         defer { free(data) }
         return [UInt8](UnsafeBufferPointer(start: data, count: length))
     }
@@ -80,9 +86,9 @@ public final class PDFRenderer {
         case failed(DocumentFailure)
     }
 
-    /// An image over `readMegapixels` that is stored as a JPEG is decoded from its stored bytes like a JPEG
-    /// file (ImageLoader: at 1/2–1/8 by libjpeg when large, to its luminance), not by poppler, which makes two
-    /// surfaces of 4 bytes a pixel of it (a 35-megapixel A4 scan: 2 × 132 MB).
+    /// An image over `readMegapixels` that is stored as a JPEG or as CCITT fax data is decoded by Shoebox's image
+    /// loader (a JPEG at 1/2–1/8 by libjpeg, to its luminance; fax data at 1 bit a pixel), not by poppler, which
+    /// makes two surfaces of 4 bytes a pixel of it (a 35-megapixel A4 scan: 2 × 132 MB).
     public func scan(page index: Int, highestDPI: Int, maxMegapixels: Int) -> Scan {
         let stored = storedImage(page: index)
         if let stored, stored.width * stored.height > maxMegapixels * 1_000_000 {
@@ -115,11 +121,12 @@ public final class PDFRenderer {
                 return images == 1 && min(best.box.x1, best.box.x2) <= wPt * 0.01 && min(best.box.y1, best.box.y2) <= hPt * 0.01
                     && abs(boxW - wPt) <= wPt * 0.01 && abs(boxH - hPt) <= hPt * 0.01 && abs(dpiX - dpiY) <= dpiX * 0.02
             }
-            if let stored, stored.isJPEG, Double(stored.width * stored.height) / 1e6 > PageImage.readMegapixels,
-               covers(width: stored.width, height: stored.height), let bytes = storedImageBytes(page: index),
-               case .success(let decoded) = ImageLoader.load(bytes, kind: .jpeg, maxMegapixels: maxMegapixels), let image = decoded.first {
-                let dpi = max(1, Int((Double(image.width) / (boxW / 72)).rounded()))
-                return .image(PageImage(pageNumber: index + 1, width: image.width, height: image.height, dpi: dpi, gray: image.gray))
+            if let stored, let kind = stored.file, Double(stored.width * stored.height) / 1e6 > PageImage.readMegapixels,
+               covers(width: stored.width, height: stored.height), let bytes = storedImageFile(page: index),
+               case .success(let decoded) = ImageLoader.load(bytes, kind: kind, maxMegapixels: maxMegapixels,
+                                                             placed: (Int((Double(stored.width) / (boxW / 72)).rounded()), highestDPI)),
+               let image = decoded.first {
+                return .image(PageImage(pageNumber: index + 1, width: image.width, height: image.height, dpi: image.dpi, gray: image.gray))
             }
             guard let surface = poppler_page_get_image(page, best.id) else { return .render(scanDPI: nil) }
             defer { cairo_surface_destroy(surface) }

@@ -314,7 +314,7 @@ struct PipelineReadingTests {
                                   height: size.height, filter: "DCTDecode", data: bytes)
         let renderer = try PDFRenderer(bytes: [UInt8](pdf))
         let stored = try #require(renderer.storedImage(page: 0))
-        #expect(stored.width == size.width && stored.height == size.height && stored.isJPEG)
+        #expect(stored.width == size.width && stored.height == size.height && stored.file == .jpeg)
         guard case .image(let page) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
             Issue.record("expected the page's own image"); return
         }
@@ -327,6 +327,51 @@ struct PipelineReadingTests {
             Issue.record("expected image-too-large"); return
         }
         #expect(failure == .imageTooLarge(width: size.width, height: size.height, limit: 30))
+    }
+
+    // A black-and-white scan stored as CCITT Group 4 fax data (1,260 dpi, 22 MP) is decoded by leptonica at 1 bit
+    // a pixel from a TIFF header that carries the PDF's parameters, and read at the highest resolution asked
+    // for (300 dpi), as poppler's rendering of the page would be: the same ink, the same way round, also when
+    // the PDF says /BlackIs1 (then black runs are shown white).
+    @Test func aCCITTScanInAPDFIsDecodedWithoutPoppler() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let tif = dir.appendingPathComponent("page.tif").path
+        let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
+        try runProgram(convert, [fixtures.path + "/receipts/deu-supermarkt.png", "-scale", "400%", "-threshold", "50%", "-compress", "Group4",
+                                 "-define", "tiff:rows-per-strip=100000", "-define", "tiff:endian=lsb", tif],
+                       environment: ["MAGICK_THREAD_LIMIT": "1"])
+        // The fax data is the TIFF's one strip (IFD entries 273 and 279: its offset and length).
+        let file = [UInt8](try #require(FileManager.default.contents(atPath: tif)))
+        func u32(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 | Int(file[at + 2]) << 16 | Int(file[at + 3]) << 24 }
+        let ifd = u32(4), entries = Int(file[ifd]) | Int(file[ifd + 1]) << 8
+        var strip: [Int: Int] = [:]
+        for i in 0..<entries {
+            let e = ifd + 2 + 12 * i, tag = Int(file[e]) | Int(file[e + 1]) << 8
+            if tag == 273 || tag == 279 { strip[tag] = u32(e + 8) }
+        }
+        let offset = try #require(strip[273]), count = try #require(strip[279])
+        let data = Array(file[offset..<offset + count])
+        let (width, height) = (945 * 4, 1484 * 4)
+        func mean(_ page: PageImage) -> Double { Double(page.gray.reduce(0) { $0 + Int($1) }) / Double(page.gray.count) }
+        for blackIs1 in [false, true] {
+            let pdf = onePageImagePDF(pointsWide: 216, pointsHigh: 339, width: width, height: height, bitsPerComponent: 1,
+                                      filter: "CCITTFaxDecode", decodeParms: "<</K -1/Columns \(width)/Rows \(height)/BlackIs1 \(blackIs1)>>",
+                                      data: data)
+            let renderer = try PDFRenderer(bytes: [UInt8](pdf))
+            #expect(renderer.storedImage(page: 0)?.file == .tiff)
+            guard case .image(let page) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
+                Issue.record("expected the page's own image"); return
+            }
+            #expect(abs(page.dpi - 300) <= 1 && abs(page.width - 900) <= 1, "\(page.width) px at \(page.dpi) dpi")
+            let rendered = try renderer.render(page: 0, dpi: 300, maxMegapixels: 60).get()
+            #expect(abs(mean(page) - mean(rendered)) < 4, "\(mean(page)) against poppler's \(mean(rendered))")
+            #expect(blackIs1 ? mean(page) < 128 : mean(page) > 200)
+            if !blackIs1 {
+                let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
+                #expect(try engine.recognize(page).get().text.contains("Frischmarkt Berger GmbH"))
+            }
+        }
     }
 
     @Test func theWorkersShareEnginesAndMakeOneOnlyWhenAllOfItsSetAreBusy() throws {

@@ -69,15 +69,15 @@ public func which(_ name: String) -> String? {
 
 /// A one-page PDF (cross-reference table and all) whose page of `points` × `points` is covered by one image
 /// XObject: `width` × `height` pixels as its dictionary says, stored as `data` under `filter` (DCTDecode:
-/// JPEG bytes as they are).
+/// JPEG bytes as they are) with `decodeParms` (a PDF dictionary, when the filter takes one).
 public func onePageImagePDF(pointsWide: Int, pointsHigh: Int, width: Int, height: Int, colorSpace: String = "DeviceGray",
-                            filter: String, data: [UInt8]) -> Data {
+                            bitsPerComponent: Int = 8, filter: String, decodeParms: String = "", data: [UInt8]) -> Data {
     let content = "q \(pointsWide) 0 0 \(pointsHigh) 0 0 cm /Im0 Do Q"
     let objects: [[UInt8]] = [
         Array("<</Type/Catalog/Pages 2 0 R>>".utf8),
         Array("<</Type/Pages/Kids[3 0 R]/Count 1>>".utf8),
         Array("<</Type/Page/Parent 2 0 R/MediaBox[0 0 \(pointsWide) \(pointsHigh)]/Resources<</XObject<</Im0 4 0 R>>>>/Contents 5 0 R>>".utf8),
-        Array("<</Type/XObject/Subtype/Image/Width \(width)/Height \(height)/ColorSpace/\(colorSpace)/BitsPerComponent 8/Filter/\(filter)/Length \(data.count)>>\nstream\n".utf8)
+        Array("<</Type/XObject/Subtype/Image/Width \(width)/Height \(height)/ColorSpace/\(colorSpace)/BitsPerComponent \(bitsPerComponent)/Filter/\(filter)\(decodeParms.isEmpty ? "" : "/DecodeParms" + decodeParms)/Length \(data.count)>>\nstream\n".utf8)
             + data + Array("\nendstream".utf8),
         Array("<</Length \(content.utf8.count)>>\nstream\n\(content)\nendstream".utf8),
     ]

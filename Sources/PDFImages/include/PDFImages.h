@@ -9,9 +9,12 @@ typedef struct PDFImages PDFImages;
 /// The largest image a page draws from its own resources.
 typedef struct {
     int width, height;
-    /// 1 when its data is one whole JPEG file: DCTDecode its only filter, no /Decode array, no mask.
-    int isJPEG;
+    /// How its data is stored, when it can be decoded without poppler (no /Decode array, no mask, not a stencil):
+    /// 1 one whole JPEG file (DCTDecode its only filter), 2 CCITT fax (its only filter, 1 bit a pixel); else 0.
+    int kind;
 } PDFImageInfo;
+
+enum { PDFImageOther = 0, PDFImageJPEG = 1, PDFImageCCITT = 2 };
 
 /// Opens a PDF held in memory (the bytes are copied); NULL when qpdf cannot read it (it is then left to poppler).
 PDFImages *PDFImages_open(const unsigned char *bytes, size_t length);
@@ -20,7 +23,8 @@ void PDFImages_close(PDFImages *images);
 /// Page `index` (0-based): 1 and its largest image in `info`, or 0 when it has no image qpdf can measure.
 int PDFImages_largest(PDFImages *images, int index, PDFImageInfo *info);
 
-/// The stored bytes of page `index`'s largest image (malloc'd, the caller frees them), or NULL.
-unsigned char *PDFImages_largestData(PDFImages *images, int index, size_t *length);
+/// Page `index`'s largest image as a file an image reader takes (malloc'd, the caller frees it), or NULL: a
+/// JPEG's stored bytes as they are, CCITT fax data inside a one-strip TIFF that says how it is coded.
+unsigned char *PDFImages_largestFile(PDFImages *images, int index, size_t *length);
 
 #endif
