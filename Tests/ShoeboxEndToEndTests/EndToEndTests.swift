@@ -473,6 +473,18 @@ func readCSV(_ data: Data) throws -> [[String]] {
         try onePageImagePDF(pointsWide: 1440, pointsHigh: 1440, width: 20000, height: 20000, filter: "ASCIIHexDecode",
                             data: Array("FF>".utf8)).write(to: folder.appendingPathComponent("huge-image.pdf"))
         expected += 1
+        // A black-and-white scan stored as CCITT fax data (decoded by leptonica, not poppler), whole and bit-flipped.
+        let fax = try faxData("eng-gb-grocer.png", in: work)
+        let faxPDF = [UInt8](onePageImagePDF(pointsWide: 216, pointsHigh: 325, width: fax.width, height: fax.height, bitsPerComponent: 1,
+                                             filter: "CCITTFaxDecode", decodeParms: "<</K -1/Columns \(fax.width)>>", data: fax.data))
+        try Data(faxPDF).write(to: folder.appendingPathComponent("fax.pdf"))
+        let faxStart = try #require(faxPDF.firstRange(of: fax.data.prefix(64))).lowerBound
+        for flip in 0..<3 {
+            var b = faxPDF
+            for _ in 0..<8 { let i = Int.random(in: faxStart..<faxStart + fax.data.count, using: &generator); b[i] ^= UInt8.random(in: 1...255, using: &generator) }
+            try Data(b).write(to: folder.appendingPathComponent("fax-flip\(flip).pdf"))
+        }
+        expected += 4
         // A symbolic link loop is not followed (and not a document).
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop").path, withDestinationPath: folder.path)
         let out = work.appendingPathComponent("out").path
@@ -500,6 +512,8 @@ func readCSV(_ data: Data) throws -> [[String]] {
         }
         let huge = try record("huge-image.pdf")
         #expect((huge["failure"] as? [String: Any])?["code"] as? String == "image-too-large", "\(huge)")
+        let faxRecord = try record("fax.pdf")
+        #expect(faxRecord["merchant"] as? String == "Harbour Lane Grocers Ltd", "\(faxRecord)")
         let three = try record("three.tif")
         #expect(three["pages"] as? Int == 3, "every page of a TIFF is read: \(three)")
         let thousands = try record("thousands.pdf")

@@ -336,23 +336,8 @@ struct PipelineReadingTests {
     @Test func aCCITTScanInAPDFIsDecodedWithoutPoppler() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let tif = dir.appendingPathComponent("page.tif").path
-        let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
-        try runProgram(convert, [fixtures.path + "/receipts/deu-supermarkt.png", "-scale", "400%", "-threshold", "50%", "-compress", "Group4",
-                                 "-define", "tiff:rows-per-strip=100000", "-define", "tiff:endian=lsb", tif],
-                       environment: ["MAGICK_THREAD_LIMIT": "1"])
-        // The fax data is the TIFF's one strip (IFD entries 273 and 279: its offset and length).
-        let file = [UInt8](try #require(FileManager.default.contents(atPath: tif)))
-        func u32(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 | Int(file[at + 2]) << 16 | Int(file[at + 3]) << 24 }
-        let ifd = u32(4), entries = Int(file[ifd]) | Int(file[ifd + 1]) << 8
-        var strip: [Int: Int] = [:]
-        for i in 0..<entries {
-            let e = ifd + 2 + 12 * i, tag = Int(file[e]) | Int(file[e + 1]) << 8
-            if tag == 273 || tag == 279 { strip[tag] = u32(e + 8) }
-        }
-        let offset = try #require(strip[273]), count = try #require(strip[279])
-        let data = Array(file[offset..<offset + count])
-        let (width, height) = (945 * 4, 1484 * 4)
+        let (data, width, height) = try faxData("deu-supermarkt.png", in: dir)
+        #expect(width == 945 * 4 && height == 1484 * 4)
         func mean(_ page: PageImage) -> Double { Double(page.gray.reduce(0) { $0 + Int($1) }) / Double(page.gray.count) }
         for blackIs1 in [false, true] {
             let pdf = onePageImagePDF(pointsWide: 216, pointsHigh: 339, width: width, height: height, bitsPerComponent: 1,

@@ -93,3 +93,25 @@ public func onePageImagePDF(pointsWide: Int, pointsHigh: Int, width: Int, height
     pdf += Array("trailer\n<</Size \(objects.count + 1)/Root 1 0 R>>\nstartxref\n\(xref)\n%%EOF\n".utf8)
     return Data(pdf)
 }
+
+/// A fixture receipt scaled 4× (3780 × 5936 pixels), thresholded and coded as CCITT Group 4 fax data by
+/// ImageMagick (a one-strip TIFF, whose strip is the data: IFD entries 273 and 279 give its offset and length).
+public func faxData(_ fixture: String, in dir: URL) throws -> (data: [UInt8], width: Int, height: Int) {
+    let tif = dir.appendingPathComponent("\(fixture).tif").path
+    guard let convert = which("convert") else { throw FixtureMissing(path: "convert (imagemagick: make setup)") }
+    try runProgram(convert, [fixtures.path + "/receipts/" + fixture, "-scale", "400%", "-threshold", "50%", "-compress", "Group4",
+                             "-define", "tiff:rows-per-strip=100000", "-define", "tiff:endian=lsb", tif],
+                   environment: ["MAGICK_THREAD_LIMIT": "1"])
+    guard let contents = FileManager.default.contents(atPath: tif) else { throw FixtureMissing(path: tif) }
+    let file = [UInt8](contents)
+    func u16(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 }
+    func u32(_ at: Int) -> Int { u16(at) | u16(at + 2) << 16 }
+    let ifd = u32(4)
+    var tags: [Int: Int] = [:]
+    for i in 0..<u16(ifd) {
+        let e = ifd + 2 + 12 * i
+        tags[u16(e)] = u16(e + 2) == 3 ? u16(e + 8) : u32(e + 8)  // SHORT or LONG
+    }
+    guard let offset = tags[273], let count = tags[279], let width = tags[256], let height = tags[257] else { throw FixtureMissing(path: tif) }
+    return (Array(file[offset..<offset + count]), width, height)
+}
