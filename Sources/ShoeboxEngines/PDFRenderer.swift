@@ -76,7 +76,8 @@ public final class PDFRenderer {
         /// One embedded image covers the page, placed upright, at no more than `highestDPI` pixels per inch and
         /// within `PageImage.readMegapixels`: its pixels, in gray, at their own resolution (the image was decoded
         /// once already to find its size; rendering the page would decode and resample it a second time, and
-        /// more pixels than the scan has add nothing: small print gets a scaled pass of its own).
+        /// more pixels than the scan has add nothing: small print gets a scaled pass of its own). A JPEG or fax
+        /// image over `readMegapixels` comes from the image loader instead, brought to within both limits.
         case image(PageImage)
         /// The page is rendered: at the pixels per inch of the image that covers most of it (a phone photo
         /// wrapped in a PDF at "72 dpi" is a large page of few pixels per inch), nil when none does (born-digital
