@@ -16,24 +16,32 @@
 struct PDFImages {
     qpdf_data qpdf;
     unsigned char *bytes;
+    size_t length;
+    int state;  // 0 not read yet, 1 read, -1 qpdf cannot read it
 };
 
 PDFImages *PDFImages_open(const unsigned char *bytes, size_t length) {
     PDFImages *images = calloc(1, sizeof *images);
     if (images == NULL) return NULL;
     images->bytes = malloc(length > 0 ? length : 1);
-    images->qpdf = qpdf_init();
-    if (images->bytes == NULL || images->qpdf == NULL) { PDFImages_close(images); return NULL; }
-    memcpy(images->bytes, bytes, length);
-    qpdf_silence_errors(images->qpdf);
-    qpdf_set_suppress_warnings(images->qpdf, QPDF_TRUE);
-    // Resources a page inherits from the page tree are copied onto the page, so each page's are its own.
-    if ((qpdf_read_memory(images->qpdf, "pdf", (const char *)images->bytes, length, "") & QPDF_ERRORS)
-        || (qpdf_push_inherited_attributes_to_page(images->qpdf) & QPDF_ERRORS)) {
-        PDFImages_close(images);
-        return NULL;
-    }
+    if (images->bytes == NULL) { free(images); return NULL; }
+    if (length > 0) memcpy(images->bytes, bytes, length);
+    images->length = length;
     return images;
+}
+
+/// qpdf reads the file when a page's images are first asked for: a born-digital PDF never needs it.
+static int ready(PDFImages *images) {
+    if (images->state == 0) {
+        images->qpdf = qpdf_init();
+        qpdf_silence_errors(images->qpdf);
+        qpdf_set_suppress_warnings(images->qpdf, QPDF_TRUE);
+        // Resources a page inherits from the page tree are copied onto the page, so each page's are its own.
+        int failed = (qpdf_read_memory(images->qpdf, "pdf", (const char *)images->bytes, images->length, "") & QPDF_ERRORS)
+            || (qpdf_push_inherited_attributes_to_page(images->qpdf) & QPDF_ERRORS);
+        images->state = failed ? -1 : 1;
+    }
+    return images->state == 1;
 }
 
 void PDFImages_close(PDFImages *images) {
@@ -83,8 +91,9 @@ static int kindOf(qpdf_data qpdf, qpdf_oh dict) {
 
 /// The page's largest image stream and its facts; 0 when there is none.
 static qpdf_oh largest(PDFImages *images, int index, PDFImageInfo *info) {
-    qpdf_data qpdf = images->qpdf;
     memset(info, 0, sizeof *info);
+    if (!ready(images)) return 0;
+    qpdf_data qpdf = images->qpdf;
     int pages = qpdf_get_num_pages(qpdf);
     if (qpdf_has_error(qpdf) || index < 0 || index >= pages) { (void)qpdf_get_error(qpdf); return 0; }
     qpdf_oh page = qpdf_get_page_n(qpdf, (size_t)index);

@@ -16,7 +16,8 @@ typedef struct {
 
 enum { PDFImageOther = 0, PDFImageJPEG = 1, PDFImageCCITT = 2 };
 
-/// Opens a PDF held in memory (the bytes are copied); NULL when qpdf cannot read it (it is then left to poppler).
+/// Keeps a copy of a PDF held in memory for qpdf, which reads it when first asked (NULL when out of memory).
+/// A file qpdf cannot read has no images to tell of: it is left to poppler.
 PDFImages *PDFImages_open(const unsigned char *bytes, size_t length);
 void PDFImages_close(PDFImages *images);
 
