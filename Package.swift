@@ -25,7 +25,7 @@ let package = Package(
         // Tesseract's text-line images kept uncompressed instead of as PNG (line_images.c says how and why).
         .target(name: "LineImages", dependencies: ["CLeptonica"]),
         // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes (pdf_images.c).
-        .target(name: "PDFImages", linkerSettings: [.linkedLibrary("qpdf")]),
+        .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
         // Pure domain: imports no C module.
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),

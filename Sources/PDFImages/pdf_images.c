@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <qpdf/qpdf-c.h>
+#include <zlib.h>
+#include <leptonica/allheaders.h>
 #include "PDFImages.h"
 
 struct PDFImages {
@@ -86,6 +88,12 @@ static int kindOf(qpdf_data qpdf, qpdf_oh dict) {
     if (qpdf_oh_is_name_and_equals(qpdf, filter, "/DCTDecode")) return PDFImageJPEG;
     if (qpdf_oh_is_name_and_equals(qpdf, filter, "/CCITTFaxDecode")
         && positiveInt(qpdf, dict, "/BitsPerComponent") == 1) return PDFImageCCITT;
+    if (qpdf_oh_is_name_and_equals(qpdf, filter, "/FlateDecode")) {
+        int bits = positiveInt(qpdf, dict, "/BitsPerComponent");
+        qpdf_oh space = qpdf_oh_get_key(qpdf, dict, "/ColorSpace");
+        if ((qpdf_oh_is_name_and_equals(qpdf, space, "/DeviceGray") && (bits == 1 || bits == 8))
+            || (qpdf_oh_is_name_and_equals(qpdf, space, "/DeviceRGB") && bits == 8)) return PDFImageFlate;
+    }
     return PDFImageOther;
 }
 
@@ -200,4 +208,93 @@ unsigned char *PDFImages_largestFile(PDFImages *images, int index, size_t *lengt
     free(data);
     if (qpdf_has_error(images->qpdf)) { (void)qpdf_get_error(images->qpdf); free(tiff); *length = 0; return NULL; }
     return tiff;
+}
+
+static int paeth(int a, int b, int c) {
+    int p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c);
+    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
+}
+
+/// Flate data decoded one row at a time straight into the image, so neither the inflated data nor a 4-byte
+/// surface is ever whole in memory, and no more is inflated than the stated size needs (a small stream that
+/// inflates to gigabytes stops there). PNG predictors (/Predictor 10–15) are undone row by row.
+void *PDFImages_largestPix(PDFImages *images, int index) {
+    PDFImageInfo info;
+    if (images == NULL) return NULL;
+    qpdf_oh image = largest(images, index, &info);
+    if (image == 0 || info.kind != PDFImageFlate) return NULL;
+    qpdf_data qpdf = images->qpdf;
+    qpdf_oh dict = qpdf_oh_get_dict(qpdf, image);
+    int bits = positiveInt(qpdf, dict, "/BitsPerComponent");
+    int colors = qpdf_oh_is_name_and_equals(qpdf, qpdf_oh_get_key(qpdf, dict, "/ColorSpace"), "/DeviceRGB") ? 3 : 1;
+    int ok, predictor = 1;
+    qpdf_oh parms = single(qpdf, dict, "/DecodeParms", &ok);
+    if (!ok) return NULL;
+    if (qpdf_oh_is_dictionary(qpdf, parms)) {
+        qpdf_oh p = qpdf_oh_get_key(qpdf, parms, "/Predictor");
+        if (qpdf_oh_is_integer(qpdf, p)) predictor = (int)qpdf_oh_get_int_value(qpdf, p);
+        if (predictor >= 10) {
+            qpdf_oh c = qpdf_oh_get_key(qpdf, parms, "/Colors"), b = qpdf_oh_get_key(qpdf, parms, "/BitsPerComponent");
+            qpdf_oh n = qpdf_oh_get_key(qpdf, parms, "/Columns");
+            if ((qpdf_oh_is_integer(qpdf, c) ? qpdf_oh_get_int_value(qpdf, c) : 1) != colors
+                || (qpdf_oh_is_integer(qpdf, b) ? qpdf_oh_get_int_value(qpdf, b) : 8) != bits
+                || (qpdf_oh_is_integer(qpdf, n) ? qpdf_oh_get_int_value(qpdf, n) : 1) != info.width) return NULL;
+        }
+    }
+    if (predictor != 1 && (predictor < 10 || predictor > 15)) return NULL;  // the TIFF predictor is left to poppler
+    int filtered = predictor >= 10;
+    size_t rowBytes = ((size_t)info.width * colors * bits + 7) / 8, bpp = colors * bits >= 8 ? (size_t)colors * bits / 8 : 1;
+    unsigned char *data = NULL;
+    size_t length = 0;
+    if (qpdf_oh_get_stream_data(qpdf, image, qpdf_dl_none, NULL, &data, &length) & QPDF_ERRORS) {
+        (void)qpdf_get_error(qpdf);
+        free(data);
+        return NULL;
+    }
+    unsigned char *row = calloc(2 * (rowBytes + 1), 1);
+    PIX *pix = pixCreate(info.width, info.height, bits == 1 ? 1 : 8);
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    int fine = row != NULL && pix != NULL && inflateInit(&z) == Z_OK;
+    unsigned char *cur = row, *prev = row + rowBytes + 1;  // each: the filter byte, then the row
+    z.next_in = data;
+    z.avail_in = (uInt)(length < UINT32_MAX ? length : UINT32_MAX);
+    for (int y = 0; fine && y < info.height; y++) {
+        z.next_out = filtered ? cur : cur + 1;
+        z.avail_out = (uInt)(rowBytes + (size_t)filtered);
+        while (z.avail_out > 0) {
+            int r = inflate(&z, Z_NO_FLUSH);
+            if (r == Z_STREAM_END && z.avail_out > 0) { fine = 0; break; }  // shorter than stated
+            if (r != Z_OK && r != Z_STREAM_END) { fine = 0; break; }
+        }
+        if (!fine) break;
+        unsigned char *c = cur + 1, *p = prev + 1;
+        if (filtered) {
+            switch (cur[0]) {
+            case 0: break;
+            case 1: for (size_t i = bpp; i < rowBytes; i++) c[i] += c[i - bpp]; break;
+            case 2: for (size_t i = 0; i < rowBytes; i++) c[i] += p[i]; break;
+            case 3: for (size_t i = 0; i < rowBytes; i++) c[i] += ((i >= bpp ? c[i - bpp] : 0) + p[i]) / 2; break;
+            case 4: for (size_t i = 0; i < rowBytes; i++) c[i] += paeth(i >= bpp ? c[i - bpp] : 0, p[i], i >= bpp ? p[i - bpp] : 0); break;
+            default: fine = 0; continue;
+            }
+        }
+        l_uint32 *line = pixGetData(pix) + (size_t)y * pixGetWpl(pix);
+        unsigned char *out = (unsigned char *)line;
+        if (colors == 3) {
+            for (int x = 0; x < info.width; x++)
+                out[x] = (unsigned char)((c[3 * x] * 299 + c[3 * x + 1] * 587 + c[3 * x + 2] * 114) / 1000);
+        } else {
+            memcpy(out, c, rowBytes);
+        }
+        // Leptonica keeps pixels big-endian within 32-bit words.
+        for (l_int32 i = 0; i < pixGetWpl(pix); i++) line[i] = (line[i] >> 24) | ((line[i] >> 8) & 0xFF00) | ((line[i] << 8) & 0xFF0000) | (line[i] << 24);
+        unsigned char *t = cur; cur = prev; prev = t;
+    }
+    if (row != NULL && pix != NULL) inflateEnd(&z);
+    free(row);
+    free(data);
+    if (!fine) { pixDestroy(&pix); return NULL; }
+    if (bits == 1) pixInvert(pix, pix);  // PDF gray: 1 is white; leptonica: 1 is black
+    return pix;
 }

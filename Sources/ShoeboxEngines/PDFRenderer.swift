@@ -1,5 +1,6 @@
 internal import CPoppler
 internal import PDFImages
+internal import CLeptonica
 internal import Foundation
 public import ShoeboxCore
 
@@ -40,26 +41,45 @@ public final class PDFRenderer {
         PDFImages_close(storedImages)
     }
 
-    /// The largest image page `index` draws from its own resources, as stored: its pixel size, and the kind of
-    /// file it makes when Shoebox's image loader can decode it without poppler (a JPEG as stored, CCITT fax data
-    /// in a TIFF header). Nil when qpdf cannot tell (images inside form XObjects, files qpdf cannot read).
-    func storedImage(page index: Int) -> (width: Int, height: Int, file: FileKind?)? {
-        var info = PDFImageInfo()
-        guard PDFImages_largest(storedImages, Int32(index), &info) != 0 else { return nil }
-        let file: FileKind? = switch Int(info.kind) {
-        case PDFImageJPEG: .jpeg
-        case PDFImageCCITT: .tiff
-        default: nil
-        }
-        return (Int(info.width), Int(info.height), file)
+    /// How a page's image is stored, when Shoebox can decode it without poppler.
+    enum StoredKind: Equatable {
+        /// A file the image loader reads: a JPEG as stored, or CCITT fax data in a TIFF header.
+        case file(FileKind)
+        /// Flate-compressed gray or RGB pixels, decoded row by row (pdf_images.c).
+        case pixels
     }
 
-    /// Page `index`'s largest image as a file of the kind `storedImage` names.
-    func storedImageFile(page index: Int) -> [UInt8]? {
-        var length = 0
-        guard let data = PDFImages_largestFile(storedImages, Int32(index), &length) else { return nil }
-        defer { free(data) }
-        return [UInt8](UnsafeBufferPointer(start: data, count: length))
+    /// The largest image page `index` draws from its own resources, as stored: its pixel size, and how Shoebox
+    /// can decode it without poppler (nil: only poppler can). Nil when qpdf cannot tell (images inside form
+    /// XObjects, files qpdf cannot read).
+    func storedImage(page index: Int) -> (width: Int, height: Int, kind: StoredKind?)? {
+        var info = PDFImageInfo()
+        guard PDFImages_largest(storedImages, Int32(index), &info) != 0 else { return nil }
+        let kind: StoredKind? = switch Int(info.kind) {
+        case PDFImageJPEG: .file(.jpeg)
+        case PDFImageCCITT: .file(.tiff)
+        case PDFImageFlate: .pixels
+        default: nil
+        }
+        return (Int(info.width), Int(info.height), kind)
+    }
+
+    /// Page `index`'s largest image decoded by the image loader (at most `maxMegapixels`, read at no more than
+    /// `placed.highest` dpi), or nil when it cannot be.
+    func storedImagePage(page index: Int, kind: StoredKind, maxMegapixels: Int, placed: (dpi: Int, highest: Int))
+        -> PageImage? {
+        switch kind {
+        case .file(let file):
+            var length = 0
+            guard let data = PDFImages_largestFile(storedImages, Int32(index), &length) else { return nil }
+            let bytes = [UInt8](UnsafeBufferPointer(start: data, count: length))
+            free(data)
+            return try? ImageLoader.load(bytes, kind: file, maxMegapixels: maxMegapixels, placed: placed).get().first
+        case .pixels:
+            guard let pix = PDFImages_largestPix(storedImages, Int32(index)) else { return nil }
+            return try? ImageLoader.page(from: pix.assumingMemoryBound(to: PIX.self), number: 1, maxMegapixels: maxMegapixels,
+                                         placed: placed).get()
+        }
     }
 
     private func withPage<T>(_ index: Int, _ body: (OpaquePointer) -> T) -> T? {
@@ -76,8 +96,8 @@ public final class PDFRenderer {
         /// One embedded image covers the page, placed upright, at no more than `highestDPI` pixels per inch and
         /// within `PageImage.readMegapixels`: its pixels, in gray, at their own resolution (the image was decoded
         /// once already to find its size; rendering the page would decode and resample it a second time, and
-        /// more pixels than the scan has add nothing: small print gets a scaled pass of its own). A JPEG or fax
-        /// image over `readMegapixels` comes from the image loader instead, brought to within both limits.
+        /// more pixels than the scan has add nothing: small print gets a scaled pass of its own). A JPEG, fax or
+        /// Flate image over `readMegapixels` is decoded by Shoebox instead and brought within both limits.
         case image(PageImage)
         /// The page is rendered: at the pixels per inch of the image that covers most of it (a phone photo
         /// wrapped in a PDF at "72 dpi" is a large page of few pixels per inch), nil when none does (born-digital
@@ -87,9 +107,10 @@ public final class PDFRenderer {
         case failed(DocumentFailure)
     }
 
-    /// An image over `readMegapixels` that is stored as a JPEG or as CCITT fax data is decoded by Shoebox's image
-    /// loader (a JPEG at 1/2–1/8 by libjpeg, to its luminance; fax data at 1 bit a pixel), not by poppler, which
-    /// makes two surfaces of 4 bytes a pixel of it (a 35-megapixel A4 scan: 2 × 132 MB).
+    /// An image over `readMegapixels` that is stored as a JPEG, as CCITT fax data or as Flate-compressed gray or
+    /// RGB pixels is decoded by Shoebox (a JPEG at 1/2–1/8 by libjpeg, to its luminance; fax data at 1 bit a
+    /// pixel; pixels row by row), not by poppler, which makes two surfaces of 4 bytes a pixel of it (a
+    /// 35-megapixel A4 scan: 2 × 132 MB).
     public func scan(page index: Int, highestDPI: Int, maxMegapixels: Int) -> Scan {
         let stored = storedImage(page: index)
         if let stored, stored.width * stored.height > maxMegapixels * 1_000_000 {
@@ -122,11 +143,10 @@ public final class PDFRenderer {
                 return images == 1 && min(best.box.x1, best.box.x2) <= wPt * 0.01 && min(best.box.y1, best.box.y2) <= hPt * 0.01
                     && abs(boxW - wPt) <= wPt * 0.01 && abs(boxH - hPt) <= hPt * 0.01 && abs(dpiX - dpiY) <= dpiX * 0.02
             }
-            if let stored, let kind = stored.file, Double(stored.width * stored.height) / 1e6 > PageImage.readMegapixels,
-               covers(width: stored.width, height: stored.height), let bytes = storedImageFile(page: index),
-               case .success(let decoded) = ImageLoader.load(bytes, kind: kind, maxMegapixels: maxMegapixels,
-                                                             placed: (Int((Double(stored.width) / (boxW / 72)).rounded()), highestDPI)),
-               let image = decoded.first {
+            if let stored, let kind = stored.kind, Double(stored.width * stored.height) / 1e6 > PageImage.readMegapixels,
+               covers(width: stored.width, height: stored.height),
+               let image = storedImagePage(page: index, kind: kind, maxMegapixels: maxMegapixels,
+                                           placed: (Int((Double(stored.width) / (boxW / 72)).rounded()), highestDPI)) {
                 return .image(PageImage(pageNumber: index + 1, width: image.width, height: image.height, dpi: image.dpi, gray: image.gray))
             }
             guard let surface = poppler_page_get_image(page, best.id) else { return .render(scanDPI: nil) }

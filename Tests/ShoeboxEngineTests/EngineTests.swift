@@ -314,7 +314,7 @@ struct PipelineReadingTests {
                                   height: size.height, filter: "DCTDecode", data: bytes)
         let renderer = try PDFRenderer(bytes: [UInt8](pdf))
         let stored = try #require(renderer.storedImage(page: 0))
-        #expect(stored.width == size.width && stored.height == size.height && stored.file == .jpeg)
+        #expect(stored.width == size.width && stored.height == size.height && stored.kind == .file(.jpeg))
         guard case .image(let page) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
             Issue.record("expected the page's own image"); return
         }
@@ -344,7 +344,7 @@ struct PipelineReadingTests {
                                       filter: "CCITTFaxDecode", decodeParms: "<</K -1/Columns \(width)/Rows \(height)/BlackIs1 \(blackIs1)>>",
                                       data: data)
             let renderer = try PDFRenderer(bytes: [UInt8](pdf))
-            #expect(renderer.storedImage(page: 0)?.file == .tiff)
+            #expect(renderer.storedImage(page: 0)?.kind == .file(.tiff))
             guard case .image(let page) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
                 Issue.record("expected the page's own image"); return
             }
@@ -357,6 +357,86 @@ struct PipelineReadingTests {
                 #expect(try engine.recognize(page).get().text.contains("Frischmarkt Berger GmbH"))
             }
         }
+    }
+
+    // Flate-compressed pixels over 16 MP (1-bit and 8-bit gray, 8-bit RGB; PNG predictors of every row type,
+    // as img2pdf stores a PNG) are decoded row by row into a leptonica image and read at 300 dpi: gray with the
+    // ink poppler's rendering of the same page shows, RGB as the same gray; a stream that inflates to less than
+    // its stated size is left to poppler.
+    @Test func flatePixelsInAPDFAreDecodedRowByRow() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let small = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()[0]
+        let page = small.scaled(by: 4)  // 3780 × 5936, 22 MP
+        func mean(_ p: PageImage) -> Double { Double(p.gray.reduce(0) { $0 + Int($1) }) / Double(p.gray.count) }
+        // zlib-compressed by python3: `mode` bits (as given), gray, or rgb (gray made three channels); gray and rgb
+        // rows each behind a PNG filter byte, the first 200 rows with the types 0–4 in turn, the rest with 0.
+        func flate(_ raw: [UInt8], mode: String) throws -> [UInt8] {
+            let input = dir.appendingPathComponent("raw"), output = dir.appendingPathComponent("z")
+            try Data(raw).write(to: input)
+            let script = """
+            import sys, zlib
+            raw = open(sys.argv[1], 'rb').read(); mode = sys.argv[3]; w = int(sys.argv[4])
+            if mode == 'bits': open(sys.argv[2], 'wb').write(zlib.compress(raw, 6)); sys.exit(0)
+            bpp = 1
+            if mode == 'rgb':
+                rgb = bytearray(3 * len(raw)); rgb[0::3] = raw; rgb[1::3] = raw; rgb[2::3] = raw; raw = bytes(rgb); bpp = 3
+            n = w * bpp; out = bytearray(); prev = bytes(n)
+            def paeth(a, b, c):
+                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                return a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+            for y in range(len(raw) // n):
+                row = raw[y * n:(y + 1) * n]
+                if y >= 200: out.append(0); out += row; continue
+                f = y % 5; out.append(f)
+                for i in range(n):
+                    a = row[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
+                    out.append((row[i] - [0, a, b, (a + b) // 2, paeth(a, b, c)][f]) & 255)
+                prev = row
+            open(sys.argv[2], 'wb').write(zlib.compress(bytes(out), 6))
+            """
+            let r = try runProgram("/usr/bin/python3", ["-c", script, input.path, output.path, mode, "\(page.width)"])
+            #expect(r.code == 0, "\(r.err)")
+            return [UInt8](try #require(FileManager.default.contents(atPath: output.path)))
+        }
+        let w = page.width, h = page.height, stride = (w + 7) / 8
+        var bits = [UInt8](repeating: 0, count: stride * h)  // 1 is white, as PDF gray has it
+        page.gray.withUnsafeBufferPointer { g in
+            bits.withUnsafeMutableBufferPointer { b in
+                for y in 0..<h { for x in 0..<w where g[y * w + x] >= 128 { b[y * stride + x / 8] |= 0x80 >> UInt8(x % 8) } }
+            }
+        }
+        let cases: [(name: String, space: String, bpc: Int, data: [UInt8], parms: String)] = [
+            ("1-bit", "DeviceGray", 1, try flate(bits, mode: "bits"), ""),
+            ("gray", "DeviceGray", 8, try flate(page.gray, mode: "gray"), "<</Predictor 15/Colors 1/BitsPerComponent 8/Columns \(w)>>"),
+            ("rgb", "DeviceRGB", 8, try flate(page.gray, mode: "rgb"), "[<</Predictor 15/Colors 3/BitsPerComponent 8/Columns \(w)>>]"),
+        ]
+        let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
+        var grayRead: PageImage?
+        for c in cases {
+            let pdf = onePageImagePDF(pointsWide: 216, pointsHigh: 339, width: w, height: h, colorSpace: c.space, bitsPerComponent: c.bpc,
+                                      filter: "FlateDecode", decodeParms: c.parms, data: c.data)
+            let renderer = try PDFRenderer(bytes: [UInt8](pdf))
+            #expect(renderer.storedImage(page: 0)?.kind == .pixels, "\(c.name)")
+            guard case .image(let read) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
+                Issue.record("\(c.name): expected the page's own image"); continue
+            }
+            #expect(abs(read.dpi - 300) <= 1 && abs(read.width - 900) <= 1, "\(c.name): \(read.width) px at \(read.dpi) dpi")
+            if c.space == "DeviceRGB" {
+                // Gray made RGB reads as the gray itself (poppler renders this RGB 7 levels darker than the same
+                // gray image: its own colour path).
+                #expect(read.gray == grayRead?.gray, "\(c.name)")
+            } else {
+                let rendered = try renderer.render(page: 0, dpi: 300, maxMegapixels: 60).get()
+                #expect(abs(mean(read) - mean(rendered)) < 2, "\(c.name): \(mean(read)) against poppler's \(mean(rendered))")
+            }
+            if c.name == "gray" { grayRead = read }
+            #expect(try engine.recognize(read).get().text.contains("Frischmarkt Berger GmbH"), "\(c.name)")
+        }
+        // Cut short: half the compressed data. Not decoded here; poppler is asked instead.
+        let short = onePageImagePDF(pointsWide: 216, pointsHigh: 339, width: w, height: h, bitsPerComponent: 1, filter: "FlateDecode",
+                                    data: Array(cases[0].data.prefix(cases[0].data.count / 2)))
+        #expect(try PDFRenderer(bytes: [UInt8](short)).storedImagePage(page: 0, kind: .pixels, maxMegapixels: 60, placed: (1260, 300)) == nil)
     }
 
     @Test func theWorkersShareEnginesAndMakeOneOnlyWhenAllOfItsSetAreBusy() throws {

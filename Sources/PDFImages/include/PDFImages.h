@@ -10,11 +10,12 @@ typedef struct PDFImages PDFImages;
 typedef struct {
     int width, height;
     /// How its data is stored, when it can be decoded without poppler (no /Decode array, no mask, not a stencil):
-    /// 1 one whole JPEG file (DCTDecode its only filter), 2 CCITT fax (its only filter, 1 bit a pixel); else 0.
+    /// 1 one whole JPEG file (DCTDecode its only filter), 2 CCITT fax (its only filter, 1 bit a pixel),
+    /// 3 Flate-compressed gray (1 or 8 bits) or RGB (8 bits) pixels, with or without PNG predictors; else 0.
     int kind;
 } PDFImageInfo;
 
-enum { PDFImageOther = 0, PDFImageJPEG = 1, PDFImageCCITT = 2 };
+enum { PDFImageOther = 0, PDFImageJPEG = 1, PDFImageCCITT = 2, PDFImageFlate = 3 };
 
 /// Keeps a copy of a PDF held in memory for qpdf, which reads it when first asked (NULL when out of memory).
 /// A file qpdf cannot read has no images to tell of: it is left to poppler.
@@ -27,5 +28,10 @@ int PDFImages_largest(PDFImages *images, int index, PDFImageInfo *info);
 /// Page `index`'s largest image as a file an image reader takes (malloc'd, the caller frees it), or NULL: a
 /// JPEG's stored bytes as they are, CCITT fax data inside a one-strip TIFF that says how it is coded.
 unsigned char *PDFImages_largestFile(PDFImages *images, int index, size_t *length);
+
+/// Page `index`'s largest image when it is of kind 3, decoded row by row into a leptonica image: 1 bit a pixel
+/// for 1-bit gray, else 8-bit gray (RGB as 0.299 R + 0.587 G + 0.114 B, as Shoebox turns poppler's pixels
+/// gray). NULL when the data does not decode to the size the dictionary states. The caller destroys it.
+void *PDFImages_largestPix(PDFImages *images, int index);  // a leptonica PIX *
 
 #endif
