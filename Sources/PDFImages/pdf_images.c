@@ -6,8 +6,10 @@
 // qpdf reads the page's image dictionaries instead: its /Width and /Height, and for a JPEG (DCTDecode) the
 // stored bytes, which Shoebox's image loader decodes like a JPEG file (at 1/2–1/8 by libjpeg when large, to
 // its luminance). CCITT fax data (black-and-white office scans) is wrapped in a TIFF header that carries the
-// PDF's coding parameters, and leptonica decodes it at 1 bit a pixel (a 600-dpi A4 page: 4.4 MB). Only images in the page's own resources are seen (not those inside form XObjects); for
-// everything qpdf cannot tell, poppler goes on as before.
+// PDF's coding parameters, and leptonica decodes it at 1 bit a pixel (a 600-dpi A4 page: 4.4 MB). Flate
+// pixels (gray or RGB, as img2pdf stores a PNG) are inflated here one row at a time into a leptonica image.
+// Only images in the page's own resources are seen (not those inside form XObjects); for everything else
+// (JBIG2, masks, /Decode arrays, other colour spaces) poppler goes on as before.
 #include <stdlib.h>
 #include <string.h>
 #include <qpdf/qpdf-c.h>
