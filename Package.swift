@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "CLD2Shim", linkerSettings: [.linkedLibrary("cld2")]),
         // Tesseract's text-line images kept uncompressed instead of as PNG (line_images.c says how and why).
         .target(name: "LineImages", dependencies: ["CLeptonica"]),
+        // Tesseract's table of universal character ambiguities left unbuilt (ambiguity_table.c says how and why).
+        .target(name: "AmbiguityTable"),
         // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes (pdf_images.c).
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
@@ -31,7 +33,7 @@ let package = Package(
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(name: "ShoeboxEngines",
-                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "PDFImages"],
+                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PDFImages"],
                 swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "ShoeboxPipeline",

@@ -1,6 +1,7 @@
 internal import CTesseract
 internal import CLeptonica
 internal import LineImages
+internal import AmbiguityTable
 internal import Foundation
 public import ShoeboxCore
 
@@ -170,4 +171,7 @@ public final class OCREngine {
 
     /// Text-line images tesseract kept uncompressed instead of as PNG in this process (LineImages target).
     public static var uncompressedLineImages: Int { LineImages_uncompressedCount() }
+
+    /// Engine loads in this process that did without tesseract's universal ambiguity table (AmbiguityTable target).
+    public static var skippedAmbiguityTables: Int { AmbiguityTable_skippedCount() }
 }

@@ -43,6 +43,16 @@ struct ImageAndOCRTests {
         #expect(ocr.meanConfidence > 80)
     }
 
+    // Loading an engine reaches the AmbiguityTable target's LoadUniversal (exported by the executable) instead of
+    // tesseract's own: the count rises by one per language loaded, and the engine reads as before.
+    @Test func enginesLoadWithoutTheUniversalAmbiguityTable() throws {
+        let before = OCREngine.skippedAmbiguityTables
+        let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
+        #expect(OCREngine.skippedAmbiguityTables >= before + 2)
+        let image = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()[0]
+        #expect(try engine.recognize(image).get().text.contains("Frischmarkt Berger GmbH"))
+    }
+
     @Test func missingLanguageDataIsASetupErrorWithTheInstallCommand() {
         #expect {
             _ = try OCREngine(languages: ["xyz"], pageSegmentationMode: 4)
