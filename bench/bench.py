@@ -220,13 +220,13 @@ def main():
         print(f"shoebox / ocrmypdf: {ocr[0] / sb_wall:.2f}×   (target ≥ 1.5×)")
     else:
         print("shoebox / ocrmypdf: not measured (ocrmypdf is not installed: pip install ocrmypdf)")
-    print(f"shoebox / engine-bound limit: {pps(sb_wall) / limit:.2f}   (target ≥ 0.95)" if limit else "")
+    print(f"shoebox / engine-bound limit: {pps(sb_wall) / limit:.3f}   (target ≥ 0.95)" if limit else "")
     # The same limit from Shoebox's own run: tesseract's recognition CPU time in that run (every pass it made)
     # over the two cores, against its wall time: how busy it kept the engine.
     recognition = cpu.get("recognition", 0)
     if recognition:
         print(f"shoebox's own engine-bound limit (mean of its two runs): recognition CPU {recognition:.1f} s / 2 cores = "
-              f"{recognition / 2:.1f} s; wall {sb_wall:.1f} s: {recognition / 2 / sb_wall:.2f}   (target ≥ 0.95; first run "
+              f"{recognition / 2:.1f} s; wall {sb_wall:.1f} s: {recognition / 2 / sb_wall:.3f}   (target ≥ 0.95; first run "
               f"{first[2].get('recognition', 0) / 2 / first[0]:.3f}, last {last[2].get('recognition', 0) / 2 / last[0]:.3f})")
         other = {k: v for k, v in sorted(cpu.items(), key=lambda kv: -kv[1]) if k not in ("recognition", "process") and v > 0}
         print(f"  CPU seconds: process {cpu.get('process', 0):.1f}, recognition {recognition:.1f}, "
