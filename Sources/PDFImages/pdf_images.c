@@ -62,6 +62,12 @@ static int positiveInt(qpdf_data qpdf, qpdf_oh dict, const char *key) {
     return n > 0 && n <= 1000000 ? (int)n : 0;
 }
 
+/// An integer entry of a dictionary, `fallback` when it is missing.
+static long long intOr(qpdf_data qpdf, qpdf_oh dict, const char *key, long long fallback) {
+    qpdf_oh value = qpdf_oh_get_key(qpdf, dict, key);
+    return qpdf_oh_is_integer(qpdf, value) ? qpdf_oh_get_int_value(qpdf, value) : fallback;
+}
+
 /// A boolean entry of a dictionary, false when it is missing.
 static int flag(qpdf_data qpdf, qpdf_oh dict, const char *key) {
     qpdf_oh value = qpdf_oh_get_key(qpdf, dict, key);
@@ -135,6 +141,19 @@ int PDFImages_largest(PDFImages *images, int index, PDFImageInfo *info) {
     return largest(images, index, info) != 0;
 }
 
+/// A stream's bytes as stored (qpdf_dl_none: for DCTDecode alone, a JPEG file), malloc'd; NULL on an error.
+static unsigned char *storedBytes(qpdf_data qpdf, qpdf_oh stream, size_t *length) {
+    unsigned char *data = NULL;
+    *length = 0;
+    if (qpdf_oh_get_stream_data(qpdf, stream, qpdf_dl_none, NULL, &data, length) & QPDF_ERRORS) {
+        (void)qpdf_get_error(qpdf);
+        free(data);
+        *length = 0;
+        return NULL;
+    }
+    return data;
+}
+
 static void put16(unsigned char *p, unsigned v) { p[0] = v & 0xFF; p[1] = (v >> 8) & 0xFF; }
 static void put32(unsigned char *p, unsigned v) { put16(p, v & 0xFFFF); put16(p + 2, v >> 16); }
 
@@ -149,10 +168,8 @@ static unsigned char *ccittTIFF(qpdf_data qpdf, qpdf_oh dict, int width, int hei
     long long k = 0, columns = 1728;
     int blackIs1 = 0, byteAlign = 0;
     if (qpdf_oh_is_dictionary(qpdf, parms)) {
-        qpdf_oh v = qpdf_oh_get_key(qpdf, parms, "/K");
-        if (qpdf_oh_is_integer(qpdf, v)) k = qpdf_oh_get_int_value(qpdf, v);
-        v = qpdf_oh_get_key(qpdf, parms, "/Columns");
-        if (qpdf_oh_is_integer(qpdf, v)) columns = qpdf_oh_get_int_value(qpdf, v);
+        k = intOr(qpdf, parms, "/K", 0);
+        columns = intOr(qpdf, parms, "/Columns", 1728);
         blackIs1 = flag(qpdf, parms, "/BlackIs1");
         byteAlign = flag(qpdf, parms, "/EncodedByteAlign");
     }
@@ -193,14 +210,9 @@ unsigned char *PDFImages_largestFile(PDFImages *images, int index, size_t *lengt
     if (images == NULL) return NULL;
     qpdf_oh image = largest(images, index, &info);
     if (image == 0 || info.kind == PDFImageOther) return NULL;
-    unsigned char *data = NULL;
     size_t stored = 0;
-    // qpdf_dl_none: the stream's bytes as stored, which for DCTDecode alone are a JPEG file.
-    if (qpdf_oh_get_stream_data(images->qpdf, image, qpdf_dl_none, NULL, &data, &stored) & QPDF_ERRORS) {
-        (void)qpdf_get_error(images->qpdf);
-        free(data);
-        return NULL;
-    }
+    unsigned char *data = storedBytes(images->qpdf, image, &stored);
+    if (data == NULL) return NULL;
     if (info.kind == PDFImageJPEG) {
         *length = stored;
         return data;
@@ -233,26 +245,16 @@ void *PDFImages_largestPix(PDFImages *images, int index) {
     qpdf_oh parms = single(qpdf, dict, "/DecodeParms", &ok);
     if (!ok) return NULL;
     if (qpdf_oh_is_dictionary(qpdf, parms)) {
-        qpdf_oh p = qpdf_oh_get_key(qpdf, parms, "/Predictor");
-        if (qpdf_oh_is_integer(qpdf, p)) predictor = (int)qpdf_oh_get_int_value(qpdf, p);
-        if (predictor >= 10) {
-            qpdf_oh c = qpdf_oh_get_key(qpdf, parms, "/Colors"), b = qpdf_oh_get_key(qpdf, parms, "/BitsPerComponent");
-            qpdf_oh n = qpdf_oh_get_key(qpdf, parms, "/Columns");
-            if ((qpdf_oh_is_integer(qpdf, c) ? qpdf_oh_get_int_value(qpdf, c) : 1) != colors
-                || (qpdf_oh_is_integer(qpdf, b) ? qpdf_oh_get_int_value(qpdf, b) : 8) != bits
-                || (qpdf_oh_is_integer(qpdf, n) ? qpdf_oh_get_int_value(qpdf, n) : 1) != info.width) return NULL;
-        }
+        predictor = (int)intOr(qpdf, parms, "/Predictor", 1);
+        if (predictor >= 10 && (intOr(qpdf, parms, "/Colors", 1) != colors || intOr(qpdf, parms, "/BitsPerComponent", 8) != bits
+                                || intOr(qpdf, parms, "/Columns", 1) != info.width)) return NULL;
     }
     if (predictor != 1 && (predictor < 10 || predictor > 15)) return NULL;  // the TIFF predictor is left to poppler
     int filtered = predictor >= 10;
     size_t rowBytes = ((size_t)info.width * colors * bits + 7) / 8, bpp = colors * bits >= 8 ? (size_t)colors * bits / 8 : 1;
-    unsigned char *data = NULL;
     size_t length = 0;
-    if (qpdf_oh_get_stream_data(qpdf, image, qpdf_dl_none, NULL, &data, &length) & QPDF_ERRORS) {
-        (void)qpdf_get_error(qpdf);
-        free(data);
-        return NULL;
-    }
+    unsigned char *data = storedBytes(qpdf, image, &length);
+    if (data == NULL) return NULL;
     unsigned char *row = calloc(2 * (rowBytes + 1), 1);
     PIX *pix = pixCreate(info.width, info.height, bits == 1 ? 1 : 8);
     z_stream z;
@@ -290,7 +292,7 @@ void *PDFImages_largestPix(PDFImages *images, int index) {
             memcpy(out, c, rowBytes);
         }
         // Leptonica keeps pixels big-endian within 32-bit words.
-        for (l_int32 i = 0; i < pixGetWpl(pix); i++) line[i] = (line[i] >> 24) | ((line[i] >> 8) & 0xFF00) | ((line[i] << 8) & 0xFF0000) | (line[i] << 24);
+        for (l_int32 i = 0; i < pixGetWpl(pix); i++) line[i] = __builtin_bswap32(line[i]);
         unsigned char *t = cur; cur = prev; prev = t;
     }
     if (row != NULL && pix != NULL) inflateEnd(&z);
