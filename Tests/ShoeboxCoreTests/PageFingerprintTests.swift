@@ -195,8 +195,37 @@ struct PageSizeRuleTests {
                                 254.49999999999997, 2.5000000000000004, 0.5.nextDown, 0.5.nextUp]
         for _ in 0..<100_000 { values.append(Double.random(in: 0..<256, using: &generator)) }
         for n in 0..<256 { values += [Double(n) + 0.5, (Double(n) + 0.5).nextDown, (Double(n) + 0.5).nextUp] }
-        let wrong = values.filter { PageImage.roundedHalfUp($0) != Int($0.rounded()) }
+        let wrong = values.filter { PageImage.clampedByte($0) != UInt8(min(255, Int($0.rounded()))) }
         #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    }
+
+    // Scaling blends each source row across once and keeps it for the output rows that use it; every pixel
+    // must still be exactly what blending its four source pixels at once gives (the arithmetic of the reads
+    // that the devset's scores were measured with), up and down, on odd sizes.
+    @Test func scaledRowsAreExactlyTheFourNeighbourBlend() {
+        var generator = SplitMix64(seed: 11)
+        for (width, height) in [(37, 23), (1, 9), (64, 1), (101, 77)] {
+            let gray = (0..<width * height).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let page = PageImage(pageNumber: 1, width: width, height: height, dpi: 200, gray: gray)
+            for factor in [0.5, 0.75, 1.25, 1.5, 2, 2.75, 4] {
+                let (w, h) = page.scaledSize(by: factor)
+                func source(_ i: Int, _ size: Int) -> (Int, Int, Double) {
+                    let s = min(Double(size - 1), max(0, (Double(i) + 0.5) / factor - 0.5))
+                    return (Int(s), min(size - 1, Int(s) + 1), s - Double(Int(s)))
+                }
+                var expected = [UInt8](repeating: 0, count: w * h)
+                for y in 0..<h {
+                    let (y0, y1, fy) = source(y, height)
+                    for x in 0..<w {
+                        let (x0, x1, fx) = source(x, width)
+                        let upper = Double(gray[y0 * width + x0]) * (1 - fx) + Double(gray[y0 * width + x1]) * fx
+                        let lower = Double(gray[y1 * width + x0]) * (1 - fx) + Double(gray[y1 * width + x1]) * fx
+                        expected[y * w + x] = UInt8(min(255, Int((upper * (1 - fy) + lower * fy).rounded())))
+                    }
+                }
+                #expect(page.scaled(by: factor).gray == expected, "\(width)×\(height) by \(factor)")
+            }
+        }
     }
 
     @Test func smallPrintIsScaledUpButNotPastTheReadSize() {
