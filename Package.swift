@@ -26,6 +26,8 @@ let package = Package(
         .target(name: "LineImages", dependencies: ["CLeptonica"]),
         // Tesseract's table of universal character ambiguities left unbuilt (ambiguity_table.c says how and why).
         .target(name: "AmbiguityTable"),
+        // Tesseract keeps the page image it is handed instead of copying it (page_hand_off.c says how and why).
+        .target(name: "PageHandOff", dependencies: ["CLeptonica", "CTesseract"]),
         // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes (pdf_images.c).
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
@@ -33,7 +35,7 @@ let package = Package(
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(name: "ShoeboxEngines",
-                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PDFImages"],
+                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PageHandOff", "PDFImages"],
                 swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "ShoeboxPipeline",

@@ -9,7 +9,7 @@
 // PDF's coding parameters, and leptonica decodes it at 1 bit a pixel (a 600-dpi A4 page: 4.4 MB). Flate
 // pixels (gray or RGB, as img2pdf stores a PNG) are inflated here one row at a time into a leptonica image.
 // Only images in the page's own resources are seen (not those inside form XObjects); for everything else
-// (JBIG2, masks, /Decode arrays, other colour spaces) poppler goes on as before.
+// (JBIG2, masks, /Decode arrays, CMYK and other colour spaces) poppler goes on as before.
 #include <stdlib.h>
 #include <string.h>
 #include <qpdf/qpdf-c.h>
@@ -85,6 +85,20 @@ static qpdf_oh single(qpdf_data qpdf, qpdf_oh dict, const char *key, int *ok) {
     return value;
 }
 
+/// The number of colour components of a /DeviceGray, /DeviceRGB or [/ICCBased stream] colour space; else 0.
+static int componentsOf(qpdf_data qpdf, qpdf_oh space) {
+    if (qpdf_oh_is_name_and_equals(qpdf, space, "/DeviceGray")) return 1;
+    if (qpdf_oh_is_name_and_equals(qpdf, space, "/DeviceRGB")) return 3;
+    if (qpdf_oh_is_array(qpdf, space) && qpdf_oh_get_array_n_items(qpdf, space) == 2
+        && qpdf_oh_is_name_and_equals(qpdf, qpdf_oh_get_array_item(qpdf, space, 0), "/ICCBased")) {
+        qpdf_oh profile = qpdf_oh_get_array_item(qpdf, space, 1);
+        if (!qpdf_oh_is_stream(qpdf, profile)) return 0;
+        long long n = intOr(qpdf, qpdf_oh_get_dict(qpdf, profile), "/N", 0);
+        return n == 1 || n == 3 ? (int)n : 0;
+    }
+    return 0;
+}
+
 static int kindOf(qpdf_data qpdf, qpdf_oh dict) {
     if (!qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/Decode"))
         || !qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/SMask"))
@@ -93,7 +107,13 @@ static int kindOf(qpdf_data qpdf, qpdf_oh dict) {
     int ok;
     qpdf_oh filter = single(qpdf, dict, "/Filter", &ok);
     if (!ok) return PDFImageOther;
-    if (qpdf_oh_is_name_and_equals(qpdf, filter, "/DCTDecode")) return PDFImageJPEG;
+    // A JPEG of gray or RGB only: poppler also undoes the inverted CMYK that Adobe software writes, and applies a
+    // /ColorTransform from /DecodeParms; the image loader would do neither.
+    if (qpdf_oh_is_name_and_equals(qpdf, filter, "/DCTDecode")) {
+        int components = componentsOf(qpdf, qpdf_oh_get_key(qpdf, dict, "/ColorSpace"));
+        return (components == 1 || components == 3) && qpdf_oh_is_null(qpdf, qpdf_oh_get_key(qpdf, dict, "/DecodeParms"))
+            ? PDFImageJPEG : PDFImageOther;
+    }
     if (qpdf_oh_is_name_and_equals(qpdf, filter, "/CCITTFaxDecode")
         && positiveInt(qpdf, dict, "/BitsPerComponent") == 1) return PDFImageCCITT;
     if (qpdf_oh_is_name_and_equals(qpdf, filter, "/FlateDecode")) {

@@ -1,6 +1,7 @@
 internal import CTesseract
 internal import CLeptonica
 internal import LineImages
+internal import PageHandOff
 internal import AmbiguityTable
 internal import Foundation
 public import ShoeboxCore
@@ -140,7 +141,8 @@ public final class OCREngine {
     /// Hands a page to tesseract as a leptonica image, scaled by `scale`, filled a row at a time (8-bpp pixels
     /// are big-endian within 32-bit words: platform notes). Tesseract's raw-bytes SetImage stores every pixel
     /// singly and then copies the whole image once more: it took 16 ms per call on a 16-megapixel page, this a
-    /// third of that. Tesseract keeps its own copy: the leptonica image is freed on return.
+    /// third of that. Tesseract keeps the image itself, not a copy of it (PageHandOff): this reference to it is
+    /// dropped on return.
     static func setImage(_ api: OpaquePointer, _ image: PageImage, scale: Double = 1) {
         let (width, height) = image.scaledSize(by: scale)
         var made = pixCreateNoInit(Int32(width), Int32(height), 8)
@@ -164,13 +166,16 @@ public final class OCREngine {
         }
         let dpi = Int32(image.scaledDPI(by: scale))
         pixSetResolution(pix, dpi, dpi)
-        TessBaseAPISetImage2(api, pix)
+        PageHandOff_setImage(UnsafeMutableRawPointer(api), pix)
     }
 
     public static var tesseractVersion: String { String(cString: TessVersion()) }
 
     /// Text-line images tesseract kept uncompressed instead of as PNG in this process (LineImages target).
     public static var uncompressedLineImages: Int { LineImages_uncompressedCount() }
+
+    /// Page images tesseract kept as they were handed to it, without copying them (PageHandOff target).
+    public static var pagesHandedOver: Int { PageHandOff_count() }
 
     /// Engine loads in this process that did without tesseract's universal ambiguity table (AmbiguityTable target).
     public static var skippedAmbiguityTables: Int { AmbiguityTable_skippedCount() }

@@ -93,11 +93,9 @@ public final class PDFRenderer {
 
     /// What a scanned page holds: its own image, or the resolution to render it at.
     public enum Scan {
-        /// One embedded image covers the page, placed upright, at no more than `highestDPI` pixels per inch and
-        /// within `PageImage.readMegapixels`: its pixels, in gray, at their own resolution (the image was decoded
-        /// once already to find its size; rendering the page would decode and resample it a second time, and
-        /// more pixels than the scan has add nothing: small print gets a scaled pass of its own). A JPEG, fax or
-        /// Flate image over `readMegapixels` is decoded by Shoebox instead and brought within both limits.
+        /// One embedded image covers the page, placed upright: its pixels, in gray, at their own resolution
+        /// brought within `highestDPI` and `PageImage.readMegapixels` (rendering the page would resample them,
+        /// and more pixels than the scan has add nothing: small print gets a scaled pass of its own).
         case image(PageImage)
         /// The page is rendered: at the pixels per inch of the image that covers most of it (a phone photo
         /// wrapped in a PDF at "72 dpi" is a large page of few pixels per inch), nil when none does (born-digital
@@ -107,10 +105,12 @@ public final class PDFRenderer {
         case failed(DocumentFailure)
     }
 
-    /// An image over `readMegapixels` that is stored as a JPEG, as CCITT fax data or as Flate-compressed gray or
-    /// RGB pixels is decoded by Shoebox (a JPEG at 1/2–1/8 by libjpeg, to its luminance; fax data at 1 bit a
-    /// pixel; pixels row by row), not by poppler, which makes two surfaces of 4 bytes a pixel of it (a
-    /// 35-megapixel A4 scan: 2 × 132 MB).
+    /// An image stored as a JPEG of gray or RGB, as CCITT fax data or as Flate-compressed gray or RGB pixels is
+    /// decoded by Shoebox from its stored bytes: a JPEG exactly as the same JPEG file would be (over
+    /// `readMegapixels` at 1/2–1/8 by libjpeg, to its luminance), fax data at 1 bit a pixel, pixels row by
+    /// row. Poppler makes two surfaces of 4 bytes a pixel of an image (a 35-megapixel A4 scan: 2 × 132 MB),
+    /// and took 27 ms a page for the bench's small receipt scans, five times what decoding them takes. Other
+    /// images are decoded by poppler.
     public func scan(page index: Int, highestDPI: Int, maxMegapixels: Int) -> Scan {
         let stored = storedImage(page: index)
         if let stored, stored.width * stored.height > maxMegapixels * 1_000_000 {
@@ -143,8 +143,7 @@ public final class PDFRenderer {
                 return images == 1 && min(best.box.x1, best.box.x2) <= wPt * 0.01 && min(best.box.y1, best.box.y2) <= hPt * 0.01
                     && abs(boxW - wPt) <= wPt * 0.01 && abs(boxH - hPt) <= hPt * 0.01 && abs(dpiX - dpiY) <= dpiX * 0.02
             }
-            if let stored, let kind = stored.kind, Double(stored.width * stored.height) / 1e6 > PageImage.readMegapixels,
-               covers(width: stored.width, height: stored.height),
+            if let stored, let kind = stored.kind, covers(width: stored.width, height: stored.height),
                let image = storedImagePage(page: index, kind: kind, maxMegapixels: maxMegapixels,
                                            placed: (Int((Double(stored.width) / (boxW / 72)).rounded()), highestDPI)) {
                 return .image(PageImage(pageNumber: index + 1, width: image.width, height: image.height, dpi: image.dpi, gray: image.gray))
@@ -166,21 +165,25 @@ public final class PDFRenderer {
         } ?? .render(scanDPI: nil)
     }
 
-    /// Cairo's 32-bit pixels (native-endian 0xAARRGGBB, premultiplied: bytes B, G, R, A on little-endian) as
-    /// gray on white.
+    /// Cairo's 32-bit pixels (native-endian 0xAARRGGBB, premultiplied) as gray on white: (299 R + 587 G +
+    /// 114 B) / 1000, in unsigned 32-bit arithmetic so that the loops vectorise.
     static func gray(_ data: UnsafeMutablePointer<UInt8>, width: Int, height: Int, stride: Int, alpha: Bool) -> [UInt8] {
-        var gray = [UInt8](repeating: 255, count: width * height)
-        gray.withUnsafeMutableBufferPointer { dst in
+        [UInt8](unsafeUninitializedCapacity: width * height) { dst, count in
             for y in 0..<height {
-                let row = data + y * stride
-                for x in 0..<width {
-                    let white = alpha ? 255 - Int(row[4 * x + 3]) : 0
-                    let b = Int(row[4 * x]) + white, g = Int(row[4 * x + 1]) + white, r = Int(row[4 * x + 2]) + white
-                    dst[y * width + x] = UInt8(min(255, (r * 299 + g * 587 + b * 114) / 1000))
+                let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
+                let out = dst.baseAddress! + y * width
+                @inline(__always) func level(_ p: UInt32, white: UInt32) -> UInt8 {
+                    let r = (p >> 16 & 0xFF) + white, g = (p >> 8 & 0xFF) + white, b = (p & 0xFF) + white
+                    return UInt8(truncatingIfNeeded: min(255, (r * 299 + g * 587 + b * 114) / 1000))
+                }
+                if alpha {
+                    for x in 0..<width { out[x] = level(row[x], white: 255 - row[x] >> 24) }
+                } else {
+                    for x in 0..<width { out[x] = level(row[x], white: 0) }
                 }
             }
+            count = width * height
         }
-        return gray
     }
 
     /// The highest resolution, at most `dpi`, at which page `index` stays within `PageImage.readMegapixels`.

@@ -10,8 +10,9 @@ typedef struct PDFImages PDFImages;
 typedef struct {
     int width, height;
     /// How its data is stored, when it can be decoded without poppler (no /Decode array, no mask, not a stencil):
-    /// 1 one whole JPEG file (DCTDecode its only filter), 2 CCITT fax (its only filter, 1 bit a pixel),
-    /// 3 Flate-compressed gray (1 or 8 bits) or RGB (8 bits) pixels, with or without PNG predictors; else 0.
+    /// 1 one whole JPEG file of gray or RGB (DCTDecode its only filter, no /DecodeParms), 2 CCITT fax (its only
+    /// filter, 1 bit a pixel), 3 Flate-compressed gray (1 or 8 bits) or RGB (8 bits) pixels, with or without PNG
+    /// predictors; else 0.
     int kind;
 } PDFImageInfo;
 
