@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "AmbiguityTable"),
         // Tesseract keeps the page image it is handed instead of copying it (page_hand_off.c says how and why).
         .target(name: "PageHandOff", dependencies: ["CLeptonica", "CTesseract"]),
+        // A JPEG decoded straight to gray, as leptonica's reader and its RGB-to-gray conversion give it (gray_jpeg.c).
+        .target(name: "GrayJPEG", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("jpeg")]),
         // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes (pdf_images.c).
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
@@ -35,7 +37,7 @@ let package = Package(
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(name: "ShoeboxEngines",
-                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PageHandOff", "PDFImages"],
+                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PageHandOff", "PDFImages", "GrayJPEG"],
                 swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "ShoeboxPipeline",

@@ -4,6 +4,7 @@ import ShoeboxTestSupport
 import ShoeboxCore
 import CLeptonica
 import LineImages
+import GrayJPEG
 @testable import ShoeboxEngines
 @testable import ShoeboxPipeline
 @testable import ShoeboxStore
@@ -113,6 +114,35 @@ struct ImageAndOCRTests {
         } throws: { error in
             "\(error)".contains("apt-get install -y tesseract-ocr-xyz")
         }
+    }
+
+    // GrayJPEG decodes a JPEG straight to gray: exactly the pixels, resolution and input format of leptonica's
+    // reader followed by its conversion to gray, for colour and gray JPEGs; a CMYK JPEG is left to leptonica.
+    @Test func jpegsDecodeToGrayExactlyAsLeptonicaReadsAndConvertsThem() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
+        let gray = dir.appendingPathComponent("gray.jpg").path, cmyk = dir.appendingPathComponent("cmyk.jpg").path
+        try runProgram(convert, [fixtures.path + "/receipts/deu-baeckerei.jpg", "-colorspace", "Gray", "-density", "118", "-units",
+                                 "PixelsPerCentimeter", gray], environment: ["MAGICK_THREAD_LIMIT": "1"])
+        try runProgram(convert, [fixtures.path + "/receipts/deu-baeckerei.jpg", "-colorspace", "CMYK", cmyk], environment: ["MAGICK_THREAD_LIMIT": "1"])
+        var files = try ["deu-baeckerei.jpg", "msa-restoran.jpg", "spa-cafeteria.jpg"].map { try fixtureBytes($0) }
+        files.append([UInt8](try #require(FileManager.default.contents(atPath: gray))))
+        for (index, bytes) in files.enumerated() {
+            var ours = bytes.withUnsafeBufferPointer { GrayJPEG_read($0.baseAddress, $0.count)?.assumingMemoryBound(to: PIX.self) }
+            var read = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
+            var theirs = pixConvertTo8(read, 0)
+            defer { pixDestroy(&ours); pixDestroy(&read); pixDestroy(&theirs) }
+            let a = try #require(ours), b = try #require(theirs)
+            var same: Int32 = 0
+            pixEqual(a, b, &same)
+            #expect(same == 1 && pixGetDepth(a) == 8)
+            #expect(pixGetXRes(a) == pixGetXRes(read) && pixGetYRes(a) == pixGetYRes(read) && pixGetInputFormat(a) == pixGetInputFormat(read))
+            if index == files.count - 1 { #expect(pixGetXRes(a) == 300) }  // 118 pixels per centimetre
+        }
+        let cmykBytes = [UInt8](try #require(FileManager.default.contents(atPath: cmyk)))
+        #expect(cmykBytes.withUnsafeBufferPointer { GrayJPEG_read($0.baseAddress, $0.count) } == nil)
+        #expect(try ImageLoader.load(cmykBytes, kind: .jpeg, maxMegapixels: 60).get()[0].width > 100)
     }
 
     @Test func truncatedJPEGFailsAsTruncated() throws {
