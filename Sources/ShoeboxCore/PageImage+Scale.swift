@@ -117,13 +117,13 @@ extension PageImage {
         }
     }
 
-    /// `UInt8(min(255, value.rounded()))` (halves away from zero) for a `value` in 0...256, without the call
-    /// to libm's `round` that `rounded()` makes per pixel on baseline x86-64, and in 32-bit integers so that a
-    /// loop of it vectorises: truncating `value + 0.5` is the same except where that sum itself rounds up
-    /// (0.49999999999999994 + 0.5 is 1.0), which the correction undoes (r - 0.5 is exact; value - r is not).
+    /// `UInt8(min(255, value.rounded()))` (halves away from zero) for a `value` in 0...256, in operations a loop
+    /// of it vectorises (no libm call, no conversion that traps): adding 1.5 × 2^52 rounds `value` to the nearest
+    /// integer, ties to even, which then sits in the sum's low bits; a tie rounded down is moved up.
     @inline(__always) static func clampedByte(_ value: Double) -> UInt8 {
-        let r = Int32(value + 0.5)
-        let rounded = Double(r) - 0.5 > value ? r - 1 : r
+        let shifted = value + 6_755_399_441_055_744.0
+        let nearest = shifted - 6_755_399_441_055_744.0  // exact
+        let rounded = UInt32(truncatingIfNeeded: shifted.bitPattern) &+ (value - nearest == 0.5 ? 1 : 0)
         return UInt8(truncatingIfNeeded: min(255, rounded))
     }
 

@@ -118,6 +118,24 @@ struct ReceiptParserTests {
         #expect(total?.notes.contains("tendered − change = total") == true)
     }
 
+    // A currency mark on its own that OCR itself doubts (a speck read as "£" at confidence 0 on a Malaysian slip)
+    // does not outweigh the page's country hints; the same mark read with confidence, or by an amount, does.
+    @Test func aDoubtfulStrayMarkDoesNotOutweighTheCountry() {
+        let slip = ["KEDAI RUNCIT MAJU SDN BHD", "NO. 12, JALAN AMPANG", "50450 KUALA LUMPUR", "TOTAL 12.40"]
+        let read = page(slip + ["_ £ ies"])
+        let doubtful = OCRPage(pageNumber: 1, width: read.width, height: read.height, dpi: read.dpi, source: .ocr, lines: read.lines.enumerated().map {
+            $0.offset == 4 ? OCRLine(words: $0.element.words.map { OCRWord(text: $0.text, box: $0.box, confidence: 0) }) : $0.element
+        })
+        let inferred = parser.parse(pages: [doubtful], language: "msa").currencies
+        #expect(inferred.first?.value == "MYR" && inferred.first?.role == "inferred")
+        #expect(inferred.contains { $0.value == "GBP" && $0.score < inferred[0].score })
+        #expect(parser.parse(pages: [page(slip + ["_ £ ies"])], language: "msa").currencies.first?.value == "GBP")
+        #expect(parser.parse(pages: [page(slip + ["TOTAL £12.40"], confidence: 20)], language: "msa").currencies.first?.value == "GBP")
+        // A born-digital invoice's "Total € Incl. VAT" (text layer, no amount beside it) stays explicit.
+        #expect(parser.parse(pages: [page(["Mustang Ltd", "VAT Registration No. GB123", "Total € Incl. VAT", "1,190.00"])], language: "eng")
+            .currencies.first?.value == "EUR")
+    }
+
     @Test func merchantSkipsHeadersAndAddresses() {
         let e = parser.parse(pages: [page(["TAX INVOICE", "KEDAI RUNCIT MAJU SDN BHD", "NO. 12, JALAN AMPANG", "50450 KUALA LUMPUR"])], language: "msa")
         #expect(e.merchants.first?.value == "KEDAI RUNCIT MAJU SDN BHD")
