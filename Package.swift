@@ -30,7 +30,8 @@ let package = Package(
         .target(name: "PageHandOff", dependencies: ["CLeptonica", "CTesseract"]),
         // A JPEG decoded straight to gray, as leptonica's reader and its RGB-to-gray conversion give it (gray_jpeg.c).
         .target(name: "GrayJPEG", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("jpeg")]),
-        // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes (pdf_images.c).
+        // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes, fax data as a TIFF,
+        // Flate pixels row by row (pdf_images.c).
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
         // Pure domain: imports no C module.

@@ -5,7 +5,8 @@ extension ReceiptParser {
     static let dollar = "$"
 
     func currencyCandidates(_ lines: [Line], language: String?) -> [Candidate<String>] {
-        var counts: [String: (count: Int, evidence: Evidence, doubtful: Bool)] = [:]
+        typealias Marks = (count: Int, evidence: Evidence, doubtful: Bool)
+        var counts: [String: Marks] = [:]
         func add(_ code: String, _ line: Line, doubtful: Bool) {
             counts[code] = ((counts[code]?.count ?? 0) + 1, counts[code]?.evidence ?? line.evidence, (counts[code]?.doubtful ?? true) && doubtful)
         }
@@ -29,7 +30,7 @@ extension ReceiptParser {
         // One mark on its own that OCR itself doubts, against the page's country hints, is as likely a misread
         // (sparse reading turns a speck or a logo into "_ £ ies", every word at confidence 0) as a currency: it
         // scores below what the hints infer. A mark by an amount, or read with confidence, is not.
-        func stray(_ code: String, _ entry: (count: Int, evidence: Evidence, doubtful: Bool)) -> Bool {
+        func stray(_ code: String, _ entry: Marks) -> Bool {
             entry.count == 1 && entry.doubtful && local != nil && code != local
         }
         var out = counts.sorted { ($0.value.count, $0.key == local ? 1 : 0, $0.key) > ($1.value.count, $1.key == local ? 1 : 0, $1.key) }.map { entry in
@@ -39,7 +40,6 @@ extension ReceiptParser {
                 : Candidate(value: entry.key, role: "explicit", score: min(0.99, 0.8 + 0.05 * Double(entry.value.count) + (entry.key == local ? 0.02 : 0)),
                             evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"] + (entry.key == local ? ["the country's currency"] : []))
         }
-        let onlyStrays = counts.allSatisfy { stray($0.key, $0.value) }
         if let first = dollarLines.first {
             // "$" on a receipt whose hints say Malaysia is the ringgit; without hints it is the US dollar.
             if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || out.isEmpty {
@@ -50,7 +50,8 @@ extension ReceiptParser {
                                      evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"]))
             }
         }
-        if out.isEmpty || (onlyStrays && dollarLines.isEmpty), let country = hints.first {
+        // Nothing written but stray marks (or nothing at all): the country's currency, inferred.
+        if dollarLines.isEmpty, counts.allSatisfy({ stray($0.key, $0.value) }), let country = hints.first {
             out.append(Candidate(value: country.currency, role: "inferred", score: min(0.75, 0.45 + 0.05 * Double(country.weight)),
                                  evidence: nil, notes: [(out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
                                                         + "; inferred from " + country.notes.joined(separator: ", ")]))

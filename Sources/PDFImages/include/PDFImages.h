@@ -1,7 +1,8 @@
 #ifndef PDFIMAGES_H
 #define PDFIMAGES_H
 // The images a PDF page draws, as the file stores them (qpdf's C API): their pixel size before anything
-// decodes them, and the bytes of a JPEG as they are. See pdf_images.c for why.
+// decodes them, a JPEG's bytes as they are, fax data as a TIFF, Flate pixels decoded row by row. See
+// pdf_images.c for why.
 #include <stddef.h>
 
 typedef struct PDFImages PDFImages;
