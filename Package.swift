@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "GrayJPEG", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("jpeg")]),
         // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes, fax data as a TIFF,
         // Flate pixels row by row (pdf_images.c).
+        // The document a worker thread was reading, written to a file when the process crashes (crash_note.c).
+        .target(name: "CrashNote"),
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
         // Pure domain: imports no C module.
@@ -42,7 +44,7 @@ let package = Package(
                 swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(name: "ShoeboxPipeline",
-                dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore"],
+                dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "CrashNote"],
                 swiftSettings: swiftSettings),
         .target(name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],
                 swiftSettings: swiftSettings),

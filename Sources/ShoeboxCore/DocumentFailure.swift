@@ -26,7 +26,7 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
 
     public static let badFileName = DocumentFailure(
         code: "bad-file-name",
-        message: "The file's name is not valid UTF-8 (it was written by a system with another character set), so it cannot be opened by name here. Rename it, for example with `convmv -f latin1 -t utf8 --notest FILE`, and run again.")
+        message: "The name of the file or of a folder above it is not valid UTF-8 (it was written by a system with another character set), so it cannot be opened by name here. Rename it, for example with `convmv -f latin1 -t utf8 --notest FILE`, and run again.")
 
     public static let changedWhileRead = DocumentFailure(
         code: "changed-while-read",
@@ -88,4 +88,23 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
         DocumentFailure(code: "render-failed",
                         message: "The PDF page could not be rendered (\(detail)). Re-export the PDF, or print it to a new PDF, and run again.")
     }
+
+    public static func notARegularFile(_ what: String) -> DocumentFailure {
+        DocumentFailure(code: "not-a-regular-file",
+                        message: "The path is \(what), not a regular file; Shoebox reads only regular files and never follows links. Put the document itself in the scan folder (copy it, do not link it).")
+    }
+
+    public static func fileTooLarge(bytes: Int, limitMegabytes: Int) -> DocumentFailure {
+        DocumentFailure(code: "file-too-large",
+                        message: "The file is \(bytes >> 20) MiB, above the limit of \(limitMegabytes) MiB for one document. Split it (for example `qpdf --split-pages`) or scan at 300 dpi, or raise maxFileMegabytes in the pipeline file.")
+    }
+
+    public static func readerCrashed(signal: String) -> DocumentFailure {
+        DocumentFailure(code: "reader-crashed",
+                        message: "Shoebox crashed (\(signal)) while reading this file in an earlier run, so it is not read again until it changes and the run can finish. Re-save it (for example print it to a new PDF, or `qpdf in.pdf out.pdf`) into the scan folder, and report the file if you can share it.")
+    }
+
+    public static let fileRemoved = DocumentFailure(
+        code: "file-removed",
+        message: "The file was read in an earlier run but is no longer in the scan folder (moved, renamed or deleted), so its record is kept out of exports. Put it back to have it read and exported again; a moved or renamed file is read under its new name.")
 }

@@ -37,6 +37,9 @@ public struct PipelineConfig: Sendable, Equatable {
     public var categoryRules: [CategoryRule] = []
     /// An export whose originals would pass this many bytes (default 2 GiB) is refused: export a date range.
     public var maxExportBytes: Int64 = 2 << 30
+    /// A scan file larger than this many MiB fails as file-too-large without being loaded (a file is held
+    /// whole while its pages are rendered). Not part of `settingsText`: it decides only whether a file is read.
+    public var maxFileMegabytes: Int = 512
 
     public init() {}
 
@@ -152,6 +155,9 @@ public struct PipelineConfig: Sendable, Equatable {
                     }
                     return CategoryRule(keyword: k, category: c)
                 }
+            case "maxFileMegabytes":
+                config.maxFileMegabytes = try int(key, value)
+                guard (1...4096).contains(config.maxFileMegabytes) else { throw fail("key \"maxFileMegabytes\" must be 1…4096 (MiB)") }
             case "maxExportMegabytes":
                 let mb = try number(key, value)
                 guard mb > 0, mb <= 1_073_741_824 else { throw fail("key \"maxExportMegabytes\" must be a positive number of MiB") }

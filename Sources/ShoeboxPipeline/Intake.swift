@@ -10,12 +10,23 @@ public struct IntakeStage: Sendable {
         case failed(DocumentRecord, size: Int)
     }
 
-    public init() {}
+    /// Files larger than this fail as file-too-large (hashed, never loaded).
+    public let maxFileMegabytes: Int
 
-    /// Every regular, non-hidden file under `root` but sidecars, sorted by relative path.
-    /// `skipping`: a folder under the root not to walk into (the output folder, when a user puts it inside the
-    /// scan folder: Shoebox must not read its own store as scans).
-    public func walk(root: String, skipping: String? = nil) throws(PipelineError) -> [String] {
+    public init(maxFileMegabytes: Int = PipelineConfig().maxFileMegabytes) { self.maxFileMegabytes = maxFileMegabytes }
+
+    /// What a walk of the scan root found: the files, and the folders it could not read.
+    public struct Listing: Sendable {
+        /// Every regular, non-hidden file but sidecars, by relative path, sorted.
+        public var paths: [String] = []
+        /// Folders under the root that could not be listed, with the reason: their files were not found.
+        public var unreadableFolders: [(path: String, reason: String)] = []
+    }
+
+    /// Every regular, non-hidden file under `root` but sidecars, sorted by relative path, and every folder that
+    /// could not be listed. `skipping`: a folder under the root not to walk into (the output folder, when a
+    /// user puts it inside the scan folder: Shoebox must not read its own store as scans).
+    public func walk(root: String, skipping: String? = nil) throws(PipelineError) -> Listing {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(root) does not exist or is not a folder.")
@@ -23,36 +34,50 @@ public struct IntakeStage: Sendable {
         guard FileManager.default.isReadableFile(atPath: root) else {
             throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(root) cannot be read (permission denied).")
         }
-        // A walk with readdir and lstat: regular files only (symbolic links are not followed, so a link loop
-        // cannot trap it), hidden names skipped. (Foundation's URL resource values look up the owner's name for
-        // every file, which opens a socket to nscd; the walk needs none of that.)
+        // A walk with opendir, readdir and lstat on byte paths: symbolic links are not followed (so a link loop
+        // cannot trap it), hidden names skipped. A folder or file whose name is not
+        // valid UTF-8 is walked all the same: its files are listed with U+FFFD for the bad bytes (they fail as
+        // bad-file-name, since no String path reaches them). A folder that cannot be opened is named in
+        // `unreadableFolders`. (Foundation's URL resource values look up the owner's name for every file, which
+        // opens a socket to nscd; the walk needs none of that.)
+        var listing = Listing()
         var out: [String] = []
         var skipped = stat()
         let skip = skipping.map { stat($0, &skipped) == 0 } ?? false
-        func visit(_ directory: String, _ relative: String) {
-            guard let dir = opendir(directory) else { return }
+        func visit(_ directory: [UInt8], _ relative: String) {
+            let opened = (directory + [0]).withUnsafeBufferPointer { p in
+                p.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
+            }
+            guard let dir = opened else {
+                listing.unreadableFolders.append((relative.isEmpty ? "." : relative, String(cString: strerror(errno))))
+                return
+            }
             defer { closedir(dir) }
-            var names: [String] = []
-            var undecodable: [String] = []
+            var entries: [(name: String, bytes: [UInt8])] = []
+            var taken = Set<String>()
             while let entry = readdir(dir) {
                 let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
                 if bytes.first == UInt8(ascii: ".") { continue }
-                if let name = String(validating: bytes, as: UTF8.self) {
-                    names.append(name)
-                } else if entry.pointee.d_type != UInt8(DT_DIR) {
-                    // Not valid UTF-8: it cannot be opened by a String path, but it must not be lost either. It is
-                    // listed with U+FFFD for its bad bytes and fails as bad-file-name.
-                    undecodable.append(String(decoding: bytes, as: UTF8.self))
+                var name = String(decoding: bytes, as: UTF8.self)
+                if String(validating: bytes, as: UTF8.self) == nil {
+                    // Two bad names may decode alike: each keeps a name of its own, so neither is lost.
+                    var n = 2
+                    let base = name
+                    while taken.contains(name) { name = "\(base) (\(n))"; n += 1 }
                 }
+                taken.insert(name)
+                entries.append((name, bytes))
             }
-            for name in undecodable { out.append(relative.isEmpty ? name : relative + "/" + name) }
-            for name in names.sorted() {
-                let path = directory + "/" + name
+            for (name, bytes) in entries.sorted(by: { $0.name < $1.name }) {
+                let path = directory + [UInt8(ascii: "/")] + bytes
                 let rel = relative.isEmpty ? name : relative + "/" + name
                 var info = stat()
-                guard lstat(path, &info) == 0 else { continue }
+                let found = (path + [0]).withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }
+                // Gone since it was listed: listed all the same, it fails as missing-file.
+                guard found == 0 else { out.append(rel); continue }
                 switch info.st_mode & S_IFMT {
-                case S_IFREG: out.append(rel)
+                // A FIFO, socket or device is listed too: opening it fails as not-a-regular-file, by name.
+                case S_IFREG, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK: out.append(rel)
                 case S_IFDIR:
                     if skip && info.st_dev == skipped.st_dev && info.st_ino == skipped.st_ino { continue }
                     visit(path, rel)
@@ -61,47 +86,41 @@ public struct IntakeStage: Sendable {
             }
         }
         let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
-        visit(rootPath == "/" ? "" : rootPath, "")
+        visit(rootPath == "/" ? [] : Array(rootPath.utf8), "")
         // `IMG_0412.jpg.json` beside `IMG_0412.jpg` is that scan's sidecar, read with it, not a document.
         let all = Set(out)
-        return out.filter { !($0.hasSuffix(".json") && all.contains(String($0.dropLast(5)))) }.sorted()
+        listing.paths = out.filter { !($0.hasSuffix(".json") && all.contains(String($0.dropLast(5)))) }.sorted()
+        return listing
     }
 
-    /// Reads, sniffs and hashes one file. Never throws: a bad file is a failed record.
+    /// Sniffs and hashes one file, reading it a piece at a time (a file of any size costs one piece of memory).
+    /// Never throws: a bad file is a failed record.
     public func inspect(root: String, relativePath: String) -> Item {
         let path = (root as NSString).appendingPathComponent(relativePath)
         let folder = SourceFile.folder(of: relativePath)
-        let bytes: [UInt8]
-        switch IntakeStage.read(path) {
-        case .success(let b): bytes = b
+        let head: [UInt8], sha: String, size: Int
+        switch InputFile.inspect(path, head: 16) {
+        case .success(let found): (head, sha, size) = found
         case .failure(let failure):
             return .failed(.failed(relativePath, folder: folder, sha256: "", failure: failure), size: 0)
         }
-        let sha = SHA256.hex(of: bytes)
-        guard !bytes.isEmpty else { return .failed(.failed(relativePath, folder: folder, sha256: sha, failure: .emptyFile), size: 0) }
-        guard let kind = FileKind.sniff(bytes) else {
-            let head = bytes.prefix(8).map { b in (0x20..<0x7F).contains(b) ? String(UnicodeScalar(b)) : "·" }.joined()
+        guard size > 0 else { return .failed(.failed(relativePath, folder: folder, sha256: sha, failure: .emptyFile), size: 0) }
+        guard let kind = FileKind.sniff(head) else {
+            let shown = head.prefix(8).map { b in (0x20..<0x7F).contains(b) ? String(UnicodeScalar(b)) : "·" }.joined()
             let ext = (relativePath as NSString).pathExtension.lowercased()
             return .failed(.failed(relativePath, folder: folder, sha256: sha,
-                                   failure: .unsupportedType(head: "\"\(head)\"", claimedExtension: ext)), size: bytes.count)
+                                   failure: .unsupportedType(head: "\"\(shown)\"", claimedExtension: ext)), size: size)
         }
-        return .ready(SourceFile(path: path, relativePath: relativePath, folder: folder, kind: kind, sha256: sha, size: bytes.count))
+        guard size <= maxFileMegabytes << 20 else {
+            return .failed(.failed(relativePath, folder: folder, sha256: sha, failure: .fileTooLarge(bytes: size, limitMegabytes: maxFileMegabytes)),
+                           size: size)
+        }
+        return .ready(SourceFile(path: path, relativePath: relativePath, folder: folder, kind: kind, sha256: sha, size: size))
     }
 
-    /// Reads a whole file, naming the cause when it cannot.
-    public static func read(_ path: String) -> Result<[UInt8], DocumentFailure> {
-        guard FileManager.default.fileExists(atPath: path) else {
-            // A name that was not valid UTF-8 was read with U+FFFD in place of its bad bytes: no such path.
-            return .failure(path.contains("\u{FFFD}") ? .badFileName : .missingFile)
-        }
-        guard FileManager.default.isReadableFile(atPath: path) else { return .failure(.unreadable("permission denied")) }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return .failure(.unreadable("cannot open")) }
-        defer { try? handle.close() }
-        do {
-            return .success([UInt8](try handle.readToEnd() ?? Data()))
-        } catch {
-            return .failure(.unreadable(error.localizedDescription))
-        }
+    /// Reads a whole regular file of at most `limitMegabytes`, naming the cause when it cannot.
+    public static func read(_ path: String, limitMegabytes: Int) -> Result<[UInt8], DocumentFailure> {
+        InputFile.readAll(path, limit: limitMegabytes << 20) { .fileTooLarge(bytes: $0, limitMegabytes: limitMegabytes) }
     }
 }
 

@@ -32,6 +32,9 @@ final class PageHelp: @unchecked Sendable {
         private let done = NSCondition()
         private var result: Result<OCRPage, DocumentFailure>?
 
+        /// The offering thread's crash note: a crash while another worker reads this page names its document.
+        let crashNote = CrashNotes.current
+
         init(image: PageImage, pass: OCRPass) { self.image = image; self.pass = pass }
 
         func finish(_ r: Result<OCRPage, DocumentFailure>) { done.lock(); result = r; done.broadcast(); done.unlock() }

@@ -13,6 +13,8 @@ public struct RunSummary: Sendable {
     public var counts: [RecordStatus: Int] = [:]
     public var failures: [DocumentRecord] = []
     public var reviews: [DocumentRecord] = []
+    /// Folders under the scan root that could not be listed: their files were not found (the run exits 1).
+    public var unreadableFolders: [(path: String, reason: String)] = []
 }
 
 /// What a run reports as it goes, on the thread that called `run` (the store writer).
@@ -119,25 +121,39 @@ public struct PipelineRunner {
     }
 
     public func run(root: String, store: Store, pipelineName: String) throws(PipelineError) -> RunSummary {
-        let intake = IntakeStage()
+        let intake = IntakeStage(maxFileMegabytes: config.maxFileMegabytes)
         let settings = settingsDigest
-        let paths = try intake.walk(root: root, skipping: (store.path as NSString).deletingLastPathComponent)
+        let outputDirectory = (store.path as NSString).deletingLastPathComponent
+        let listing = try intake.walk(root: root, skipping: outputDirectory)
         let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
         var summary = RunSummary()
-        summary.found = paths.count
-        let runID: Int64
-        do { runID = try store.beginRun(root: root, pipeline: pipelineName, started: ISO8601DateFormatter().string(from: Date())) }
-        catch { throw PipelineError(code: .store, message: error.message) }
+        summary.found = listing.paths.count
+        summary.unreadableFolders = listing.unreadableFolders
+        func storeError(_ body: () throws(StoreError) -> Void) throws(PipelineError) {
+            do { try body() } catch { throw PipelineError(code: .store, message: error.message) }
+        }
+        var runID: Int64 = 0
+        // A record the store cannot read any more is forgotten, so its file is read again below.
+        try storeError { () throws(StoreError) in runID = try store.beginRun(root: root, pipeline: pipelineName, started: ISO8601DateFormatter().string(from: Date()))
+            for path in try store.dropUnreadableRecords() { progress(.note("\(path): its stored record could not be read; the file is read again")) }
+        }
+        // The documents that crashed an earlier run are failed by name below; this run notes its own.
+        let crashed = CrashNotes.load(outputDirectory: outputDirectory)
+        CrashNotes.install(outputDirectory: outputDirectory)
 
         // Suspected duplicates are looked for among every record kept so far, across folders and runs.
         let rules = DuplicateRules(windowHours: config.duplicateWindowHours)
-        var earlier: [DuplicateRules.Entry]
-        do {
+        var earlier: [DuplicateRules.Entry] = []
+        var held: [String: Store.Held] = [:]
+        try storeError { () throws(StoreError) in
             let prints = try store.fingerprints(), texts = try store.firstPageTexts()
             earlier = try store.effectiveRecords().map(\.record).filter { $0.status == .accepted || $0.status == .review }
                 .map { DuplicateRules.Entry($0, fingerprint: prints[$0.source], firstPageText: texts[$0.source]) }
-        } catch { throw PipelineError(code: .store, message: error.message) }
+            held = try store.held()
+        }
 
+        /// The state each document ended in, in this run.
+        var ended: [String: RecordStatus] = [:]
         func save(_ given: DocumentOutcome) throws(PipelineError) {
             var outcome = given
             if outcome.record.status == .accepted || outcome.record.status == .review {
@@ -152,9 +168,9 @@ public struct PipelineRunner {
                 earlier.removeAll { $0.source == entry.source }
                 earlier.append(entry)
             }
-            do { try PhaseCPU.measure("store") { () throws(StoreError) in try store.save(outcome, root: rootPath, runID: runID, settings: settings) } }
-            catch { throw PipelineError(code: .store, message: error.message) }
+            try storeError { () throws(StoreError) in try PhaseCPU.measure("store") { () throws(StoreError) in try store.save(outcome, root: rootPath, runID: runID, settings: settings) } }
             let r = outcome.record
+            ended[r.source] = r.status
             summary.processed += 1
             summary.pages += outcome.pages.count
             summary.counts[r.status, default: 0] += 1
@@ -162,47 +178,93 @@ public struct PipelineRunner {
             if r.status == .review { summary.reviews.append(r) }
             progress(.document(source: r.source, status: r.status, reasons: r.reasons, pages: outcome.pages.count, done: summary.processed))
         }
+        func sameBytes(_ source: SourceFile, as original: String) -> DocumentOutcome {
+            var record = DocumentRecord(source: source.relativePath, folder: source.folder, sha256: source.sha256, status: .duplicate)
+            record.duplicateOf = original
+            record.reasons = ["same-bytes"]
+            return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
+        }
 
-        var work: [SourceFile] = []
-        for path in paths {
+        // A record whose file is no longer under this scan root (moved, renamed, deleted) fails as file-removed,
+        // so that no export waits for it and no duplicate points to it. A folder that could not be listed
+        // keeps its records as they are.
+        let listed = Set(listing.paths)
+        let unlisted = listing.unreadableFolders.map(\.path)
+        for (path, h) in held.sorted(by: { $0.key < $1.key }) where h.state != .failed && h.root == rootPath && !listed.contains(path)
+            && !unlisted.contains(where: { $0 == "." || path.hasPrefix($0 + "/") }) {
+            try save(DocumentOutcome(record: .failed(path, folder: SourceFile.folder(of: path), sha256: h.sha256, failure: .fileRemoved),
+                                     size: 0, kind: nil, pages: []))
+        }
+
+        // Intake: every file hashed first, so that a same-bytes duplicate is judged against what its original
+        // holds now, not when the duplicate was stored.
+        var ready: [SourceFile] = []
+        for path in listing.paths {
             switch intake.inspect(root: root, relativePath: path) {
             case .failed(let record, let size):
-                let finished = try? store.finishedSHA(path: path)
-                if let finished, finished == record.sha256, !record.sha256.isEmpty { summary.skipped += 1; continue }
+                if let h = held[path], h.sha256 == record.sha256, !record.sha256.isEmpty, h.state == .failed { summary.skipped += 1; continue }
                 try save(DocumentOutcome(record: record, size: size, kind: nil, pages: []))
             case .ready(let source):
-                let finished: (sha256: String, settings: String?)?
-                do { finished = try store.finished(path: source.relativePath) } catch { throw PipelineError(code: .store, message: error.message) }
-                if let finished, finished.sha256 == source.sha256, finished.settings == settings { summary.skipped += 1; continue }
-                let original: String?
-                do { original = try store.originalPath(sha256: source.sha256, excluding: source.relativePath) } catch {
-                    throw PipelineError(code: .store, message: error.message)
-                }
-                if let original {
-                    var record = DocumentRecord(source: source.relativePath, folder: source.folder, sha256: source.sha256, status: .duplicate)
-                    record.duplicateOf = original
-                    record.reasons = ["same-bytes"]
-                    try save(DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: []))
+                if let crash = crashed[path], crash.sha256 == source.sha256 {
+                    if let h = held[path], h.sha256 == source.sha256, h.state == .failed { summary.skipped += 1; continue }
+                    try save(DocumentOutcome(record: .failed(path, folder: source.folder, sha256: source.sha256,
+                                                             failure: .readerCrashed(signal: crash.signalName)),
+                                             size: source.size, kind: source.kind, pages: []))
                     continue
                 }
-                // Two identical files in one run: the first in path order is processed, the rest are duplicates.
-                if let first = work.first(where: { $0.sha256 == source.sha256 }) {
-                    var record = DocumentRecord(source: source.relativePath, folder: source.folder, sha256: source.sha256, status: .duplicate)
-                    record.duplicateOf = first.relativePath
-                    record.reasons = ["same-bytes"]
-                    try save(DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: []))
-                    continue
-                }
+                ready.append(source)
+            }
+        }
+        let now = Dictionary(ready.map { ($0.relativePath, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+        func finishedHere(_ source: SourceFile) -> Store.Held? {
+            guard let h = held[source.relativePath], h.sha256 == source.sha256, h.settings == settings else { return nil }
+            return h
+        }
+        // Finished documents that are not duplicates stay as they are.
+        let settled = Set(ready.filter { finishedHere($0).map { $0.state != .duplicate } ?? false }.map(\.relativePath))
+        /// Whether `original` is a settled record (accepted or in review) that holds these bytes now.
+        func stands(_ original: String, for source: SourceFile) -> Bool {
+            settled.contains(original) && now[original] == source.sha256 && (held[original].map { $0.state == .accepted || $0.state == .review } ?? false)
+        }
+        var work: [SourceFile] = []
+        /// Same-bytes copies of a document read in this run: stored as duplicates once it ended as a record.
+        var pending: [(source: SourceFile, original: String)] = []
+        for source in ready {
+            if settled.contains(source.relativePath) { summary.skipped += 1; continue }
+            // A duplicate stays one only while its original still holds the same bytes; else it is judged again.
+            if let h = finishedHere(source), let original = h.duplicateOf, stands(original, for: source) { summary.skipped += 1; continue }
+            var originals: [String] = []
+            try storeError { () throws(StoreError) in originals = try store.originalPaths(sha256: source.sha256, excluding: source.relativePath) }
+            if let original = originals.first(where: { stands($0, for: source) }) {
+                try save(sameBytes(source, as: original))
+            } else if let first = work.first(where: { $0.sha256 == source.sha256 }) {
+                pending.append((source, first.relativePath))
+            } else {
                 work.append(source)
             }
         }
 
-        progress(.started(files: summary.found, toRead: summary.processed + work.count))
-        try WorkerPool(config: config, today: today, jobs: jobs, ocrCache: ocrCache).process(work) { (_, outcome) throws(PipelineError) in
-            try save(outcome)
+        progress(.started(files: summary.found, toRead: summary.processed + work.count + pending.count))
+        // Rounds: a copy whose original did not end as a record (it failed, or changed while it was read) is
+        // read itself in the next round, the first of each set of copies; the rest wait on it.
+        while !work.isEmpty {
+            try WorkerPool(config: config, today: today, jobs: jobs, ocrCache: ocrCache).process(work) { (_, outcome) throws(PipelineError) in
+                try save(outcome)
+            }
+            work = []
+            var waiting: [(source: SourceFile, original: String)] = []
+            for (source, original) in pending {
+                if let state = ended[original], state == .accepted || state == .review {
+                    try save(sameBytes(source, as: original))
+                } else if let first = work.first(where: { $0.sha256 == source.sha256 }) {
+                    waiting.append((source, first.relativePath))
+                } else {
+                    work.append(source)
+                }
+            }
+            pending = waiting
         }
-        do { try store.finishRun(runID, finished: ISO8601DateFormatter().string(from: Date())) }
-        catch { throw PipelineError(code: .store, message: error.message) }
+        try storeError { () throws(StoreError) in try store.finishRun(runID, finished: ISO8601DateFormatter().string(from: Date())) }
         return summary
     }
 }
@@ -247,11 +309,19 @@ public struct WorkerPool {
                 }
                 processor.ocr.help = help
                 while let (position, source) = PipelineStats.idle({ list.take() }) {
-                    channel.send(.done(position, source, processor.process(source)))
+                    CrashNotes.reading(source)
+                    if let name = CrashNotes.testCrashName, source.relativePath.contains(name) { abort() }
+                    let outcome = processor.process(source)
+                    CrashNotes.reading(nil)
+                    channel.send(.done(position, source, outcome))
                     Malloc.releaseFreed()
                 }
                 help.ownerDone()
-                while let task = PipelineStats.idle({ help.nextTask() }) { task.finish(processor.ocr.read(task.image, pass: task.pass)) }
+                while let task = PipelineStats.idle({ help.nextTask() }) {
+                    CrashNotes.note(task.crashNote)
+                    task.finish(processor.ocr.read(task.image, pass: task.pass))
+                    CrashNotes.note("")
+                }
             }
             thread.stackSize = 16 << 20
             thread.start()

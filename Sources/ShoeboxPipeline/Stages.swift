@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Glibc
 public import ShoeboxCore
 internal import ShoeboxEngines
 
@@ -155,16 +156,22 @@ public struct MergeStage: Sendable {
         merger.merge(extraction, source: source, language: language, pages: pages, other: other)
     }
 
+    /// A sidecar is a few lines of JSON: a larger one is not read.
+    static let sidecarLimit = 1 << 20
+
     /// The document's other sources: the date in its file name, and its JSON sidecar (`<file>.json`) if any.
     public static func otherSources(of source: SourceFile, today: CalendarDay) -> OtherSources {
         var other = OtherSources(fileNameDate: OtherSources.date(inFileName: source.relativePath, today: today))
         let sidecarPath = source.path + ".json"
-        if FileManager.default.fileExists(atPath: sidecarPath) {
-            switch IntakeStage.read(sidecarPath) {
+        // lstat, not fileExists: a link or a FIFO named like a sidecar is there, and is refused by name below.
+        var info = stat()
+        if lstat(sidecarPath, &info) == 0 {
+            switch InputFile.readAll(sidecarPath, limit: MergeStage.sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
             case .success(let bytes): other.sidecar = Sidecar.parse(bytes, today: today)
             case .failure(let f):
                 var s = Sidecar()
-                s.problems.append("the sidecar cannot be read: \(f.message)")
+                s.problems.append(f.code == "file-too-large" ? "the sidecar is larger than 1 MiB and was not read"
+                                  : "the sidecar cannot be read: \(f.message)")
                 other.sidecar = s
             }
         }
@@ -355,7 +362,7 @@ struct PassReader {
     private mutating func ensureOpened() -> DocumentFailure? {
         guard pages == nil else { return nil }
         let bytes: [UInt8]
-        switch IntakeStage.read(source.path) {
+        switch IntakeStage.read(source.path, limitMegabytes: processor.config.maxFileMegabytes) {
         case .success(let b): bytes = b
         case .failure(let f): return f
         }

@@ -160,12 +160,64 @@ public final class Store {
         }
     }
 
-    /// The first other finished (not failed, not duplicate) path with the same bytes.
-    public func originalPath(sha256: String, excluding path: String) throws(StoreError) -> String? {
-        try wrap { () throws(DatabaseError) in
-            try db.query("SELECT path FROM sources WHERE sha256 = ? AND path <> ? AND state IN ('accepted', 'review') ORDER BY id LIMIT 1",
-                         [.text(sha256), .text(path)]).first?.first?.text
+    /// What the store holds of a path: its bytes, settings and state, and for a duplicate the path it copies.
+    public struct Held: Sendable {
+        public let sha256: String
+        public let settings: String?
+        public let state: RecordStatus
+        public let duplicateOf: String?
+        /// The scan root it was found under.
+        public let root: String
+    }
+
+    /// What the store holds of each path, by relative path.
+    public func held() throws(StoreError) -> [String: Held] {
+        let rows = try wrap { () throws(DatabaseError) in
+            try db.query("SELECT s.path, s.sha256, s.settings, s.state, r.json, s.root FROM sources s LEFT JOIN records r ON r.source_id = s.id")
         }
+        var out: [String: Held] = [:]
+        for row in rows {
+            guard row.count == 6, let path = row[0].text, let sha = row[1].text, let root = row[5].text,
+                  let state = row[3].text.flatMap(RecordStatus.init(rawValue:)) else { continue }
+            var duplicateOf: String?
+            if state == .duplicate, let json = row[4].text,
+               let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
+                duplicateOf = object["duplicateOf"] as? String
+            }
+            out[path] = Held(sha256: sha, settings: row[2].text, state: state, duplicateOf: duplicateOf, root: root)
+        }
+        return out
+    }
+
+    /// Other finished (not failed, not duplicate) paths with the same bytes, oldest first.
+    public func originalPaths(sha256: String, excluding path: String) throws(StoreError) -> [String] {
+        try wrap { () throws(DatabaseError) in
+            try db.query("SELECT path FROM sources WHERE sha256 = ? AND path <> ? AND state IN ('accepted', 'review') ORDER BY id",
+                         [.text(sha256), .text(path)]).compactMap { $0.first?.text }
+        }
+    }
+
+    /// Forgets the sources whose stored record cannot be read (a damaged or hand-edited store), so that the run
+    /// reads their files again; their review decisions (kept by path and content) apply again then. Returns
+    /// their paths.
+    public func dropUnreadableRecords() throws(StoreError) -> [String] {
+        let rows = try wrap { () throws(DatabaseError) in
+            try db.query("SELECT s.id, s.path, r.json FROM sources s JOIN records r ON r.source_id = s.id")
+        }
+        let decoder = JSONDecoder()
+        var broken: [(id: Int64, path: String)] = []
+        for row in rows {
+            guard row.count == 3, let id = row[0].int, let path = row[1].text else { continue }
+            if let json = row[2].text, (try? decoder.decode(DocumentRecord.self, from: Data(json.utf8))) != nil { continue }
+            broken.append((id, path))
+        }
+        guard !broken.isEmpty else { return [] }
+        try wrap { () throws(DatabaseError) in
+            try db.transaction { () throws(DatabaseError) in
+                for b in broken { try db.query("DELETE FROM sources WHERE id = ?", [.int(b.id)]) }
+            }
+        }
+        return broken.map { $0.path }
     }
 
     /// Saves one document's outcome in one transaction: its source row, pages, record and review item.
@@ -217,7 +269,7 @@ public final class Store {
         for row in rows {
             guard let json = row.first?.text else { continue }
             do { out.append(try decoder.decode(DocumentRecord.self, from: Data(json.utf8))) } catch {
-                throw StoreError(message: "the store \(path) holds a record that cannot be read (\(error)). Re-run `shoebox run` to rebuild it.")
+                throw StoreError(message: "the store \(path) holds a record that cannot be read. Run `shoebox run` on the scan folder again: it reads that file again and replaces the broken record.")
             }
         }
         return out

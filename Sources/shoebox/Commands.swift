@@ -40,8 +40,12 @@ enum RunCommand {
         if !reasons.isEmpty { print("failed by reason: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")) }
         for r in summary.reviews { print("  review  \(r.source): \(r.reasons.joined(separator: ", "))") }
         for r in summary.failures { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
+        for (folder, reason) in summary.unreadableFolders {
+            print("  unreadable folder  \(folder): \(reason.lowercased()); the files in it were not found. "
+                  + "Give the user running Shoebox read and search access (for example `chmod a+rx`) and run again.")
+        }
         print("records: \(out)/records.jsonl   review queue: \(out)/review/queue.jsonl")
-        return summary.failures.isEmpty ? ExitCode.success : ExitCode.finishedWithFailures
+        return summary.failures.isEmpty && summary.unreadableFolders.isEmpty ? ExitCode.success : ExitCode.finishedWithFailures
     }
 }
 
@@ -55,14 +59,16 @@ enum ExtractCommand {
         let (config, _) = try CommandLineTool.pipeline(a)
         let today = try CommandLineTool.today(a, verb: "extract")
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "extract")
-        let intake = IntakeStage()
+        let intake = IntakeStage(maxFileMegabytes: config.maxFileMegabytes)
         var records: [Int: DocumentRecord] = [:]
         var texts: [Int: String] = [:]
         var explanations: [Int: String] = [:]
         var work: [SourceFile] = []
         var order: [String: Int] = [:]
         for (i, file) in a.positionals.enumerated() {
-            let url = URL(fileURLWithPath: file)
+            // A link named on the command line is the user's own choice: it is resolved here, once (inside a
+            // scan folder links are never followed). What it names is still opened only as a regular file.
+            let url = URL(fileURLWithPath: realpath(file, nil).map { p in defer { free(p) }; return String(cString: p) } ?? file)
             let root = url.deletingLastPathComponent().path
             switch intake.inspect(root: root, relativePath: url.lastPathComponent) {
             case .failed(var record, _):

@@ -1,0 +1,110 @@
+internal import Foundation
+internal import Glibc
+internal import ShoeboxCore
+
+/// Opening a file that came from outside (a scan, a sidecar): regular files only, never through a symbolic
+/// link, never blocking on a FIFO or a device, and no read larger than the caller's bound.
+enum InputFile {
+    /// Reads are made in pieces of this size: hashing a file holds no more than this of it.
+    static let chunk = 1 << 20
+
+    /// Opens `path` for reading, or names why it cannot be. The open never follows a link in the last
+    /// component (O_NOFOLLOW) and never waits (O_NONBLOCK: a FIFO with no writer would hang `open` and `read`).
+    static func open(_ path: String) -> Result<(fd: Int32, size: Int), DocumentFailure> {
+        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let err = errno
+            switch err {
+            case ENOENT, ENOTDIR:
+                // A name that was not valid UTF-8 was listed with U+FFFD in place of its bad bytes: no such path.
+                return .failure(path.contains("\u{FFFD}") ? .badFileName : .missingFile)
+            case ELOOP: return .failure(.notARegularFile("a symbolic link"))
+            case EACCES, EPERM: return .failure(.unreadable("permission denied"))
+            default: return .failure(.unreadable(String(cString: strerror(err))))
+            }
+        }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let message = String(cString: strerror(errno))
+            close(fd)
+            return .failure(.unreadable(message))
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            close(fd)
+            return .failure(.notARegularFile(InputFile.kind(info.st_mode)))
+        }
+        // A regular file never blocks; reads go back to the ordinary, blocking mode.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return .success((fd, Int(info.st_size)))
+    }
+
+    /// What a special file is, in words.
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO (named pipe)"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFDIR: return "a folder"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a regular file"
+        }
+    }
+
+    /// Reads at most `limit` bytes into `buffer`'s storage; the count read, or nil on a read error.
+    private static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        var total = 0
+        while total < buffer.count {
+            let n = Glibc.read(fd, buffer.baseAddress! + total, buffer.count - total)
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            total += n
+        }
+        return total
+    }
+
+    /// A whole regular file, refused when it is larger than `limit` bytes (`tooLarge` names the failure).
+    static func readAll(_ path: String, limit: Int, tooLarge: (Int) -> DocumentFailure) -> Result<[UInt8], DocumentFailure> {
+        let fd: Int32, size: Int
+        switch open(path) {
+        case .success(let opened): (fd, size) = opened
+        case .failure(let f): return .failure(f)
+        }
+        defer { close(fd) }
+        guard size <= limit else { return .failure(tooLarge(size)) }
+        // One byte more than the limit is asked for, so a file that grew past it since fstat is caught too.
+        var bytes = [UInt8](repeating: 0, count: min(size, limit) + 1)
+        guard let count = bytes.withUnsafeMutableBytes({ read(fd, into: $0) }) else {
+            return .failure(.unreadable(String(cString: strerror(errno))))
+        }
+        guard count <= limit else { return .failure(tooLarge(count)) }
+        bytes.removeLast(bytes.count - count)
+        return .success(bytes)
+    }
+
+    /// The first `head` bytes, the SHA-256 and the size of a regular file, read a piece at a time: a file of
+    /// any size is hashed in the memory of one piece.
+    static func inspect(_ path: String, head: Int) -> Result<(head: [UInt8], sha256: String, size: Int), DocumentFailure> {
+        let fd: Int32
+        switch open(path) {
+        case .success(let opened): fd = opened.fd
+        case .failure(let f): return .failure(f)
+        }
+        defer { close(fd) }
+        var hash = SHA256()
+        var first: [UInt8] = []
+        var size = 0
+        var buffer = [UInt8](repeating: 0, count: chunk)
+        while true {
+            guard let n = buffer.withUnsafeMutableBytes({ read(fd, into: $0) }) else {
+                return .failure(.unreadable(String(cString: strerror(errno))))
+            }
+            if n == 0 { break }
+            if first.count < head { first += buffer[0..<min(n, head - first.count)] }
+            hash.update(buffer[0..<n])
+            size += n
+            if n < chunk { break }
+        }
+        return .success((first, hash.finalizeHex(), size))
+    }
+}
