@@ -27,12 +27,8 @@ public struct FolderSettings: Sendable, Equatable {
         public var description: String { "\(file): \(message)" }
     }
 
-    /// Reads `<folderPath>/.shoebox.json`; no file gives the empty settings.
-    public static func load(folderPath: String) throws(SettingsError) -> FolderSettings {
-        let file = (folderPath as NSString).appendingPathComponent(fileName)
-        guard let data = FileManager.default.contents(atPath: file) else { return FolderSettings() }
-        return try parse(data, file: file)
-    }
+    /// The most of a settings file that is read: it is a few lines of JSON.
+    public static let maxFileBytes = 1 << 20
 
     public static func parse(_ data: Data, file: String) throws(SettingsError) -> FolderSettings {
         func fail(_ m: String) -> SettingsError { SettingsError(file: file, message: m) }

@@ -1,10 +1,10 @@
 internal import Foundation
 internal import Glibc
-internal import ShoeboxCore
+public import ShoeboxCore
 
 /// Opening a file that came from outside (a scan, a sidecar): regular files only, never through a symbolic
 /// link, never blocking on a FIFO or a device, and no read larger than the caller's bound.
-enum InputFile {
+public enum InputFile {
     /// Reads are made in pieces of this size: hashing a file holds no more than this of it.
     static let chunk = 1 << 20
 
@@ -64,7 +64,7 @@ enum InputFile {
     }
 
     /// A whole regular file, refused when it is larger than `limit` bytes (`tooLarge` names the failure).
-    static func readAll(_ path: String, limit: Int, tooLarge: (Int) -> DocumentFailure) -> Result<[UInt8], DocumentFailure> {
+    public static func readAll(_ path: String, limit: Int, tooLarge: (Int) -> DocumentFailure) -> Result<[UInt8], DocumentFailure> {
         let fd: Int32, size: Int
         switch open(path) {
         case .success(let opened): (fd, size) = opened

@@ -223,7 +223,18 @@ enum ExportCommand {
         let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"), options: options)
         let results = try exporter.export(records: records, originalPath: { originals[$0.source] ?? $0.source }) { folder throws(ExportError) in
             guard let path = folderPaths[folder] else { return FolderSettings() }
-            do { return try FolderSettings.load(folderPath: path) } catch {
+            // Read as a sidecar is: only a regular file (never a link, a FIFO or a device), of at most 1 MiB.
+            let file = (path as NSString).appendingPathComponent(FolderSettings.fileName)
+            var info = stat()
+            guard lstat(file, &info) == 0 else { return FolderSettings() }
+            let data: [UInt8]
+            switch InputFile.readAll(file, limit: FolderSettings.maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
+            case .success(let bytes): data = bytes
+            case .failure(let f):
+                let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
+                throw ExportError(.folderSettings, message: "\(file) cannot be used: \(why). Fix the file, or remove it to export without categories.")
+            }
+            do { return try FolderSettings.parse(Data(data), file: file) } catch {
                 throw ExportError(.folderSettings, message: "\(error). Fix the file, or remove it to export without categories.")
             }
         }

@@ -131,6 +131,12 @@ import ShoeboxTestSupport
         #expect(r["a/linked.png"]?["total"] as? String != "999.99")
         #expect(r["a/linked.png"]?["merchant"] as? String != "Linked Sidecar GmbH")
 
+        // A folder's settings file that is a FIFO stops that export with the reason, and does not hang it.
+        try runProgram(mkfifo, [scans.appendingPathComponent("a/.shoebox.json").path])
+        let export = try shoeboxRun(["export", "--out", out.path], seconds: 60)
+        #expect(export.code == 12, "\(export.out) \(export.err)")
+        #expect(export.err.contains(".shoebox.json cannot be used: The path is a FIFO"), "\(export.err)")
+
         // `extract` on a FIFO answers at once with the reason.
         let extract = try shoeboxRun(["extract", "--json", scans.appendingPathComponent("a/pipe.jpg").path], seconds: 60)
         #expect(extract.code == 1)
