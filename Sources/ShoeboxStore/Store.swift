@@ -93,7 +93,7 @@ public final class Store {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(message: "cannot create the output folder \(directory): \(error.localizedDescription). Choose another folder with --out.")
+            throw StoreError(message: "cannot create the output folder \(directory): \(SystemReason.of(error)). Choose another folder with --out.")
         }
         path = (directory as NSString).appendingPathComponent("store.sqlite")
         do {
@@ -105,7 +105,7 @@ public final class Store {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(message: "cannot use the store \(path): \(error)")
+            throw StoreError(message: "cannot use the store \(path): \(SystemReason.of(error)). Check that the output folder is writable, or choose another with --out.")
         }
     }
 

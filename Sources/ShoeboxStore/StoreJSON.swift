@@ -57,7 +57,7 @@ public enum StoreJSON {
         do {
             return [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) + [0x0A]
         } catch {
-            throw StoreError(message: "the store could not be written as JSON: \(error.localizedDescription)")
+            throw StoreError(message: "the store could not be written as JSON: a stored value is not valid JSON (\(SystemReason.of(error)))")
         }
     }
 

@@ -17,6 +17,8 @@ enum RunCommand {
         let out = CommandLineTool.outputDirectory(a)
         let lock: RunLock
         do { lock = try RunLock(outputDirectory: out, wait: a.flags.contains("--wait")) } catch {
+            // Only a lock another run holds is exit 8; a folder that cannot be used is exit 4, with its reason.
+            guard error.reason == .busy else { throw PipelineError(code: .store, message: error.message) }
             CommandLineTool.printError("shoebox run: \(error.message)")
             return ExitCode.busy
         }
@@ -240,7 +242,6 @@ enum ImportCommand {
             throw UsageError(message: "shoebox import: cannot read \(file).")
         }
         let out = CommandLineTool.outputDirectory(a)
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let store = try Store(directory: out)
         let result = try StoreJSON.importInto(store, data: data, file: file)
         print("\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added")
@@ -309,7 +310,7 @@ enum RegressCommand {
         report.seconds = Date().timeIntervalSince(start)
         if let path = a.values["--report"] {
             do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
-                throw PipelineError(code: .store, message: "cannot write the report \(path): \(error.localizedDescription)")
+                throw PipelineError(code: .store, message: "cannot write the report \(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
             }
         }
         print("shoebox regress: \(report.documents) documents in \(dir)")

@@ -40,7 +40,7 @@ enum Help {
     DIR/review/queue.jsonl (the records waiting for a person, with reasons).
 
       --out DIR          output folder (default ./shoebox-out)
-      --jobs N           OCR worker threads (default: the pipeline's jobs, 0 = one per core)
+      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
       --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
       --today DATE       the day dates are checked against (default: the system's date)
       --wait             when another run is using DIR, wait for it instead of stopping
@@ -52,11 +52,12 @@ enum Help {
     One run at a time works in an output folder; a second one stops with exit 8 (or waits with --wait).
 
     exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
-          4 store unusable, 5 OCR engine missing, 6 pipeline file invalid, 8 another run is using DIR.
+          4 output folder or store unusable (not writable, a file, run.lock not a file: the reason is
+          named), 5 OCR engine missing, 6 pipeline file invalid, 8 another run holds DIR's lock.
     """
 
     static let extract = """
-    usage: shoebox extract FILE… [--json] [--text] [--explain] [--pipeline FILE] [--today YYYY-MM-DD]
+    usage: shoebox extract FILE… [--json] [--text] [--explain] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N]
 
     Runs the pipeline on single files and prints what it found. Nothing is stored.
 
@@ -65,6 +66,7 @@ enum Help {
       --explain          also print every candidate per field with its score, role, line and reasons
       --pipeline FILE    pipeline settings
       --today DATE       the day dates are checked against (default: the system's date)
+      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
     exit: 0 all read, 1 some failed, 2 usage, 5 OCR engine missing, 6 pipeline file invalid.
     """
@@ -137,7 +139,7 @@ enum Help {
       --folder F         only the folder F
       --from, --to       only records dated in this range (inclusive)
       --csv-profile P    rfc4180 (default) or excel-eu: UTF-8 BOM, ';' between fields, decimal comma
-      --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes; default 2048)
+      --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes: 0.001…1048576, default 2048)
       --format json      write the whole store (records, suggestions, review decisions) as versioned
                          JSON to FILE (default DIR/exports/store.json); `shoebox import` reads it back
 
@@ -179,6 +181,7 @@ enum Help {
       --baseline FILE    compare with an earlier JSON report: fail only when a field falls below it
       --ocr-cache DIR    keep the OCR text of every page in DIR and reuse it (parser work)
       --quiet            leave out the list of wrong fields
+      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
     exit: 0 every field right (or, with --baseline, none below it), 7 otherwise, 2 usage,
           3 DIR missing, 5 OCR engine missing.

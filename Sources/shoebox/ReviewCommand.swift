@@ -30,7 +30,7 @@ enum ReviewCommand {
         let waiting = try queue(store)
         let lines = waiting.map { $0.record.jsonLine() + "\n" }.joined()
         do { try Data(lines.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
-            throw PipelineError(code: .store, message: "cannot write \(file): \(error.localizedDescription)")
+            throw PipelineError(code: .store, message: "cannot write \(file): \(SystemReason.of(error)). Check that its folder exists and is writable.")
         }
         print("review: \(waiting.count) records written to \(file)")
         return ExitCode.success
