@@ -179,7 +179,8 @@ enum ExportCommand {
         case "zip": break
         case "json":
             let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
-            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let folder = (file as NSString).deletingLastPathComponent
+            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
             let data = try StoreJSON.export(store)
             guard FileManager.default.createFile(atPath: file + ".partial", contents: Data(data)), rename(file + ".partial", file) == 0 else {
                 throw ExportError(message: "cannot write \(file): check the folder exists and is writable.")

@@ -157,8 +157,14 @@ enum Help {
 
       --out DIR          output folder (default ./shoebox-out)
 
+    Every value is checked as a run would make it before anything is written: source paths relative
+    to the scan folder (no "..", ".", empty part, leading "/" or control character), roots absolute,
+    sha256 64 lowercase hex digits, states, dates (from 1900), amounts, currency codes and review
+    decisions valid. One bad value and the whole file is refused, naming the document, its path and
+    the field; nothing is imported.
+
     exit: 0 merged, 2 usage or unreadable file, 4 store unusable, 11 the file is from a newer
-          Shoebox (format version) or is not a Shoebox store export.
+          Shoebox (format version), is not a Shoebox store export, or holds an invalid value.
     """
 
     static let regress = """
