@@ -180,7 +180,11 @@ enum ExportCommand {
         case "json":
             let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
             let folder = (file as NSString).deletingLastPathComponent
-            if !folder.isEmpty { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+            if !folder.isEmpty {
+                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                    throw ExportError(message: "cannot create the folder \(folder) for \(file): \(SystemReason.of(error)). Give --file a path in a folder you can write.")
+                }
+            }
             let data = try StoreJSON.export(store)
             guard FileManager.default.createFile(atPath: file + ".partial", contents: Data(data)), rename(file + ".partial", file) == 0 else {
                 throw ExportError(message: "cannot write \(file): check the folder exists and is writable.")

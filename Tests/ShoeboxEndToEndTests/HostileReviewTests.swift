@@ -107,5 +107,31 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         // And the accepted records reach the export with their totals.
         let export = try runProgram(shoebox, ["export", "--out", out])
         #expect(export.code == 0 && export.out.contains("4 accepted records"), "\(export.out) \(export.err)")
+
+        // Class 14 (e): the size refusal gives sizes that mean something (it said "0 MiB … limit of 0 MiB").
+        let small = work.appendingPathComponent("small.json").path
+        try Data(#"{"version": 1, "maxExportMegabytes": 0.001}"#.utf8).write(to: URL(fileURLWithPath: small))
+        let tooLarge = try runProgram(shoebox, ["export", "--out", out, "--pipeline", small])
+        #expect(tooLarge.code == 9, "\(tooLarge.err)")
+        let pdfBytes = try ["Alpha", "Bravo", "Charlie", "Delta"].reduce(0) { $0 + (try Data(contentsOf: shop.appendingPathComponent("\($1).pdf"))).count }
+        let held = String(format: "%.2f KiB", Double(pdfBytes) / 1024)
+        #expect(tooLarge.err.contains("this export would hold \(held) of originals, more than the limit of 1.02 KiB."), "\(held): \(tooLarge.err)")
+        #expect(!tooLarge.err.contains("0 MiB"), "\(tooLarge.err)")
+
+        // Class 14 (d): a file that cannot be written says the system's reason, not Foundation's error text.
+        let notAFolder = work.appendingPathComponent("a-file").path
+        try Data("x".utf8).write(to: URL(fileURLWithPath: notAFolder))
+        let failures = [
+            try runProgram(shoebox, ["review", "--out", out, "--export", "/nonexistent/queue.jsonl"]),
+            try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", notAFolder + "/store.json"]),
+            try runProgram(shoebox, ["import", small, "--out", notAFolder]),
+        ]
+        for r in failures {
+            #expect(r.code == 4, "exit \(r.code): \(r.err)")
+            #expect(!r.err.contains("could not be completed") && !r.err.contains("Error Domain") && !r.err.contains("Cocoa"), "\(r.err)")
+        }
+        #expect(failures[0].err.contains("cannot write /nonexistent/queue.jsonl: No such file or directory."), "\(failures[0].err)")
+        #expect(failures[1].err.contains("cannot create the folder \(notAFolder) for \(notAFolder)/store.json: "), "\(failures[1].err)")
+        #expect(failures[2].err.contains("cannot create the output folder \(notAFolder): "), "\(failures[2].err)")
     }
 }
