@@ -54,6 +54,9 @@ public enum Review {
         }
         switch field {
         case "total":
+            if v.hasPrefix("-") || v.hasPrefix("−") || FieldInput.amount(v)?.minorUnits == 0 {
+                return .failure(ReviewInputError("'\(v)' is not more than 0; a total is what was paid, e.g. 23.45."))
+            }
             guard let a = FieldInput.amount(v), a.minorUnits > 0 else {
                 return .failure(ReviewInputError("'\(v)' is not an amount. Type it as printed, e.g. 23.45 or 23,45."))
             }
@@ -64,7 +67,8 @@ public enum Review {
             switch FieldInput.currency(typedWith: v) {
             case .code(let c): currency = c
             case .unclear(let mark):
-                return .failure(ReviewInputError("'\(mark)' in '\(v)' is not one currency. Type the amount with its three-letter code, e.g. \(a.decimalString) USD."))
+                let example = mark == "¥" ? "\(a.decimalString) CNY or \(a.minorUnits / 100) JPY" : "\(a.decimalString) USD"
+                return .failure(ReviewInputError("'\(mark)' in '\(v)' is not one currency. Type the amount with its three-letter code, e.g. \(example)."))
             case .none:
                 guard let c = record.currency else {
                     return .failure(ReviewInputError("the record has no currency, so '\(v)' cannot be stored alone. Give the currency with the amount, e.g. \(a.decimalString) EUR (or set it first: e currency EUR)."))

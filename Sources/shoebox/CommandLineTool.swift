@@ -82,8 +82,8 @@ enum CommandLineTool {
 
     static func today(_ a: Arguments, verb: String) throws(UsageError) -> CalendarDay {
         if let text = a.values["--today"] {
-            guard let day = CalendarDay(iso: text) else {
-                throw UsageError(message: "shoebox \(verb): --today needs a date as YYYY-MM-DD, not '\(text)'.")
+            guard let day = CalendarDay(iso: text), day.year >= FieldInput.earliestYear else {
+                throw UsageError(message: "shoebox \(verb): --today needs a date from \(FieldInput.earliestYear)-01-01 to 9999-12-31 as YYYY-MM-DD, not '\(text)'.")
             }
             return day
         }
@@ -94,6 +94,23 @@ enum CommandLineTool {
     }
 
     static let maxPipelineFileBytes = 1 << 20
+
+    /// The bytes of a file a person named (a decisions file, a store export): only a regular file (a FIFO or
+    /// /dev/zero would hang or fill memory) of at most `limit` bytes, or a sentence saying why not.
+    static func readRegularFile(_ path: String, limit: Int64) -> Result<Data, UsageError> {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            return .failure(UsageError(message: "cannot read \(path): \(String(cString: strerror(errno))). Check the path."))
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(UsageError(message: "\(path) is not a regular file. Give the path of a file.")) }
+        guard Int64(st.st_size) <= limit else {
+            return .failure(UsageError(message: "\(path) is \(ByteCount.text(Int64(st.st_size))); at most \(ByteCount.text(limit)) is read. Split it, or check it is the right file."))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(UsageError(message: "cannot read \(path). Check that this user may read it."))
+        }
+        return .success(data)
+    }
 
     /// The pipeline file: --pipeline, else pipelines/default.json when present, else the built-in defaults.
     static func pipeline(_ a: Arguments) throws(PipelineError) -> (PipelineConfig, String) {

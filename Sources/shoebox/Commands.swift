@@ -243,8 +243,10 @@ enum ImportCommand {
         if a.flags.contains("--help") { print(Help.importStore); return ExitCode.success }
         guard a.positionals.count == 1 else { throw UsageError(message: "shoebox import: needs one file written by `shoebox export --format json`. See 'shoebox import --help'.") }
         let file = a.positionals[0]
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError(message: "shoebox import: cannot read \(file).")
+        let data: Data
+        switch CommandLineTool.readRegularFile(file, limit: 4 << 30) {
+        case .success(let d): data = d
+        case .failure(let e): throw UsageError(message: "shoebox import: \(e.message)")
         }
         let out = CommandLineTool.outputDirectory(a)
         let store = try Store(directory: out)

@@ -51,8 +51,10 @@ enum ReviewCommand {
     /// A line: {"source": "folder/file.jpg", "action": "accept"|"reject"|"duplicate"|"not-duplicate",
     /// "fields": {"total": "23.45", …}} (fields are edits made before the action; "action" may be "edit").
     static func apply(_ file: String, store: Store, today: CalendarDay) throws -> Int32 {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw PipelineError(code: .store, message: "cannot read \(file). Check the path.")
+        let data: Data
+        switch CommandLineTool.readRegularFile(file, limit: 64 << 20) {
+        case .success(let d): data = d
+        case .failure(let e): throw PipelineError(code: .store, message: e.message)
         }
         let records = Dictionary(try store.effectiveRecords().map { ($0.record.source, $0.record) }, uniquingKeysWith: { a, _ in a })
         var decisions: [(record: DocumentRecord, decision: ReviewDecision)] = []
