@@ -94,7 +94,10 @@ enum Help {
       a            accept the record as shown (after any edits)
       1-9          set a field to that alternate
       e FIELD [V]  edit merchant, date, total, currency or referenceNumber; a value that does not read as
-                   one (a bad amount or date) is refused and asked again
+                   one (a bad amount or date) is refused and asked again. A total may carry its currency
+                   (15.00 EUR, 15,00 €), which sets the record's; on a record without a currency it must.
+                   Dates from 1900-01-01 to --today; no control characters (NUL, ESC, line breaks);
+                   at most 200 characters
       r            reject: not a purchase (never exported)
       d / n        confirm it is a duplicate (never exported) / it is not a duplicate
       s            skip for now        u  undo the last decision        q  quit
@@ -105,8 +108,10 @@ enum Help {
       --apply FILE   apply decisions from JSON Lines, one per line:
                      {"source": "trip/IMG_0412.jpg", "action": "accept", "fields": {"total": "23.45"}}
                      action: accept, edit, reject, duplicate, not-duplicate; fields: edits made first.
-                     Every line is checked first: a bad line is reported with its line number and
-                     nothing is applied (exit 2).
+                     Every line is checked first (against the record as the lines before leave it):
+                     a bad line is reported with its line number and nothing is applied (exit 2).
+                     Two different final decisions for one record (accept and reject) are refused as
+                     conflicting, naming both lines.
       --out DIR      output folder (default ./shoebox-out)
       --today DATE   the day typed dates are checked against (default: the system's date)
     """
