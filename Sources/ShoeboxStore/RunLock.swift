@@ -33,6 +33,9 @@ public final class RunLock {
             if code == EISDIR {
                 throw unusable("\(path) is a folder, not the lock file a run needs. Remove it (`rmdir \(path)`) and run again.")
             }
+            if code == ELOOP {
+                throw unusable("\(path) is a symbolic link; a run's lock file is never followed through a link. Remove the link and run again.")
+            }
             throw unusable("cannot create \(path): \(RunLock.reason(code)). Check that the output folder is writable by this user, or choose another with --out.")
         }
         var result: Int32

@@ -19,7 +19,7 @@ extension StoreJSON {
 
     /// A relative path inside the scan folder, as intake makes one: no leading "/", no empty, "." or ".."
     /// part, no control character (NUL included), at most 4,096 bytes.
-    static func relativePathProblem(_ path: String) -> String? {
+    public static func relativePathProblem(_ path: String) -> String? {
         if path.isEmpty { return "is empty" }
         if path.utf8.count > maxPathBytes { return "is \(path.utf8.count) bytes long; at most \(maxPathBytes)" }
         if let c = FieldInput.controlCharacter(in: path) { return "holds a control character (\(FieldInput.codePoint(c)))" }

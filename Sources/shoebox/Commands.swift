@@ -215,6 +215,12 @@ enum ExportCommand {
         if let f = options.folder, !records.contains(where: { $0.folder == f }) {
             throw UsageError(message: "shoebox export: the store has no folder '\(f)' (folders: \(Set(records.map(\.folder)).sorted().joined(separator: ", "))).")
         }
+        // A source path that leads outside its scan folder can only have come from an import made before imports
+        // were checked: nothing is exported rather than a file from elsewhere zipped as a receipt.
+        if let bad = records.first(where: { StoreJSON.relativePathProblem($0.source) != nil }) {
+            throw ExportError(message: "the store in \(out) holds a document whose path leads outside its scan folder (\(bad.source): it \(StoreJSON.relativePathProblem(bad.source) ?? "")), "
+                + "imported before Shoebox checked imports; nothing was exported. Import the file again into a new --out folder (it is refused now) or run the scans again.")
+        }
         let originals = try store.originalPaths()
         var folderPaths: [String: String] = [:]
         for r in records where folderPaths[r.folder] == nil {

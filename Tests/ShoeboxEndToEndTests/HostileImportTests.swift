@@ -80,6 +80,30 @@ import ShoeboxTestSupport
                     decision(["action": "edit", "field": "merchant", "value": "A\u{0}B", "at": "2026-11-30T00:00:00Z", "undone": false]))
         try refused("decision date", expected: #""decisions[0].value" '0001-01-01' is not a valid date"#,
                     decision(["action": "edit", "field": "date", "value": "0001-01-01", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        // A store that already holds such a path (imported by an older Shoebox; written here with Python's sqlite3,
+        // a real SQLite) exports nothing rather than zip a file from outside the scans.
+        let hostname = "/etc/hostname"
+        let older = work.appendingPathComponent("fine").path
+        let escaping = "shop/../../../../../../../../etc/hostname"
+        let script = """
+            import sqlite3, json, hashlib, sys
+            db = sqlite3.connect(sys.argv[1]); data = open(sys.argv[2], 'rb').read(); sha = hashlib.sha256(data).hexdigest()
+            sid, j = db.execute("SELECT r.source_id, r.json FROM records r JOIN sources s ON s.id = r.source_id WHERE s.path = 'shop/Alpha.pdf'").fetchone()
+            r = json.loads(j); r['source'] = sys.argv[3]; r['sha256'] = sha
+            db.execute("UPDATE sources SET path = ?, sha256 = ?, size = ? WHERE id = ?", (sys.argv[3], sha, len(data), sid))
+            db.execute("UPDATE records SET json = ? WHERE source_id = ?", (json.dumps(r), sid))
+            db.execute("UPDATE decisions SET path = ?, sha256 = ? WHERE path = 'shop/Alpha.pdf'", (sys.argv[3], sha))
+            db.commit()
+            """
+        let py = try runProgram("/usr/bin/python3", ["-c", script, older + "/store.sqlite", hostname, escaping])
+        #expect(py.code == 0, "\(py.err)")
+        #expect(try runProgram(shoebox, ["status", "--out", older]).out.contains("1 accepted"), "the crafted record is the accepted one")
+        let exported = try runProgram(shoebox, ["export", "--out", older])
+        #expect(exported.code == 4, "exit \(exported.code): \(exported.out) \(exported.err)")
+        #expect(exported.err.contains("holds a document whose path leads outside its scan folder (\(escaping)"), "\(exported.err)")
+        let zips = (try? FileManager.default.contentsOfDirectory(atPath: older + "/exports")) ?? []
+        #expect(zips.isEmpty, "no zip is written: \(zips)")
+
         try refused("the same path twice", expected: #"document 2 (shop/Alpha.pdf): "path" is the path of document 1 too"#, top: {
             var documents = $0["documents"] as! [[String: Any]]
             documents[1]["path"] = documents[0]["path"]
