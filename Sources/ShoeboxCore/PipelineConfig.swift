@@ -80,7 +80,7 @@ public struct PipelineConfig: Sendable, Equatable {
         func fail(_ message: String) -> ConfigError { ConfigError(file: file, message: message) }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw fail("not valid JSON (\(error.localizedDescription))")
+            throw fail("not valid JSON (\(SystemReason.ofJSON(error))); `python3 -m json.tool \(file)` shows where")
         }
         guard let dict = object as? [String: Any] else { throw fail("the top level must be a JSON object") }
         var config = PipelineConfig()

@@ -34,4 +34,14 @@ public enum SystemReason {
         NSFileWriteUnknownError: "The file could not be written",
         NSFileWriteInvalidFileNameError: "The file name is not valid",
     ]
+
+    /// Why JSONSerialization refused some bytes, as its own plain words ("Unexpected end of file during JSON
+    /// parse."), without Foundation's "The operation could not be completed" around them.
+    public static func ofJSON(_ error: any Error) -> String {
+        let ns = error as NSError
+        if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
+            return detail.hasSuffix(".") ? String(detail.dropLast()) : detail
+        }
+        return "check the brackets, commas and quotes"
+    }
 }

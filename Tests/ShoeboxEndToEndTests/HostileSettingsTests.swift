@@ -67,6 +67,11 @@ import ShoeboxTestSupport
         try Data(#"{"version": 1, "jobs": 64, "maxMegapixels": 500, "extraPassSegmentationModes": [3.0, 11], "textHeightTarget": 0, "maxExportMegabytes": 0.01}"#.utf8)
             .write(to: URL(fileURLWithPath: file))
         #expect(try run(["run", "/nonexistent/scans", "--out", dir.appendingPathComponent("out").path, "--jobs", "1", "--pipeline", file]).code == 3)
+        // Broken JSON is named in plain words, not Foundation's "The operation could not be completed".
+        try Data(#"{"version": 1,"#.utf8).write(to: URL(fileURLWithPath: file))
+        let broken = try run(["run", "/nonexistent/scans", "--out", dir.appendingPathComponent("out").path, "--pipeline", file])
+        #expect(broken.code == 6 && broken.err.contains("not valid JSON (Unexpected end of file during JSON parse)"), "\(broken.err)")
+        #expect(!broken.err.contains("could not be completed"), "\(broken.err)")
         // A pipeline "file" that is a device is refused before it is read (it would never end).
         let zero = try run(["run", "/nonexistent/scans", "--out", dir.appendingPathComponent("out").path, "--pipeline", "/dev/zero"])
         #expect(zero.code == 6 && zero.err.contains("/dev/zero is not a regular file"), "\(zero.err)")
