@@ -88,7 +88,9 @@ extension StoreJSON {
     }
 
     /// Checks one document of an export; throws its first problem.
-    static func check(_ d: [String: Any]) throws(Problem) {
+    /// `latest`: the last day a date may be (the day after the importer's today: the exporting machine's clock
+    /// may already be in tomorrow); a run never records a date after its today.
+    static func check(_ d: [String: Any], latest: CalendarDay) throws(Problem) {
         guard let path = d["path"] as? String else { throw Problem("path", "is missing or not a string") }
         if let p = relativePathProblem(path) { throw Problem("path", p) }
         guard let root = d["root"] as? String else { throw Problem("root", "is missing or not a string") }
@@ -110,7 +112,7 @@ extension StoreJSON {
         for key in ["fingerprint", "settings"] {
             if let p = textProblem(d[key], limit: 256) { throw Problem(key, p) }
         }
-        if let s = d["suggestion"], !(s is NSNull) { try checkSuggestion(s, path: path, sha: sha, folder: folder) }
+        if let s = d["suggestion"], !(s is NSNull) { try checkSuggestion(s, path: path, sha: sha, folder: folder, latest: latest) }
         guard let pages = (d["pages"] ?? []) as? [Any], pages.count <= maxPages else {
             throw Problem("pages", "must be an array of at most \(maxPages) pages")
         }
@@ -129,10 +131,10 @@ extension StoreJSON {
             }
         }
         guard let decisions = (d["decisions"] ?? []) as? [Any] else { throw Problem("decisions", "must be an array") }
-        for (i, item) in decisions.enumerated() { try checkDecision(item, field: "decisions[\(i)]") }
+        for (i, item) in decisions.enumerated() { try checkDecision(item, field: "decisions[\(i)]", latest: latest) }
     }
 
-    static func checkSuggestion(_ s: Any, path: String, sha: String, folder: String) throws(Problem) {
+    static func checkSuggestion(_ s: Any, path: String, sha: String, folder: String, latest: CalendarDay) throws(Problem) {
         guard let o = s as? [String: Any] else { throw Problem("suggestion", "must be a record object or null") }
         guard o["source"] as? String == path else { throw Problem("suggestion.source", "must be the document's path") }
         guard o["sha256"] as? String == sha else { throw Problem("suggestion.sha256", "must be the document's sha256") }
@@ -183,12 +185,13 @@ extension StoreJSON {
             throw Problem("suggestion", "is not a record as Shoebox writes it (\(describe(error)))")
         }
         if let day = record.date, day.year < FieldInput.earliestYear { throw Problem("suggestion.date", "\(day.iso) is before \(FieldInput.earliestYear)") }
+        if let day = record.date, day > latest { throw Problem("suggestion.date", "\(day.iso) is after today") }
         for (key, m) in [("total", record.total), ("subtotal", record.subtotal), ("tip", record.tip)] {
             if let m, m.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) { throw Problem("suggestion.\(key)", "\(m.decimalString) is beyond any receipt") }
         }
     }
 
-    static func checkDecision(_ item: Any, field: String) throws(Problem) {
+    static func checkDecision(_ item: Any, field: String, latest: CalendarDay) throws(Problem) {
         guard let d = item as? [String: Any] else { throw Problem(field, "must be an object") }
         guard let a = d["action"] as? String, let action = ReviewDecision.Action(rawValue: a) else {
             throw Problem("\(field).action", "must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -216,7 +219,7 @@ extension StoreJSON {
             let amount = parts.first.flatMap { Money.minorUnits(fromDecimal: String($0), digits: 3) }
             ok = (parts.count == 1 || (parts.count == 2 && parts[1].count == 3 && parts[1].allSatisfy { $0.isASCII && $0.isUppercase }))
                 && amount.map { $0 > 0 && $0 <= Review.maxTotalMinorUnits * 10 } == true
-        case "date": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear } ?? false
+        case "date": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0 <= latest } ?? false
         case "currency": ok = value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }
         default: ok = !value.isEmpty && value.count <= Review.maxTypedLength
         }

@@ -1,5 +1,5 @@
 public import Foundation
-internal import ShoeboxCore
+public import ShoeboxCore
 
 /// The whole store as one versioned JSON document, so nothing is trapped in Shoebox: every source with its
 /// pipeline suggestion (the record), its pages as read, and every review decision (undone ones too).
@@ -90,7 +90,9 @@ public enum StoreJSON {
     /// Merges an export into `store`, all or nothing: documents already there with the same path and content
     /// are skipped (with their decisions, which the store already holds); a document whose bytes the store
     /// holds under another path comes in as a duplicate of it; the rest are added.
-    public static func importInto(_ store: Store, data: Data, file: String) throws -> ImportResult {
+    /// Dates after `today` (by more than a day: the exporting machine may be ahead) are refused like any value a
+    /// run would not have written.
+    public static func importInto(_ store: Store, data: Data, file: String, today: CalendarDay) throws -> ImportResult {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == format,
               let versionNumber = object["version"] as? NSNumber, let documents = object["documents"] as? [Any] else {
             throw ImportError.notAnExport(file)
@@ -106,7 +108,7 @@ public enum StoreJSON {
         for (i, item) in documents.enumerated() {
             guard let d = item as? [String: Any] else { throw ImportError.invalid(file: file, document: i + 1, problem: "it is not an object") }
             let shownPath = (d["path"] as? String).map(shown) ?? "no path"
-            do { try check(d) } catch {
+            do { try check(d, latest: today.adding(days: 1)) } catch {
                 throw ImportError.invalidValue(file: file, document: i + 1, path: shownPath, field: error.field, problem: error.message)
             }
             guard let path = d["path"] as? String, let sha = d["sha256"] as? String else { throw ImportError.notAnExport(file) }  // checked above

@@ -245,7 +245,7 @@ enum ExportCommand {
 
 enum ImportCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "import", valueOptions: ["--out"], flagOptions: [])
+        let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--today"], flagOptions: [])
         if a.flags.contains("--help") { print(Help.importStore); return ExitCode.success }
         guard a.positionals.count == 1 else { throw UsageError(message: "shoebox import: needs one file written by `shoebox export --format json`. See 'shoebox import --help'.") }
         let file = a.positionals[0]
@@ -256,7 +256,7 @@ enum ImportCommand {
         }
         let out = CommandLineTool.outputDirectory(a)
         let store = try Store(directory: out)
-        let result = try StoreJSON.importInto(store, data: data, file: file)
+        let result = try StoreJSON.importInto(store, data: data, file: file, today: try CommandLineTool.today(a, verb: "import"))
         print("\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added")
         return ExitCode.success
     }

@@ -154,18 +154,19 @@ enum Help {
     """
 
     static let importStore = """
-    usage: shoebox import FILE [--out DIR]
+    usage: shoebox import FILE [--out DIR] [--today YYYY-MM-DD]
 
     Merges a file written by `shoebox export --format json` into the store in DIR (created when
     missing). Documents already there (same path and content) are skipped, so importing twice adds
     nothing; their review decisions come along. Exporting the store again gives the same JSON.
 
       --out DIR          output folder (default ./shoebox-out)
+      --today DATE       the day imported dates are checked against (default: the system's date)
 
     Every value is checked as a run would make it before anything is written: source paths relative
     to the scan folder (no "..", ".", empty part, leading "/" or control character), roots absolute,
-    sha256 64 lowercase hex digits, states, dates (from 1900), amounts, currency codes and review
-    decisions valid. One bad value and the whole file is refused, naming the document, its path and
+    sha256 64 lowercase hex digits, states, dates (from 1900 to the day after --today), amounts,
+    currency codes and review decisions valid. One bad value and the whole file is refused, naming the document, its path and
     the field; nothing is imported.
 
     exit: 0 merged, 2 usage or unreadable file, 4 store unusable, 11 the file is from a newer

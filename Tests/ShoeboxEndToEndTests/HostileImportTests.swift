@@ -67,6 +67,7 @@ import ShoeboxTestSupport
             }
         }
         try refused("date", expected: #""suggestion.date" 0001-01-01 is before 1900"#, suggestion("date", "0001-01-01"))
+        try refused("far date", expected: #""suggestion.date" 9999-12-31 is after today"#, suggestion("date", "9999-12-31"))
         try refused("currency", expected: #""suggestion.currency" must be null or an ISO 4217 code"#, suggestion("currency", "E1R"))
         try refused("total", expected: #""suggestion" is not a record"#, suggestion("total", "12,3x"))
         try refused("merchant NUL", expected: #""suggestion.merchant" holds a control character (U+0000)"#, suggestion("merchant", "A\u{0}B"))
