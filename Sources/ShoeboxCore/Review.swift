@@ -86,7 +86,8 @@ public enum Review {
             }
             return .success(d.iso)
         case "currency":
-            guard v.count == 3, let c = CurrencyCode(v.uppercased()) else {
+            // A code, or a sign that stands for one currency only (€, £, RM).
+            guard !v.contains(where: \.isNumber), case .code(let c) = FieldInput.currency(typedWith: v) else {
                 return .failure(ReviewInputError("'\(v)' is not a currency code. Type three letters, e.g. EUR, MYR, USD."))
             }
             let amounts = [record.total, record.subtotal, record.tip].compactMap { $0 } + record.tax.map(\.amount)

@@ -69,6 +69,8 @@ struct HostileValueTests {
         let euro = record(currency: "EUR", total: "15.50")
         #expect(refusal("currency", "JPY", euro)?.contains("cannot hold exactly") == true)
         #expect(accepted("currency", "usd", euro) == "USD")
+        #expect(accepted("currency", "€", euro) == "EUR" && accepted("currency", "RM", euro) == "MYR")
+        #expect(refusal("currency", "$", euro) != nil && refusal("currency", "EURO", euro) != nil && refusal("currency", "15 EUR", euro) != nil)
         let usd = Review.apply([ReviewDecision(action: .edit, field: "currency", value: "USD")], to: euro)
         #expect(usd.total == Money(decimal: "15.50", currency: .usd))
         let whole = record(currency: "EUR", total: "15.00")
