@@ -217,7 +217,7 @@ public final class Store {
         for row in rows {
             guard let json = row.first?.text else { continue }
             do { out.append(try decoder.decode(DocumentRecord.self, from: Data(json.utf8))) } catch {
-                throw StoreError(message: "the store \(path) holds a record that cannot be read (\(error)). Re-run `shoebox run` to rebuild it.")
+                throw StoreError(message: "the store \(path) holds a record that cannot be read (\(StoreJSON.describe(error))). Re-run `shoebox run` to rebuild it.")
             }
         }
         return out

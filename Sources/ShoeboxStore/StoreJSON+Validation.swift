@@ -233,7 +233,8 @@ extension StoreJSON {
         case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
             let at = c.codingPath.map(\.stringValue).joined(separator: ".")
             if case .keyNotFound(let key, _) = e { return "\"\(key.stringValue)\" is missing" }
-            return at.isEmpty ? "unreadable" : "\"\(at)\" is wrong"
+            let why = c.debugDescription.isEmpty ? "" : ": \(c.debugDescription)"
+            return at.isEmpty ? "unreadable\(why)" : "\"\(at)\" is wrong\(why)"
         @unknown default: return "unreadable"
         }
     }

@@ -105,6 +105,20 @@ import ShoeboxTestSupport
         let zips = (try? FileManager.default.contentsOfDirectory(atPath: older + "/exports")) ?? []
         #expect(zips.isEmpty, "no zip is written: \(zips)")
 
+        // A stored record that cannot be read is named in plain words, not Swift's DecodingError dump.
+        let brokenScript = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE records SET json = ? WHERE source_id = (SELECT id FROM sources WHERE path = 'shop/Bravo.pdf')",
+                       ('{"source": "shop/Bravo.pdf", "sha256": "x", "status": "sideways"}',))
+            db.commit()
+            """
+        #expect(try runProgram("/usr/bin/python3", ["-c", brokenScript, older + "/store.sqlite"]).code == 0)
+        let broken = try runProgram(shoebox, ["status", "--out", older])
+        #expect(broken.code == 4, "\(broken.err)")
+        #expect(broken.err.contains("holds a record that cannot be read (\"status\" is wrong: invalid value sideways)"), "\(broken.err)")
+        #expect(!broken.err.contains("DecodingError"), "\(broken.err)")
+
         try refused("the same path twice", expected: #"document 2 (shop/Alpha.pdf): "path" is the path of document 1 too"#, top: {
             var documents = $0["documents"] as! [[String: Any]]
             documents[1]["path"] = documents[0]["path"]
