@@ -134,4 +134,25 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         #expect(failures[1].err.contains("cannot create the folder \(notAFolder) for \(notAFolder)/store.json: "), "\(failures[1].err)")
         #expect(failures[2].err.contains("cannot create the output folder \(notAFolder): "), "\(failures[2].err)")
     }
+
+    @Test func aSidecarTotalKeepsItsCurrencyAndANULIsNamed() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let shop = work.appendingPathComponent("scans/shop")
+        try FileManager.default.createDirectory(at: shop, withIntermediateDirectories: true)
+        try receiptWithoutCurrency("Alpha").write(to: shop.appendingPathComponent("Alpha.pdf"))
+        try receiptWithoutCurrency("Bravo").write(to: shop.appendingPathComponent("Bravo.pdf"))
+        // The same as {"total": "15.00", "currency": "EUR"}: the currency typed with the total was dropped.
+        try Data(#"{"total": "15.00 EUR"}"#.utf8).write(to: shop.appendingPathComponent("Alpha.pdf.json"))
+        try Data(#"{"total": "15.00", "currency": "EUR", "merchant": "Bravo\u0000Ltd"}"#.utf8).write(to: shop.appendingPathComponent("Bravo.pdf.json"))
+        let out = work.appendingPathComponent("out").path
+        let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--jobs", "1"])
+        #expect(run.code == 0, "\(run.err)")
+        let r = try records(out)
+        let alpha = try #require(r["shop/Alpha.pdf"])
+        #expect(alpha["total"] as? String == "15.00" && alpha["currency"] as? String == "EUR", "\(alpha)")
+        let bravo = try #require(r["shop/Bravo.pdf"])
+        #expect((bravo["reasons"] as? [String])?.contains("sidecar-invalid") == true, "\(bravo)")
+        #expect(bravo["merchant"] as? String == "Bravo Ltd", "the document's own merchant, not the sidecar's: \(bravo)")
+    }
 }
