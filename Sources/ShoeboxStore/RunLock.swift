@@ -20,6 +20,9 @@ public final class RunLock {
         public var description: String { message }
     }
 
+    /// The name this error had when every failure was "busy"; code that still catches it must look at `reason`.
+    public typealias Busy = Failure
+
     /// Takes the lock, or throws naming the process that holds it (`busy`) or what is wrong with the folder
     /// (`unusable`); with `wait`, blocks until another run's lock is free.
     public init(outputDirectory: String, wait: Bool) throws(Failure) {
