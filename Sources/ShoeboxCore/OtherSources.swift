@@ -67,13 +67,19 @@ public struct Sidecar: Sendable, Equatable {
             guard let v = object[key], !(v is NSNull) else { return nil }
             guard let t = v as? String else { s.problems.append("'\(key)' is not a string"); return nil }
             let trimmed = t.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let c = FieldInput.controlCharacter(in: trimmed) {
+                s.problems.append("'\(key)' holds a control character (\(FieldInput.codePoint(c))), which no document has")
+                return nil
+            }
             return trimmed.isEmpty ? nil : trimmed
         }
         if let m = text("merchant") {
             if m.count > 200 || m.contains(where: { $0.isNewline }) { s.problems.append("'merchant' is not a name") } else { s.merchant = m }
         }
         if let d = text("date") {
-            if let day = FieldInput.date(d, today: today) { s.date = day } else { s.problems.append("'date' \(d) is not a date on or before \(today.iso)") }
+            if let day = FieldInput.date(d, today: today) { s.date = day } else {
+                s.problems.append("'date' \(d) is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso)")
+            }
         }
         if let c = text("currency") {
             if let code = CurrencyCode(c.uppercased()), c.count == 3 { s.currency = code } else { s.problems.append("'currency' \(c) is not an ISO 4217 code") }
@@ -103,17 +109,67 @@ public enum FieldInput {
         if let last = again.last, again.count > 1, last.allSatisfy(\.isLetter), last.count <= 3 { rest = again.dropLast().joined(separator: " ") }
         rest = rest.trimmingCharacters(in: .whitespaces)
         guard !rest.isEmpty, rest.allSatisfy({ "0123456789.,' ".contains($0) }), rest.contains(where: \.isNumber) else { return nil }
-        if let units = Money.minorUnits(fromDecimal: rest, digits: 2) { return AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: nil) }
+        // The currency typed with it is kept (it was dropped, and "15.00 EUR" lost its EUR).
+        var hint: String?
+        if case .code(let c) = currency(typedWith: text) { hint = c.code }
+        if let units = Money.minorUnits(fromDecimal: rest, digits: 2) { return AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint) }
         let found = AmountReader.amounts(in: rest).filter { !$0.isRate }
         guard found.count == 1, let f = found.first, f.range.count == rest.count else { return nil }
-        return f.reading
+        return AmountReading(minorUnits: f.reading.minorUnits, fractionDigits: f.reading.fractionDigits, currencyHint: hint ?? f.reading.currencyHint)
     }
 
-    /// ISO "2026-03-14", or a printed date ("14.03.2026", "14 Mar 2026") read day-first; not after `today`.
+    /// What a typed amount says about its currency.
+    public enum TypedCurrency: Equatable, Sendable {
+        /// No currency typed.
+        case none
+        case code(CurrencyCode)
+        /// A mark that stands for several currencies ("$", "¥"), is no code ("ab"), or two that disagree.
+        case unclear(String)
+    }
+
+    /// Signs that stand for one currency only; "$" and "¥" stand for several and are `unclear`.
+    static let currencySigns: [Character: String] = ["€": "EUR", "£": "GBP"]
+    static let ambiguousSigns: Set<Character> = ["$", "¥"]
+
+    /// The currency typed with an amount: "15.00 EUR", "eur 15", "€ 9", "RM 12.50" (ringgit, as printed in Malaysia).
+    public static func currency(typedWith text: String) -> TypedCurrency {
+        var marks: [String] = []
+        var rest = ""
+        for ch in text {
+            if let code = currencySigns[ch] { marks.append(code) } else if ambiguousSigns.contains(ch) { return .unclear(String(ch)) } else { rest.append(ch) }
+        }
+        let tokens = rest.split(separator: " ")
+        var letters: [Substring] = []
+        if let first = tokens.first, first.allSatisfy(\.isLetter), first.count <= 3 { letters.append(first) }
+        if tokens.count > 1, let last = tokens.last, last.allSatisfy(\.isLetter), last.count <= 3 { letters.append(last) }
+        for l in letters {
+            if l.uppercased() == "RM" { marks.append("MYR"); continue }
+            guard l.count == 3, l.allSatisfy(\.isASCII), let c = CurrencyCode(String(l)) else { return .unclear(String(l)) }
+            marks.append(c.code)
+        }
+        guard let first = marks.first else { return .none }
+        guard marks.allSatisfy({ $0 == first }), let code = CurrencyCode(first) else { return .unclear(marks.joined(separator: " and ")) }
+        return .code(code)
+    }
+
+    /// The earliest year a typed date may have: a receipt from before 1900 is a typing mistake (0001-01-01),
+    /// not a purchase to book. Dates after today are refused too, so no year is "absurdly far".
+    public static let earliestYear = 1900
+
+    /// ISO "2026-03-14", or a printed date ("14.03.2026", "14 Mar 2026") read day-first; from `earliestYear`
+    /// and not after `today`.
     public static func date(_ text: String, today: CalendarDay) -> CalendarDay? {
-        if let d = CalendarDay(iso: text) { return d <= today ? d : nil }
+        if let d = CalendarDay(iso: text) { return d <= today && d.year >= earliestYear ? d : nil }
         let found = DateReader.dates(in: text, folded: TextFolding.fold(text), order: .dayFirst, today: today)
-        guard found.count == 1 else { return nil }
+        guard found.count == 1, found[0].day.year >= earliestYear else { return nil }
         return found[0].day
     }
+
+    /// The first control character (NUL, escape, a line break, …) in a typed value, for a refusal that names it.
+    public static func controlCharacter(in text: String) -> Unicode.Scalar? {
+        text.unicodeScalars.first { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }
+    }
+
+    /// A scalar as people and logs can read it: U+0000.
+    public static func codePoint(_ s: Unicode.Scalar) -> String { "U+" + String(format: "%04X", s.value) }
 }

@@ -43,6 +43,25 @@ public struct PipelineConfig: Sendable, Equatable {
 
     public init() {}
 
+    // The range of every number (README "Pipelines", `--help`). Outside it a pipeline file is refused (exit 6)
+    // and a flag is a usage error (exit 2), naming the key or flag, the value and the range.
+    public static let dpiRange = 72...1200
+    /// More workers than this only add memory (one OCR engine each, 60–155 MB) on any machine Shoebox runs on.
+    public static let maxJobs = 64
+    public static let jobsRange = 0...maxJobs
+    public static let segmentationModeRange = 0...13
+    /// Further passes use modes 1…13 (0 is orientation detection only), at most one pass per mode.
+    public static let extraSegmentationModeRange = 1...13
+    public static let maxExtraPasses = 13
+    /// 500 megapixels of 8-bit gray is 500 MB for one page: an A3 page at 1200 dpi is 280.
+    public static let megapixelsRange = 1...500
+    public static let fileMegabytesRange = 1...4096
+    public static let duplicateWindowRange = 0...8760
+    public static let pageTimeoutRange: ClosedRange<Double> = 0.001...3600
+    public static let textHeightRange: ClosedRange<Double> = 10...80
+    /// 0.001 MiB (about 1 KiB, for tests of the refusal) to 1 TiB.
+    public static let exportMegabytesRange: ClosedRange<Double> = 0.001...1_048_576
+
     /// Every setting that changes what a run records, as one stable text: a source finished under other
     /// settings is read again (its OCR comes from the cache when the OCR settings are the same).
     public var settingsText: String {
@@ -65,39 +84,51 @@ public struct PipelineConfig: Sendable, Equatable {
         func fail(_ message: String) -> ConfigError { ConfigError(file: file, message: message) }
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw fail("not valid JSON (\(error.localizedDescription))")
+            throw fail("not valid JSON (\(SystemReason.ofJSON(error))); `python3 -m json.tool \(file)` shows where")
         }
         guard let dict = object as? [String: Any] else { throw fail("the top level must be a JSON object") }
         var config = PipelineConfig()
-        func int(_ key: String, _ value: Any) throws(ConfigError) -> Int {
-            guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n), let i = Int(exactly: n.doubleValue) else {
-                throw fail("key \"\(key)\" must be an integer")
+        /// A whole number within `range`; a fraction (3.7) is refused, never rounded.
+        func int(_ key: String, _ value: Any, _ range: ClosedRange<Int>, _ meaning: String = "") throws(ConfigError) -> Int {
+            guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n) else { throw fail("key \"\(key)\" must be an integer") }
+            let d = n.doubleValue
+            guard d.isFinite, d == d.rounded() else {
+                throw fail("key \"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)\(meaning), not \(PipelineConfig.text(d))")
             }
-            return i
+            guard d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+                throw fail("key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(range.lowerBound) to \(range.upperBound)\(meaning)")
+            }
+            return Int(d)
         }
-        func number(_ key: String, _ value: Any) throws(ConfigError) -> Double {
+        func number(_ key: String, _ value: Any, _ range: ClosedRange<Double>, _ meaning: String = "") throws(ConfigError) -> Double {
             guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n) else { throw fail("key \"\(key)\" must be a number") }
-            return n.doubleValue
+            let d = n.doubleValue
+            guard d.isFinite, range.contains(d) else {
+                throw fail("key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(PipelineConfig.text(range.lowerBound)) to \(PipelineConfig.text(range.upperBound))\(meaning)")
+            }
+            return d
         }
         func strings(_ key: String, _ value: Any) throws(ConfigError) -> [String] {
             guard let a = value as? [Any], let s = a as? [String] else { throw fail("key \"\(key)\" must be an array of strings") }
             return s
         }
         guard let v = dict["version"] else { throw fail("key \"version\" is missing") }
-        config.version = try int("version", v)
-        guard config.version >= 1, config.version <= highestSupportedVersion else {
-            throw fail("version \(config.version) is not supported; this Shoebox reads pipeline versions 1…\(highestSupportedVersion)")
+        guard let vn = v as? NSNumber, CFGetTypeIDIsNotBool(vn) else { throw fail("key \"version\" must be an integer") }
+        guard vn.doubleValue == vn.doubleValue.rounded(), vn.doubleValue >= 1, vn.doubleValue <= Double(highestSupportedVersion) else {
+            throw fail("version \(PipelineConfig.text(vn.doubleValue)) is not supported; this Shoebox reads pipeline versions 1…\(highestSupportedVersion)")
         }
+        config.version = Int(vn.doubleValue)
         for key in dict.keys.sorted() {
             let value = dict[key]!
             switch key {
             case "version": break
             case "name":
-                guard let s = value as? String else { throw fail("key \"name\" must be a string") }
+                guard let s = value as? String, (1...200).contains(s.count), !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                    throw fail("key \"name\" must be a string of 1 to 200 characters on one line, without control characters")
+                }
                 config.name = s
             case "dpi":
-                config.dpi = try int(key, value)
-                guard (72...1200).contains(config.dpi) else { throw fail("key \"dpi\" must be between 72 and 1200") }
+                config.dpi = try int(key, value, dpiRange)
             case "languages":
                 config.languages = try strings(key, value)
                 guard !config.languages.isEmpty else { throw fail("key \"languages\" must name at least one language") }
@@ -114,36 +145,35 @@ public struct PipelineConfig: Sendable, Equatable {
                 guard let a = value as? [Any], let modes = a as? [NSNumber], modes.allSatisfy({ CFGetTypeIDIsNotBool($0) }) else {
                     throw fail("key \"extraPassSegmentationModes\" must be an array of integers")
                 }
-                config.extraPassSegmentationModes = modes.map(\.intValue)
-                guard config.extraPassSegmentationModes.allSatisfy({ (1...13).contains($0) }) else {
-                    throw fail("key \"extraPassSegmentationModes\" holds modes 1…13")
+                guard modes.count <= maxExtraPasses else {
+                    throw fail("key \"extraPassSegmentationModes\" holds \(modes.count) modes; at most \(maxExtraPasses) (one pass per mode)")
+                }
+                config.extraPassSegmentationModes = try modes.enumerated().map { (i, m) throws(ConfigError) in
+                    try int("\(key)[\(i)]", m, extraSegmentationModeRange)
                 }
             case "textHeightTarget":
-                config.textHeightTarget = try number(key, value)
-                guard config.textHeightTarget == 0 || (10...80).contains(config.textHeightTarget) else { throw fail("key \"textHeightTarget\" must be 0 (off) or 10…80") }
+                guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n), n.doubleValue == 0 else {
+                    config.textHeightTarget = try number(key, value, textHeightRange, " (or 0: off)")
+                    break
+                }
+                config.textHeightTarget = 0
             case "jobs":
-                config.jobs = try int(key, value)
-                guard config.jobs >= 0 else { throw fail("key \"jobs\" must be 0 (one per core) or more") }
+                config.jobs = try int(key, value, jobsRange, " (0: one per core)")
             case "pageSegmentationMode":
-                config.pageSegmentationMode = try int(key, value)
-                guard (0...13).contains(config.pageSegmentationMode) else { throw fail("key \"pageSegmentationMode\" must be 0…13") }
+                config.pageSegmentationMode = try int(key, value, segmentationModeRange)
             case "acceptThreshold":
-                config.acceptThreshold = try number(key, value)
-                guard (0...1).contains(config.acceptThreshold) else { throw fail("key \"acceptThreshold\" must be between 0 and 1") }
+                config.acceptThreshold = try number(key, value, 0...1)
             case "requiredFields":
                 config.requiredFields = try strings(key, value)
                 for f in config.requiredFields where !knownFields.contains(f) {
                     throw fail("key \"requiredFields\": unknown field \"\(f)\" (known: \(knownFields.joined(separator: ", ")))")
                 }
             case "maxMegapixels":
-                config.maxMegapixels = try int(key, value)
-                guard config.maxMegapixels > 0 else { throw fail("key \"maxMegapixels\" must be positive") }
+                config.maxMegapixels = try int(key, value, megapixelsRange)
             case "pageTimeoutSeconds":
-                config.pageTimeoutSeconds = try number(key, value)
-                guard config.pageTimeoutSeconds > 0, config.pageTimeoutSeconds <= 3600 else { throw fail("key \"pageTimeoutSeconds\" must be above 0 and at most 3600") }
+                config.pageTimeoutSeconds = try number(key, value, pageTimeoutRange, " seconds")
             case "duplicateWindowHours":
-                config.duplicateWindowHours = try int(key, value)
-                guard (0...8760).contains(config.duplicateWindowHours) else { throw fail("key \"duplicateWindowHours\" must be 0…8760") }
+                config.duplicateWindowHours = try int(key, value, duplicateWindowRange, " hours")
             case "categoryRules":
                 guard let rules = value as? [[String: Any]] else {
                     throw fail("key \"categoryRules\" must be an array of {\"keyword\": …, \"category\": …}")
@@ -156,17 +186,23 @@ public struct PipelineConfig: Sendable, Equatable {
                     return CategoryRule(keyword: k, category: c)
                 }
             case "maxFileMegabytes":
-                config.maxFileMegabytes = try int(key, value)
-                guard (1...4096).contains(config.maxFileMegabytes) else { throw fail("key \"maxFileMegabytes\" must be 1…4096 (MiB)") }
+                config.maxFileMegabytes = try int(key, value, fileMegabytesRange, " MiB")
             case "maxExportMegabytes":
-                let mb = try number(key, value)
-                guard mb > 0, mb <= 1_073_741_824 else { throw fail("key \"maxExportMegabytes\" must be a positive number of MiB") }
-                config.maxExportBytes = Int64(mb * 1_048_576)
+                let mb = try number(key, value, exportMegabytesRange, " MiB")
+                config.maxExportBytes = Int64((mb * 1_048_576).rounded())
             default:
                 throw fail("unknown key \"\(key)\"")
             }
         }
         return config
+    }
+}
+
+extension PipelineConfig {
+    /// A number as a person would write it: 3, 3.7, 1e+18.
+    static func text(_ d: Double) -> String {
+        if d == d.rounded(), abs(d) < 1e15 { return String(Int64(d)) }
+        return "\(d)"
     }
 }
 

@@ -31,37 +31,99 @@ public enum Review {
     /// Fields a person may edit.
     public static let editableFields = ["merchant", "date", "total", "currency", "referenceNumber"]
 
-    /// A typed value checked with the parsers' own rules; the error is a sentence for the person.
+    /// A typed total above 10¹² (in cents: 10¹⁴) is a typing mistake; the bound also keeps every conversion of
+    /// minor units far from overflow.
+    public static let maxTotalMinorUnits: Int64 = 100_000_000_000_000
+
+    /// The longest value a person may type into any field.
+    public static let maxTypedLength = 200
+
+    /// A typed value checked with the parsers' own rules; the error is a sentence for the person. What it
+    /// returns is exactly what `apply` stores: a total comes back with its currency ("15.00 EUR"), so an
+    /// accepted edit is never stored empty.
     public static func validate(field: String, value: String, record: DocumentRecord, today: CalendarDay) -> Result<String, ReviewInputError> {
+        guard editableFields.contains(field) else {
+            return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.joined(separator: ", "))."))
+        }
+        if let c = FieldInput.controlCharacter(in: value) {
+            return .failure(ReviewInputError("the \(field) holds a control character (\(FieldInput.codePoint(c))), which no document has. Type it again without it."))
+        }
         let v = value.trimmingCharacters(in: .whitespaces)
+        guard v.count <= maxTypedLength else {
+            return .failure(ReviewInputError("the \(field) is \(v.count) characters long; at most \(maxTypedLength) can be typed."))
+        }
         switch field {
         case "total":
+            if v.hasPrefix("-") || v.hasPrefix("−") || FieldInput.amount(v)?.minorUnits == 0 {
+                return .failure(ReviewInputError("'\(v)' is not more than 0; a total is what was paid, e.g. 23.45."))
+            }
             guard let a = FieldInput.amount(v), a.minorUnits > 0 else {
                 return .failure(ReviewInputError("'\(v)' is not an amount. Type it as printed, e.g. 23.45 or 23,45."))
             }
-            let currency = record.currency ?? a.currencyHint.flatMap(CurrencyCode.init)
-            return .success(currency.map { a.money(in: $0).decimalString } ?? a.decimalString)
+            guard a.minorUnits <= maxTotalMinorUnits else {
+                return .failure(ReviewInputError("'\(v)' is more than any receipt's total (at most 1,000,000,000,000). Type the total as printed."))
+            }
+            let currency: CurrencyCode
+            switch FieldInput.currency(typedWith: v) {
+            case .code(let c): currency = c
+            case .unclear(let mark):
+                let example = mark == "¥" ? "\(a.decimalString) CNY or \(a.minorUnits / 100) JPY" : "\(a.decimalString) USD"
+                return .failure(ReviewInputError("'\(mark)' in '\(v)' is not one currency. Type the amount with its three-letter code, e.g. \(example)."))
+            case .none:
+                guard let c = record.currency else {
+                    return .failure(ReviewInputError("the record has no currency, so '\(v)' cannot be stored alone. Give the currency with the amount, e.g. \(a.decimalString) EUR (or set it first: e currency EUR)."))
+                }
+                currency = c
+            }
+            let money = a.money(in: currency)
+            guard same(money, a) else {
+                return .failure(ReviewInputError("\(currency.code) has \(currency.minorDigits) decimal places, so '\(v)' cannot be stored exactly. Type the amount as the document prints it in \(currency.code)."))
+            }
+            return .success(money.description)
         case "date":
             guard let d = FieldInput.date(v, today: today) else {
-                return .failure(ReviewInputError("'\(v)' is not a date on or before \(today.iso). Type it as 2026-03-14 or 14.03.2026."))
+                return .failure(ReviewInputError("'\(v)' is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso). Type it as 2026-03-14 or 14.03.2026."))
             }
             return .success(d.iso)
         case "currency":
-            guard v.count == 3, let c = CurrencyCode(v.uppercased()) else {
+            // A code, or a sign that stands for one currency only (€, £, RM).
+            guard !v.contains(where: \.isNumber), case .code(let c) = FieldInput.currency(typedWith: v) else {
                 return .failure(ReviewInputError("'\(v)' is not a currency code. Type three letters, e.g. EUR, MYR, USD."))
             }
+            let amounts = [record.total, record.subtotal, record.tip].compactMap { $0 } + record.tax.map(\.amount)
+            if let m = amounts.first(where: { redenominate($0, to: c) == nil }) {
+                return .failure(ReviewInputError("the record holds \(m.decimalString) \(m.currency.code), which \(c.code) (\(c.minorDigits) decimal places) cannot hold exactly. Edit the total first (with its currency, e.g. e total 1500 \(c.code))."))
+            }
             return .success(c.code)
-        case "merchant", "referenceNumber":
-            guard !v.isEmpty, v.count <= 200, !v.contains(where: \.isNewline) else {
-                return .failure(ReviewInputError("a \(field) must be one line of 1 to 200 characters."))
+        default:  // merchant, referenceNumber
+            guard !v.isEmpty else {
+                return .failure(ReviewInputError("a \(field) must be one line of 1 to \(maxTypedLength) characters."))
             }
             return .success(v)
-        default:
-            return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.joined(separator: ", "))."))
         }
     }
 
+    /// Whether `m` is exactly the typed amount `a` (15.50 typed for yen is not: yen have no decimal places).
+    static func same(_ m: Money, _ a: AmountReading) -> Bool {
+        var (units, digits) = (m.minorUnits, m.currency.minorDigits)
+        var (typed, typedDigits) = (a.minorUnits, a.fractionDigits)
+        while digits < typedDigits { units *= 10; digits += 1 }
+        while typedDigits < digits { typed *= 10; typedDigits += 1 }
+        return units == typed
+    }
+
+    /// The same amount in another currency when it can be held exactly (15.00 EUR → 15.00 USD, 15.00 → 15 JPY;
+    /// 15.50 cannot be yen).
+    public static func redenominate(_ m: Money, to c: CurrencyCode) -> Money? {
+        let reading = AmountReading(minorUnits: m.minorUnits, fractionDigits: m.currency.minorDigits, currencyHint: nil)
+        let converted = reading.money(in: c)
+        let back = AmountReading(minorUnits: converted.minorUnits, fractionDigits: c.minorDigits, currencyHint: nil).money(in: m.currency)
+        return back.minorUnits == m.minorUnits ? converted : nil
+    }
+
     /// The record as confirmed: the suggestion with `decisions` applied in order. Nil decisions: the suggestion.
+    /// A decision that cannot be applied (a total stored before totals carried their currency, on a record
+    /// without one) changes nothing and does not mark the field as set by a person.
     public static func apply(_ decisions: [ReviewDecision], to suggestion: DocumentRecord) -> DocumentRecord {
         guard !decisions.isEmpty else { return suggestion }
         var r = suggestion
@@ -73,14 +135,25 @@ public enum Review {
                 case "merchant":
                     r.merchant = value
                     r.merchantNormalized = ReceiptParser.normalizedMerchant(value)
-                case "date": r.date = CalendarDay(iso: value)
+                case "date":
+                    guard let day = CalendarDay(iso: value) else { continue }
+                    r.date = day
                 case "currency":
-                    if let c = CurrencyCode(value) {
-                        r.currency = c
-                        if let t = r.total { r.total = Money(decimal: t.decimalString, currency: c) }
-                    }
+                    guard let c = CurrencyCode(value) else { continue }
+                    setCurrency(c, of: &r)
                 case "total":
-                    if let c = r.currency { r.total = Money(decimal: value, currency: c) }
+                    // "15.00 EUR" (the currency typed with it sets the record's), or "15.00" in the record's currency.
+                    let parts = value.split(separator: " ")
+                    if parts.count == 2, let c = CurrencyCode(String(parts[1])), let m = Money(decimal: String(parts[0]), currency: c) {
+                        if r.currency != c { setCurrency(c, of: &r) }
+                        r.total = m
+                        r.confidence["currency"] = 1
+                        r.evidence["currency"] = FieldEvidence(source: "person")
+                    } else if parts.count == 1, let c = r.currency, let m = Money(decimal: value, currency: c) {
+                        r.total = m
+                    } else {
+                        continue
+                    }
                 case "referenceNumber": r.referenceNumber = value
                 default: continue
                 }
@@ -103,6 +176,17 @@ public enum Review {
             }
         }
         return r
+    }
+
+    /// Sets the currency and carries every amount of the record over exactly; an amount the new currency cannot
+    /// hold is dropped rather than kept in the old one (a record whose amounts and currency disagree could not
+    /// be stored). `validate` refuses such an edit before it is made.
+    static func setCurrency(_ c: CurrencyCode, of r: inout DocumentRecord) {
+        r.currency = c
+        r.total = r.total.flatMap { redenominate($0, to: c) }
+        r.subtotal = r.subtotal.flatMap { redenominate($0, to: c) }
+        r.tip = r.tip.flatMap { redenominate($0, to: c) }
+        r.tax = r.tax.compactMap { t in redenominate(t.amount, to: c).map { TaxLine(rate: t.rate, amount: $0) } }
     }
 
     /// Per field, how often the pipeline's suggestion was what the person confirmed: (agreed, confirmed).

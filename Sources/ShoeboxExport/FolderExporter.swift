@@ -70,7 +70,7 @@ public struct FolderExporter {
             bytes += size.int64Value
         }
         if bytes > options.maxBytes {
-            throw ExportError(.tooLarge, message: "this export would hold \(bytes >> 20) MiB of originals, more than the limit of \(options.maxBytes >> 20) MiB. "
+            throw ExportError(.tooLarge, message: "this export would hold \(ByteCount.text(bytes)) of originals, more than the limit of \(ByteCount.text(options.maxBytes)). "
                 + "Export part of it with --from YYYY-MM-DD --to YYYY-MM-DD (or one --folder), or raise maxExportMegabytes in the pipeline file.")
         }
         do { try FileManager.default.createDirectory(atPath: exportDirectory, withIntermediateDirectories: true) } catch {

@@ -366,7 +366,7 @@ public enum RecordFiles {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw PipelineError(code: .store, message: "cannot write \(path): \(error.localizedDescription)")
+            throw PipelineError(code: .store, message: "cannot write \(path): \(SystemReason.of(error)). Check that the output folder is writable and has space.")
         }
     }
 }

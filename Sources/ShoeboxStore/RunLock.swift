@@ -9,24 +9,50 @@ public final class RunLock {
     private let fd: Int32
     public let path: String
 
-    public struct Busy: Error, CustomStringConvertible, Sendable {
+    /// Why the lock was not taken. Only a lock another process holds (`EWOULDBLOCK`) is `busy`; every other
+    /// cause (the folder cannot be created or written, `--out` is a file, `run.lock` is a folder) is
+    /// `unusable`, with the system's reason, so the user fixes the folder instead of waiting for a run that
+    /// does not exist.
+    public struct Failure: Error, CustomStringConvertible, Sendable {
+        public enum Reason: Sendable, Equatable { case busy, unusable }
+        public let reason: Reason
         public let message: String
         public var description: String { message }
     }
 
-    /// Takes the lock, or throws `Busy` naming the process that holds it; with `wait`, blocks until it is free.
-    public init(outputDirectory: String, wait: Bool) throws(Busy) {
-        try? FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
+    /// The name this error had when every failure was "busy"; code that still catches it must look at `reason`.
+    public typealias Busy = Failure
+
+    /// Takes the lock, or throws naming the process that holds it (`busy`) or what is wrong with the folder
+    /// (`unusable`); with `wait`, blocks until another run's lock is free.
+    public init(outputDirectory: String, wait: Bool) throws(Failure) {
+        func unusable(_ message: String) -> Failure { Failure(reason: .unusable, message: message) }
         path = (outputDirectory as NSString).appendingPathComponent("run.lock")
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        if let problem = RunLock.makeDirectory(outputDirectory) { throw unusable(problem) }
+        var fd: Int32
+        repeat { fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
-            throw Busy(message: "cannot create \(path): \(String(cString: strerror(errno))). Check that the output folder is writable.")
+            let code = errno
+            if code == EISDIR {
+                throw unusable("\(path) is a folder, not the lock file a run needs. Remove it (`rmdir \(path)`) and run again.")
+            }
+            if code == ELOOP {
+                throw unusable("\(path) is a symbolic link; a run's lock file is never followed through a link. Remove the link and run again.")
+            }
+            throw unusable("cannot create \(path): \(RunLock.reason(code)). Check that the output folder is writable by this user, or choose another with --out.")
         }
-        if flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        var result: Int32
+        repeat { result = flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) } while result != 0 && errno == EINTR
+        if result != 0 {
+            let code = errno
             close(fd)
-            throw Busy(message: "another shoebox run (process \(holder.isEmpty ? "?" : holder)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
+            guard code == EWOULDBLOCK else {
+                throw unusable("cannot lock \(path): \(RunLock.reason(code)). The output folder must be on a file system that supports locks (a local disk); choose another with --out.")
+            }
+            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            throw Failure(reason: .busy, message: "another shoebox run (process \(holder.isEmpty ? "?" : holder)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
         }
+        self.fd = fd
         let pid = "\(getpid())\n"
         _ = ftruncate(fd, 0)
         _ = pid.withCString { write(fd, $0, strlen($0)) }
@@ -35,5 +61,29 @@ public final class RunLock {
     deinit {
         flock(fd, LOCK_UN)
         close(fd)
+    }
+
+    static func reason(_ code: Int32) -> String { String(cString: strerror(code)) }
+
+    /// Creates `directory` and its parents (like `mkdir -p`); nil when it exists as a folder afterwards, else
+    /// a sentence naming the part that failed and the system's reason.
+    static func makeDirectory(_ directory: String) -> String? {
+        var st = stat()
+        if stat(directory, &st) == 0 {
+            guard (st.st_mode & S_IFMT) == S_IFDIR else {
+                return "the output folder \(directory) is a file, not a folder. Give --out a folder (it is created when missing), or move the file away."
+            }
+            return nil
+        }
+        let missing = errno
+        guard missing == ENOENT else {
+            return "cannot use the output folder \(directory): \(reason(missing)). Choose another folder with --out."
+        }
+        let parent = (directory as NSString).deletingLastPathComponent
+        if !parent.isEmpty, parent != directory, let problem = makeDirectory(parent) { return problem }
+        if mkdir(directory, 0o755) != 0, errno != EEXIST {
+            return "cannot create the output folder \(directory): \(reason(errno)). Check that its parent folder is writable by this user, or choose another with --out."
+        }
+        return nil
     }
 }

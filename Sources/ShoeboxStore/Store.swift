@@ -93,7 +93,7 @@ public final class Store {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(message: "cannot create the output folder \(directory): \(error.localizedDescription). Choose another folder with --out.")
+            throw StoreError(message: "cannot create the output folder \(directory): \(SystemReason.of(error)). Choose another folder with --out.")
         }
         path = (directory as NSString).appendingPathComponent("store.sqlite")
         do {
@@ -105,7 +105,7 @@ public final class Store {
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(message: "cannot use the store \(path): \(error)")
+            throw StoreError(message: "cannot use the store \(path): \(SystemReason.of(error)). Check that the output folder is writable, or choose another with --out.")
         }
     }
 
@@ -269,7 +269,7 @@ public final class Store {
         for row in rows {
             guard let json = row.first?.text else { continue }
             do { out.append(try decoder.decode(DocumentRecord.self, from: Data(json.utf8))) } catch {
-                throw StoreError(message: "the store \(path) holds a record that cannot be read. Run `shoebox run` on the scan folder again: it reads that file again and replaces the broken record.")
+                throw StoreError(message: "the store \(path) holds a record that cannot be read (\(StoreJSON.describe(error))). Run `shoebox run` on the scan folder again: it reads that file again and replaces the broken record.")
             }
         }
         return out

@@ -1,5 +1,5 @@
 public import Foundation
-internal import ShoeboxCore
+public import ShoeboxCore
 
 /// The whole store as one versioned JSON document, so nothing is trapped in Shoebox: every source with its
 /// pipeline suggestion (the record), its pages as read, and every review decision (undone ones too).
@@ -57,7 +57,7 @@ public enum StoreJSON {
         do {
             return [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) + [0x0A]
         } catch {
-            throw StoreError(message: "the store could not be written as JSON: \(error.localizedDescription)")
+            throw StoreError(message: "the store could not be written as JSON: a stored value is not valid JSON (\(SystemReason.of(error)))")
         }
     }
 
@@ -66,7 +66,10 @@ public enum StoreJSON {
     public enum ImportError: Error, CustomStringConvertible, Sendable {
         case notAnExport(String)
         case newerVersion(file: String, version: Int)
+        case badVersion(file: String, version: String)
         case invalid(file: String, document: Int, problem: String)
+        /// A document's value that a run would never have written: the document, its path and the field.
+        case invalidValue(file: String, document: Int, path: String, field: String, problem: String)
 
         public var description: String {
             switch self {
@@ -74,8 +77,12 @@ public enum StoreJSON {
                 return "\(file) is not a Shoebox store export (write one with `shoebox export --format json`)."
             case let .newerVersion(file, v):
                 return "\(file) is format version \(v); this Shoebox reads up to version \(StoreJSON.version). Update Shoebox to import it."
+            case let .badVersion(file, v):
+                return "\(file) says format version \(v); Shoebox writes versions 1 to \(StoreJSON.version), so this is no export of it. Nothing was imported."
             case let .invalid(file, n, problem):
                 return "\(file): document \(n) is invalid (\(problem)); nothing was imported."
+            case let .invalidValue(file, n, path, field, problem):
+                return "\(file): document \(n) (\(path)): \"\(field)\" \(problem). Nothing was imported; fix or remove that document and import again."
             }
         }
     }
@@ -83,25 +90,37 @@ public enum StoreJSON {
     /// Merges an export into `store`, all or nothing: documents already there with the same path and content
     /// are skipped (with their decisions, which the store already holds); a document whose bytes the store
     /// holds under another path comes in as a duplicate of it; the rest are added.
-    public static func importInto(_ store: Store, data: Data, file: String) throws -> ImportResult {
+    /// Dates after `today` (by more than a day: the exporting machine may be ahead) are refused like any value a
+    /// run would not have written.
+    public static func importInto(_ store: Store, data: Data, file: String, today: CalendarDay) throws -> ImportResult {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == format,
-              let v = object["version"] as? Int, let documents = object["documents"] as? [[String: Any]] else {
+              let versionNumber = object["version"] as? NSNumber, let documents = object["documents"] as? [Any] else {
             throw ImportError.notAnExport(file)
         }
+        guard let v = integer(versionNumber, 1...Int.max) else {
+            throw ImportError.badVersion(file: file, version: versionNumber.stringValue)
+        }
         guard v <= version else { throw ImportError.newerVersion(file: file, version: v) }
-        // Validate everything before writing anything.
+        // Validate everything before writing anything: every value as strictly as a run would make it.
         struct Doc { let fields: [String: Any]; let path: String; let sha: String; let record: DocumentRecord? }
         var parsed: [Doc] = []
-        for (i, d) in documents.enumerated() {
-            guard let path = d["path"] as? String, !path.isEmpty, let sha = d["sha256"] as? String, sha.count == 64,
-                  let state = d["state"] as? String, ["accepted", "review", "duplicate", "failed"].contains(state) else {
-                throw ImportError.invalid(file: file, document: i + 1, problem: "path, sha256 or state missing or wrong")
+        var seen: [String: Int] = [:]
+        for (i, item) in documents.enumerated() {
+            guard let d = item as? [String: Any] else { throw ImportError.invalid(file: file, document: i + 1, problem: "it is not an object") }
+            let shownPath = (d["path"] as? String).map(shown) ?? "no path"
+            do { try check(d, latest: today.adding(days: 1)) } catch {
+                throw ImportError.invalidValue(file: file, document: i + 1, path: shownPath, field: error.field, problem: error.message)
             }
+            guard let path = d["path"] as? String, let sha = d["sha256"] as? String else { throw ImportError.notAnExport(file) }  // checked above
+            if let first = seen[path] {
+                throw ImportError.invalidValue(file: file, document: i + 1, path: shownPath, field: "path", problem: "is the path of document \(first) too")
+            }
+            seen[path] = i + 1
             var record: DocumentRecord?
             if let s = d["suggestion"], !(s is NSNull) {
                 do {
                     record = try JSONDecoder().decode(DocumentRecord.self, from: JSONSerialization.data(withJSONObject: s))
-                } catch { throw ImportError.invalid(file: file, document: i + 1, problem: "its record: \(error)") }
+                } catch { throw ImportError.invalidValue(file: file, document: i + 1, path: shownPath, field: "suggestion", problem: "is not a record (\(describe(error)))") }
             }
             for decision in d["decisions"] as? [[String: Any]] ?? [] {
                 guard let a = decision["action"] as? String, ReviewDecision.Action(rawValue: a) != nil else {

@@ -48,9 +48,12 @@ struct Arguments {
         }
     }
 
-    func int(_ name: String, verb: String) throws(UsageError) -> Int? {
+    /// A whole-number option within its documented `range` (`--help` and the README give it).
+    func int(_ name: String, verb: String, range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let v = values[name] else { return nil }
-        guard let n = Int(v), n > 0 else { throw UsageError(message: "shoebox \(verb): option '\(name)' needs a positive whole number, not '\(v)'.") }
+        guard let n = Int(v), range.contains(n) else {
+            throw UsageError(message: "shoebox \(verb): option '\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(v)'.")
+        }
         return n
     }
 }

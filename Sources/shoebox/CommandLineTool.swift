@@ -53,7 +53,8 @@ enum CommandLineTool {
             printError("shoebox \(verb): \(error.message)")
             return error.code.rawValue
         } catch {
-            printError("shoebox \(verb): \(error)")
+            // A file operation of Foundation's: the system's reason, never "Cocoa error 4".
+            printError("shoebox \(verb): \(SystemReason.of(error)). Check the paths given and that the output folder is writable.")
             return PipelineError.Code.store.rawValue
         }
     }
@@ -81,8 +82,8 @@ enum CommandLineTool {
 
     static func today(_ a: Arguments, verb: String) throws(UsageError) -> CalendarDay {
         if let text = a.values["--today"] {
-            guard let day = CalendarDay(iso: text) else {
-                throw UsageError(message: "shoebox \(verb): --today needs a date as YYYY-MM-DD, not '\(text)'.")
+            guard let day = CalendarDay(iso: text), day.year >= FieldInput.earliestYear else {
+                throw UsageError(message: "shoebox \(verb): --today needs a date from \(FieldInput.earliestYear)-01-01 to 9999-12-31 as YYYY-MM-DD, not '\(text)'.")
             }
             return day
         }
@@ -90,6 +91,25 @@ enum CommandLineTool {
         var parts = tm()
         localtime_r(&now, &parts)
         return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))!
+    }
+
+    static let maxPipelineFileBytes = 1 << 20
+
+    /// The bytes of a file a person named (a decisions file, a store export): only a regular file (a FIFO or
+    /// /dev/zero would hang or fill memory) of at most `limit` bytes, or a sentence saying why not.
+    static func readRegularFile(_ path: String, limit: Int64) -> Result<Data, UsageError> {
+        var st = stat()
+        guard stat(path, &st) == 0 else {
+            return .failure(UsageError(message: "cannot read \(path): \(String(cString: strerror(errno))). Check the path."))
+        }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(UsageError(message: "\(path) is not a regular file. Give the path of a file.")) }
+        guard Int64(st.st_size) <= limit else {
+            return .failure(UsageError(message: "\(path) is \(ByteCount.text(Int64(st.st_size))); at most \(ByteCount.text(limit)) is read. Split it, or check it is the right file."))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return .failure(UsageError(message: "cannot read \(path). Check that this user may read it."))
+        }
+        return .success(data)
     }
 
     /// The pipeline file: --pipeline, else pipelines/default.json when present, else the built-in defaults.
@@ -100,8 +120,16 @@ enum CommandLineTool {
             if explicit != nil { throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) does not exist.") }
             return (PipelineConfig(), "built-in")
         }
+        // Only a regular file of a sensible size is read (a FIFO or /dev/zero would hang or fill memory).
+        var st = stat()
+        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
+            throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) is not a regular file. Give --pipeline a JSON file.")
+        }
+        guard st.st_size <= maxPipelineFileBytes else {
+            throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) is \(st.st_size) bytes; a pipeline file is at most \(maxPipelineFileBytes) bytes. Give --pipeline the right file.")
+        }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) cannot be read.")
+            throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) cannot be read. Check that this user may read it.")
         }
         do { return (try PipelineConfig.parse(data, file: path), path) } catch {
             throw PipelineError(code: .pipelineFile, message: "invalid pipeline file \(error.description)")
@@ -109,7 +137,7 @@ enum CommandLineTool {
     }
 
     static func jobs(_ a: Arguments, config: PipelineConfig, verb: String) throws(UsageError) -> Int {
-        if let n = try a.int("--jobs", verb: verb) { return n }
-        return config.jobs > 0 ? config.jobs : ProcessInfo.processInfo.activeProcessorCount
+        if let n = try a.int("--jobs", verb: verb, range: 1...PipelineConfig.maxJobs) { return n }
+        return config.jobs > 0 ? config.jobs : min(ProcessInfo.processInfo.activeProcessorCount, PipelineConfig.maxJobs)
     }
 }

@@ -17,6 +17,8 @@ enum RunCommand {
         let out = CommandLineTool.outputDirectory(a)
         let lock: RunLock
         do { lock = try RunLock(outputDirectory: out, wait: a.flags.contains("--wait")) } catch {
+            // Only a lock another run holds is exit 8; a folder that cannot be used is exit 4, with its reason.
+            guard error.reason == .busy else { throw PipelineError(code: .store, message: error.message) }
             CommandLineTool.printError("shoebox run: \(error.message)")
             return ExitCode.busy
         }
@@ -183,7 +185,12 @@ enum ExportCommand {
         case "zip": break
         case "json":
             let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
-            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let folder = (file as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                    throw ExportError(message: "cannot create the folder \(folder) for \(file): \(SystemReason.of(error)). Give --file a path in a folder you can write.")
+                }
+            }
             let data = try StoreJSON.export(store)
             guard FileManager.default.createFile(atPath: file + ".partial", contents: Data(data)), rename(file + ".partial", file) == 0 else {
                 throw ExportError(message: "cannot write \(file): check the folder exists and is writable.")
@@ -213,6 +220,12 @@ enum ExportCommand {
         let records = try store.effectiveRecords().map(\.record)
         if let f = options.folder, !records.contains(where: { $0.folder == f }) {
             throw UsageError(message: "shoebox export: the store has no folder '\(f)' (folders: \(Set(records.map(\.folder)).sorted().joined(separator: ", "))).")
+        }
+        // A source path that leads outside its scan folder can only have come from an import made before imports
+        // were checked: nothing is exported rather than a file from elsewhere zipped as a receipt.
+        if let bad = records.first(where: { StoreJSON.relativePathProblem($0.source) != nil }) {
+            throw ExportError(message: "the store in \(out) holds a document whose path leads outside its scan folder (\(bad.source): it \(StoreJSON.relativePathProblem(bad.source) ?? "")), "
+                + "imported before Shoebox checked imports; nothing was exported. Import the file again into a new --out folder (it is refused now) or run the scans again.")
         }
         let originals = try store.originalPaths()
         var folderPaths: [String: String] = [:]
@@ -249,17 +262,18 @@ enum ExportCommand {
 
 enum ImportCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "import", valueOptions: ["--out"], flagOptions: [])
+        let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--today"], flagOptions: [])
         if a.flags.contains("--help") { print(Help.importStore); return ExitCode.success }
         guard a.positionals.count == 1 else { throw UsageError(message: "shoebox import: needs one file written by `shoebox export --format json`. See 'shoebox import --help'.") }
         let file = a.positionals[0]
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw UsageError(message: "shoebox import: cannot read \(file).")
+        let data: Data
+        switch CommandLineTool.readRegularFile(file, limit: 4 << 30) {
+        case .success(let d): data = d
+        case .failure(let e): throw UsageError(message: "shoebox import: \(e.message)")
         }
         let out = CommandLineTool.outputDirectory(a)
-        try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
         let store = try Store(directory: out)
-        let result = try StoreJSON.importInto(store, data: data, file: file)
+        let result = try StoreJSON.importInto(store, data: data, file: file, today: try CommandLineTool.today(a, verb: "import"))
         print("\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added")
         return ExitCode.success
     }
@@ -326,7 +340,7 @@ enum RegressCommand {
         report.seconds = Date().timeIntervalSince(start)
         if let path = a.values["--report"] {
             do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
-                throw PipelineError(code: .store, message: "cannot write the report \(path): \(error.localizedDescription)")
+                throw PipelineError(code: .store, message: "cannot write the report \(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
             }
         }
         print("shoebox regress: \(report.documents) documents in \(dir)")

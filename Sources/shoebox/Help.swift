@@ -40,7 +40,7 @@ enum Help {
     DIR/review/queue.jsonl (the records waiting for a person, with reasons).
 
       --out DIR          output folder (default ./shoebox-out)
-      --jobs N           OCR worker threads (default: the pipeline's jobs, 0 = one per core)
+      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
       --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
       --today DATE       the day dates are checked against (default: the system's date)
       --wait             when another run is using DIR, wait for it instead of stopping
@@ -52,11 +52,12 @@ enum Help {
     One run at a time works in an output folder; a second one stops with exit 8 (or waits with --wait).
 
     exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
-          4 store unusable, 5 OCR engine missing, 6 pipeline file invalid, 8 another run is using DIR.
+          4 output folder or store unusable (not writable, a file, run.lock not a file: the reason is
+          named), 5 OCR engine missing, 6 pipeline file invalid, 8 another run holds DIR's lock.
     """
 
     static let extract = """
-    usage: shoebox extract FILE… [--json] [--text] [--explain] [--pipeline FILE] [--today YYYY-MM-DD]
+    usage: shoebox extract FILE… [--json] [--text] [--explain] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N]
 
     Runs the pipeline on single files and prints what it found. Nothing is stored.
 
@@ -65,6 +66,7 @@ enum Help {
       --explain          also print every candidate per field with its score, role, line and reasons
       --pipeline FILE    pipeline settings
       --today DATE       the day dates are checked against (default: the system's date)
+      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
     exit: 0 all read, 1 some failed, 2 usage, 5 OCR engine missing, 6 pipeline file invalid.
     """
@@ -92,7 +94,10 @@ enum Help {
       a            accept the record as shown (after any edits)
       1-9          set a field to that alternate
       e FIELD [V]  edit merchant, date, total, currency or referenceNumber; a value that does not read as
-                   one (a bad amount or date) is refused and asked again
+                   one (a bad amount or date) is refused and asked again. A total may carry its currency
+                   (15.00 EUR, 15,00 €), which sets the record's; on a record without a currency it must.
+                   Dates from 1900-01-01 to --today; no control characters (NUL, ESC, line breaks);
+                   at most 200 characters
       r            reject: not a purchase (never exported)
       d / n        confirm it is a duplicate (never exported) / it is not a duplicate
       s            skip for now        u  undo the last decision        q  quit
@@ -103,8 +108,10 @@ enum Help {
       --apply FILE   apply decisions from JSON Lines, one per line:
                      {"source": "trip/IMG_0412.jpg", "action": "accept", "fields": {"total": "23.45"}}
                      action: accept, edit, reject, duplicate, not-duplicate; fields: edits made first.
-                     Every line is checked first: a bad line is reported with its line number and
-                     nothing is applied (exit 2).
+                     Every line is checked first (against the record as the lines before leave it):
+                     a bad line is reported with its line number and nothing is applied (exit 2).
+                     Two different final decisions for one record (accept and reject) are refused as
+                     conflicting, naming both lines.
       --out DIR      output folder (default ./shoebox-out)
       --today DATE   the day typed dates are checked against (default: the system's date)
     """
@@ -137,7 +144,7 @@ enum Help {
       --folder F         only the folder F
       --from, --to       only records dated in this range (inclusive)
       --csv-profile P    rfc4180 (default) or excel-eu: UTF-8 BOM, ';' between fields, decimal comma
-      --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes; default 2048)
+      --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes: 0.001…1048576, default 2048)
       --format json      write the whole store (records, suggestions, review decisions) as versioned
                          JSON to FILE (default DIR/exports/store.json); `shoebox import` reads it back
 
@@ -147,16 +154,23 @@ enum Help {
     """
 
     static let importStore = """
-    usage: shoebox import FILE [--out DIR]
+    usage: shoebox import FILE [--out DIR] [--today YYYY-MM-DD]
 
     Merges a file written by `shoebox export --format json` into the store in DIR (created when
     missing). Documents already there (same path and content) are skipped, so importing twice adds
     nothing; their review decisions come along. Exporting the store again gives the same JSON.
 
       --out DIR          output folder (default ./shoebox-out)
+      --today DATE       the day imported dates are checked against (default: the system's date)
+
+    Every value is checked as a run would make it before anything is written: source paths relative
+    to the scan folder (no "..", ".", empty part, leading "/" or control character), roots absolute,
+    sha256 64 lowercase hex digits, states, dates (from 1900 to the day after --today), amounts,
+    currency codes and review decisions valid. One bad value and the whole file is refused, naming the document, its path and
+    the field; nothing is imported.
 
     exit: 0 merged, 2 usage or unreadable file, 4 store unusable, 11 the file is from a newer
-          Shoebox (format version) or is not a Shoebox store export.
+          Shoebox (format version), is not a Shoebox store export, or holds an invalid value.
     """
 
     static let regress = """
@@ -179,6 +193,7 @@ enum Help {
       --baseline FILE    compare with an earlier JSON report: fail only when a field falls below it
       --ocr-cache DIR    keep the OCR text of every page in DIR and reuse it (parser work)
       --quiet            leave out the list of wrong fields
+      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
     exit: 0 every field right (or, with --baseline, none below it), 7 otherwise, 2 usage,
           3 DIR missing, 5 OCR engine missing.

@@ -30,46 +30,83 @@ enum ReviewCommand {
         let waiting = try queue(store)
         let lines = waiting.map { $0.record.jsonLine() + "\n" }.joined()
         do { try Data(lines.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
-            throw PipelineError(code: .store, message: "cannot write \(file): \(error.localizedDescription)")
+            throw PipelineError(code: .store, message: "cannot write \(file): \(SystemReason.of(error)). Check that its folder exists and is writable.")
         }
         print("review: \(waiting.count) records written to \(file)")
         return ExitCode.success
+    }
+
+    /// A final decision as said of a record: "accepted", "rejected", "marked a duplicate".
+    static func done(_ action: ReviewDecision.Action) -> String {
+        switch action {
+        case .accept: return "accepted"
+        case .reject: return "rejected"
+        case .duplicate: return "marked a duplicate"
+        case .edit: return "edited"
+        case .notDuplicate: return "marked not a duplicate"
+        }
     }
 
     /// Applies a JSON Lines file of decisions: every line is checked first; one bad line and nothing is applied.
     /// A line: {"source": "folder/file.jpg", "action": "accept"|"reject"|"duplicate"|"not-duplicate",
     /// "fields": {"total": "23.45", …}} (fields are edits made before the action; "action" may be "edit").
     static func apply(_ file: String, store: Store, today: CalendarDay) throws -> Int32 {
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw PipelineError(code: .store, message: "cannot read \(file). Check the path.")
+        let data: Data
+        switch CommandLineTool.readRegularFile(file, limit: 64 << 20) {
+        case .success(let d): data = d
+        case .failure(let e): throw PipelineError(code: .store, message: e.message)
         }
         let records = Dictionary(try store.effectiveRecords().map { ($0.record.source, $0.record) }, uniquingKeysWith: { a, _ in a })
         var decisions: [(record: DocumentRecord, decision: ReviewDecision)] = []
         var errors: [String] = []
+        // Each record as the lines before have left it, so an edit is checked against earlier edits (a currency
+        // set on line 1 lets line 2 type a total without one); and the line of each record's final decision.
+        var working: [String: DocumentRecord] = [:]
+        var finalDecision: [String: (line: Int, action: ReviewDecision.Action)] = [:]
         for (n, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             func bad(_ why: String) { errors.append("\(file):\(n + 1): \(why)") }
             guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { bad("not a JSON object"); continue }
             guard let source = o["source"] as? String else { bad("no \"source\""); continue }
-            guard let record = records[source] else { bad("\(source) is not in the store"); continue }
-            guard record.status == .review else { bad("\(source) is not waiting for review (it is \(record.status.rawValue))"); continue }
+            guard let stored = records[source] else { bad("\(source) is not in the store"); continue }
+            let record = working[source] ?? stored
+            guard stored.status == .review else { bad("\(source) is not waiting for review (it is \(stored.status.rawValue))"); continue }
             guard let actionText = o["action"] as? String, let action = ReviewDecision.Action(rawValue: actionText) else {
                 bad("\"action\" must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))"); continue
             }
             var lineDecisions: [ReviewDecision] = []
             var lineOK = true
-            for (field, value) in ((o["fields"] as? [String: Any]) ?? [:]).sorted(by: { $0.key < $1.key }) {
+            var edited = record
+            // The currency first, so that a total typed without one on the same line is read in it.
+            let fields = ((o["fields"] as? [String: Any]) ?? [:]).sorted { ($0.key == "currency" ? "" : $0.key) < ($1.key == "currency" ? "" : $1.key) }
+            for (field, value) in fields {
                 guard let text = value as? String else { bad("field \(field) must be a string"); lineOK = false; continue }
-                switch Review.validate(field: field, value: text, record: record, today: today) {
-                case .success(let v): lineDecisions.append(ReviewDecision(action: .edit, field: field, value: v))
+                switch Review.validate(field: field, value: text, record: edited, today: today) {
+                case .success(let v):
+                    let d = ReviewDecision(action: .edit, field: field, value: v)
+                    lineDecisions.append(d)
+                    edited = Review.apply([d], to: edited)
                 case .failure(let e): bad("\(field): \(e.message)"); lineOK = false
                 }
             }
             if o["fields"] != nil && !(o["fields"] is [String: Any]) { bad("\"fields\" must be an object"); lineOK = false }
             if action == .edit && lineDecisions.isEmpty && lineOK { bad("\"edit\" needs \"fields\""); lineOK = false }
             if action != .edit { lineDecisions.append(ReviewDecision(action: action)) }
-            if lineOK { decisions += lineDecisions.map { (record, $0) } }
+            // Two final decisions that disagree (accept on one line, reject on another) cannot both be meant.
+            let decision = ReviewDecision(action: action)
+            if decision.isFinal {
+                if let earlier = finalDecision[source], earlier.action != action {
+                    bad("conflicting decisions: \(source) is \(done(earlier.action)) on line \(earlier.line) and \(done(action)) on line \(n + 1); keep one of the two lines")
+                    lineOK = false
+                } else if finalDecision[source] == nil {
+                    finalDecision[source] = (n + 1, action)
+                }
+            }
+            if lineOK {
+                decisions += lineDecisions.map { (stored, $0) }
+                working[source] = Review.apply(lineDecisions, to: record)
+            }
         }
         guard errors.isEmpty else {
             for e in errors { FileHandle.standardError.write(Data("shoebox review: \(e)\n".utf8)) }
@@ -157,7 +194,11 @@ final class ReviewSession {
             default:
                 if let k = Int(parts.first ?? ""), k >= 1, k <= choices.count {
                     let (field, alt) = choices[k - 1]
-                    try save(record, ReviewDecision(action: .edit, field: field, value: alt.value)); say("\(field) set to \(alt.value).")
+                    // An alternate is checked like a typed value (a total alone on a record without a currency is refused).
+                    switch Review.validate(field: field, value: alt.value, record: record, today: today) {
+                    case .success(let v): try save(record, ReviewDecision(action: .edit, field: field, value: v)); say("\(field) set to \(v).")
+                    case .failure(let e): say("refused: \(e.message)")
+                    }
                 } else {
                     say("unknown key '\(input)'. " + ReviewSession.keys)
                 }

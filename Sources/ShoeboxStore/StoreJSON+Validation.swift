@@ -1,0 +1,241 @@
+internal import Foundation
+internal import ShoeboxCore
+
+/// Every value of an imported store checked as strictly as a fresh run would make it: an import is a file
+/// from elsewhere, and a path in it is later joined to a root and zipped by `export`. One bad value and the
+/// whole file is refused, naming the document, its path and the field; nothing is written.
+extension StoreJSON {
+    /// The first problem of one document: the field (as the JSON names it) and what is wrong with it.
+    struct Problem: Error {
+        let field: String
+        let message: String
+        init(_ field: String, _ message: String) { self.field = field; self.message = message }
+    }
+
+    static let maxPathBytes = 4096
+    static let maxText = 1000
+    static let maxPages = 100_000
+    static let documentStates: Set<String> = ["accepted", "review", "duplicate", "failed"]
+
+    /// A relative path inside the scan folder, as intake makes one: no leading "/", no empty, "." or ".."
+    /// part, no control character (NUL included), at most 4,096 bytes.
+    public static func relativePathProblem(_ path: String) -> String? {
+        if path.isEmpty { return "is empty" }
+        if path.utf8.count > maxPathBytes { return "is \(path.utf8.count) bytes long; at most \(maxPathBytes)" }
+        if let c = FieldInput.controlCharacter(in: path) { return "holds a control character (\(FieldInput.codePoint(c)))" }
+        if path.hasPrefix("/") { return "is absolute; a source path is relative to its scan folder" }
+        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
+            if part.isEmpty { return "has an empty part (\"//\" or a trailing \"/\")" }
+            if part == "." || part == ".." { return "has a \"\(part)\" part, which would lead outside the scan folder" }
+        }
+        return nil
+    }
+
+    /// An absolute, normalised folder: "/" first, no empty, "." or ".." part, no control character.
+    static func rootProblem(_ root: String) -> String? {
+        if root.utf8.count > maxPathBytes { return "is \(root.utf8.count) bytes long; at most \(maxPathBytes)" }
+        if let c = FieldInput.controlCharacter(in: root) { return "holds a control character (\(FieldInput.codePoint(c)))" }
+        guard root.hasPrefix("/") else { return "must be the absolute path of the scan folder" }
+        if root == "/" { return nil }
+        for part in root.dropFirst().split(separator: "/", omittingEmptySubsequences: false) where part.isEmpty || part == "." || part == ".." {
+            return "must be a normalised absolute path (no empty, \".\" or \"..\" part)"
+        }
+        return nil
+    }
+
+    /// A JSON integer (not a boolean, not a fraction) within `range`.
+    static func integer(_ value: Any?, _ range: ClosedRange<Int>) -> Int? {
+        guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
+        let d = n.doubleValue
+        guard d.isFinite, d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else { return nil }
+        return Int(d)
+    }
+
+    /// One line of text: at most `limit` characters, no control character (with `onlyNUL`, no NUL: text read
+    /// from a page as it was printed may hold a tab).
+    static func textProblem(_ value: Any?, limit: Int = maxText, optional: Bool = true, onlyNUL: Bool = false) -> String? {
+        if value == nil || value is NSNull { return optional ? nil : "is missing" }
+        guard let s = value as? String else { return "must be a string" }
+        if s.count > limit { return "is \(s.count) characters long; at most \(limit)" }
+        if onlyNUL, s.unicodeScalars.contains("\u{0}") { return "holds a NUL character (U+0000)" }
+        if !onlyNUL, let c = FieldInput.controlCharacter(in: s) { return "holds a control character (\(FieldInput.codePoint(c)))" }
+        return nil
+    }
+
+    /// A value as it can be shown in a message: control characters as U+XXXX, at most 120 characters.
+    static func shown(_ s: String) -> String {
+        var out = ""
+        for u in s.unicodeScalars.prefix(120) {
+            if u.properties.generalCategory == .control { out += "<\(FieldInput.codePoint(u))>" } else { out.unicodeScalars.append(u) }
+        }
+        return s.unicodeScalars.count > 120 ? out + "…" : out
+    }
+
+    static func isSHA256(_ s: String) -> Bool {
+        s.utf8.count == 64 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
+    }
+
+    static func isCode(_ s: String) -> Bool {
+        !s.isEmpty && s.utf8.count <= 64 && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
+    }
+
+    static func failureProblem(_ value: Any?, field: String) throws(Problem) {
+        guard let value, !(value is NSNull) else { return }
+        guard let f = value as? [String: Any], let code = f["code"] as? String, isCode(code) else {
+            throw Problem(field, "must be null or {\"code\": \"a-failure-code\", \"message\": \"…\"}")
+        }
+        if let p = textProblem(f["message"], limit: 2000, optional: false) { throw Problem("\(field).message", p) }
+    }
+
+    /// Checks one document of an export; throws its first problem.
+    /// `latest`: the last day a date may be (the day after the importer's today: the exporting machine's clock
+    /// may already be in tomorrow); a run never records a date after its today.
+    static func check(_ d: [String: Any], latest: CalendarDay) throws(Problem) {
+        guard let path = d["path"] as? String else { throw Problem("path", "is missing or not a string") }
+        if let p = relativePathProblem(path) { throw Problem("path", p) }
+        guard let root = d["root"] as? String else { throw Problem("root", "is missing or not a string") }
+        if let p = rootProblem(root) { throw Problem("root", p) }
+        guard let folder = d["folder"] as? String, folder == SourceFile.folder(of: path) else {
+            throw Problem("folder", "must be the first part of the path (\"\(SourceFile.folder(of: path))\")")
+        }
+        guard let sha = d["sha256"] as? String, isSHA256(sha) else { throw Problem("sha256", "must be 64 lowercase hexadecimal digits") }
+        guard integer(d["size"], 0...Int(Int64.max >> 1)) != nil else { throw Problem("size", "must be a whole number of bytes, 0 or more") }
+        if let k = d["kind"], !(k is NSNull) {
+            guard let s = k as? String, FileKind(rawValue: s) != nil else {
+                throw Problem("kind", "must be null or one of \(FileKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        guard let state = d["state"] as? String, documentStates.contains(state) else {
+            throw Problem("state", "must be one of \(documentStates.sorted().joined(separator: ", "))")
+        }
+        try failureProblem(d["failure"], field: "failure")
+        for key in ["fingerprint", "settings"] {
+            if let p = textProblem(d[key], limit: 256) { throw Problem(key, p) }
+        }
+        if let s = d["suggestion"], !(s is NSNull) { try checkSuggestion(s, path: path, sha: sha, folder: folder, latest: latest) }
+        guard let pages = (d["pages"] ?? []) as? [Any], pages.count <= maxPages else {
+            throw Problem("pages", "must be an array of at most \(maxPages) pages")
+        }
+        for (i, page) in pages.enumerated() {
+            guard let p = page as? [String: Any] else { throw Problem("pages[\(i)]", "must be an object") }
+            guard integer(p["pageNumber"], 1...maxPages) != nil else { throw Problem("pages[\(i)].pageNumber", "must be a whole number from 1 to \(maxPages)") }
+            for key in ["width", "height", "dpi"] where integer(p[key], 0...1_000_000) == nil {
+                throw Problem("pages[\(i)].\(key)", "must be a whole number from 0 to 1000000")
+            }
+            guard let source = p["source"] as? String, TextSource(rawValue: source) != nil else {
+                throw Problem("pages[\(i)].source", "must be \"ocr\" or \"text-layer\"")
+            }
+            let lines = p["lines"] ?? []
+            guard let data = try? JSONSerialization.data(withJSONObject: lines), (try? JSONDecoder().decode([OCRLine].self, from: data)) != nil else {
+                throw Problem("pages[\(i)].lines", "are not lines of words as Shoebox writes them")
+            }
+        }
+        guard let decisions = (d["decisions"] ?? []) as? [Any] else { throw Problem("decisions", "must be an array") }
+        for (i, item) in decisions.enumerated() { try checkDecision(item, field: "decisions[\(i)]", latest: latest) }
+    }
+
+    static func checkSuggestion(_ s: Any, path: String, sha: String, folder: String, latest: CalendarDay) throws(Problem) {
+        guard let o = s as? [String: Any] else { throw Problem("suggestion", "must be a record object or null") }
+        guard o["source"] as? String == path else { throw Problem("suggestion.source", "must be the document's path") }
+        guard o["sha256"] as? String == sha else { throw Problem("suggestion.sha256", "must be the document's sha256") }
+        if let f = o["folder"], !(f is NSNull), f as? String != folder { throw Problem("suggestion.folder", "must be the document's folder") }
+        if let c = o["currency"], !(c is NSNull) {
+            guard let code = c as? String, code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+                throw Problem("suggestion.currency", "must be null or an ISO 4217 code of three capital letters")
+            }
+        }
+        for key in ["merchant", "merchantNormalized", "referenceNumber", "sellerTaxID", "paymentMethod", "language", "documentKind", "reviewedBy"] {
+            if let p = textProblem(o[key]) { throw Problem("suggestion.\(key)", p) }
+        }
+        if let dup = o["duplicateOf"], !(dup is NSNull) {
+            guard let d = dup as? String else { throw Problem("suggestion.duplicateOf", "must be null or a path") }
+            if let p = relativePathProblem(d) { throw Problem("suggestion.duplicateOf", p) }
+        }
+        try failureProblem(o["failure"], field: "suggestion.failure")
+        if let reasons = o["reasons"], !(reasons is NSNull) {
+            guard let list = reasons as? [String], list.count <= 64, list.allSatisfy(isCode) else {
+                throw Problem("suggestion.reasons", "must be a list of reason codes (lowercase letters, digits and \"-\")")
+            }
+        }
+        if let conf = o["confidence"], !(conf is NSNull) {
+            guard let c = conf as? [String: Any], c.count <= 64,
+                  c.values.allSatisfy({ ($0 as? NSNumber).map { String(cString: $0.objCType) != "c" && (0...1).contains($0.doubleValue) } ?? false }) else {
+                throw Problem("suggestion.confidence", "must map fields to numbers from 0 to 1")
+            }
+        }
+        if let p = o["pages"], !(p is NSNull), integer(p, 0...maxPages) == nil { throw Problem("suggestion.pages", "must be a whole number from 0 to \(maxPages)") }
+        // Alternates and evidence: the lines a person is shown.
+        if let alts = o["alternates"] as? [String: Any] {
+            for (field, list) in alts {
+                for item in list as? [[String: Any]] ?? [] {
+                    for key in ["value", "source", "reason"] {
+                        if let p = textProblem(item[key], onlyNUL: true) { throw Problem("suggestion.alternates.\(field).\(key)", p) }
+                    }
+                }
+            }
+        }
+        if let evidence = o["evidence"] as? [String: Any] {
+            for (field, e) in evidence {
+                if let p = textProblem((e as? [String: Any])?["text"], onlyNUL: true) { throw Problem("suggestion.evidence.\(field).text", p) }
+            }
+        }
+        // The record as a run would have written it: dates real and from 1900, amounts in the currency's digits.
+        let record: DocumentRecord
+        do { record = try JSONDecoder().decode(DocumentRecord.self, from: JSONSerialization.data(withJSONObject: o)) } catch {
+            throw Problem("suggestion", "is not a record as Shoebox writes it (\(describe(error)))")
+        }
+        if let day = record.date, day.year < FieldInput.earliestYear { throw Problem("suggestion.date", "\(day.iso) is before \(FieldInput.earliestYear)") }
+        if let day = record.date, day > latest { throw Problem("suggestion.date", "\(day.iso) is after today") }
+        for (key, m) in [("total", record.total), ("subtotal", record.subtotal), ("tip", record.tip)] {
+            if let m, m.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) { throw Problem("suggestion.\(key)", "\(m.decimalString) is beyond any receipt") }
+        }
+    }
+
+    static func checkDecision(_ item: Any, field: String, latest: CalendarDay) throws(Problem) {
+        guard let d = item as? [String: Any] else { throw Problem(field, "must be an object") }
+        guard let a = d["action"] as? String, let action = ReviewDecision.Action(rawValue: a) else {
+            throw Problem("\(field).action", "must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let p = textProblem(d["at"], limit: 64, optional: false) { throw Problem("\(field).at", p) }
+        if let u = d["undone"], !(u is NSNull), !((u as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false) {
+            throw Problem("\(field).undone", "must be true or false")
+        }
+        let name = d["field"] as? String
+        let value = d["value"] as? String
+        guard action == .edit else {
+            guard name == nil, value == nil else { throw Problem(field, "only an edit has a field and a value") }
+            return
+        }
+        guard let name, Review.editableFields.contains(name) else {
+            throw Problem("\(field).field", "must be one of \(Review.editableFields.joined(separator: ", "))")
+        }
+        guard let value else { throw Problem("\(field).value", "is missing") }
+        if let c = FieldInput.controlCharacter(in: value) { throw Problem("\(field).value", "holds a control character (\(FieldInput.codePoint(c)))") }
+        let ok: Bool
+        switch name {
+        case "total":
+            // "15.00 EUR", as review stores it now, or "15.00" as it stored it before.
+            let parts = value.split(separator: " ", omittingEmptySubsequences: false)
+            let amount = parts.first.flatMap { Money.minorUnits(fromDecimal: String($0), digits: 3) }
+            ok = (parts.count == 1 || (parts.count == 2 && parts[1].count == 3 && parts[1].allSatisfy { $0.isASCII && $0.isUppercase }))
+                && amount.map { $0 > 0 && $0 <= Review.maxTotalMinorUnits * 10 } == true
+        case "date": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0 <= latest } ?? false
+        case "currency": ok = value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }
+        default: ok = !value.isEmpty && value.count <= Review.maxTypedLength
+        }
+        guard ok else { throw Problem("\(field).value", "'\(value)' is not a valid \(name) as review stores it") }
+    }
+
+    /// A decoding error as a plain phrase (the key it stopped at), not Foundation's dump.
+    static func describe(_ error: any Error) -> String {
+        guard let e = error as? DecodingError else { return "unreadable" }
+        switch e {
+        case .dataCorrupted(let c), .keyNotFound(_, let c), .typeMismatch(_, let c), .valueNotFound(_, let c):
+            let at = c.codingPath.map(\.stringValue).joined(separator: ".")
+            if case .keyNotFound(let key, _) = e { return "\"\(key.stringValue)\" is missing" }
+            let why = c.debugDescription.isEmpty ? "" : ": \(c.debugDescription)"
+            return at.isEmpty ? "unreadable\(why)" : "\"\(at)\" is wrong\(why)"
+        @unknown default: return "unreadable"
+        }
+    }
+}

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+import ShoeboxTestSupport
+
+/// Issue 15, class 12: `import` checks every value as strictly as a run would make it, and refuses the whole
+/// file (exit 11) naming the document, its path and the field, with nothing written.
+@Suite(.serialized) struct HostileImportTests {
+    @Test func anImportThatEscapesTheScansOrHoldsImpossibleValuesIsRefusedWhole() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let shop = work.appendingPathComponent("scans/shop")
+        try FileManager.default.createDirectory(at: shop, withIntermediateDirectories: true)
+        for name in ["Alpha", "Bravo"] { try receiptWithoutCurrency(name).write(to: shop.appendingPathComponent("\(name).pdf")) }
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--jobs", "1"]).code == 0)
+        let session = try runProgram(shoebox, ["review", "--out", out, "--today", today], input: "e total 15.00 EUR\na\nq\n")
+        #expect(session.code == 0, "\(session.err)")
+        let file = work.appendingPathComponent("store.json").path
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", file]).code == 0)
+        let original = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+
+        // The export as written imports (the checks refuse nothing a run writes).
+        let fine = try runProgram(shoebox, ["import", file, "--out", work.appendingPathComponent("fine").path])
+        #expect(fine.code == 0 && fine.out.contains("2 documents added"), "\(fine.out) \(fine.err)")
+
+        /// Imports the export with document 1 (or the top level) changed; expects exit 11 naming `expected`, and an
+        /// untouched store.
+        func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil) throws {
+            var object = original
+            var documents = try #require(object["documents"] as? [[String: Any]])
+            if let change { change(&documents[0]) }
+            object["documents"] = documents
+            top?(&object)
+            let bad = work.appendingPathComponent("bad.json").path
+            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: bad))
+            let other = work.appendingPathComponent("other-\(UUID().uuidString)").path
+            let r = try runProgram(shoebox, ["import", bad, "--out", other])
+            #expect(r.code == 11, "\(what): exit \(r.code), \(r.out) \(r.err)")
+            #expect(r.err.contains(expected), "\(what): \(r.err)")
+            #expect(r.err.contains("othing was imported"), "\(what): \(r.err)")
+            let status = try runProgram(shoebox, ["status", "--out", other])
+            #expect(status.out.contains("store: 0 documents") || status.code != 0, "\(what): nothing is written: \(status.out)")
+        }
+        try refused("escaping path", expected: #"document 1 (shop/../../../etc/hostname): "path" has a ".." part, which would lead outside the scan folder"#) {
+            $0["path"] = "shop/../../../etc/hostname"
+            $0["suggestion"] = NSNull()
+        }
+        try refused("absolute path", expected: #"document 1 (/etc/hostname): "path" is absolute"#) { $0["path"] = "/etc/hostname"; $0["folder"] = ""; $0["suggestion"] = NSNull() }
+        try refused("empty part", expected: #""path" has an empty part"#) { $0["path"] = "shop//Alpha.pdf"; $0["suggestion"] = NSNull() }
+        try refused("dot part", expected: #""path" has a "." part"#) { $0["path"] = "shop/./Alpha.pdf"; $0["suggestion"] = NSNull() }
+        try refused("NUL in path", expected: #"(shop/Alpha<U+0000>.pdf): "path" holds a control character (U+0000)"#) { $0["path"] = "shop/Alpha\u{0}.pdf"; $0["suggestion"] = NSNull() }
+        try refused("relative root", expected: #""root" must be the absolute path of the scan folder"#) { $0["root"] = "scans" }
+        try refused("root with ..", expected: #""root" must be a normalised absolute path"#) { $0["root"] = "/tmp/../etc" }
+        for sha in [String(repeating: "z", count: 64), String(repeating: "A", count: 64), String(repeating: "a", count: 63)] {
+            try refused("sha256 \(sha)", expected: #"document 1 (shop/Alpha.pdf): "sha256" must be 64 lowercase hexadecimal digits"#) { $0["sha256"] = sha }
+        }
+        try refused("state", expected: #""state" must be one of accepted, duplicate, failed, review"#) { $0["state"] = "exploded" }
+        try refused("size", expected: #""size" must be a whole number of bytes"#) { $0["size"] = -5 }
+        try refused("folder", expected: #""folder" must be the first part of the path"#) { $0["folder"] = "elsewhere" }
+        try refused("negative version", expected: "says format version -1; Shoebox writes versions 1 to 1", top: { $0["version"] = -1 })
+        try refused("zero version", expected: "says format version 0", top: { $0["version"] = 0 })
+        func suggestion(_ key: String, _ value: Any) -> (inout [String: Any]) -> Void {
+            { doc in
+                var s = doc["suggestion"] as? [String: Any] ?? [:]
+                s[key] = value
+                doc["suggestion"] = s
+            }
+        }
+        try refused("date", expected: #""suggestion.date" 0001-01-01 is before 1900"#, suggestion("date", "0001-01-01"))
+        try refused("far date", expected: #""suggestion.date" 9999-12-31 is after today"#, suggestion("date", "9999-12-31"))
+        try refused("currency", expected: #""suggestion.currency" must be null or an ISO 4217 code"#, suggestion("currency", "E1R"))
+        try refused("total", expected: #""suggestion" is not a record"#, suggestion("total", "12,3x"))
+        try refused("merchant NUL", expected: #""suggestion.merchant" holds a control character (U+0000)"#, suggestion("merchant", "A\u{0}B"))
+        try refused("source", expected: #""suggestion.source" must be the document's path"#, suggestion("source", "../x.pdf"))
+        func decision(_ d: [String: Any]) -> (inout [String: Any]) -> Void { { $0["decisions"] = [d] } }
+        try refused("decision value", expected: #""decisions[0].value" '-5' is not a valid total"#,
+                    decision(["action": "edit", "field": "total", "value": "-5", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        try refused("decision field", expected: #""decisions[0].field" must be one of merchant"#,
+                    decision(["action": "edit", "field": "colour", "value": "red", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        try refused("decision NUL", expected: #""decisions[0].value" holds a control character (U+0000)"#,
+                    decision(["action": "edit", "field": "merchant", "value": "A\u{0}B", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        try refused("decision date", expected: #""decisions[0].value" '0001-01-01' is not a valid date"#,
+                    decision(["action": "edit", "field": "date", "value": "0001-01-01", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        // A store that already holds such a path (imported by an older Shoebox; written here with Python's sqlite3,
+        // a real SQLite) exports nothing rather than zip a file from outside the scans.
+        let hostname = "/etc/hostname"
+        let older = work.appendingPathComponent("fine").path
+        let escaping = "shop/../../../../../../../../etc/hostname"
+        let script = """
+            import sqlite3, json, hashlib, sys
+            db = sqlite3.connect(sys.argv[1]); data = open(sys.argv[2], 'rb').read(); sha = hashlib.sha256(data).hexdigest()
+            sid, j = db.execute("SELECT r.source_id, r.json FROM records r JOIN sources s ON s.id = r.source_id WHERE s.path = 'shop/Alpha.pdf'").fetchone()
+            r = json.loads(j); r['source'] = sys.argv[3]; r['sha256'] = sha
+            db.execute("UPDATE sources SET path = ?, sha256 = ?, size = ? WHERE id = ?", (sys.argv[3], sha, len(data), sid))
+            db.execute("UPDATE records SET json = ? WHERE source_id = ?", (json.dumps(r), sid))
+            db.execute("UPDATE decisions SET path = ?, sha256 = ? WHERE path = 'shop/Alpha.pdf'", (sys.argv[3], sha))
+            db.commit()
+            """
+        let py = try runProgram("/usr/bin/python3", ["-c", script, older + "/store.sqlite", hostname, escaping])
+        #expect(py.code == 0, "\(py.err)")
+        #expect(try runProgram(shoebox, ["status", "--out", older]).out.contains("1 accepted"), "the crafted record is the accepted one")
+        let exported = try runProgram(shoebox, ["export", "--out", older])
+        #expect(exported.code == 4, "exit \(exported.code): \(exported.out) \(exported.err)")
+        #expect(exported.err.contains("holds a document whose path leads outside its scan folder (\(escaping)"), "\(exported.err)")
+        let zips = (try? FileManager.default.contentsOfDirectory(atPath: older + "/exports")) ?? []
+        #expect(zips.isEmpty, "no zip is written: \(zips)")
+
+        // A stored record that cannot be read is named in plain words, not Swift's DecodingError dump.
+        let brokenScript = """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE records SET json = ? WHERE source_id = (SELECT id FROM sources WHERE path = 'shop/Bravo.pdf')",
+                       ('{"source": "shop/Bravo.pdf", "sha256": "x", "status": "sideways"}',))
+            db.commit()
+            """
+        #expect(try runProgram("/usr/bin/python3", ["-c", brokenScript, older + "/store.sqlite"]).code == 0)
+        let broken = try runProgram(shoebox, ["status", "--out", older])
+        #expect(broken.code == 4, "\(broken.err)")
+        #expect(broken.err.contains("holds a record that cannot be read (\"status\" is wrong: invalid value sideways)"), "\(broken.err)")
+        #expect(!broken.err.contains("DecodingError"), "\(broken.err)")
+
+        try refused("the same path twice", expected: #"document 2 (shop/Alpha.pdf): "path" is the path of document 1 too"#, top: {
+            var documents = $0["documents"] as! [[String: Any]]
+            documents[1]["path"] = documents[0]["path"]
+            documents[1]["suggestion"] = NSNull()
+            $0["documents"] = documents
+        })
+    }
+}
