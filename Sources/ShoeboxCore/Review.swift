@@ -52,9 +52,7 @@ public enum Review {
             }
             return .success(c.code)
         case "merchant", "referenceNumber":
-            guard !v.isEmpty, v.count <= 200, !v.contains(where: \.isNewline) else {
-                return .failure(ReviewInputError("a \(field) must be one line of 1 to 200 characters."))
-            }
+            if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
             return .success(v)
         default:
             return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.joined(separator: ", "))."))

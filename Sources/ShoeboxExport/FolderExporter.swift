@@ -1,4 +1,7 @@
 internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
 public import ShoeboxCore
 
 /// Writes `exports/<folder>.zip` per folder, byte-identical for the same store: `receipts/` with the
@@ -57,17 +60,24 @@ public struct FolderExporter {
                        folderSettings: (String) throws(ExportError) -> FolderSettings) throws(ExportError) -> [FolderResult] {
         let records = all.filter { options.folder == nil || $0.folder == options.folder }
         let byFolder = Dictionary(grouping: records, by: \.folder)
+        // One zip name per folder, from every folder of the store (so `--folder` gives the name a whole export
+        // gives); two folders on one name would overwrite each other's zip, so that is refused, never written.
+        let zipStems = try FolderExporter.zipStems(forFolders: Set(all.map(\.folder)))
 
         // Bounded: the originals of everything to be written, summed before anything is written.
         var bytes: Int64 = 0
         var sizes: [String: Int64] = [:]
         for r in records where r.status == .accepted && inRange(r) {
             let path = originalPath(r)
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else {
-                throw ExportError(.originalChanged, message: "the original \(path) of an accepted record cannot be read any more; restore it or re-run `shoebox run`.")
+            // lstat, not FileManager's attributes: those look up the owner's user name, which may ask a
+            // networked name service (a socket). A link or anything but a regular file is not an original.
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                throw ExportError(.originalChanged, message: "the original \(path) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`.")
             }
-            sizes[r.source] = size.int64Value
-            bytes += size.int64Value
+            let size = Int64(info.st_size)
+            sizes[r.source] = size
+            bytes += size
         }
         if bytes > options.maxBytes {
             throw ExportError(.tooLarge, message: "this export would hold \(bytes >> 20) MiB of originals, more than the limit of \(options.maxBytes >> 20) MiB. "
@@ -114,7 +124,7 @@ public struct FolderExporter {
 
             // A date range is part of the name, so a partial export never replaces the folder's whole one.
             let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"
-            let zipName = (folder.isEmpty ? "unsorted" : ExportNaming.sanitize(folder, maxLength: 80)) + range + ".zip"
+            let zipName = (zipStems[folder] ?? ExportNaming.zipStem(forFolder: folder)) + range + ".zip"
             let zipPath = (exportDirectory as NSString).appendingPathComponent(zipName)
             let writer = try ZipWriter(path: zipPath)
             // Stable order: entries sorted by their UTF-8 bytes; originals streamed from disk one at a time.
@@ -132,6 +142,18 @@ public struct FolderExporter {
                                         outsideRange: inFolder.count - chosen.count))
         }
         return results
+    }
+
+    /// Every folder's zip name (`ExportNaming.zipStems`), checked to be unique without regard to case; a clash
+    /// (two folders whose names' hashes agree) is refused before anything is written.
+    static func zipStems(forFolders folders: Set<String>) throws(ExportError) -> [String: String] {
+        let stems = ExportNaming.zipStems(forFolders: folders)
+        let clashes = Dictionary(grouping: stems.keys, by: { stems[$0]!.lowercased() }).values.filter { $0.count > 1 }
+        if let clash = clashes.map({ $0.sorted() }).min(by: { $0[0] < $1[0] }) {
+            throw ExportError(.nameClash, message: "the folders \(clash.map { "'\($0)'" }.joined(separator: " and ")) would both be exported as \(stems[clash[0]]!).zip, "
+                + "and one zip would replace the other; nothing was exported. Rename one of the folders in the scan folder and run `shoebox run` again.")
+        }
+        return stems
     }
 
     static func precedes(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }

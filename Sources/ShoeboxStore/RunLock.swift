@@ -14,8 +14,9 @@ public final class RunLock {
         public var description: String { message }
     }
 
-    /// Takes the lock, or throws `Busy` naming the process that holds it; with `wait`, blocks until it is free.
-    public init(outputDirectory: String, wait: Bool) throws(Busy) {
+    /// Takes the lock, or throws `Busy` naming the process that holds it and its verb (`run`, `export`: the
+    /// holder writes "<pid> <verb>" into the file); with `wait`, blocks until it is free.
+    public init(outputDirectory: String, wait: Bool, verb: String = "run") throws(Busy) {
         try? FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true)
         path = (outputDirectory as NSString).appendingPathComponent("run.lock")
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -23,11 +24,12 @@ public final class RunLock {
             throw Busy(message: "cannot create \(path): \(String(cString: strerror(errno))). Check that the output folder is writable.")
         }
         if flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            let holder = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             close(fd)
-            throw Busy(message: "another shoebox run (process \(holder.isEmpty ? "?" : holder)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
+            let pid = holder.first ?? "", holderVerb = holder.count > 1 ? holder[1] : "run"
+            throw Busy(message: "another shoebox \(holderVerb) (process \(pid.isEmpty ? "?" : pid)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
         }
-        let pid = "\(getpid())\n"
+        let pid = "\(getpid()) \(verb)\n"
         _ = ftruncate(fd, 0)
         _ = pid.withCString { write(fd, $0, strlen($0)) }
     }

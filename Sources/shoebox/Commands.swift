@@ -165,13 +165,21 @@ enum StatusCommand {
 enum ExportCommand {
     static func main(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, verb: "export", valueOptions: ["--out", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
-                              flagOptions: [])
+                              flagOptions: ["--wait"])
         if a.flags.contains("--help") { print(Help.export); return ExitCode.success }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox export: takes no arguments. See 'shoebox export --help'.") }
         let out = CommandLineTool.outputDirectory(a)
         guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
         }
+        // The store's lock, as `run` takes it: an export never reads a store a run is writing, and two exports
+        // never write the same zip at once. Busy: exit 8, or with --wait, wait for it.
+        let lock: RunLock
+        do { lock = try RunLock(outputDirectory: out, wait: a.flags.contains("--wait"), verb: "export") } catch {
+            CommandLineTool.printError("shoebox export: \(error.message)")
+            return ExitCode.busy
+        }
+        defer { withExtendedLifetime(lock) {} }
         let store = try Store(directory: out)
         switch a.values["--format"] ?? "zip" {
         case "zip": break
@@ -179,9 +187,8 @@ enum ExportCommand {
             let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
             try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let data = try StoreJSON.export(store)
-            guard FileManager.default.createFile(atPath: file + ".partial", contents: Data(data)), rename(file + ".partial", file) == 0 else {
-                throw ExportError(message: "cannot write \(file): check the folder exists and is writable.")
-            }
+            // A temporary name of this process's own beside the file, renamed into place when whole.
+            try AtomicFile.write(data, to: file)
             print("\(file): the whole store as JSON (format \(StoreJSON.version))")
             return ExitCode.success
         case let other:
