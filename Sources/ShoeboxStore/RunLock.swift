@@ -24,14 +24,17 @@ public final class RunLock {
             throw Busy(message: "cannot create \(path): \(String(cString: strerror(errno))). Check that the output folder is writable.")
         }
         if flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) != 0 {
-            let holder = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            // The holder's first line: "<pid> <verb>" ("<pid>" alone from an older Shoebox: a run).
+            let line = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").first ?? ""
+            let holder = line.split(separator: " ").map(String.init)
             close(fd)
-            let pid = holder.first ?? "", holderVerb = holder.count > 1 ? holder[1] : "run"
-            throw Busy(message: "another shoebox \(holderVerb) (process \(pid.isEmpty ? "?" : pid)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
+            let pid = holder.first ?? "?", holderVerb = holder.count > 1 ? holder[1] : (holder.isEmpty ? "run or export" : "run")
+            throw Busy(message: "another shoebox \(holderVerb) (process \(pid)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
         }
-        let pid = "\(getpid()) \(verb)\n"
-        _ = ftruncate(fd, 0)
-        _ = pid.withCString { write(fd, $0, strlen($0)) }
+        // Written over the last holder's line, then cut to length: a reader never finds the file empty.
+        let line = "\(getpid()) \(verb)\n"
+        _ = line.withCString { pwrite(fd, $0, strlen($0), 0) }
+        _ = ftruncate(fd, off_t(line.utf8.count))
     }
 
     deinit {
