@@ -180,6 +180,8 @@ enum ExportCommand {
             return ExitCode.busy
         }
         defer { withExtendedLifetime(lock) {} }
+        // Holding the lock: temporary files in exports/ are an earlier export's that was killed.
+        FolderExporter.removeLeftovers(in: (out as NSString).appendingPathComponent("exports"))
         let store = try Store(directory: out)
         switch a.values["--format"] ?? "zip" {
         case "zip": break

@@ -39,6 +39,22 @@ private func zipsIn(_ dir: String) throws -> [String] {
 
 private func unzipTest(_ zip: String) throws -> Bool { try runProgram(unzipPath, ["-tq", zip]).code == 0 }
 
+/// Runs shoebox with a deadline: a hang is a result (killed after `seconds`), not a test that never ends.
+private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int32, err: String, timedOut: Bool) {
+    let p = Process(), err = Pipe()
+    p.executableURL = URL(fileURLWithPath: shoebox)
+    p.arguments = args
+    p.standardOutput = FileHandle.nullDevice
+    p.standardError = err
+    try p.run()
+    let deadline = Date().addingTimeInterval(seconds)
+    while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+    let timedOut = p.isRunning
+    if timedOut { kill(p.processIdentifier, SIGKILL) }
+    p.waitUntilExit()
+    return (p.terminationStatus, String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), timedOut)
+}
+
 @Suite(.serialized) struct HostileExportEndToEndTests {
     /// Class 2. Before: `trip1` and `trip:1` both went to trip1.zip, the top level and a folder named
     /// `unsorted` both to unsorted.zip, two names alike in their first 80 characters to one zip: each pair
@@ -199,6 +215,33 @@ private func unzipTest(_ zip: String) throws -> Bool { try runProgram(unzipPath,
         #expect(failed.code == 10, "\(failed.err)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: exports + "/office.zip")) == lastWhole)
         #expect(try FileManager.default.contentsOfDirectory(atPath: exports).filter { $0.contains(".partial") }.isEmpty)
+
+        // An original replaced by a FIFO: refused (exit 10), not waited on for ever (before: the export hung).
+        let original = scans.appendingPathComponent("office/scan_0007.png").path
+        try FileManager.default.removeItem(atPath: original)
+        #expect(mkfifo(original, 0o644) == 0)
+        let fifo = try runWithin(30, ["export", "--out", out])
+        #expect(!fifo.timedOut, "the export waited on a FIFO")
+        #expect(fifo.code == 10, "\(fifo.err)")
+        #expect(fifo.err.contains("no longer a regular file"), "\(fifo.err)")
+        try FileManager.default.removeItem(atPath: original)
+        try copyFixture("sample-scans/office-supplies/scan_0007.png", to: scans.appendingPathComponent("office"))
+
+        // Exports killed at any moment: the final name holds a whole zip; the next export clears what they left.
+        for delay in [0.05, 0.1, 0.15, 0.2, 0.3] {
+            let p = try startProgram(shoebox, ["export", "--out", out])
+            Thread.sleep(forTimeInterval: delay)
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+            #expect(try unzipTest(exports + "/office.zip"), "after a kill -9 at \(delay) s")
+        }
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: exports + "/notes.txt"))
+        try Data().write(to: URL(fileURLWithPath: exports + "/office.zip.partial-AbC123"))
+        let clean = try runProgram(shoebox, ["export", "--out", out])
+        #expect(clean.code == 0, "\(clean.err)")
+        let left = try FileManager.default.contentsOfDirectory(atPath: exports).sorted()
+        #expect(left == ["notes.txt", "office.zip", "trip.zip"], "\(left)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: exports + "/office.zip")) == lastWhole)
     }
 
     /// Class 5. Before: a 40,000-character `referenceNumber` in a sidecar was taken as it was, the record was
