@@ -347,30 +347,31 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         try (JSONSerialization.data(withJSONObject: ["source": "trip/IMG_0412.jpg", "action": "accept"]) + Data("\n".utf8)).write(to: decisions)
 
         // Each verb twice, into its own output folder: traced, and without any network (unshare -n).
-        func verbs(_ out: String, _ tag: String) -> [(String, [String], Set<Int32>)] {
+        func verbs(_ out: String, _ tag: String) -> [(String, [String], Set<Int32>, String?)] {
             [
-                ("run", ["run", scans.path, "--out", out, "--today", today], [0]),
-                ("extract", ["extract", scans.path + "/office/scan_0007.png", "--json", "--today", today], [0]),
-                ("status", ["status", "--out", out, "--accuracy"], [0]),
-                ("review --export", ["review", "--out", out, "--export", work.path + "/queue-\(tag).jsonl"], [0]),
-                ("review --apply", ["review", "--out", out, "--apply", decisions.path, "--today", today], [0]),
-                ("export", ["export", "--out", out], [0]),
-                ("export --format json", ["export", "--out", out, "--format", "json", "--file", work.path + "/store-\(tag).json"], [0]),
-                ("import", ["import", work.path + "/store-\(tag).json", "--out", out + "-imported"], [0]),
-                ("--help", ["--help"], [0]),
-                ("--version", ["--version"], [0]),
-                ("export --help", ["export", "--help"], [0]),
+                ("run", ["run", scans.path, "--out", out, "--today", today], [0], nil),
+                ("extract", ["extract", scans.path + "/office/scan_0007.png", "--json", "--today", today], [0], nil),
+                ("status", ["status", "--out", out, "--accuracy"], [0], nil),
+                ("review (a session: skip, quit)", ["review", "--out", out, "--today", today], [0], "s\nq\n"),
+                ("review --export", ["review", "--out", out, "--export", work.path + "/queue-\(tag).jsonl"], [0], nil),
+                ("review --apply", ["review", "--out", out, "--apply", decisions.path, "--today", today], [0], nil),
+                ("export", ["export", "--out", out], [0], nil),
+                ("export --format json", ["export", "--out", out, "--format", "json", "--file", work.path + "/store-\(tag).json"], [0], nil),
+                ("import", ["import", work.path + "/store-\(tag).json", "--out", out + "-imported"], [0], nil),
+                ("--help", ["--help"], [0], nil),
+                ("--version", ["--version"], [0], nil),
+                ("export --help", ["export", "--help"], [0], nil),
             ]
         }
-        for (name, args, codes) in verbs(work.path + "/traced", "traced") {
+        for (name, args, codes, input) in verbs(work.path + "/traced", "traced") {
             let trace = work.appendingPathComponent("trace.txt").path
-            let r = try runProgram(strace, ["-f", "-e", "trace=network", "-o", trace] + [shoebox] + args)
+            let r = try runProgram(strace, ["-f", "-e", "trace=network", "-o", trace] + [shoebox] + args, input: input)
             #expect(codes.contains(r.code), "\(name): exit \(r.code): \(r.err)")
             let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { !$0.contains("+++ exited") && !$0.contains("--- SIG") }
             #expect(calls.isEmpty, "\(name): network calls: \(calls.prefix(4))")
         }
-        for (name, args, codes) in verbs(work.path + "/offline", "offline") {
-            let r = try runProgram(unshare, ["-n", shoebox] + args)
+        for (name, args, codes, input) in verbs(work.path + "/offline", "offline") {
+            let r = try runProgram(unshare, ["-n", shoebox] + args, input: input)
             #expect(codes.contains(r.code), "\(name) under unshare -n (needs root or user namespaces): exit \(r.code): \(r.err)")
         }
         #expect(try String(contentsOfFile: work.path + "/traced/records.jsonl", encoding: .utf8) == String(contentsOfFile: work.path + "/offline/records.jsonl", encoding: .utf8))
