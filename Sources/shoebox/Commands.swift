@@ -187,7 +187,13 @@ enum ExportCommand {
         case "zip": break
         case "json":
             let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
-            try FileManager.default.createDirectory(atPath: (file as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            // A bare file name is in the current folder: nothing to create.
+            let folder = (file as NSString).deletingLastPathComponent
+            if !folder.isEmpty {
+                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                    throw ExportError(message: "cannot create the folder \(folder) for \(file): check the path and that it is writable.")
+                }
+            }
             let data = try StoreJSON.export(store)
             // A temporary name of this process's own beside the file, renamed into place when whole.
             try AtomicFile.write(data, to: file)

@@ -186,6 +186,10 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         #expect(jsonResults.allSatisfy { $0.code == 0 }, "\(jsonResults)")
         #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) is [String: Any])
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains(".partial") }.isEmpty)
+        // A bare file name is a file in the current folder (before: exit 4 with raw NSError text).
+        let bare = try runProgram("/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" export --out \"$3\" --format json --file bare.json", "sh", work.path, shoebox, out])
+        #expect(bare.code == 0, "\(bare.err)")
+        #expect(FileManager.default.fileExists(atPath: work.path + "/bare.json"))
 
         // An export while a run works: refused with the run named, or with --wait, done after it (with its records).
         for f in ["deu-supermarkt.png", "eng-gb-grocer.png"] { try copyFixture(f, to: scans.appendingPathComponent("office")) }
