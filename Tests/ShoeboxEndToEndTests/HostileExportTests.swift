@@ -125,6 +125,27 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         #expect(try zipsIn(exports) == expected)
     }
 
+    /// Class 2, the last guard. These two folder names both sanitise to `trip` and their SHA-256 agree in the
+    /// first 8 hex digits (4dcb2dbb, found by a birthday search): both would be `trip_4dcb2dbb.zip`. Before:
+    /// both went to trip.zip, one replacing the other, exit 0. After: exit 13 names both, nothing is written.
+    @Test func twoFoldersThatWouldStillShareAZipNameAreRefusedNotOverwritten() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        let (a, b) = ("trip:*??<<?", "trip:<>*>*|")
+        let h = try hash8([a, b])
+        #expect(h[a] == h[b], "the test needs two names whose hashes agree: \(h)")
+        try copyFixture("deu-supermarkt.png", to: scans.appendingPathComponent(a))
+        try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent(b))
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today]).code == 0)
+        let export = try runProgram(shoebox, ["export", "--out", out])
+        #expect(export.code == 13, "\(export.out)\(export.err)")
+        #expect(export.err.contains("the folders '\(a)' and '\(b)' would both be exported as trip_\(h[a]!).zip"), "\(export.err)")
+        #expect(export.err.contains("Rename one of the folders"), "\(export.err)")
+        #expect(((try? zipsIn(out + "/exports")) ?? []).isEmpty, "nothing written")
+    }
+
     /// Class 3. Before: both exports wrote `<zip>.partial`; one renamed it away under the other, which then
     /// failed with exit 4 ("cannot rename … .partial: No such file or directory", 15 of 15 pairs here), and a
     /// reader could meet a half-written zip under the final name. After: an export takes the store's lock
