@@ -118,8 +118,9 @@ enum Help {
     renamed when complete; the same store gives byte-identical zips). The zip's name is the folder's
     name when it is a safe file name as it stands (letters, digits, - & +; at most 80 characters);
     otherwise the safe part plus _ and 8 hex digits of the SHA-256 of the exact folder name
-    ("trip:1" -> trip1_<hash>.zip, a folder named "unsorted" -> unsorted_<hash>.zip, folders that
-    differ only in case both get theirs). Files at the top of the scan folder: unsorted.zip.
+    ("trip:1" -> trip1_<hash>.zip; reserved names such as "unsorted", "con" or "nul" get it too, and
+    so do folders that differ only in case). Files at the top of the scan folder: unsorted.zip.
+    Each zip holds:
       receipts/          the originals of accepted records (by the pipeline or confirmed in review),
                          named YYYY-MM-DD_merchant_12.34-EUR.ext
       summary.csv        one row per record (RFC 4180; text that a spreadsheet would run as a formula
