@@ -48,13 +48,18 @@ public enum ExportNaming {
         return stem + "_" + String(SHA256.hex(of: Array(folder.utf8)).prefix(8))
     }
 
-    /// Zip names (without `.zip`) for every folder of a store, case twins (`Trip` and `trip`) marked so both
-    /// get their hash: on a case-insensitive file system (a Mac, Windows, a USB stick) they would be one file.
-    public static func zipStems(forFolders folders: Set<String>) -> [String: String] {
-        let plain = Dictionary(grouping: folders, by: { zipStem(forFolder: $0).lowercased() })
-        var out: [String: String] = [:]
-        for (_, group) in plain {
-            for folder in group { out[folder] = zipStem(forFolder: folder, caseTwin: group.count > 1 && !folder.isEmpty) }
+    /// Zip names (without `.zip`) for every folder of a store, keyed by each folder's exact UTF-8 bytes (Swift's
+    /// `==` holds "café" composed and decomposed equal; a Linux file system holds them apart). Twins — folders
+    /// whose plain names differ only in case or in Unicode composition (`Trip`, `trip`) — are marked so each
+    /// gets its hash: on a Mac, Windows or a USB stick their zips would be one file.
+    public static func zipStems(forFolders folders: [String]) -> [[UInt8]: String] {
+        var distinct: [[UInt8]: String] = [:]
+        for folder in folders { distinct[Array(folder.utf8)] = folder }
+        // Grouped as a case-insensitive file system sees names: String keys (canonical equivalence), lowercased.
+        let plain = Dictionary(grouping: distinct.values, by: { zipStem(forFolder: $0).lowercased() })
+        var out: [[UInt8]: String] = [:]
+        for group in plain.values {
+            for folder in group { out[Array(folder.utf8)] = zipStem(forFolder: folder, caseTwin: group.count > 1 && !folder.isEmpty) }
         }
         return out
     }

@@ -58,11 +58,14 @@ public struct FolderExporter {
     /// `originalPath`: where each record's original is; `folderSettings`: a folder's `.shoebox.json`.
     public func export(records all: [DocumentRecord], originalPath: (DocumentRecord) -> String,
                        folderSettings: (String) throws(ExportError) -> FolderSettings) throws(ExportError) -> [FolderResult] {
-        let records = all.filter { options.folder == nil || $0.folder == options.folder }
-        let byFolder = Dictionary(grouping: records, by: \.folder)
+        // Folders by their exact bytes: "café" composed and decomposed are two folders on Linux (Swift's `==`
+        // would hold them one), each with its own zip.
+        let wanted = options.folder.map { Array($0.utf8) }
+        let records = all.filter { wanted == nil || Array($0.folder.utf8) == wanted }
+        let byFolder = Dictionary(grouping: records, by: { Array($0.folder.utf8) })
         // One zip name per folder, from every folder of the store (so `--folder` gives the name a whole export
         // gives); two folders on one name would overwrite each other's zip, so that is refused, never written.
-        let zipStems = try FolderExporter.zipStems(forFolders: Set(all.map(\.folder)))
+        let zipStems = try FolderExporter.zipStems(forFolders: all.map(\.folder))
 
         // Bounded: the originals of everything to be written, summed before anything is written.
         var bytes: Int64 = 0
@@ -88,8 +91,9 @@ public struct FolderExporter {
         }
 
         var results: [FolderResult] = []
-        for folder in byFolder.keys.sorted() {
-            let inFolder = byFolder[folder]!.sorted { $0.source < $1.source }
+        for key in byFolder.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let folder = String(decoding: key, as: UTF8.self)
+            let inFolder = byFolder[key]!.sorted { $0.source < $1.source }
             let chosen = inFolder.filter(inRange)
             // A date range that holds nothing of this folder writes no zip for it.
             if chosen.isEmpty && (options.from != nil || options.to != nil) { continue }
@@ -124,7 +128,7 @@ public struct FolderExporter {
 
             // A date range is part of the name, so a partial export never replaces the folder's whole one.
             let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"
-            let zipName = (zipStems[folder] ?? ExportNaming.zipStem(forFolder: folder)) + range + ".zip"
+            let zipName = (zipStems[key] ?? ExportNaming.zipStem(forFolder: folder)) + range + ".zip"
             let zipPath = (exportDirectory as NSString).appendingPathComponent(zipName)
             let writer = try ZipWriter(path: zipPath)
             // Stable order: entries sorted by their UTF-8 bytes; originals streamed from disk one at a time.
@@ -146,11 +150,13 @@ public struct FolderExporter {
 
     /// Every folder's zip name (`ExportNaming.zipStems`), checked to be unique without regard to case; a clash
     /// (two folders whose names' hashes agree) is refused before anything is written.
-    static func zipStems(forFolders folders: Set<String>) throws(ExportError) -> [String: String] {
+    static func zipStems(forFolders folders: [String]) throws(ExportError) -> [[UInt8]: String] {
         let stems = ExportNaming.zipStems(forFolders: folders)
         let clashes = Dictionary(grouping: stems.keys, by: { stems[$0]!.lowercased() }).values.filter { $0.count > 1 }
-        if let clash = clashes.map({ $0.sorted() }).min(by: { $0[0] < $1[0] }) {
-            throw ExportError(.nameClash, message: "the folders \(clash.map { "'\($0)'" }.joined(separator: " and ")) would both be exported as \(stems[clash[0]]!).zip, "
+        let named = clashes.map { keys in keys.sorted { $0.lexicographicallyPrecedes($1) } }
+        if let clash = named.min(by: { $0[0].lexicographicallyPrecedes($1[0]) }) {
+            let names = clash.map { "'\(String(decoding: $0, as: UTF8.self))'" }.joined(separator: " and ")
+            throw ExportError(.nameClash, message: "the folders \(names) would both be exported as \(stems[clash[0]]!).zip, "
                 + "and one zip would replace the other; nothing was exported. Rename one of the folders in the scan folder and run `shoebox run` again.")
         }
         return stems

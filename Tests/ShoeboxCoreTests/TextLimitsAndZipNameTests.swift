@@ -37,15 +37,27 @@ struct ZipNameTests {
     }
 
     @Test func foldersThatDifferOnlyInCaseBothGetTheirHashWhateverTheOrder() {
-        let stems = ExportNaming.zipStems(forFolders: ["Trip", "trip", "office", ""])
-        #expect(stems["Trip"] == "Trip_" + hash8("Trip"))
-        #expect(stems["trip"] == "trip_" + hash8("trip"))
-        #expect(stems["office"] == "office")
-        #expect(stems[""] == "unsorted")
+        func stems(_ folders: [String]) -> [String: String] {
+            let byBytes = ExportNaming.zipStems(forFolders: folders)
+            return Dictionary(uniqueKeysWithValues: byBytes.map { ($0.key.map { String(format: "%02x", $0) }.joined(), $0.value) })
+        }
+        func key(_ s: String) -> String { s.utf8.map { String(format: "%02x", $0) }.joined() }
+        let s = stems(["Trip", "office", "trip", ""])
+        #expect(s[key("Trip")] == "Trip_" + hash8("Trip"))
+        #expect(s[key("trip")] == "trip_" + hash8("trip"))
+        #expect(s[key("office")] == "office")
+        #expect(s[key("")] == "unsorted")
+        #expect(stems(["trip", "Trip", "", "office"]) == s, "the same names whatever the order")
         // Without its twin, the folder keeps its plain name.
-        #expect(ExportNaming.zipStems(forFolders: ["trip", "office"])["trip"] == "trip")
-        let all = ExportNaming.zipStems(forFolders: ["trip1", "trip:1", "unsorted", "", "Trip1"])
+        #expect(stems(["trip", "office"])[key("trip")] == "trip")
+        let all = stems(["trip1", "trip:1", "unsorted", "", "Trip1"])
         #expect(Set(all.values.map { $0.lowercased() }).count == 5, "\(all)")
+        // "café" composed and decomposed: two folders on Linux, one name on a Mac; each gets its own hash.
+        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        let cafe = stems([nfc, nfd])
+        #expect(cafe.count == 2)
+        #expect(cafe[key(nfc)] == nfc + "_" + hash8(nfc))
+        #expect(cafe[key(nfd)] == nfd + "_" + hash8(nfd))
     }
 }
 

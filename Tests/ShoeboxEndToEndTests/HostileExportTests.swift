@@ -8,13 +8,19 @@ import ShoeboxTestSupport
 
 private let unzipPath = "/usr/bin/unzip"
 
-/// The first 8 hex digits of SHA-256 over a string's UTF-8 bytes, computed by Python's hashlib (not by the
-/// code under test).
-private func hash8(_ names: [String]) throws -> [String: String] {
-    let r = try runProgram("/usr/bin/python3", ["-c", "import hashlib,json,sys; print(json.dumps({n: hashlib.sha256(n.encode()).hexdigest()[:8] for n in json.loads(sys.argv[1])}))",
+/// The first 8 hex digits of SHA-256 over each name's UTF-8 bytes, computed by Python's hashlib (not by the
+/// code under test). Looked up by exact bytes: a Swift dictionary keyed by String holds "café" composed and
+/// decomposed as one key.
+private struct Hashes {
+    let byBytes: [[UInt8]: String]
+    subscript(_ name: String) -> String? { byBytes[Array(name.utf8)] }
+}
+private func hash8(_ names: [String]) throws -> Hashes {
+    let r = try runProgram("/usr/bin/python3", ["-c", "import hashlib,json,sys; print(json.dumps([hashlib.sha256(n.encode()).hexdigest()[:8] for n in json.loads(sys.argv[1])]))",
                                                 String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self)])
     #expect(r.code == 0, "\(r.err)")
-    return try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: String])
+    let hashes = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String])
+    return Hashes(byBytes: Dictionary(zip(names.map { Array($0.utf8) }, hashes), uniquingKeysWith: { a, _ in a }))
 }
 
 /// records.jsonl as source → record.
@@ -67,6 +73,8 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let layout: [(folder: String, file: String)] = [
             ("trip1", "deu-supermarkt.png"), ("trip:1", "eng-gb-grocer.png"), ("unsorted", "fra-boulangerie.png"), ("", "spa-supermercado.png"),
             (long + "-x", "msa-kedai-runcit.png"), (long + "-y", "eng-us-hardware.png"), ("Case", "deu-ch-elektro.png"), ("case", "spa-cafeteria.jpg"),
+            // "café" composed and decomposed: two folders here, one name on a Mac (Swift's == holds them equal).
+            ("caf\u{E9}", "msa-restoran.jpg"), ("cafe\u{301}", "deu-baeckerei.jpg"),
         ]
         for (folder, file) in layout { try copyFixture(file, to: folder.isEmpty ? scans : scans.appendingPathComponent(folder)) }
         let out = work.appendingPathComponent("out").path
@@ -76,9 +84,10 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         #expect(stored.count == layout.count, "\(stored.keys.sorted())")
         let accepted = stored.filter { $0.value["status"] as? String == "accepted" }.map(\.key)
         // The test can only fail on a lost receipt if the colliding folders have receipts to lose.
-        for pair in [["trip1", "trip:1"], ["unsorted", ""], [long + "-x", long + "-y"]] {
+        func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
+        for pair in [["trip1", "trip:1"], ["unsorted", ""], [long + "-x", long + "-y"], ["caf\u{E9}", "cafe\u{301}"]] {
             for folder in pair {
-                #expect(accepted.contains { (($0 as NSString).deletingLastPathComponent) == folder }, "no accepted record in '\(folder)': \(stored)")
+                #expect(accepted.contains { bytes(($0 as NSString).deletingLastPathComponent) == bytes(folder) }, "no accepted record in '\(folder)': \(stored)")
             }
         }
 
@@ -90,8 +99,10 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let expected = [
             "trip1.zip", "trip1_\(h["trip:1"]!).zip", "unsorted.zip", "unsorted_\(h["unsorted"]!).zip",
             "\(long)_\(h[long + "-x"]!).zip", "\(long)_\(h[long + "-y"]!).zip", "Case_\(h["Case"]!).zip", "case_\(h["case"]!).zip",
+            "caf\u{E9}_\(h["caf\u{E9}"]!).zip", "cafe\u{301}_\(h["cafe\u{301}"]!).zip",
         ].sorted()
         #expect(zips == expected, "one zip per folder, named by the documented rule: \(zips)")
+        #expect(Set(zips.map(bytes)) == Set(expected.map(bytes)), "the same bytes too")
         #expect(Set(zips.map { $0.lowercased() }).count == zips.count, "unique on a case-insensitive file system too")
 
         // Every accepted record is in exactly one zip, the zip of its own folder.
@@ -106,12 +117,12 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
             let col = try #require(summary.first?.firstIndex(of: "original_path"))
             for row in summary.dropFirst() {
                 seen[row[col], default: []].append(zip)
-                #expect((row[col] as NSString).deletingLastPathComponent == folder, "\(row[col]) in the zip of '\(folder)'")
+                #expect(bytes((row[col] as NSString).deletingLastPathComponent) == bytes(folder), "\(row[col]) in the zip of '\(folder)'")
             }
             let receipts = (z["names"] as? [String] ?? []).filter { $0.hasPrefix("receipts/") }
             #expect(receipts.count == summary.count - 1)
         }
-        #expect(Set(seen.keys) == Set(accepted), "exported \(seen.keys.sorted()), accepted \(accepted.sorted())")
+        #expect(Set(seen.keys.map(bytes)) == Set(accepted.map(bytes)), "exported \(seen.keys.sorted()), accepted \(accepted.sorted())")
         #expect(seen.values.allSatisfy { $0.count == 1 })
 
         // Stable: one folder alone gets the name and the bytes the whole export gave it.
