@@ -87,7 +87,7 @@ public struct FolderExporter {
                 + "Export part of it with --from YYYY-MM-DD --to YYYY-MM-DD (or one --folder), or raise maxExportMegabytes in the pipeline file.")
         }
         do { try FileManager.default.createDirectory(atPath: exportDirectory, withIntermediateDirectories: true) } catch {
-            throw ExportError(message: "cannot create \(exportDirectory): \(error.localizedDescription)")
+            throw ExportError(message: "cannot create the export folder \(exportDirectory): \(error.localizedDescription) Check that the output folder is writable and that nothing else is in the way under that name.")
         }
 
         var results: [FolderResult] = []

@@ -176,7 +176,7 @@ final class TemporaryFile {
         guard rename(path, finalPath) == 0 else {
             let e = errno
             unlink(path)
-            throw ExportError(message: "cannot rename \(path) to \(finalPath): \(String(cString: strerror(e))).")
+            throw ExportError(message: "cannot rename \(path) to \(finalPath): \(String(cString: strerror(e))). Remove or rename what is at \(finalPath), or check the folder is writable.")
         }
     }
 
