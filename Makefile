@@ -70,7 +70,7 @@ bench: release
 check-asan: build
 	swift build --build-path .build/asan -Xswiftc -sanitize=address --product shoebox
 	SHOEBOX_BIN=$(CURDIR)/.build/asan/debug/shoebox ASAN_OPTIONS=detect_leaks=1:exitcode=86 LSAN_OPTIONS=exitcode=87 \
-		swift test --filter 'BrokenFilesEndToEndTests|FileNameEndToEndTests|WorkSharingEndToEndTests|EndToEndTests.runExportStatusOnTheSampleFolderWithBadInputs|IntakeHardeningTests|HostileSettingsTests|HostileReviewTests|HostileImportTests'
+		swift test --filter 'BrokenFilesEndToEndTests|FileNameEndToEndTests|WorkSharingEndToEndTests|EndToEndTests.runExportStatusOnTheSampleFolderWithBadInputs|IntakeHardeningTests|HostileSettingsTests|HostileReviewTests|HostileImportTests|HostileExportEndToEndTests'
 
 bench-parse: release
 	swift build -c release --product shoebox-bench

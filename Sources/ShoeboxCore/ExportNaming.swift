@@ -21,6 +21,49 @@ public enum ExportNaming {
         return out.isEmpty ? "unknown" : out
     }
 
+    /// The zip name (without `.zip`) of the files at the top of the scan folder (folder "").
+    public static let topLevelZipStem = "unsorted"
+    /// Names a folder's zip may not take as they are: the top level's, and names Windows cannot create a file
+    /// under (compared without case).
+    public static let reservedZipStems: Set<String> = Set(["unsorted", "con", "prn", "aux", "nul"]
+        + (1...9).flatMap { ["com\($0)", "lpt\($0)"] })
+    /// The most UTF-8 bytes of a zip name taken from a folder name (file systems allow 255 bytes a name; the
+    /// rest is kept for the hash, a date range and the temporary name's suffix).
+    public static let maxZipStemBytes = 120
+
+    /// The name (without `.zip`) of one folder's zip: the folder's name sanitised (`sanitize`, at most 80
+    /// characters and 120 bytes) when that is the name exactly, else that plus `_` and the first 8 hex digits of
+    /// the SHA-256 of the folder's exact name (its UTF-8 bytes). The hash is added when sanitising changed the
+    /// name (`trip:1` → `trip1_1a2b3c4d`, so it never meets the folder `trip1`), when the name is reserved
+    /// (`unsorted`, Windows device names such as `con`), or when `caseTwin` says another folder of the store
+    /// differs from this one only in case. The same folder gets the same name on every run, whatever other
+    /// folders exist (bar a case twin). A sanitised name never holds `_`, so no plain name can equal a hashed one.
+    public static func zipStem(forFolder folder: String, caseTwin: Bool = false) -> String {
+        if folder.isEmpty { return topLevelZipStem }
+        var stem = sanitize(folder, maxLength: 80)
+        while stem.utf8.count > maxZipStemBytes { stem.removeLast() }
+        while stem.hasSuffix("-") { stem.removeLast() }
+        let exact = Array(stem.utf8) == Array(folder.utf8)
+        guard !exact || caseTwin || reservedZipStems.contains(stem.lowercased()) else { return stem }
+        return stem + "_" + String(SHA256.hex(of: Array(folder.utf8)).prefix(8))
+    }
+
+    /// Zip names (without `.zip`) for every folder of a store, keyed by each folder's exact UTF-8 bytes (Swift's
+    /// `==` holds "café" composed and decomposed equal; a Linux file system holds them apart). Twins — folders
+    /// whose plain names differ only in case or in Unicode composition (`Trip`, `trip`) — are marked so each
+    /// gets its hash: on a Mac, Windows or a USB stick their zips would be one file.
+    public static func zipStems(forFolders folders: [String]) -> [[UInt8]: String] {
+        var distinct: [[UInt8]: String] = [:]
+        for folder in folders { distinct[Array(folder.utf8)] = folder }
+        // Grouped as a case-insensitive file system sees names: String keys (canonical equivalence), lowercased.
+        let plain = Dictionary(grouping: distinct.values, by: { zipStem(forFolder: $0).lowercased() })
+        var out: [[UInt8]: String] = [:]
+        for group in plain.values {
+            for folder in group { out[Array(folder.utf8)] = zipStem(forFolder: folder, caseTwin: group.count > 1 && !folder.isEmpty) }
+        }
+        return out
+    }
+
     public static func baseName(for record: DocumentRecord) -> String {
         let date = record.date?.iso ?? "undated"
         let merchant = sanitize(record.merchant ?? "unknown")

@@ -100,7 +100,15 @@ public struct ExportTable: Sendable {
 
     public var header: [String] { columns.map(\.name) }
 
-    public func cells(_ row: ExportRow) -> [ExportCell] { columns.map { $0.cell(row) } }
+    /// A row's cells; a text cell longer than a spreadsheet cell holds is cut with a marker (`TextLimits.cell`),
+    /// in every encoding alike, so one over-long value never stops a folder's export.
+    public func cells(_ row: ExportRow) -> [ExportCell] {
+        columns.map { column in
+            let cell = column.cell(row)
+            if case .text(let s) = cell { return .text(TextLimits.cell(s)) }
+            return cell
+        }
+    }
 }
 
 /// Text a spreadsheet could run as a formula (`=`, `+`, `-`, `@`, tab, CR first) gets a leading apostrophe:

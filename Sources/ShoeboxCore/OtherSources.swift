@@ -73,9 +73,17 @@ public struct Sidecar: Sendable, Equatable {
             }
             return trimmed.isEmpty ? nil : trimmed
         }
-        if let m = text("merchant") {
-            if m.count > 200 || m.contains(where: { $0.isNewline }) { s.problems.append("'merchant' is not a name") } else { s.merchant = m }
+        // Text fields within `TextLimits` (length, one line); an over-long value is named, not stored.
+        func bounded(_ key: String) -> String? {
+            guard let t = text(key) else { return nil }
+            if let problem = TextLimits.problem(field: key, value: t) {
+                s.problems.append("'\(key)' refused: \(problem)")
+                return nil
+            }
+            return t
         }
+        if let m = bounded("merchant") { s.merchant = m }
+        if let n = object["note"] as? String, let problem = TextLimits.problem(field: "note", value: n) { s.problems.append("'note' refused: \(problem)") }
         if let d = text("date") {
             if let day = FieldInput.date(d, today: today) { s.date = day } else {
                 s.problems.append("'date' \(d) is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso)")
@@ -87,8 +95,8 @@ public struct Sidecar: Sendable, Equatable {
         if let t = text("total") {
             if let a = FieldInput.amount(t) { s.total = a } else { s.problems.append("'total' \(t) is not an amount") }
         }
-        if let r = text("referenceNumber") { s.referenceNumber = r }
-        if let c = text("category") { s.category = c }
+        if let r = bounded("referenceNumber") { s.referenceNumber = r }
+        if let c = bounded("category") { s.category = c }
         return s
     }
 }

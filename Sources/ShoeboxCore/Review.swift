@@ -95,10 +95,8 @@ public enum Review {
                 return .failure(ReviewInputError("the record holds \(m.decimalString) \(m.currency.code), which \(c.code) (\(c.minorDigits) decimal places) cannot hold exactly. Edit the total first (with its currency, e.g. e total 1500 \(c.code))."))
             }
             return .success(c.code)
-        default:  // merchant, referenceNumber
-            guard !v.isEmpty else {
-                return .failure(ReviewInputError("a \(field) must be one line of 1 to \(maxTypedLength) characters."))
-            }
+        default:  // merchant, referenceNumber: their lengths and characters as every way in checks them
+            if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
             return .success(v)
         }
     }

@@ -1,4 +1,7 @@
 internal import Foundation
+#if canImport(Glibc)
+internal import Glibc
+#endif
 public import ShoeboxCore
 
 /// Writes `exports/<folder>.zip` per folder, byte-identical for the same store: `receipts/` with the
@@ -55,31 +58,42 @@ public struct FolderExporter {
     /// `originalPath`: where each record's original is; `folderSettings`: a folder's `.shoebox.json`.
     public func export(records all: [DocumentRecord], originalPath: (DocumentRecord) -> String,
                        folderSettings: (String) throws(ExportError) -> FolderSettings) throws(ExportError) -> [FolderResult] {
-        let records = all.filter { options.folder == nil || $0.folder == options.folder }
-        let byFolder = Dictionary(grouping: records, by: \.folder)
+        // Folders by their exact bytes: "café" composed and decomposed are two folders on Linux (Swift's `==`
+        // would hold them one), each with its own zip.
+        let wanted = options.folder.map { Array($0.utf8) }
+        let records = all.filter { wanted == nil || Array($0.folder.utf8) == wanted }
+        let byFolder = Dictionary(grouping: records, by: { Array($0.folder.utf8) })
+        // One zip name per folder, from every folder of the store (so `--folder` gives the name a whole export
+        // gives); two folders on one name would overwrite each other's zip, so that is refused, never written.
+        let zipStems = try FolderExporter.zipStems(forFolders: all.map(\.folder))
 
         // Bounded: the originals of everything to be written, summed before anything is written.
         var bytes: Int64 = 0
         var sizes: [String: Int64] = [:]
         for r in records where r.status == .accepted && inRange(r) {
             let path = originalPath(r)
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber else {
-                throw ExportError(.originalChanged, message: "the original \(path) of an accepted record cannot be read any more; restore it or re-run `shoebox run`.")
+            // lstat, not FileManager's attributes: those look up the owner's user name, which may ask a
+            // networked name service (a socket). A link or anything but a regular file is not an original.
+            var info = stat()
+            guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                throw ExportError(.originalChanged, message: "the original \(path) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`.")
             }
-            sizes[r.source] = size.int64Value
-            bytes += size.int64Value
+            let size = Int64(info.st_size)
+            sizes[r.source] = size
+            bytes += size
         }
         if bytes > options.maxBytes {
             throw ExportError(.tooLarge, message: "this export would hold \(ByteCount.text(bytes)) of originals, more than the limit of \(ByteCount.text(options.maxBytes)). "
                 + "Export part of it with --from YYYY-MM-DD --to YYYY-MM-DD (or one --folder), or raise maxExportMegabytes in the pipeline file.")
         }
         do { try FileManager.default.createDirectory(atPath: exportDirectory, withIntermediateDirectories: true) } catch {
-            throw ExportError(message: "cannot create \(exportDirectory): \(error.localizedDescription)")
+            throw ExportError(message: "cannot create the export folder \(exportDirectory): \(SystemReason.of(error)). Check that the output folder is writable and that nothing else is in the way under that name.")
         }
 
         var results: [FolderResult] = []
-        for folder in byFolder.keys.sorted() {
-            let inFolder = byFolder[folder]!.sorted { $0.source < $1.source }
+        for key in byFolder.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let folder = String(decoding: key, as: UTF8.self)
+            let inFolder = byFolder[key]!.sorted { $0.source < $1.source }
             let chosen = inFolder.filter(inRange)
             // A date range that holds nothing of this folder writes no zip for it.
             if chosen.isEmpty && (options.from != nil || options.to != nil) { continue }
@@ -114,7 +128,7 @@ public struct FolderExporter {
 
             // A date range is part of the name, so a partial export never replaces the folder's whole one.
             let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"
-            let zipName = (folder.isEmpty ? "unsorted" : ExportNaming.sanitize(folder, maxLength: 80)) + range + ".zip"
+            let zipName = (zipStems[key] ?? ExportNaming.zipStem(forFolder: folder)) + range + ".zip"
             let zipPath = (exportDirectory as NSString).appendingPathComponent(zipName)
             let writer = try ZipWriter(path: zipPath)
             // Stable order: entries sorted by their UTF-8 bytes; originals streamed from disk one at a time.
@@ -132,6 +146,34 @@ public struct FolderExporter {
                                         outsideRange: inFolder.count - chosen.count))
         }
         return results
+    }
+
+    /// Every folder's zip name (`ExportNaming.zipStems`), checked to be unique without regard to case; a clash
+    /// (two folders whose names' hashes agree) is refused before anything is written.
+    static func zipStems(forFolders folders: [String]) throws(ExportError) -> [[UInt8]: String] {
+        let stems = ExportNaming.zipStems(forFolders: folders)
+        let clashes = Dictionary(grouping: stems.keys, by: { stems[$0]!.lowercased() }).values.filter { $0.count > 1 }
+        let named = clashes.map { keys in keys.sorted { $0.lexicographicallyPrecedes($1) } }
+        if let clash = named.min(by: { $0[0].lexicographicallyPrecedes($1[0]) }) {
+            let names = clash.map { "'\(String(decoding: $0, as: UTF8.self))'" }.joined(separator: " and ")
+            throw ExportError(.nameClash, message: "the folders \(names) would both be exported as \(stems[clash[0]]!).zip, "
+                + "and one zip would replace the other; nothing was exported. Rename one of the folders in the scan folder and run `shoebox run` again.")
+        }
+        return stems
+    }
+
+    /// Removes what an export killed half-way left in `exportDirectory`: temporary zips
+    /// (`<name>.zip.partial-XXXXXX`) and XLSX scratch files (`.summary-<pid>.xlsx`). Only for a caller that
+    /// holds the store's lock, so no other export is writing them. Returns the names removed.
+    @discardableResult
+    public static func removeLeftovers(in exportDirectory: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: exportDirectory) else { return [] }
+        let leftovers = names.filter { name in
+            if let r = name.range(of: ".zip.partial-", options: .backwards) { return name[r.upperBound...].count == 6 }
+            return name.hasPrefix(".summary-") && name.hasSuffix(".xlsx") && name.dropFirst(9).dropLast(5).allSatisfy(\.isNumber)
+        }
+        for name in leftovers { unlink((exportDirectory as NSString).appendingPathComponent(name)) }
+        return leftovers.sorted()
     }
 
     static func precedes(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }

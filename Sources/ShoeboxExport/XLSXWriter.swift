@@ -38,7 +38,9 @@ enum XLSXWriter {
             for (c, cell) in table.cells(row).enumerated() {
                 let col = lxw_col_t(c)
                 switch cell {
-                case .text(let s): note(worksheet_write_string(sheet, r, col, SpreadsheetText.neutralised(s), nil))
+                case .text(let s):
+                    // Within Excel's cell limit even after neutralising (the table already cut it; this is the writer's own guard).
+                    note(worksheet_write_string(sheet, r, col, TextLimits.cell(SpreadsheetText.neutralised(s), reserve: 0), nil))
                 case .amount(let m):
                     // The nearest double to the printed decimal ("12.34"), as a spreadsheet stores a typed amount.
                     note(worksheet_write_number(sheet, r, col, Double(m.decimalString) ?? 0, amountFormat(m.currency.minorDigits)))

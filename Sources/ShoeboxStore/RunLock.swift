@@ -23,9 +23,10 @@ public final class RunLock {
     /// The name this error had when every failure was "busy"; code that still catches it must look at `reason`.
     public typealias Busy = Failure
 
-    /// Takes the lock, or throws naming the process that holds it (`busy`) or what is wrong with the folder
-    /// (`unusable`); with `wait`, blocks until another run's lock is free.
-    public init(outputDirectory: String, wait: Bool) throws(Failure) {
+    /// Takes the lock, or throws naming the process that holds it and its verb (`busy`; the holder writes
+    /// "<pid> <verb>" into the file: `run`, `export`) or what is wrong with the folder (`unusable`); with
+    /// `wait`, blocks until the lock is free.
+    public init(outputDirectory: String, wait: Bool, verb: String = "run") throws(Failure) {
         func unusable(_ message: String) -> Failure { Failure(reason: .unusable, message: message) }
         path = (outputDirectory as NSString).appendingPathComponent("run.lock")
         if let problem = RunLock.makeDirectory(outputDirectory) { throw unusable(problem) }
@@ -49,13 +50,17 @@ public final class RunLock {
             guard code == EWOULDBLOCK else {
                 throw unusable("cannot lock \(path): \(RunLock.reason(code)). The output folder must be on a file system that supports locks (a local disk); choose another with --out.")
             }
-            let holder = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            throw Failure(reason: .busy, message: "another shoebox run (process \(holder.isEmpty ? "?" : holder)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
+            // The holder's first line: "<pid> <verb>" ("<pid>" alone from an older Shoebox: a run).
+            let line = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").first ?? ""
+            let holder = line.split(separator: " ").map(String.init)
+            let pid = holder.first ?? "?", holderVerb = holder.count > 1 ? holder[1] : (holder.isEmpty ? "run or export" : "run")
+            throw Failure(reason: .busy, message: "another shoebox \(holderVerb) (process \(pid)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
         }
         self.fd = fd
-        let pid = "\(getpid())\n"
-        _ = ftruncate(fd, 0)
-        _ = pid.withCString { write(fd, $0, strlen($0)) }
+        // Written over the last holder's line, then cut to length: a reader never finds the file empty.
+        let line = "\(getpid()) \(verb)\n"
+        _ = line.withCString { pwrite(fd, $0, strlen($0), 0) }
+        _ = ftruncate(fd, off_t(line.utf8.count))
     }
 
     deinit {

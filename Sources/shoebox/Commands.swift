@@ -173,18 +173,30 @@ enum StatusCommand {
 enum ExportCommand {
     static func main(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, verb: "export", valueOptions: ["--out", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
-                              flagOptions: [])
+                              flagOptions: ["--wait"])
         if a.flags.contains("--help") { print(Help.export); return ExitCode.success }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox export: takes no arguments. See 'shoebox export --help'.") }
         let out = CommandLineTool.outputDirectory(a)
         guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
         }
+        // The store's lock, as `run` takes it: an export never reads a store a run is writing, and two exports
+        // never write the same zip at once. Busy: exit 8, or with --wait, wait for it.
+        let lock: RunLock
+        do { lock = try RunLock(outputDirectory: out, wait: a.flags.contains("--wait"), verb: "export") } catch {
+            guard error.reason == .busy else { throw PipelineError(code: .store, message: error.message) }
+            CommandLineTool.printError("shoebox export: \(error.message)")
+            return ExitCode.busy
+        }
+        defer { withExtendedLifetime(lock) {} }
+        // Holding the lock: temporary files in exports/ are an earlier export's that was killed.
+        FolderExporter.removeLeftovers(in: (out as NSString).appendingPathComponent("exports"))
         let store = try Store(directory: out)
         switch a.values["--format"] ?? "zip" {
         case "zip": break
         case "json":
             let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
+            // A bare file name is in the current folder: nothing to create.
             let folder = (file as NSString).deletingLastPathComponent
             if !folder.isEmpty {
                 do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
@@ -192,9 +204,8 @@ enum ExportCommand {
                 }
             }
             let data = try StoreJSON.export(store)
-            guard FileManager.default.createFile(atPath: file + ".partial", contents: Data(data)), rename(file + ".partial", file) == 0 else {
-                throw ExportError(message: "cannot write \(file): check the folder exists and is writable.")
-            }
+            // A temporary name of this process's own beside the file, renamed into place when whole.
+            try AtomicFile.write(data, to: file)
             print("\(file): the whole store as JSON (format \(StoreJSON.version))")
             return ExitCode.success
         case let other:

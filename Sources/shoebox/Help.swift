@@ -118,11 +118,16 @@ enum Help {
 
     static let export = """
     usage: shoebox export [--out DIR] [--folder F] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-                          [--csv-profile rfc4180|excel-eu] [--pipeline FILE]
-           shoebox export --format json [--file FILE] [--out DIR]
+                          [--csv-profile rfc4180|excel-eu] [--pipeline FILE] [--wait]
+           shoebox export --format json [--file FILE] [--out DIR] [--wait]
 
-    Writes DIR/exports/<folder>.zip for every folder (written to a temporary name, renamed when
-    complete; the same store gives byte-identical zips):
+    Writes DIR/exports/<folder>.zip for every folder (written to a temporary name of its own,
+    renamed when complete; the same store gives byte-identical zips). The zip's name is the folder's
+    name when it is a safe file name as it stands (letters, digits, - & +; at most 80 characters);
+    otherwise the safe part plus _ and 8 hex digits of the SHA-256 of the exact folder name
+    ("trip:1" -> trip1_<hash>.zip; reserved names such as "unsorted", "con" or "nul" get it too, and
+    so do folders that differ only in case). Files at the top of the scan folder: unsorted.zip.
+    Each zip holds:
       receipts/          the originals of accepted records (by the pipeline or confirmed in review),
                          named YYYY-MM-DD_merchant_12.34-EUR.ext
       summary.csv        one row per record (RFC 4180; text that a spreadsheet would run as a formula
@@ -135,6 +140,7 @@ enum Help {
     Columns: date, merchant, total, currency, net, tax_<rate> per rate, tip, payment_method, category,
     reference_number, document_kind, file, original_path, sha256, confidence, reviewed_by, record_id.
     Documents in review, rejected, duplicates and failures are left out and counted per reason.
+    A text cell over 32,767 characters (a spreadsheet's limit) is cut and ends in "…[truncated]".
 
     Categories come only from what you set: a folder's .shoebox.json in the scans folder
     ({"defaultCategory": "work trip", "categories": ["work trip", "medical"]}) and keyword rules in the
@@ -147,10 +153,14 @@ enum Help {
       --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes: 0.001…1048576, default 2048)
       --format json      write the whole store (records, suggestions, review decisions) as versioned
                          JSON to FILE (default DIR/exports/store.json); `shoebox import` reads it back
+      --wait             when a run or another export is working in DIR, wait for it (else exit 8)
 
-    exit: 0 written, 2 usage, 4 store unusable or zip not writable, 9 larger than maxExportMegabytes
-          (export a date range), 10 an original is missing or changed since it was read (re-run),
-          12 a folder's .shoebox.json is invalid.
+    An export takes DIR's lock (DIR/run.lock, as `shoebox run` does): one run or export at a time.
+
+    exit: 0 written, 2 usage, 4 store unusable or zip not writable, 8 a run or export is working in
+          DIR (use --wait), 9 larger than maxExportMegabytes (export a date range), 10 an original is
+          missing or changed since it was read (re-run), 12 a folder's .shoebox.json is invalid,
+          13 two folders would get the same zip name (rename one).
     """
 
     static let importStore = """
