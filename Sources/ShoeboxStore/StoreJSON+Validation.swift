@@ -145,7 +145,8 @@ extension StoreJSON {
             }
         }
         for key in ["merchant", "merchantNormalized", "referenceNumber", "sellerTaxID", "paymentMethod", "language", "documentKind", "reviewedBy"] {
-            if let p = textProblem(o[key]) { throw Problem("suggestion.\(key)", p) }
+            // The fields a person may type have the limits every way in uses (TextLimits); the rest, maxText.
+            if let p = textProblem(o[key], limit: TextLimits.maximumLength[key] ?? maxText) { throw Problem("suggestion.\(key)", p) }
         }
         if let dup = o["duplicateOf"], !(dup is NSNull) {
             guard let d = dup as? String else { throw Problem("suggestion.duplicateOf", "must be null or a path") }

@@ -362,8 +362,8 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let other = work.appendingPathComponent("other").path
         let imported = try runProgram(shoebox, ["import", storeFile, "--out", other])
         #expect(imported.code != 0, "\(imported.out)")
-        #expect(imported.err.contains("is invalid (a merchant is at most 200 characters; this one has 40000"), "\(imported.err)")
-        #expect(imported.err.contains("nothing was imported"), "\(imported.err)")
+        #expect(imported.err.contains("(trip/IMG_0433.jpg): \"suggestion.merchant\" is 40000 characters long; at most 200"), "\(imported.err)")
+        #expect(imported.err.contains("Nothing was imported"), "\(imported.err)")
     }
 
     /// Class 13. Before: `export` looked up the owner's user name of every original (FileManager's
