@@ -145,8 +145,9 @@ extension StoreJSON {
             }
         }
         for key in ["merchant", "merchantNormalized", "referenceNumber", "sellerTaxID", "paymentMethod", "language", "documentKind", "reviewedBy"] {
-            // The fields a person may type have the limits every way in uses (TextLimits); the rest, maxText.
-            if let p = textProblem(o[key], limit: TextLimits.maximumLength[key] ?? maxText) { throw Problem("suggestion.\(key)", p) }
+            // What the pipeline wrote: import's own bound (a long line read as a merchant must not make a store
+            // a run wrote unimportable); values a person typed, in decisions, meet TextLimits.
+            if let p = textProblem(o[key]) { throw Problem("suggestion.\(key)", p) }
         }
         if let dup = o["duplicateOf"], !(dup is NSNull) {
             guard let d = dup as? String else { throw Problem("suggestion.duplicateOf", "must be null or a path") }

@@ -362,7 +362,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let other = work.appendingPathComponent("other").path
         let imported = try runProgram(shoebox, ["import", storeFile, "--out", other])
         #expect(imported.code != 0, "\(imported.out)")
-        #expect(imported.err.contains("(trip/IMG_0433.jpg): \"suggestion.merchant\" is 40000 characters long; at most 200"), "\(imported.err)")
+        #expect(imported.err.contains("(trip/IMG_0433.jpg): \"suggestion.merchant\" is 40000 characters long; at most 1000"), "\(imported.err)")
         #expect(imported.err.contains("Nothing was imported"), "\(imported.err)")
     }
 
