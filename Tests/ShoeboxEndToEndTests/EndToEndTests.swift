@@ -48,19 +48,10 @@ func readCSV(_ data: Data) throws -> [[String]] {
 
         // Root reads any file: run as an unprivileged user so the unreadable file really is unreadable.
         let out = work.appendingPathComponent("out")
-        var command = [shoebox, "run", scans.path, "--out", out.path, "--today", today, "--jobs", "2"]
-        if getuid() == 0, let setpriv = which("setpriv") {
-            try runProgram("/bin/chmod", ["-R", "a+rwX", work.path])
-            try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: secret.path)
-            // A copy of the binary in the work folder, so that the unprivileged user can run it wherever the
-            // checkout lives (its runpath to the Swift runtime is absolute).
-            let copy = work.appendingPathComponent("shoebox").path
-            try FileManager.default.copyItem(atPath: shoebox, toPath: copy)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
-            command[0] = copy
-            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"] + command
-        }
-        let unreadableTested = command[0].hasSuffix("setpriv") || getuid() != 0
+        let asUser = try unprivilegedCommand(shoebox, in: work)
+        try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: secret.path)
+        let command = (asUser ?? [shoebox]) + ["run", scans.path, "--out", out.path, "--today", today, "--jobs", "2"]
+        let unreadableTested = asUser != nil
         let before = try snapshot(scans)
         let run = try runProgram(command[0], Array(command.dropFirst()), environment: ["PATH": "/usr/bin:/bin", "HOME": work.path])
         #expect(run.code == 1, "exit 1 = finished with failures; stderr: \(run.err)")

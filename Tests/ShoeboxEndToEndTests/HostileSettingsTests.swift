@@ -106,16 +106,8 @@ import ShoeboxTestSupport
         // user (a copy of it, which that user can run wherever the checkout lives).
         let readOnly = work.appendingPathComponent("read-only")
         try FileManager.default.createDirectory(at: readOnly, withIntermediateDirectories: true)
-        try runProgram("/bin/chmod", ["-R", "a+rwX", work.path])
+        let asUser = try #require(try unprivilegedCommand(shoebox, in: work), "setpriv is missing: apt-get install -y util-linux")
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: readOnly.path)
-        let copy = work.appendingPathComponent("shoebox").path
-        try FileManager.default.copyItem(atPath: shoebox, toPath: copy)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
-        var asUser = [copy]
-        if getuid() == 0 {
-            let setpriv = try #require(which("setpriv"), "setpriv is missing: apt-get install -y util-linux")
-            asUser = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", copy]
-        }
         let env = ["PATH": "/usr/bin:/bin", "HOME": work.path]
         let ro = try runProgram(asUser[0], Array(asUser.dropFirst()) + ["run", work.appendingPathComponent("scans").path, "--out", readOnly.path, "--jobs", "1", "--today", today],
                                 environment: env)

@@ -82,15 +82,8 @@ import ShoeboxTestSupport
             """, scans.path, fixtures.appendingPathComponent("receipts/fra-boulangerie.png").path])
         #expect(made.code == 0, "\(made.err)")
         // Root reads any folder: the run is made as an unprivileged user so that the locked folder really is locked.
-        var command = [shoebox, "run", scans.path, "--out", out.path, "--today", today]
-        if getuid() == 0 {
-            let setpriv = try #require(which("setpriv"), "setpriv is missing: apt-get install -y util-linux (make setup)")
-            try runProgram("/bin/chmod", ["-R", "a+rwX", work.path])
-            let copy = work.appendingPathComponent("shoebox").path
-            try FileManager.default.copyItem(atPath: shoebox, toPath: copy)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
-            command = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", copy] + command.dropFirst()
-        }
+        let asUser = try #require(try unprivilegedCommand(shoebox, in: work), "setpriv is missing: apt-get install -y util-linux (make setup)")
+        let command = asUser + ["run", scans.path, "--out", out.path, "--today", today]
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: scans.appendingPathComponent("locked").path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scans.appendingPathComponent("locked").path) }
         let run = try runProgram("/usr/bin/timeout", ["-s", "KILL", "240"] + command, environment: ["PATH": "/usr/bin:/bin", "HOME": work.path])

@@ -115,3 +115,17 @@ public func faxData(_ fixture: String, in dir: URL) throws -> (data: [UInt8], wi
     guard let offset = tags[273], let count = tags[279], let width = tags[256], let height = tags[257] else { throw FixtureMissing(path: tif) }
     return (Array(file[offset..<offset + count]), width, height)
 }
+
+/// The command that runs `binary` as an unprivileged user (uid 65534) when the tests run as root, whom
+/// permission bits do not stop: a copy of the binary in `work` (its runpath to the Swift runtime is absolute,
+/// so the copy runs wherever the checkout lives), with everything under `work` opened to all users (set any
+/// restrictive permission after this call). Not root: the binary as it is. Nil when root has no `setpriv`.
+public func unprivilegedCommand(_ binary: String, in work: URL) throws -> [String]? {
+    guard getuid() == 0 else { return [binary] }
+    guard let setpriv = which("setpriv") else { return nil }
+    try runProgram("/bin/chmod", ["-R", "a+rwX", work.path])
+    let copy = work.appendingPathComponent((binary as NSString).lastPathComponent).path
+    try FileManager.default.copyItem(atPath: binary, toPath: copy)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+    return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", copy]
+}
