@@ -137,3 +137,19 @@ private func failureCode(_ record: [String: Any]?) -> String? {
         }
     }
 }
+
+/// A short run of the fuzz target (`make fuzz` runs 10,000 cases on an AddressSanitizer build): 200 mutated
+/// fixtures read by the debug build's shoebox-fuzz, none may crash, hang or leave the process failing.
+@Suite(.serialized) struct FuzzSmokeTests {
+    @Test func twoHundredMutatedFilesNeitherCrashNorHang() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let python = try #require(which("python3"), "python3 is missing (make setup)")
+        let binary = ProcessInfo.processInfo.environment["SHOEBOX_FUZZ_BIN"] ?? packageRoot.appendingPathComponent(".build/debug/shoebox-fuzz").path
+        #expect(FileManager.default.isExecutableFile(atPath: binary), "\(binary) is not built: swift build")
+        let r = try runProgram(python, [packageRoot.appendingPathComponent("fuzz/fuzz.py").path, "--cases", "200", "--seed", "smoke",
+                                        "--batch", "100", "--timeout", "60", "--bin", binary, "--work", work.path])
+        #expect(r.code == 0, "\(r.out)\n\(r.err.suffix(3000))")
+        #expect(r.out.contains("200 cases") && r.out.contains("0 crashes, hangs or leaks"), "\(r.out)")
+    }
+}
