@@ -40,7 +40,7 @@ struct HostilePDFTests {
         let loop = pdfStream("/Type/XObject/Subtype/Form/BBox[0 0 1 1]/Resources<</XObject<</Fm0 5 0 R>>>>", Array("/Fm0 Do".utf8))
         let annotation = Array("<</Type/Annot/Subtype/Stamp/Rect[0 0 612 792]/AP<</N 6 0 R>>>>".utf8)
         let appearance = pdfStream("/BBox[0 0 1 1]", Array("BI /W \(giant) /H 1 /CS /G /BPC 8 ID \u{1} EI".utf8))
-        let cases: [(String, Data)] = [
+        var cases: [(String, Data)] = [
             ("form", onePagePDF(mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>", content: "q 612 0 0 792 0 0 cm /Fm0 Do Q",
                                 extra: [form, image])),
             ("inline", onePagePDF(mediaBox: "0 0 612 792", content: "q 612 0 0 792 0 0 cm BI /W \(giant) /H \(giant) /CS /G /BPC 8 /F /AHx ID FF> EI Q")),
@@ -50,6 +50,12 @@ struct HostilePDFTests {
                 Array("<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Annots[5 0 R]/Contents 4 0 R>>".utf8),
                 pdfStream("", []), annotation, appearance])),
         ]
+        // The image under 60 nested forms (before: poppler aborted; a walk of 32 levels had not reached it).
+        let nested = (0..<60).map { i in
+            pdfStream("/Type/XObject/Subtype/Form/BBox[0 0 1 1]/Resources<</XObject<</Fm0 \(6 + i) 0 R>>>>", Array("/Fm0 Do".utf8))
+        }
+        cases.append(("60 nested forms", onePagePDF(mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>",
+                                                    content: "q 612 0 0 792 0 0 cm /Fm0 Do Q", extra: nested + [image])))
         for (name, bytes) in cases {
             let pdf = try PDFRenderer(bytes: [UInt8](bytes))
             #expect(pdf.imageOverLimit(page: 0, maxMegapixels: 60)?.code == "image-too-large", "\(name)")
