@@ -19,11 +19,12 @@ public enum PageGeometry {
         return Int(value)
     }
 
-    /// `value` as an Int, clamped into ±2^40 (NaN is 0): for coordinates of boxes and figures read from a file,
-    /// where a hostile value must not trap.
+    /// `value` as an Int, clamped into ±2^24 (NaN is 0): for coordinates of boxes and figures read from a file,
+    /// where a hostile value must not trap. 2^24 pixels is far beyond any page (14,400 points at 1,200 dpi is
+    /// 240,000), and small enough that products and sums of such figures cannot overflow either.
     public static func clamped(_ value: Double) -> Int {
         guard !value.isNaN else { return 0 }
-        return Int(min(max(value, -0x1p40), 0x1p40))
+        return Int(min(max(value, -0x1p24), 0x1p24))
     }
 
     /// True when `width` × `height` pixels are within `megapixels` million: checked arithmetic, so sizes of any
