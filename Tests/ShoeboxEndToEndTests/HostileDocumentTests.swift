@@ -60,6 +60,11 @@ private func failureCode(_ record: [String: Any]?) -> String? {
         // Image files whose headers declare absurd sizes (the rest of the file as it was).
         let png = try fixtureBytes("eng-gb-grocer.png")
         files["ihdr-2e9.png"] = pngDeclaring(png, width: UInt32(giant), height: UInt32(giant))
+        // A JPEG whose frame header (SOF0) says 30000 × 30000.
+        var jpeg = try fixtureBytes("spa-cafeteria.jpg")
+        let frame = try #require((2..<jpeg.count - 9).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        jpeg.replaceSubrange(frame + 5..<frame + 9, with: [0x75, 0x30, 0x75, 0x30])
+        files["sof-30000.jpg"] = jpeg
         let tiff = try imageMagick([fixtures.path + "/receipts/eng-gb-grocer.png", "-compress", "lzw", "-define", "tiff:endian=lsb"],
                                    output: work.appendingPathComponent("base.tif"))
         files["tags-4294967295.tif"] = tiffDeclaring(tiff, width: .max, height: .max)
@@ -70,7 +75,7 @@ private func failureCode(_ record: [String: Any]?) -> String? {
             #expect(failureCode(records[name]) == "bad-page-size", "\(name): \(records[name] ?? [:])")
         }
         for name in ["image-giant.pdf", "image-giant-wide.pdf", "image-giant-in-form.pdf", "image-giant-inline.pdf",
-                     "ihdr-2e9.png", "tags-4294967295.tif", "tags-100000.tif"] {
+                     "ihdr-2e9.png", "sof-30000.jpg", "tags-4294967295.tif", "tags-100000.tif"] {
             #expect(failureCode(records[name]) == "image-too-large", "\(name): \(records[name] ?? [:])")
         }
         let message = try #require((records["mediabox-1e20.pdf"]?["failure"] as? [String: Any])?["message"] as? String)
