@@ -29,9 +29,9 @@ public struct TIFFLayout: Equatable, Sendable {
             return little ? a | b << 16 : a << 16 | b
         }
         guard u16(2) == 42, var ifd = u32(4) else { return nil }
-        var seen: Set<Int> = []
+        // `page` steps at most, so a loop of directories ends too.
         for _ in 0..<page {
-            guard seen.insert(ifd).inserted, let n = u16(ifd), let next = u32(ifd + 2 + 12 * n), next != 0 else { return nil }
+            guard let n = u16(ifd), let next = u32(ifd + 2 + 12 * n), next != 0 else { return nil }
             ifd = next
         }
         guard let entries = u16(ifd) else { return nil }
