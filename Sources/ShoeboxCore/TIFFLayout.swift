@@ -10,6 +10,14 @@ public struct TIFFLayout: Equatable, Sendable {
     /// 1 unsigned integers, 2 signed integers, 3 IEEE floating point (tag 339).
     public var sampleFormat = 1
 
+    public init(width: Int = 0, height: Int = 0, bitsPerSample: Int = 1, samplesPerPixel: Int = 1, sampleFormat: Int = 1) {
+        self.width = width
+        self.height = height
+        self.bitsPerSample = bitsPerSample
+        self.samplesPerPixel = samplesPerPixel
+        self.sampleFormat = sampleFormat
+    }
+
     /// The layout of page `page` (0-based), or nil when the directories cannot be followed to it.
     public static func read(_ bytes: [UInt8], page: Int) -> TIFFLayout? {
         guard bytes.count >= 8, page >= 0 else { return nil }
