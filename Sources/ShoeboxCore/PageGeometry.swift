@@ -27,13 +27,16 @@ public enum PageGeometry {
         return Int(min(max(value, -0x1p24), 0x1p24))
     }
 
-    /// True when `width` × `height` pixels are within `megapixels` million: checked arithmetic, so sizes of any
-    /// magnitude (and negative ones, which never fit) give an answer instead of a trap.
+    /// No page is read above this many megapixels, whatever the pipeline's maxMegapixels says: a gigapixel of gray
+    /// is a gigabyte, and poppler aborts on images of a few gigapixels.
+    public static let largestMegapixels = 1_000
+
+    /// True when `width` × `height` pixels are within `megapixels` million (and `largestMegapixels`): checked
+    /// arithmetic, so sizes of any magnitude (and negative ones, which never fit) give an answer instead of a trap.
     public static func fits(width: Int, height: Int, megapixels: Int) -> Bool {
         guard width >= 0, height >= 0, megapixels >= 0 else { return false }
-        let area = width.multipliedReportingOverflow(by: height), limit = megapixels.multipliedReportingOverflow(by: 1_000_000)
-        if area.overflow { return false }
-        return limit.overflow || area.partialValue <= limit.partialValue
+        let area = width.multipliedReportingOverflow(by: height)
+        return !area.overflow && area.partialValue <= min(megapixels, largestMegapixels) * 1_000_000
     }
 
     /// A declared size for a message: whole numbers as they are, others in %g.

@@ -80,6 +80,7 @@ struct HostilePDFTests {
         #expect(!PageGeometry.fits(width: 8000, height: 8000, megapixels: 60))
         #expect(PageGeometry.fits(width: 7000, height: 8000, megapixels: 60))
         #expect(PageGeometry.fits(width: 7000, height: 8000, megapixels: .max))
+        #expect(!PageGeometry.fits(width: 2_000_000_000, height: 2_000_000_000, megapixels: 10_000_000_000_000), "a gigapixel at most")
         #expect(PageGeometry.clamped(.nan) == 0 && PageGeometry.clamped(1e300) == 1 << 24)
     }
 }
