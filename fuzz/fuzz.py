@@ -250,9 +250,9 @@ def make_case(seed, number, seeds):
     return bytes(b), ext, os.path.basename(source) + " " + "+".join(done)
 
 
-def run_batch(binary, paths, timeout, env, errors):
+def run_batch(binary, paths, timeout, env, errors, suppressed):
     """Reads `paths` with one shoebox-fuzz process after another (its stderr in the file `errors`). Returns
-    (results, problems)."""
+    (results, problems); leaks LeakSanitizer suppressed (fuzz/lsan.supp) are added to `suppressed`."""
     results, problems = {}, []
     start = 0
     while start < len(paths):
@@ -288,8 +288,11 @@ def run_batch(binary, paths, timeout, env, errors):
             proc.communicate()
             hung = True
         with open(errors, "rb") as f:
-            f.seek(max(0, os.path.getsize(errors) - 3000))
-            tail = f.read().decode(errors="replace")
+            text = f.read().decode(errors="replace")
+        # The sanitizer's or Swift's own report when there is one, else the last lines.
+        marks = [text.find(m) for m in ("==ERROR", "ERROR: AddressSanitizer", "Fatal error", "Bogus memory") if m in text]
+        tail = text[min(marks):][:3000] if marks else text[-3000:]
+        suppressed.extend(re.findall(r"^\s*(\d+)\s+(\d+)\s+(\S+)$", text.split("Suppressions used:")[-1], re.M) if "Suppressions used:" in text else [])
         if expected < len(paths):
             problems.append(("hang" if hung else f"crash (exit {proc.returncode})", expected, tail))
             start = expected + 1  # past the case that crashed or hung
@@ -303,6 +306,7 @@ def run_batch(binary, paths, timeout, env, errors):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--cases", type=int, default=10000)
+    parser.add_argument("--first", type=int, default=0, help="the first case's number")
     parser.add_argument("--seed", default="15")
     parser.add_argument("--bin", default=os.path.join(ROOT, ".build", "debug", "shoebox-fuzz"))
     parser.add_argument("--timeout", type=float, default=60, help="seconds a case may take")
@@ -319,11 +323,11 @@ def main():
     os.makedirs(crash_dir, exist_ok=True)
     env = dict(os.environ, OMP_THREAD_LIMIT="1")
     env.setdefault("ASAN_OPTIONS", "detect_leaks=1:exitcode=86:hard_rss_limit_mb=3000:allocator_may_return_null=0")
-    env.setdefault("LSAN_OPTIONS", "exitcode=87")
-    numbers = [args.only] if args.only is not None else list(range(args.cases))
+    env.setdefault("LSAN_OPTIONS", "exitcode=87:print_suppressions=1:suppressions=" + os.path.join(ROOT, "fuzz", "lsan.supp"))
+    numbers = [args.only] if args.only is not None else list(range(args.first, args.first + args.cases))
     started = time.monotonic()
     outcomes = collections.Counter()
-    found = []
+    found, suppressed = [], []
     for first in range(0, len(numbers), args.batch):
         batch = numbers[first:first + args.batch]
         paths, notes = [], []
@@ -334,18 +338,21 @@ def main():
                 f.write(data)
             paths.append(path)
             notes.append(note)
-        results, problems = run_batch(args.bin, paths, args.timeout, env, os.path.join(args.work, "stderr.txt"))
+        results, problems = run_batch(args.bin, paths, args.timeout, env, os.path.join(args.work, "stderr.txt"), suppressed)
         for result in results.values():
             outcomes[" ".join(result.split()[:2])] += 1
         for what, index, tail in problems:
             if index is None:
-                found.append(f"{what}: cases {batch[0]}-{batch[-1]}\n{tail}")
+                found.append(f"{what}: cases {batch[0]}-{batch[-1]}\n"
+                             f"  again: python3 fuzz/fuzz.py --seed {args.seed} --first {batch[0]} --cases {len(batch)} --bin {args.bin}\n{tail}")
+                print(found[-1], file=sys.stderr, flush=True)
                 continue
             n = batch[index]
             kept = os.path.join(crash_dir, f"seed-{args.seed}-case-{n}" + os.path.splitext(paths[index])[1])
             shutil.copyfile(paths[index], kept)
             found.append(f"{what}: case {n} ({notes[index]}), kept as {kept}\n"
                          f"  again: python3 fuzz/fuzz.py --seed {args.seed} --only {n} --bin {args.bin}\n{tail}")
+            print(found[-1], file=sys.stderr, flush=True)
         for path in paths:
             os.remove(path)
         done = first + len(batch)
@@ -355,6 +362,9 @@ def main():
           f"{len(found)} crashes, hangs or leaks")
     for outcome, count in outcomes.most_common():
         print(f"  {count:6d}  {outcome}")
+    if suppressed:
+        print(f"  known leaks suppressed (fuzz/lsan.supp): {sum(int(c) for c, _, _ in suppressed)} in "
+              f"{len(suppressed)} processes, {sum(int(b) for _, b, _ in suppressed)} bytes")
     for problem in found:
         print(problem)
     return 1 if found else 0
