@@ -55,6 +55,10 @@ let package = Package(
         .executableTarget(name: "shoebox-fixtures", dependencies: ["ShoeboxCore", "CPoppler", "CLeptonica"],
                           path: "Sources/FixtureGenerator", swiftSettings: swiftSettings),
 
+        // Reads files named on stdin as a run does up to OCR, for the fuzz target: `make fuzz` (fuzz/fuzz.py).
+        .executableTarget(name: "shoebox-fuzz", dependencies: ["ShoeboxPipeline"], path: "Sources/ShoeboxFuzz",
+                          swiftSettings: swiftSettings),
+
         // Benchmarks that are not timed tests: `make bench-parse`.
         .executableTarget(name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxPipeline", "ShoeboxStore"],
                           path: "Sources/ShoeboxBench", swiftSettings: swiftSettings),

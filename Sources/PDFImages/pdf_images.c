@@ -16,6 +16,7 @@
 #include <zlib.h>
 #include <leptonica/allheaders.h>
 #include "PDFImages.h"
+#include "internal.h"
 
 struct PDFImages {
     qpdf_data qpdf;
@@ -46,6 +47,10 @@ static int ready(PDFImages *images) {
         images->state = failed ? -1 : 1;
     }
     return images->state == 1;
+}
+
+qpdf_data PDFImages_ready(PDFImages *images) {
+    return images != NULL && ready(images) ? images->qpdf : NULL;
 }
 
 void PDFImages_close(PDFImages *images) {

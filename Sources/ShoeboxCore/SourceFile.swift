@@ -34,10 +34,69 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
             let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44, 0xAE, 0x42, 0x60, 0x82]
             return bytes.count >= 8 && Array(bytes.suffix(12)).windows(of: 8).contains(iend)
         case .pdf:
-            let marker = Array("%%EOF".utf8)
-            return Array(bytes.suffix(2048)).windows(of: marker.count).contains(marker)
+            return pdfEnds(bytes)
         case .tiff:
             return true
+        }
+    }
+
+    /// A PDF is complete when it has an %%EOF marker with no PDF after it. Mailers and scanners append bytes
+    /// after the end (a signature, padding, a second attachment), kilobytes of them at times, and poppler reads such
+    /// a file; a file cut off while being copied has either no marker at all or, when it was an earlier
+    /// revision's (incremental updates, linearized files), objects or cross-reference data after its last one.
+    static func pdfEnds(_ bytes: [UInt8]) -> Bool {
+        guard let marker = lastIndex(of: Array("%%EOF".utf8), in: bytes) else { return false }
+        let after = bytes[(marker + 5)...]
+        // Within the last 2 KB (the common case, as before): complete, whatever follows.
+        if after.count <= 2048 { return true }
+        return !containsPDFStructure(after)
+    }
+
+    /// The start of the last occurrence of `needle` in `bytes`.
+    private static func lastIndex(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        return bytes.withUnsafeBufferPointer { b -> Int? in
+            var i = b.count - needle.count
+            while i >= 0 {
+                if b[i] == needle[0] && b[i + 1] == needle[1] && b[i + 2] == needle[2] && b[i + 3] == needle[3] && b[i + 4] == needle[4] {
+                    return i
+                }
+                i -= 1
+            }
+            return nil
+        }
+    }
+
+    /// True when `tail` holds what only a PDF's body has: an object header ("12 0 obj"), "xref", "startxref" or
+    /// "trailer" (appended bytes of another kind almost never spell these).
+    private static func containsPDFStructure(_ tail: ArraySlice<UInt8>) -> Bool {
+        let words: [[UInt8]] = ["startxref", "xref", "trailer"].map { Array($0.utf8) }, obj = Array("obj".utf8)
+        return tail.withUnsafeBufferPointer { b -> Bool in
+            func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x0C || c == 0 }
+            func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
+            func matches(_ word: [UInt8], at i: Int) -> Bool {
+                guard i + word.count <= b.count else { return false }
+                for k in 0..<word.count where b[i + k] != word[k] { return false }
+                return true
+            }
+            let o = UInt8(ascii: "o"), x = UInt8(ascii: "x"), t = UInt8(ascii: "t"), s = UInt8(ascii: "s")
+            for i in 0..<b.count {
+                let c = b[i]
+                if c == x || c == t || c == s {
+                    if words.contains(where: { matches($0, at: i) }) { return true }
+                } else if c == o, matches(obj, at: i) {
+                    // Back over "<digits> <digits> " before "obj".
+                    var j = i - 1
+                    guard j >= 0, isSpace(b[j]) else { continue }
+                    while j >= 0, isSpace(b[j]) { j -= 1 }
+                    guard j >= 0, isDigit(b[j]) else { continue }
+                    while j >= 0, isDigit(b[j]) { j -= 1 }
+                    guard j >= 0, isSpace(b[j]) else { continue }
+                    while j >= 0, isSpace(b[j]) { j -= 1 }
+                    if j >= 0, isDigit(b[j]) { return true }
+                }
+            }
+            return false
         }
     }
 }

@@ -18,7 +18,11 @@ public enum ImageLoader {
         if kind == .tiff {
             // Multi-page TIFF: read pages until leptonica has no more.
             for n in 0..<1000 {
-                guard let pix = bytes.withUnsafeBufferPointer({ p in pixReadMemTiff(p.baseAddress, p.count, Int32(n)) }) else { break }
+                if let failure = tiffTooLarge(bytes, index: n, maxMegapixels: maxMegapixels) { return .failure(failure) }
+                guard let pix = bytes.withUnsafeBufferPointer({ p in pixReadMemTiff(p.baseAddress, p.count, Int32(n)) }) else {
+                    if n == 0 { return .failure(tiffFailure(bytes, index: 0)) }
+                    break
+                }
                 switch page(from: pix, number: n + 1, maxMegapixels: maxMegapixels, placed: placed) {
                 case .success(let pg): pages.append(pg)
                 case .failure(let f): return .failure(f)
@@ -29,7 +33,7 @@ public enum ImageLoader {
         }
         let size = ImageLoader.size(bytes)
         // An image over the limit is refused from its header, before any pixel is decoded.
-        if let size, size.width * size.height > maxMegapixels * 1_000_000 {
+        if let size, !PageGeometry.fits(width: size.width, height: size.height, megapixels: maxMegapixels) {
             return .failure(.imageTooLarge(width: size.width, height: size.height, limit: maxMegapixels))
         }
         // A JPEG larger than PageImage.readMegapixels is decoded to its luminance only: the gray page directly,
@@ -95,8 +99,26 @@ public enum ImageLoader {
     /// Page `index` (0-based) of a TIFF, decoded alone: a TIFF of thousands of pages is read one page at a time.
     public static func tiffPage(_ bytes: [UInt8], index: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
         _ = silenced
-        let pix = bytes.withUnsafeBufferPointer { p in pixReadMemTiff(p.baseAddress, p.count, Int32(index)) }
+        if let failure = tiffTooLarge(bytes, index: index, maxMegapixels: maxMegapixels) { return .failure(failure) }
+        guard let pix = bytes.withUnsafeBufferPointer({ p in pixReadMemTiff(p.baseAddress, p.count, Int32(index)) }) else {
+            return .failure(tiffFailure(bytes, index: index))
+        }
         return page(from: pix, number: index + 1, maxMegapixels: maxMegapixels)
+    }
+
+    /// A TIFF page whose directory declares more than `maxMegapixels`, refused before leptonica decodes it (its
+    /// size read as the unsigned numbers TIFF stores: leptonica's signed ones turn 4294967295 into -1).
+    static func tiffTooLarge(_ bytes: [UInt8], index: Int, maxMegapixels: Int) -> DocumentFailure? {
+        guard let layout = TIFFLayout.read(bytes, page: index),
+              !PageGeometry.fits(width: layout.width, height: layout.height, megapixels: maxMegapixels) else { return nil }
+        return .imageTooLarge(width: layout.width, height: layout.height, limit: maxMegapixels)
+    }
+
+    /// Why leptonica could not decode TIFF page `index`: a format it does not read, named from the page's directory
+    /// (16-bit gray with alpha, floating-point samples), or damage.
+    static func tiffFailure(_ bytes: [UInt8], index: Int) -> DocumentFailure {
+        if let name = TIFFLayout.read(bytes, page: index)?.unsupportedName { return .unsupportedImageFormat(name) }
+        return .corruptImage("leptonica cannot decode it")
     }
 
     /// Takes ownership of `pix` and converts it to a gray page. `decodedAt`: the reduction the decoder already
@@ -108,7 +130,7 @@ public enum ImageLoader {
         guard let decoded = source else { return .failure(.corruptImage("leptonica cannot decode it")) }
         let width = Int(pixGetWidth(decoded)), height = Int(pixGetHeight(decoded))
         guard width > 0, height > 0 else { return .failure(.corruptImage("the image has no pixels")) }
-        guard width * height * reduction * reduction <= maxMegapixels * 1_000_000 else {
+        guard PageGeometry.fits(width: width * reduction, height: height * reduction, megapixels: maxMegapixels) else {
             return .failure(.imageTooLarge(width: width * reduction, height: height * reduction, limit: maxMegapixels))
         }
         let dpi = max(1, (placed?.dpi ?? statedResolution(Int(pixGetXRes(decoded)), width: width * reduction, height: height * reduction)

@@ -88,8 +88,52 @@ public final class PDFRenderer {
         return body(page)
     }
 
-    /// The page size in pixels at `dpi`: ceil(points × dpi / 72).
-    static func pixels(_ points: Double, dpi: Int) -> Int { Int((points * Double(dpi) / 72 - 1e-6).rounded(.up)) }
+    /// The page size in pixels at `dpi`: ceil(points × dpi / 72); 0 for a size that is no number of pixels (a
+    /// page of 1e30 points: `badPage` refuses such pages before anything is read from them).
+    static func pixels(_ points: Double, dpi: Int) -> Int { PageGeometry.pixels(points, dpi: dpi) ?? 0 }
+
+    /// Page `index`'s size in points as poppler reads it (its crop box, turned by /Rotate), or nil when the page
+    /// does not exist.
+    private func size(page index: Int) -> (width: Double, height: Double)? {
+        withPage(index) { page in
+            var wPt = 0.0, hPt = 0.0
+            poppler_page_get_size(page, &wPt, &hPt)
+            return (wPt, hPt)
+        }
+    }
+
+    /// The first page whose declared size no real page has (not finite, under 1 point or over 14,400 points a
+    /// side, `PageGeometry`), as its failure; nil when every page's size is believable. Poppler takes such a
+    /// size as it is (a /MediaBox of 1e20 points is a page of 1e20 points), and every figure made from it
+    /// (pixels, dpi, megapixels) would overflow.
+    public func badPage() -> DocumentFailure? {
+        for index in 0..<pageCount {
+            guard let (w, h) = size(page: index) else { continue }
+            if !PageGeometry.isBelievable(points: w) || !PageGeometry.isBelievable(points: h) {
+                return .badPageSize(page: index + 1, width: w, height: h)
+            }
+        }
+        return nil
+    }
+
+    /// The largest image page `index` may draw anywhere (its own resources, forms, patterns, annotations, inline
+    /// images), as declared, when it is over `maxMegapixels`: poppler aborts the process on some absurd sizes
+    /// while rendering, before any limit could look (declared_sizes.c).
+    public func imageOverLimit(page index: Int, maxMegapixels: Int) -> DocumentFailure? {
+        let declared: (width: Int, height: Int)?
+        if let known = declaredImages[index] {
+            declared = known
+        } else {
+            var width: Int64 = 0, height: Int64 = 0
+            declared = PDFImages_declaredLargest(storedImages, Int32(index), &width, &height) != 0 ? (Int(width), Int(height)) : nil
+            declaredImages[index] = .some(declared)
+        }
+        guard let declared, !PageGeometry.fits(width: declared.width, height: declared.height, megapixels: maxMegapixels) else { return nil }
+        return .imageTooLarge(width: declared.width, height: declared.height, limit: maxMegapixels)
+    }
+
+    /// The largest image each page looked at declares (nil: none), kept: a rendered page is looked at twice.
+    private var declaredImages: [Int: (width: Int, height: Int)?] = [:]
 
     /// What a scanned page holds: its own image, or the resolution to render it at.
     public enum Scan {
@@ -112,14 +156,18 @@ public final class PDFRenderer {
     /// and took 27 ms a page for the bench's small receipt scans, five times what decoding them takes. Other
     /// images are decoded by poppler.
     public func scan(page index: Int, highestDPI: Int, maxMegapixels: Int) -> Scan {
+        if let failure = imageOverLimit(page: index, maxMegapixels: maxMegapixels) { return .failed(failure) }
         let stored = storedImage(page: index)
-        if let stored, stored.width * stored.height > maxMegapixels * 1_000_000 {
+        if let stored, !PageGeometry.fits(width: stored.width, height: stored.height, megapixels: maxMegapixels) {
             return .failed(.imageTooLarge(width: stored.width, height: stored.height, limit: maxMegapixels))
         }
         return withPage(index) { page -> Scan in
             var wPt = 0.0, hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
-            guard wPt > 0, hPt > 0, let list = poppler_page_get_image_mapping(page) else { return .render(scanDPI: nil) }
+            guard PageGeometry.isBelievable(points: wPt), PageGeometry.isBelievable(points: hPt) else {
+                return .failed(.badPageSize(page: index + 1, width: wPt, height: hPt))
+            }
+            guard let list = poppler_page_get_image_mapping(page) else { return .render(scanDPI: nil) }
             defer { poppler_page_free_image_mapping(list) }
             var best: (area: Double, id: Int32, box: PopplerRectangle)?
             var images = 0
@@ -145,17 +193,17 @@ public final class PDFRenderer {
             }
             if let stored, let kind = stored.kind, covers(width: stored.width, height: stored.height),
                let image = storedImagePage(page: index, kind: kind, maxMegapixels: maxMegapixels,
-                                           placed: (Int((Double(stored.width) / (boxW / 72)).rounded()), highestDPI)) {
+                                           placed: (PageGeometry.clamped((Double(stored.width) / (boxW / 72)).rounded()), highestDPI)) {
                 return .image(PageImage(pageNumber: index + 1, width: image.width, height: image.height, dpi: image.dpi, gray: image.gray))
             }
             guard let surface = poppler_page_get_image(page, best.id) else { return .render(scanDPI: nil) }
             defer { cairo_surface_destroy(surface) }
             let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
             guard width > 0, height > 0 else { return .render(scanDPI: nil) }
-            let dpi = Int((Double(width) / (boxW / 72)).rounded())
+            let dpi = PageGeometry.clamped((Double(width) / (boxW / 72)).rounded())
             let coversPage = covers(width: width, height: height)
             let format = cairo_image_surface_get_format(surface)
-            guard coversPage, dpi <= highestDPI, Double(width * height) / 1e6 <= PageImage.readMegapixels,
+            guard coversPage, dpi >= 1, dpi <= highestDPI, Double(width * height) / 1e6 <= PageImage.readMegapixels,
                   format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(surface) else {
                 return .render(scanDPI: dpi)
             }
@@ -201,12 +249,17 @@ public final class PDFRenderer {
         let result: Result<PageImage, DocumentFailure>? = withPage(index) { page in
             var wPt = 0.0, hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
+            guard PageGeometry.isBelievable(points: wPt), PageGeometry.isBelievable(points: hPt) else {
+                return .failure(.badPageSize(page: index + 1, width: wPt, height: hPt))
+            }
             let width = PDFRenderer.pixels(wPt, dpi: dpi), height = PDFRenderer.pixels(hPt, dpi: dpi)
             guard width > 0, height > 0 else { return .failure(.renderFailed("page \(index + 1) has no size")) }
-            guard width * height <= maxMegapixels * 1_000_000 else {
+            guard PageGeometry.fits(width: width, height: height, megapixels: maxMegapixels) else {
                 return .failure(.imageTooLarge(width: width, height: height, limit: maxMegapixels))
             }
-            guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height)) else {
+            if let failure = imageOverLimit(page: index, maxMegapixels: maxMegapixels) { return .failure(failure) }
+            guard let w32 = Int32(exactly: width), let h32 = Int32(exactly: height),
+                  let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w32, h32) else {
                 return .failure(.renderFailed("cairo could not allocate the page"))
             }
             defer { cairo_surface_destroy(surface) }
@@ -255,7 +308,9 @@ public final class PDFRenderer {
                 if ch.isWhitespace || ch.isNewline { flush(); continue }
                 // A gap wider than ~half a character between glyphs also separates words.
                 if !current.isEmpty && r.x1 - lastRight > (r.y2 - r.y1) * 0.5 { flush() }
-                let b = BoundingBox(left: Int(r.x1 * scale), top: Int(r.y1 * scale), right: Int(r.x2 * scale), bottom: Int(r.y2 * scale))
+                // Clamped: a hostile text matrix can place glyphs at 1e30 points.
+                let b = BoundingBox(left: PageGeometry.clamped(r.x1 * scale), top: PageGeometry.clamped(r.y1 * scale),
+                                    right: PageGeometry.clamped(r.x2 * scale), bottom: PageGeometry.clamped(r.y2 * scale))
                 box = box.map { $0.union(b) } ?? b
                 current.append(ch)
                 lastRight = r.x2

@@ -38,6 +38,7 @@ final class PageSource {
             let pdf: PDFRenderer
             do { pdf = try PDFRenderer(bytes: bytes) } catch { return .failure(error) }
             guard pdf.pageCount > 0 else { return .failure(.noPages) }
+            if let failure = pdf.badPage() { return .failure(failure) }
             let pages = PageSource(backing: .pdf(pdf), count: pdf.pageCount, render: render)
             for index in 0..<pdf.pageCount {
                 if let text = pdf.textLayer(page: index, dpi: render.dpi), TextLayerCheck.isReal(text) { pages.textPages[index] = text }

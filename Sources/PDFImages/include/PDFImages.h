@@ -36,4 +36,12 @@ unsigned char *PDFImages_largestFile(PDFImages *images, int index, size_t *lengt
 /// gray). NULL when the data does not decode to the size the dictionary states. The caller destroys it.
 void *PDFImages_largestPix(PDFImages *images, int index);  // a leptonica PIX *
 
+/// The largest image page `index` may draw anywhere, as declared (its /Width and /Height, or an inline image's
+/// /W and /H, however absurd): in the page's resources, in form XObjects, patterns, Type 3 glyphs and soft masks
+/// under them (to any depth, each object once), in its annotations' appearances, and inline in any of their
+/// content streams. Poppler aborts the process on some images of absurd sizes ("Bogus memory allocation size")
+/// before any limit of Shoebox's could look at them; this is that look. 1 and the size when the page has an
+/// image, 0 when it has none or qpdf cannot read the file (declared_sizes.c).
+int PDFImages_declaredLargest(PDFImages *images, int index, long long *width, long long *height);
+
 #endif

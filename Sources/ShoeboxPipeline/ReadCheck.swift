@@ -1,0 +1,33 @@
+internal import Foundation
+public import ShoeboxCore
+
+/// Reads a file as a run reads it up to OCR, and no further: the intake's sniff and hash, then the document
+/// opened and its pages decoded or rendered. The crashes, hangs and leaks of hostile files live here (OCR only
+/// ever sees a gray page of bounded size), so the fuzz target (`make fuzz`, Sources/ShoeboxFuzz) runs tens of
+/// thousands of mutated files through this in minutes.
+public enum ReadCheck {
+    /// What became of the file: "ok N pages" or "failed CODE" (with the page for a page's failure).
+    /// `maxPages`: pages read at most (the first ones).
+    public static func read(_ path: String, config: PipelineConfig = PipelineConfig(), maxPages: Int = 4) -> String {
+        let url = URL(fileURLWithPath: path)
+        let source: SourceFile
+        switch IntakeStage(maxFileMegabytes: config.maxFileMegabytes).inspect(root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent) {
+        case .failed(let record, _): return "failed \(record.failure?.code ?? "unknown")"
+        case .ready(let s): source = s
+        }
+        let bytes: [UInt8]
+        switch IntakeStage.read(source.path, limitMegabytes: config.maxFileMegabytes) {
+        case .success(let b): bytes = b
+        case .failure(let f): return "failed \(f.code)"
+        }
+        let render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
+        switch PageSource.open(source, bytes: bytes, render: render) {
+        case .failure(let f): return "failed \(f.code)"
+        case .success(let pages):
+            for index in 0..<min(pages.count, maxPages) {
+                if case .failure(let f) = pages.page(index) { return "failed \(f.code) page \(index + 1)" }
+            }
+            return "ok \(pages.count) pages"
+        }
+    }
+}
