@@ -10,14 +10,18 @@
 // signal sent by abort() or kill is raised again.
 #include "CrashNote.h"
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-enum { NOTE_MAX = 4000 };
+// A note is a sha256, a tab and an escaped path (a path of 4,096 bytes escapes to at most 12,288).
+enum { NOTE_MAX = 16384, ALTERNATE_STACK = 65536 };
 
 static int note_fd = -1;
 static __thread char note[NOTE_MAX + 1];
-static __thread size_t note_length;
+// Zero while the note is being written: a crash in between writes nothing rather than half a note.
+static __thread volatile sig_atomic_t note_length;
+static __thread void *alternate_stack;
 static struct sigaction previous[65];
 static const int handled[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
 
@@ -25,7 +29,7 @@ static void on_crash(int sig, siginfo_t *info, void *context) {
     (void)context;
     if (note_length > 0 && note_fd >= 0) {
         char line[NOTE_MAX + 16];
-        size_t n = note_length;
+        size_t n = (size_t)note_length;
         memcpy(line, note, n);
         line[n++] = '\t';
         int s = sig;
@@ -55,7 +59,25 @@ void CrashNote_install(int fd) {
 void CrashNote_set(const char *text) {
     size_t n = strlen(text);
     if (n > NOTE_MAX) n = NOTE_MAX;
+    note_length = 0;
     memcpy(note, text, n);
     note[n] = 0;
-    note_length = n;
+    note_length = (sig_atomic_t)n;
+}
+
+void CrashNote_threadStarted(void) {
+    if (alternate_stack != NULL) return;
+    alternate_stack = malloc(ALTERNATE_STACK);
+    if (alternate_stack == NULL) return;
+    stack_t stack = {.ss_sp = alternate_stack, .ss_size = ALTERNATE_STACK, .ss_flags = 0};
+    if (sigaltstack(&stack, NULL) != 0) { free(alternate_stack); alternate_stack = NULL; }
+}
+
+void CrashNote_threadEnding(void) {
+    note_length = 0;
+    if (alternate_stack == NULL) return;
+    stack_t off = {.ss_sp = NULL, .ss_size = 0, .ss_flags = SS_DISABLE};
+    sigaltstack(&off, NULL);
+    free(alternate_stack);
+    alternate_stack = NULL;
 }

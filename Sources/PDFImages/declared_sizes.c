@@ -288,5 +288,8 @@ int PDFImages_declaredLargest(PDFImages *images, int index, long long *width, lo
     *height = w->height;
     int found = w->area > 0;
     free(w);
+    // Every handle the walk made (up to 100,000 objects a page) is let go: no caller keeps one between calls,
+    // and a PDF of thousands of pages would otherwise hold them all until it is closed.
+    qpdf_oh_release_all(q);
     return found;
 }

@@ -17,7 +17,7 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
 
     public static let missingFile = DocumentFailure(
         code: "missing-file",
-        message: "The file does not exist (it was moved or deleted, or the path is mistyped). Check the path; nothing was recorded for it.")
+        message: "The file does not exist (it was moved or deleted while Shoebox worked, or the path is mistyped). Check the path; a later run reads it if it is back.")
 
     public static func pageTimeout(page: Int, seconds: Double) -> DocumentFailure {
         DocumentFailure(code: "page-timeout",
@@ -96,13 +96,16 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
 
     public static func fileTooLarge(bytes: Int, limitMegabytes: Int) -> DocumentFailure {
         DocumentFailure(code: "file-too-large",
-                        message: "The file is \(bytes >> 20) MiB, above the limit of \(limitMegabytes) MiB for one document. Split it (for example `qpdf --split-pages`) or scan at 300 dpi, or raise maxFileMegabytes in the pipeline file.")
+                        message: "The file is \(ByteCount.text(Int64(bytes))), above the limit of \(ByteCount.text(Int64(limitMegabytes) << 20)) for one document. Split it (for example `qpdf --split-pages`) or scan at 300 dpi, or raise maxFileMegabytes in the pipeline file.")
     }
 
     public static func readerCrashed(signal: String) -> DocumentFailure {
         DocumentFailure(code: "reader-crashed",
                         message: "Shoebox crashed (\(signal)) while reading this file in an earlier run, so it is not read again until it changes and the run can finish. Re-save it (for example print it to a new PDF, or `qpdf in.pdf out.pdf`) into the scan folder, and report the file if you can share it.")
     }
+
+    /// The codes of a file that was not there: when it is back, it is read again even with the same bytes.
+    public static let goneCodes: Set<String> = ["file-removed", "missing-file"]
 
     public static let fileRemoved = DocumentFailure(
         code: "file-removed",

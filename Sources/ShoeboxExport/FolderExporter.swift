@@ -163,13 +163,14 @@ public struct FolderExporter {
     }
 
     /// Removes what an export killed half-way left in `exportDirectory`: temporary zips
-    /// (`<name>.zip.partial-XXXXXX`) and XLSX scratch files (`.summary-<pid>.xlsx`). Only for a caller that
+    /// (`<name>.partial-XXXXXX`: zips and the store as JSON) and XLSX scratch files (`.summary-<pid>.xlsx`). Only for a caller that
     /// holds the store's lock, so no other export is writing them. Returns the names removed.
     @discardableResult
     public static func removeLeftovers(in exportDirectory: String) -> [String] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: exportDirectory) else { return [] }
         let leftovers = names.filter { name in
-            if let r = name.range(of: ".zip.partial-", options: .backwards) { return name[r.upperBound...].count == 6 }
+            // Any file this export writes through a temporary one: a zip, the store as JSON.
+            if let r = name.range(of: ".partial-", options: .backwards) { return name[r.upperBound...].count == 6 }
             return name.hasPrefix(".summary-") && name.hasSuffix(".xlsx") && name.dropFirst(9).dropLast(5).allSatisfy(\.isNumber)
         }
         for name in leftovers { unlink((exportDirectory as NSString).appendingPathComponent(name)) }

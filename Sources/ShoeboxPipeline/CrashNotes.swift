@@ -28,19 +28,30 @@ public enum CrashNotes {
         }
     }
 
-    /// Starts writing crash notes to the output folder's file (once per process; later calls do nothing).
+    /// Writes crash notes to this output folder's file from now on (the handlers are installed once per
+    /// process; a later run in the same process into another folder moves the notes there).
     public static func install(outputDirectory: String) {
         installLock.lock(); defer { installLock.unlock() }
-        guard !installed else { return }
         let path = (outputDirectory as NSString).appendingPathComponent(fileName)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return }
-        CrashNote_install(fd)
-        installed = true
+        if let installed {
+            // The handler keeps writing to the same descriptor number: it now names the new file.
+            _ = dup2(fd, installed)
+            _ = fcntl(installed, F_SETFD, FD_CLOEXEC)
+            close(fd)
+        } else {
+            CrashNote_install(fd)
+            installed = fd
+        }
     }
 
-    nonisolated(unsafe) private static var installed = false
+    nonisolated(unsafe) private static var installed: Int32?
     private static let installLock = NSLock()
+
+    /// Around a worker thread's life: its own signal stack, so that even a stack overflow leaves a note.
+    static func threadStarted() { CrashNote_threadStarted() }
+    static func threadEnding() { Thread.current.threadDictionary[noteKey] = nil; CrashNote_threadEnding() }
 
     /// Notes that the calling thread now reads `source` (nil: nothing).
     static func reading(_ source: SourceFile?) {

@@ -11,18 +11,22 @@ public enum InputFile {
     /// Opens `path` for reading, or names why it cannot be. The open never follows a link in the last
     /// component (O_NOFOLLOW) and never waits (O_NONBLOCK: a FIFO with no writer would hang `open` and `read`).
     static func open(_ path: String) -> Result<(fd: Int32, size: Int), DocumentFailure> {
-        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let err = errno
+        func failure(_ err: Int32) -> DocumentFailure {
             switch err {
             case ENOENT, ENOTDIR:
                 // A name that was not valid UTF-8 was listed with U+FFFD in place of its bad bytes: no such path.
-                return .failure(path.contains("\u{FFFD}") ? .badFileName : .missingFile)
-            case ELOOP: return .failure(.notARegularFile("a symbolic link"))
-            case EACCES, EPERM: return .failure(.unreadable("permission denied"))
-            default: return .failure(.unreadable(String(cString: strerror(err))))
+                return path.contains("\u{FFFD}") ? .badFileName : .missingFile
+            case ELOOP: return .notARegularFile("a symbolic link")
+            case EACCES, EPERM: return .unreadable("permission denied")
+            default: return .unreadable(String(cString: strerror(err)))
             }
         }
+        // What the path is, before anything opens it: opening a device runs its driver, a socket cannot be opened.
+        var first = stat()
+        guard lstat(path, &first) == 0 else { return .failure(failure(errno)) }
+        guard first.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile(InputFile.kind(first.st_mode))) }
+        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(failure(errno)) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {
             let message = String(cString: strerror(errno))

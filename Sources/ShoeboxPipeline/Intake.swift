@@ -44,13 +44,15 @@ public struct IntakeStage: Sendable {
         var out: [String] = []
         var skipped = stat()
         let skip = skipping.map { stat($0, &skipped) == 0 } ?? false
-        func visit(_ directory: [UInt8], _ relative: String) {
+        /// The entries of one folder, with a name of its own each, or nil (and the folder named) when it cannot be
+        /// listed. The folder is closed before its sub-folders are walked: a deep tree holds one open folder.
+        func entries(_ directory: [UInt8], _ relative: String) -> [(name: String, bytes: [UInt8])]? {
             let opened = (directory + [0]).withUnsafeBufferPointer { p in
                 p.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
             }
             guard let dir = opened else {
                 listing.unreadableFolders.append((relative.isEmpty ? "." : relative, String(cString: strerror(errno))))
-                return
+                return nil
             }
             defer { closedir(dir) }
             var entries: [(name: String, bytes: [UInt8])] = []
@@ -68,15 +70,24 @@ public struct IntakeStage: Sendable {
                 taken.insert(name)
                 entries.append((name, bytes))
             }
-            for (name, bytes) in entries.sorted(by: { $0.name < $1.name }) {
+            return entries.sorted { $0.name < $1.name }
+        }
+        func visit(_ directory: [UInt8], _ relative: String) {
+            guard let found = entries(directory, relative) else { return }
+            for (name, bytes) in found {
                 let path = directory + [UInt8(ascii: "/")] + bytes
                 let rel = relative.isEmpty ? name : relative + "/" + name
                 var info = stat()
-                let found = (path + [0]).withUnsafeBufferPointer { p in p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }
-                // Gone since it was listed: listed all the same, it fails as missing-file.
-                guard found == 0 else { out.append(rel); continue }
+                if (path + [0]).withUnsafeBufferPointer({ p in p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }) != 0 {
+                    // Gone since it was listed: nothing to read. Any other reason (a folder that may be listed but
+                    // not searched): the folder is named as unreadable, so that none of its files counts as removed.
+                    let code = errno
+                    if code == ENOENT { continue }
+                    listing.unreadableFolders.append((relative.isEmpty ? "." : relative, String(cString: strerror(code))))
+                    return
+                }
                 switch info.st_mode & S_IFMT {
-                // A FIFO, socket or device is listed too: opening it fails as not-a-regular-file, by name.
+                // A FIFO, socket or device is listed too: it fails as not-a-regular-file, by name, never opened.
                 case S_IFREG, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK: out.append(rel)
                 case S_IFDIR:
                     if skip && info.st_dev == skipped.st_dev && info.st_ino == skipped.st_ino { continue }

@@ -218,6 +218,8 @@ public struct PipelineRunner {
         let now = Dictionary(ready.map { ($0.relativePath, $0.sha256) }, uniquingKeysWith: { a, _ in a })
         func finishedHere(_ source: SourceFile) -> Store.Held? {
             guard let h = held[source.relativePath], h.sha256 == source.sha256, h.settings == settings else { return nil }
+            // A file that was gone and is back is read again, whatever its bytes.
+            if h.state == .failed, let code = h.failureCode, DocumentFailure.goneCodes.contains(code) { return nil }
             return h
         }
         // Finished documents that are not duplicates stay as they are.
@@ -229,7 +231,15 @@ public struct PipelineRunner {
         var work: [SourceFile] = []
         /// Same-bytes copies of a document read in this run: stored as duplicates once it ended as a record.
         var pending: [(source: SourceFile, original: String)] = []
-        for source in ready {
+        // A record read again (its settings changed) whose bytes are unchanged stays the original of its copies,
+        // whatever the path order: it is judged first, so that a copy waits on it and not the other way round
+        // (the person's decisions are kept by its path).
+        let rereads = ready.filter { source in
+            !settled.contains(source.relativePath)
+                && (held[source.relativePath].map { $0.sha256 == source.sha256 && ($0.state == .accepted || $0.state == .review) } ?? false)
+        }
+        let rereadPaths = Set(rereads.map(\.relativePath))
+        for source in rereads + ready.filter({ !rereadPaths.contains($0.relativePath) }) {
             if settled.contains(source.relativePath) { summary.skipped += 1; continue }
             // A duplicate stays one only while its original still holds the same bytes; else it is judged again.
             if let h = finishedHere(source), let original = h.duplicateOf, stands(original, for: source) { summary.skipped += 1; continue }
@@ -299,7 +309,8 @@ public struct WorkerPool {
         let engines = try EnginePool(config: config)
         for _ in 0..<workerCount {
             let thread = Thread {
-                defer { channel.send(.finished) }
+                CrashNotes.threadStarted()
+                defer { CrashNotes.threadEnding(); channel.send(.finished) }
                 let processor: DocumentProcessor
                 do { processor = try DocumentProcessor(config: config, today: today, ocrCache: ocrCache, engines: engines) } catch {
                     list.cancel()

@@ -168,23 +168,25 @@ public final class Store {
         public let duplicateOf: String?
         /// The scan root it was found under.
         public let root: String
+        /// For a failed source, its failure's code.
+        public let failureCode: String?
     }
 
     /// What the store holds of each path, by relative path.
     public func held() throws(StoreError) -> [String: Held] {
         let rows = try wrap { () throws(DatabaseError) in
-            try db.query("SELECT s.path, s.sha256, s.settings, s.state, r.json, s.root FROM sources s LEFT JOIN records r ON r.source_id = s.id")
+            try db.query("SELECT s.path, s.sha256, s.settings, s.state, r.json, s.root, s.failure_code FROM sources s LEFT JOIN records r ON r.source_id = s.id")
         }
         var out: [String: Held] = [:]
         for row in rows {
-            guard row.count == 6, let path = row[0].text, let sha = row[1].text, let root = row[5].text,
+            guard row.count == 7, let path = row[0].text, let sha = row[1].text, let root = row[5].text,
                   let state = row[3].text.flatMap(RecordStatus.init(rawValue:)) else { continue }
             var duplicateOf: String?
             if state == .duplicate, let json = row[4].text,
                let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
                 duplicateOf = object["duplicateOf"] as? String
             }
-            out[path] = Held(sha256: sha, settings: row[2].text, state: state, duplicateOf: duplicateOf, root: root)
+            out[path] = Held(sha256: sha, settings: row[2].text, state: state, duplicateOf: duplicateOf, root: root, failureCode: row[6].text)
         }
         return out
     }

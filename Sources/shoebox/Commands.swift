@@ -66,7 +66,8 @@ enum ExtractCommand {
         var texts: [Int: String] = [:]
         var explanations: [Int: String] = [:]
         var work: [SourceFile] = []
-        var order: [String: Int] = [:]
+        /// The arguments each file read answers (one file named twice, or by a link and by its own name, is read once).
+        var order: [String: [Int]] = [:]
         for (i, file) in a.positionals.enumerated() {
             // A link named on the command line is the user's own choice: it is resolved here, once (inside a
             // scan folder links are never followed). What it names is still opened only as a regular file.
@@ -77,17 +78,18 @@ enum ExtractCommand {
                 record.source = file
                 records[i] = record
             case .ready(let source):
-                order[source.path] = i
-                work.append(source)
+                if order[source.path] == nil { work.append(source) }
+                order[source.path, default: []].append(i)
             }
         }
         try WorkerPool(config: config, today: today, jobs: jobs).process(work) { (source: SourceFile, outcome: DocumentOutcome) throws(PipelineError) in
-            guard let index = order[source.path] else { return }
-            var record = outcome.record
-            record.source = a.positionals[index]
-            records[index] = record
-            if a.flags.contains("--explain"), let e = outcome.extraction { explanations[index] = explain(e) }
-            texts[index] = outcome.pages.map { "--- page \($0.pageNumber) (\($0.source.rawValue), mean confidence \(Int($0.meanConfidence)))\n\($0.text)" }.joined(separator: "\n")
+            for index in order[source.path] ?? [] {
+                var record = outcome.record
+                record.source = a.positionals[index]
+                records[index] = record
+                if a.flags.contains("--explain"), let e = outcome.extraction { explanations[index] = explain(e) }
+                texts[index] = outcome.pages.map { "--- page \($0.pageNumber) (\($0.source.rawValue), mean confidence \(Int($0.meanConfidence)))\n\($0.text)" }.joined(separator: "\n")
+            }
         }
         var failed = false
         for i in a.positionals.indices {
@@ -249,8 +251,9 @@ enum ExportCommand {
             guard let path = folderPaths[folder] else { return FolderSettings() }
             // Read as a sidecar is: only a regular file (never a link, a FIFO or a device), of at most 1 MiB.
             let file = (path as NSString).appendingPathComponent(FolderSettings.fileName)
+            // No settings file: no categories. Any other reason it cannot be looked at is named below.
             var info = stat()
-            guard lstat(file, &info) == 0 else { return FolderSettings() }
+            if lstat(file, &info) != 0, errno == ENOENT { return FolderSettings() }
             let data: [UInt8]
             switch InputFile.readAll(file, limit: FolderSettings.maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
             case .success(let bytes): data = bytes

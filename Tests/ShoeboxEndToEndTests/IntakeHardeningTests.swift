@@ -62,6 +62,34 @@ import ShoeboxTestSupport
         // The export holds each receipt once, and no record waits for a file that is gone.
         let export = try shoeboxRun(["export", "--out", out.path])
         #expect(export.code == 0, "\(export.out) \(export.err)")
+        // The moved file comes back with the same bytes: it is read again, not left as removed.
+        try FileManager.default.moveItem(at: work.appendingPathComponent("y.png"), to: scans.appendingPathComponent("c/y.png"))
+        let back = try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today])
+        #expect(back.code == 0, "\(back.out) \(back.err)")
+        r = try records(out)
+        #expect(r["c/y.png"]?["status"] as? String == "duplicate" || r["c/y.png"]?["total"] is String, "\(r["c/y.png"] ?? [:])")
+        #expect(failureCode(r["c/y.png"]) == nil)
+    }
+
+    // Class 1: a stored original read again (its settings changed) stays the original of a copy that sorts before it.
+    @Test func anOriginalReadAgainStaysTheOriginalOfItsCopies() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans"), out = work.appendingPathComponent("out")
+        try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("b/x.png"))
+        #expect(try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today]).code == 0)
+        // A copy whose path sorts first arrives later: a duplicate of the stored original.
+        try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("a/copy.png"))
+        #expect(try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today]).code == 0)
+        #expect(try records(out)["a/copy.png"]?["duplicateOf"] as? String == "b/x.png")
+        // Other settings: everything is read again; the original stays the original.
+        let pipeline = work.appendingPathComponent("other.json")
+        try Data(#"{"version": 1, "name": "other", "acceptThreshold": 0.61}"#.utf8).write(to: pipeline)
+        let again = try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today, "--pipeline", pipeline.path])
+        #expect(again.code == 0, "\(again.out) \(again.err)")
+        let r = try records(out)
+        #expect(r["b/x.png"]?["status"] as? String != "duplicate", "\(r["b/x.png"] ?? [:])")
+        #expect(r["a/copy.png"]?["duplicateOf"] as? String == "b/x.png", "\(r["a/copy.png"] ?? [:])")
     }
 
     // Class 6: files in an unreadable folder, or under a folder name that is not UTF-8, are not skipped silently.
@@ -86,9 +114,14 @@ import ShoeboxTestSupport
         let command = asUser + ["run", scans.path, "--out", out.path, "--today", today]
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: scans.appendingPathComponent("locked").path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scans.appendingPathComponent("locked").path) }
+        // A folder that may be listed but not searched (r without x): its files cannot be looked at.
+        try copyFixture("eng-us-hardware.png", to: scans.appendingPathComponent("listonly/z.png"))
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: scans.appendingPathComponent("listonly").path)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: scans.appendingPathComponent("listonly").path) }
         let run = try runProgram("/usr/bin/timeout", ["-s", "KILL", "240"] + command, environment: ["PATH": "/usr/bin:/bin", "HOME": work.path])
         #expect(run.code == 1, "the run names what it could not read and exits 1: \(run.out) \(run.err)")
         #expect(run.out.contains("unreadable folder  locked: permission denied"), "\(run.out)")
+        #expect(run.out.contains("unreadable folder  listonly: permission denied"), "\(run.out)")
         let r = try records(out)
         #expect(r["ok/x.png"]?["status"] as? String != "failed")
         let latin = r.filter { $0.key.hasPrefix("caf\u{FFFD}/") }
@@ -112,11 +145,17 @@ import ShoeboxTestSupport
         try Data(#"{"total": "999.99 EUR", "merchant": "Linked Sidecar GmbH"}"#.utf8).write(to: elsewhere)
         try FileManager.default.createSymbolicLink(atPath: scans.appendingPathComponent("a/linked.png.json").path, withDestinationPath: elsewhere.path)
         try runProgram(mkfifo, [scans.appendingPathComponent("a/pipe.jpg").path])
+        // A socket named like a scan: never opened (a socket cannot be), named like the FIFO.
+        let python = try #require(which("python3"))
+        let made = try runProgram(python, ["-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+                                           scans.appendingPathComponent("a/socket.pdf").path])
+        #expect(made.code == 0, "\(made.err)")
 
         let run = try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today, "--jobs", "2"], seconds: 300)
         #expect(run.code == 1, "the FIFO named like a scan fails: \(run.out) \(run.err)")
         let r = try records(out)
         #expect(failureCode(r["a/pipe.jpg"]) == "not-a-regular-file")
+        #expect(failureCode(r["a/socket.pdf"]) == "not-a-regular-file")
         for name in ["a/fifo.png", "a/zero.png", "a/linked.png"] {
             #expect(r[name]?["status"] as? String == "review", "\(name): \(r[name] ?? [:])")
             #expect((r[name]?["reasons"] as? [String])?.contains("sidecar-invalid") == true, "\(name)")
@@ -134,6 +173,13 @@ import ShoeboxTestSupport
         let extract = try shoeboxRun(["extract", "--json", scans.appendingPathComponent("a/pipe.jpg").path], seconds: 60)
         #expect(extract.code == 1)
         #expect(extract.out.contains("not-a-regular-file"), "\(extract.out) \(extract.err)")
+        // One file named twice (once through a link): a record for each argument, in order.
+        let link = work.appendingPathComponent("link.png")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: scans.appendingPathComponent("a/fifo.png").path)
+        let twice = try shoeboxRun(["extract", "--json", scans.appendingPathComponent("a/fifo.png").path, link.path], seconds: 120)
+        let lines = twice.out.split(separator: "\n")
+        #expect(lines.count == 2, "\(twice.out) \(twice.err)")
+        #expect(lines.last?.contains(#""source":"\#(link.path)""#) == true, "\(twice.out)")
     }
 
     // Class 9: a large file is sniffed from its first bytes and hashed in pieces, never held whole.
