@@ -4,7 +4,9 @@ public enum ExportSummaries {
     /// Per currency, then per category and currency: record count, total, net and tax summed exactly.
     /// Amounts in different currencies are never added together.
     public static func totals(_ table: ExportTable, profile: CSVWriter.Profile) -> String {
-        struct Sum { var count = 0; var total: Int64 = 0; var tax: Int64 = 0; var digits = 2 }
+        // nil once a sum would overflow Int64: its cell is left empty (a store written outside Shoebox may hold
+        // amounts no import lets in); the other cells are still right.
+        struct Sum { var count = 0; var total: Int64? = 0; var tax: Int64? = 0; var digits = 2 }
         var byCurrency: [String: Sum] = [:]
         var byCategory: [String: [String: Sum]] = [:]
         for row in table.rows {
@@ -12,8 +14,8 @@ public enum ExportSummaries {
             let code = total.currency.code
             func add(_ s: inout Sum) {
                 s.count += 1
-                s.total += total.minorUnits
-                s.tax += row.record.tax.map(\.amount.minorUnits).reduce(0, +)
+                s.total = s.total.flatMap { ExportTable.checkedSum([$0, total.minorUnits]) }
+                s.tax = s.tax.flatMap { sum in ExportTable.checkedSum(row.record.tax.map(\.amount.minorUnits)).flatMap { ExportTable.checkedSum([sum, $0]) } }
                 s.digits = total.currency.minorDigits
             }
             add(&byCurrency[code, default: Sum()])
@@ -21,7 +23,7 @@ public enum ExportSummaries {
         }
         var csv = CSVWriter(header: ["group", "category", "currency", "records", "total", "tax"], profile: profile)
         func line(_ group: String, _ category: String, _ code: String, _ s: Sum) {
-            let amount = { (u: Int64) in CSVWriter.decimal(Money.decimalString(minorUnits: u, digits: s.digits), profile) }
+            let amount = { (u: Int64?) in u.map { CSVWriter.decimal(Money.decimalString(minorUnits: $0, digits: s.digits), profile) } ?? "" }
             try? csv.append([group, SpreadsheetText.neutralised(category), code, String(s.count), amount(s.total), amount(s.tax)])
         }
         for code in byCurrency.keys.sorted() { line("currency", "", code, byCurrency[code]!) }

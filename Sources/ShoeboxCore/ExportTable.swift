@@ -55,9 +55,23 @@ public struct ExportTable: Sendable {
         return out
     }
 
+    /// The amounts added up, or `.empty` when there are none or the sum would overflow Int64 (an import checks
+    /// every tax amount against `Review.maxTotalMinorUnits`, but a store written another way may hold anything:
+    /// an empty cell, never a trap and never a wrapped number).
     static func sum(_ amounts: [Money]) -> ExportCell {
-        guard let first = amounts.first else { return .empty }
-        return .amount(Money(minorUnits: amounts.map(\.minorUnits).reduce(0, +), currency: first.currency))
+        guard let first = amounts.first, let units = checkedSum(amounts.map(\.minorUnits)) else { return .empty }
+        return .amount(Money(minorUnits: units, currency: first.currency))
+    }
+
+    /// `values` added up, nil on overflow.
+    public static func checkedSum(_ values: [Int64]) -> Int64? {
+        var total: Int64 = 0
+        for v in values {
+            let (s, overflow) = total.addingReportingOverflow(v)
+            if overflow { return nil }
+            total = s
+        }
+        return total
     }
 
     static func text(_ s: String?) -> ExportCell { s.map { .text($0) } ?? .empty }
@@ -72,8 +86,9 @@ public struct ExportTable: Sendable {
             // Net = total − tax − tip, in minor units, when the tax is known; the engine computes it.
             Column(name: "net") { row in
                 let r = row.record
-                guard let total = r.total, !r.tax.isEmpty else { return .empty }
-                let units = total.minorUnits - r.tax.map(\.amount.minorUnits).reduce(0, +) - (r.tip?.minorUnits ?? 0)
+                guard let total = r.total, !r.tax.isEmpty,
+                      let tax = ExportTable.checkedSum(r.tax.map(\.amount.minorUnits)), let taxAndTip = ExportTable.checkedSum([tax, r.tip?.minorUnits ?? 0]),
+                      case (let units, false) = total.minorUnits.subtractingReportingOverflow(taxAndTip) else { return .empty }
                 return .amount(Money(minorUnits: units, currency: total.currency))
             },
         ]

@@ -49,9 +49,21 @@ public struct AmountReading: Hashable, Sendable, Codable {
     public var decimalString: String { Money.decimalString(minorUnits: minorUnits, digits: fractionDigits) }
 
     public func money(in currency: CurrencyCode) -> Money {
+        // The parser reads at most 15 whole digits, so its amounts never overflow here; an amount that would is
+        // held at the bound (`exactMoney` says nil instead, for callers that must know).
+        exactMoney(in: currency) ?? Money(minorUnits: minorUnits < 0 ? .min : .max, currency: currency)
+    }
+
+    /// The amount in `currency`'s minor units (fraction digits added as zeros or cut), nil when that would
+    /// overflow Int64.
+    public func exactMoney(in currency: CurrencyCode) -> Money? {
         var units = minorUnits
         var digits = fractionDigits
-        while digits < currency.minorDigits { units *= 10; digits += 1 }
+        while digits < currency.minorDigits {
+            let (m, overflow) = units.multipliedReportingOverflow(by: 10)
+            if overflow { return nil }
+            units = m; digits += 1
+        }
         while digits > currency.minorDigits { units /= 10; digits -= 1 }
         return Money(minorUnits: units, currency: currency)
     }

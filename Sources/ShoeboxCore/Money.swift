@@ -83,8 +83,10 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension Money {
+    /// The sum, or nil when the currencies differ or the sum would overflow.
     public static func + (a: Money, b: Money) -> Money? {
         guard a.currency == b.currency else { return nil }
-        return Money(minorUnits: a.minorUnits + b.minorUnits, currency: a.currency)
+        let (units, overflow) = a.minorUnits.addingReportingOverflow(b.minorUnits)
+        return overflow ? nil : Money(minorUnits: units, currency: a.currency)
     }
 }

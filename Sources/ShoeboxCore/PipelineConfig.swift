@@ -95,10 +95,10 @@ public struct PipelineConfig: Sendable, Equatable {
             guard d.isFinite, d == d.rounded() else {
                 throw fail("key \"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)\(meaning), not \(PipelineConfig.text(d))")
             }
-            guard d >= Double(range.lowerBound), d <= Double(range.upperBound) else {
+            guard let i = Int(exactly: d), range.contains(i) else {
                 throw fail("key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(range.lowerBound) to \(range.upperBound)\(meaning)")
             }
-            return Int(d)
+            return i
         }
         func number(_ key: String, _ value: Any, _ range: ClosedRange<Double>, _ meaning: String = "") throws(ConfigError) -> Double {
             guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n) else { throw fail("key \"\(key)\" must be a number") }
@@ -117,7 +117,7 @@ public struct PipelineConfig: Sendable, Equatable {
         guard vn.doubleValue == vn.doubleValue.rounded(), vn.doubleValue >= 1, vn.doubleValue <= Double(highestSupportedVersion) else {
             throw fail("version \(PipelineConfig.text(vn.doubleValue)) is not supported; this Shoebox reads pipeline versions 1…\(highestSupportedVersion)")
         }
-        config.version = Int(vn.doubleValue)
+        config.version = Int(exactly: vn.doubleValue) ?? 1  // whole and within 1…highestSupportedVersion, checked above
         for key in dict.keys.sorted() {
             let value = dict[key]!
             switch key {

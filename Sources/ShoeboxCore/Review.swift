@@ -105,17 +105,26 @@ public enum Review {
     static func same(_ m: Money, _ a: AmountReading) -> Bool {
         var (units, digits) = (m.minorUnits, m.currency.minorDigits)
         var (typed, typedDigits) = (a.minorUnits, a.fractionDigits)
-        while digits < typedDigits { units *= 10; digits += 1 }
-        while typedDigits < digits { typed *= 10; typedDigits += 1 }
+        // Overflow-checked: an amount that cannot be scaled is not the same amount.
+        while digits < typedDigits {
+            guard case (let m, false) = units.multipliedReportingOverflow(by: 10) else { return false }
+            units = m; digits += 1
+        }
+        while typedDigits < digits {
+            guard case (let m, false) = typed.multipliedReportingOverflow(by: 10) else { return false }
+            typed = m; typedDigits += 1
+        }
         return units == typed
     }
 
     /// The same amount in another currency when it can be held exactly (15.00 EUR → 15.00 USD, 15.00 → 15 JPY;
-    /// 15.50 cannot be yen).
+    /// 15.50 cannot be yen; nor can an amount whose minor units would overflow).
     public static func redenominate(_ m: Money, to c: CurrencyCode) -> Money? {
         let reading = AmountReading(minorUnits: m.minorUnits, fractionDigits: m.currency.minorDigits, currencyHint: nil)
-        let converted = reading.money(in: c)
-        let back = AmountReading(minorUnits: converted.minorUnits, fractionDigits: c.minorDigits, currencyHint: nil).money(in: m.currency)
+        // nil too when the amount would overflow in `c`'s minor units (a store written outside Shoebox).
+        guard let converted = reading.exactMoney(in: c),
+              let back = AmountReading(minorUnits: converted.minorUnits, fractionDigits: c.minorDigits, currencyHint: nil).exactMoney(in: m.currency)
+        else { return nil }
         return back.minorUnits == m.minorUnits ? converted : nil
     }
 

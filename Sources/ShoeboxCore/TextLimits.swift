@@ -1,5 +1,5 @@
 /// How long a text value may be, checked once on the way in (sidecar, review edit, `review --apply`,
-/// `import`) and once on the way out (every text cell of an export).
+/// the review edits in an `import`: a suggestion a run wrote keeps import's own 1,000-character bound) and once on the way out (every text cell of an export).
 ///
 /// On the way in a value over its field's limit is refused with a sentence that names the field and the
 /// limit, never cut silently: the person sees it and types a shorter one. On the way out nothing is
@@ -40,22 +40,6 @@ public enum TextLimits {
             if !allowed.isEmpty { return "a \(field) must not hold control characters such as NUL or escape." }
             return "a \(field) must be one line without control characters (line breaks, tabs, NUL). Type it on one line."
         }
-        return nil
-    }
-
-    /// The first problem among a record's text fields, or nil (for `import`, which takes records as written elsewhere).
-    public static func problem(in record: DocumentRecord) -> String? {
-        let fields: [(String, String?)] = [
-            ("merchant", record.merchant), ("referenceNumber", record.referenceNumber), ("paymentMethod", record.paymentMethod),
-        ]
-        for (field, value) in fields { if let value, let p = problem(field: field, value: value) { return p } }
-        return nil
-    }
-
-    /// The first problem in an imported record and its review edits (field, value), or nil.
-    public static func problem(record: DocumentRecord?, edits: [(field: String?, value: String?)]) -> String? {
-        if let record, let p = problem(in: record) { return p }
-        for edit in edits { if let f = edit.field, let v = edit.value, let p = problem(field: f, value: v) { return p } }
         return nil
     }
 

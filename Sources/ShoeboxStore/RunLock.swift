@@ -3,8 +3,8 @@ internal import Foundation
 internal import Glibc
 #endif
 
-/// One `shoebox run` at a time per output folder: an exclusive `flock` on `<out>/run.lock`, which the kernel
-/// releases when the process ends in any way (a kill -9 leaves no stale lock).
+/// One `shoebox run`, `export`, `import` or `review --apply` at a time per output folder: an exclusive `flock`
+/// on `<out>/run.lock`, which the kernel releases when the process ends in any way (a kill -9 leaves no stale lock).
 public final class RunLock {
     private let fd: Int32
     public let path: String
@@ -24,7 +24,7 @@ public final class RunLock {
     public typealias Busy = Failure
 
     /// Takes the lock, or throws naming the process that holds it and its verb (`busy`; the holder writes
-    /// "<pid> <verb>" into the file: `run`, `export`) or what is wrong with the folder (`unusable`); with
+    /// "<pid> <verb>" into the file: `run`, `export`, `import`, `review`) or what is wrong with the folder (`unusable`); with
     /// `wait`, blocks until the lock is free.
     public init(outputDirectory: String, wait: Bool, verb: String = "run") throws(Failure) {
         func unusable(_ message: String) -> Failure { Failure(reason: .unusable, message: message) }
@@ -53,7 +53,7 @@ public final class RunLock {
             // The holder's first line: "<pid> <verb>" ("<pid>" alone from an older Shoebox: a run).
             let line = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").first ?? ""
             let holder = line.split(separator: " ").map(String.init)
-            let pid = holder.first ?? "?", holderVerb = holder.count > 1 ? holder[1] : (holder.isEmpty ? "run or export" : "run")
+            let pid = holder.first ?? "?", holderVerb = holder.count > 1 ? holder[1] : (holder.isEmpty ? "command" : "run")
             throw Failure(reason: .busy, message: "another shoebox \(holderVerb) (process \(pid)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
         }
         self.fd = fd

@@ -15,6 +15,8 @@ extension StoreJSON {
     static let maxPathBytes = 4096
     static let maxText = 1000
     static let maxPages = 100_000
+    /// Tax lines of one record: a receipt prints a handful (one per rate); a run never writes more.
+    static let maxTaxLines = 64
     static let documentStates: Set<String> = ["accepted", "review", "duplicate", "failed"]
 
     /// A relative path inside the scan folder, as intake makes one: no leading "/", no empty, "." or ".."
@@ -43,12 +45,13 @@ extension StoreJSON {
         return nil
     }
 
-    /// A JSON integer (not a boolean, not a fraction) within `range`.
+    /// A JSON integer (not a boolean, not a fraction) within `range`. Converted with `Int(exactly:)`: 2^63 equals
+    /// `Double(Int.max)` (which rounds up), so it passes a range check done in Double, and `Int(_:)` would trap on it.
     static func integer(_ value: Any?, _ range: ClosedRange<Int>) -> Int? {
         guard let n = value as? NSNumber, String(cString: n.objCType) != "c" else { return nil }
         let d = n.doubleValue
-        guard d.isFinite, d == d.rounded(), d >= Double(range.lowerBound), d <= Double(range.upperBound) else { return nil }
-        return Int(d)
+        guard d.isFinite, d == d.rounded(), let i = Int(exactly: d), range.contains(i) else { return nil }
+        return i
     }
 
     /// One line of text: at most `limit` characters, no control character (with `onlyNUL`, no NUL: text read
@@ -191,6 +194,11 @@ extension StoreJSON {
         for (key, m) in [("total", record.total), ("subtotal", record.subtotal), ("tip", record.tip)] {
             if let m, m.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) { throw Problem("suggestion.\(key)", "\(m.decimalString) is beyond any receipt") }
         }
+        // Tax lines too, and how many: summed and converted on export and in review, they must stay far from overflow.
+        if record.tax.count > maxTaxLines { throw Problem("suggestion.tax", "has \(record.tax.count) lines; at most \(maxTaxLines)") }
+        for (i, t) in record.tax.enumerated() where t.amount.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) {
+            throw Problem("suggestion.tax[\(i)].amount", "\(t.amount.decimalString) is beyond any receipt")
+        }
     }
 
     static func checkDecision(_ item: Any, field: String, latest: CalendarDay) throws(Problem) {
@@ -223,7 +231,13 @@ extension StoreJSON {
                 && amount.map { $0 > 0 && $0 <= Review.maxTotalMinorUnits * 10 } == true
         case "date": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0 <= latest } ?? false
         case "currency": ok = value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }
-        default: ok = !value.isEmpty && value.count <= Review.maxTypedLength
+        default:
+            // What a person typed meets the same per-field limits as every way in (TextLimits: merchant 200,
+            // referenceNumber 100).
+            if let limit = TextLimits.maximumLength[name], value.count > limit {
+                throw Problem("\(field).value", "is \(value.count) characters long; a \(name) is at most \(limit)")
+            }
+            ok = !value.isEmpty && value.count <= Review.maxTypedLength && TextLimits.problem(field: name, value: value) == nil
         }
         guard ok else { throw Problem("\(field).value", "'\(value)' is not a valid \(name) as review stores it") }
     }

@@ -40,6 +40,9 @@ enum CommandLineTool {
         } catch let error as UsageError {
             printError(error.message)
             return ExitCode.usage
+        } catch let error as LockBusy {
+            printError("shoebox \(verb): \(error.message)")
+            return ExitCode.busy
         } catch let error as PipelineError {
             printError("shoebox \(verb): \(error.message)")
             return error.code.rawValue
@@ -91,6 +94,20 @@ enum CommandLineTool {
         var parts = tm()
         localtime_r(&now, &parts)
         return CalendarDay(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))!
+    }
+
+    /// Another process holds the output folder's lock: exit 8, with its message.
+    struct LockBusy: Error { let message: String }
+
+    /// The output folder's lock (`run.lock`), as `run`, `export`, `import` and `review --apply` take it before
+    /// they touch the store: held until the returned lock is released. Held by another process: `LockBusy`
+    /// (exit 8, naming that process and its verb), or with `--wait`, wait for it. A folder that cannot be used
+    /// (not writable, a file, `run.lock` a folder or a link): exit 4, with the system's reason.
+    static func lock(_ out: String, _ a: Arguments, verb: String) throws -> RunLock {
+        do { return try RunLock(outputDirectory: out, wait: a.flags.contains("--wait"), verb: verb) } catch {
+            guard error.reason == .busy else { throw PipelineError(code: .store, message: error.message) }
+            throw LockBusy(message: error.message)
+        }
     }
 
     static let maxPipelineFileBytes = 1 << 20

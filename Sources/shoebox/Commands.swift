@@ -15,13 +15,8 @@ enum RunCommand {
         let today = try CommandLineTool.today(a, verb: "run")
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "run")
         let out = CommandLineTool.outputDirectory(a)
-        let lock: RunLock
-        do { lock = try RunLock(outputDirectory: out, wait: a.flags.contains("--wait")) } catch {
-            // Only a lock another run holds is exit 8; a folder that cannot be used is exit 4, with its reason.
-            guard error.reason == .busy else { throw PipelineError(code: .store, message: error.message) }
-            CommandLineTool.printError("shoebox run: \(error.message)")
-            return ExitCode.busy
-        }
+        // Only a lock another process holds is exit 8; a folder that cannot be used is exit 4, with its reason.
+        let lock = try CommandLineTool.lock(out, a, verb: "run")
         defer { withExtendedLifetime(lock) {} }
         let store: Store
         do { store = try Store(directory: out) } catch { throw PipelineError(code: .store, message: error.message) }
@@ -184,12 +179,7 @@ enum ExportCommand {
         }
         // The store's lock, as `run` takes it: an export never reads a store a run is writing, and two exports
         // never write the same zip at once. Busy: exit 8, or with --wait, wait for it.
-        let lock: RunLock
-        do { lock = try RunLock(outputDirectory: out, wait: a.flags.contains("--wait"), verb: "export") } catch {
-            guard error.reason == .busy else { throw PipelineError(code: .store, message: error.message) }
-            CommandLineTool.printError("shoebox export: \(error.message)")
-            return ExitCode.busy
-        }
+        let lock = try CommandLineTool.lock(out, a, verb: "export")
         defer { withExtendedLifetime(lock) {} }
         // Holding the lock: temporary files in exports/ are an earlier export's that was killed.
         FolderExporter.removeLeftovers(in: (out as NSString).appendingPathComponent("exports"))
@@ -276,7 +266,7 @@ enum ExportCommand {
 
 enum ImportCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--today"], flagOptions: [])
+        let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--today"], flagOptions: ["--wait"])
         if a.flags.contains("--help") { print(Help.importStore); return ExitCode.success }
         guard a.positionals.count == 1 else { throw UsageError(message: "shoebox import: needs one file written by `shoebox export --format json`. See 'shoebox import --help'.") }
         let file = a.positionals[0]
@@ -286,8 +276,12 @@ enum ImportCommand {
         case .failure(let e): throw UsageError(message: "shoebox import: \(e.message)")
         }
         let out = CommandLineTool.outputDirectory(a)
+        let today = try CommandLineTool.today(a, verb: "import")
+        // The store's lock, as `run` and `export` take it: an import never writes while a run or an export works.
+        let lock = try CommandLineTool.lock(out, a, verb: "import")
+        defer { withExtendedLifetime(lock) {} }
         let store = try Store(directory: out)
-        let result = try StoreJSON.importInto(store, data: data, file: file, today: try CommandLineTool.today(a, verb: "import"))
+        let result = try StoreJSON.importInto(store, data: data, file: file, today: today)
         print("\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added")
         return ExitCode.success
     }

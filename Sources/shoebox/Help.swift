@@ -18,9 +18,14 @@ enum Help {
       --version        print the versions of Shoebox and the libraries it runs on
 
     Every command that works on a store takes --out DIR (default ./shoebox-out).
-    Exit codes: 0 done, 1 finished but some documents failed, 2 usage error,
-    3 scan folder missing, 4 output folder or store unusable, 5 OCR engine or language data missing,
-    6 pipeline file invalid, 7 regress found wrong fields, 8 another run is using the output folder.
+    Exit codes: 0 done, 1 finished but some documents failed, 2 usage error (or a file named on the
+    command line that cannot be read or is not a regular file), 3 scan folder missing, 4 output folder
+    or store unusable, or an export cannot be written, 5 OCR engine or language data missing,
+    6 pipeline file invalid, 7 regress found wrong fields, 8 another run, export, import or
+    review --apply holds the output folder's lock (--wait waits for it), 9 export larger than
+    maxExportMegabytes, 10 export: an original is missing or changed since it was read, 11 import:
+    the file is from a newer Shoebox, is not a Shoebox store export, or holds an invalid value,
+    12 export: a folder's .shoebox.json is invalid, 13 export: two folders would get the same zip name.
     """
 
     static let run = """
@@ -49,11 +54,13 @@ enum Help {
     On a terminal, a live line on stderr shows files, pages, pages/s and the ETA; nothing of it otherwise.
     At the end: counts per state and per failure reason, pages and pages/s.
 
-    One run at a time works in an output folder; a second one stops with exit 8 (or waits with --wait).
+    One run at a time works in an output folder (nor does an export, import or review --apply work
+    beside it); a second one stops with exit 8 (or waits with --wait).
 
     exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
           4 output folder or store unusable (not writable, a file, run.lock not a file: the reason is
-          named), 5 OCR engine missing, 6 pipeline file invalid, 8 another run holds DIR's lock.
+          named), 5 OCR engine missing, 6 pipeline file invalid, 8 another run, export, import or
+          review --apply holds DIR's lock.
     """
 
     static let extract = """
@@ -85,7 +92,7 @@ enum Help {
     static let review = """
     usage: shoebox review [--out DIR] [--today YYYY-MM-DD]
            shoebox review --export FILE [--out DIR]
-           shoebox review --apply FILE [--out DIR] [--today YYYY-MM-DD]
+           shoebox review --apply FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
 
     Walks the review queue one record at a time: folder and file, the reasons, each field with its
     value, confidence and the line it was read from, and the alternates as numbered choices. Reads one
@@ -97,7 +104,7 @@ enum Help {
                    one (a bad amount or date) is refused and asked again. A total may carry its currency
                    (15.00 EUR, 15,00 €), which sets the record's; on a record without a currency it must.
                    Dates from 1900-01-01 to --today; no control characters (NUL, ESC, line breaks);
-                   at most 200 characters
+                   a merchant at most 200 characters, a referenceNumber at most 100
       r            reject: not a purchase (never exported)
       d / n        confirm it is a duplicate (never exported) / it is not a duplicate
       s            skip for now        u  undo the last decision        q  quit
@@ -111,9 +118,15 @@ enum Help {
                      Every line is checked first (against the record as the lines before leave it):
                      a bad line is reported with its line number and nothing is applied (exit 2).
                      Two different final decisions for one record (accept and reject) are refused as
-                     conflicting, naming both lines.
+                     conflicting, naming both lines. --apply takes DIR's lock (as run, export and
+                     import do); the interactive review does not hold it (it may stay open for hours).
+      --wait         with --apply: when a run, export or import is working in DIR, wait for it (else exit 8)
       --out DIR      output folder (default ./shoebox-out)
       --today DATE   the day typed dates are checked against (default: the system's date)
+
+    exit: 0 done, 2 usage, a FILE that cannot be read or is not a regular file, or a bad line in the
+          --apply file (nothing applied), 4 no store in DIR or store unusable, 8 (--apply) another run,
+          export or import holds DIR's lock (use --wait).
     """
 
     static let export = """
@@ -153,18 +166,20 @@ enum Help {
       --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes: 0.001…1048576, default 2048)
       --format json      write the whole store (records, suggestions, review decisions) as versioned
                          JSON to FILE (default DIR/exports/store.json); `shoebox import` reads it back
-      --wait             when a run or another export is working in DIR, wait for it (else exit 8)
+      --wait             when a run, import, review --apply or another export is working in DIR, wait
+                         for it (else exit 8)
 
-    An export takes DIR's lock (DIR/run.lock, as `shoebox run` does): one run or export at a time.
+    An export takes DIR's lock (DIR/run.lock, as `shoebox run`, `import` and `review --apply` do): one
+    of them at a time.
 
-    exit: 0 written, 2 usage, 4 store unusable or zip not writable, 8 a run or export is working in
+    exit: 0 written, 2 usage, 4 store unusable or zip not writable, 8 another command holds the lock in
           DIR (use --wait), 9 larger than maxExportMegabytes (export a date range), 10 an original is
           missing or changed since it was read (re-run), 12 a folder's .shoebox.json is invalid,
           13 two folders would get the same zip name (rename one).
     """
 
     static let importStore = """
-    usage: shoebox import FILE [--out DIR] [--today YYYY-MM-DD]
+    usage: shoebox import FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
 
     Merges a file written by `shoebox export --format json` into the store in DIR (created when
     missing). Documents already there (same path and content) are skipped, so importing twice adds
@@ -172,15 +187,21 @@ enum Help {
 
       --out DIR          output folder (default ./shoebox-out)
       --today DATE       the day imported dates are checked against (default: the system's date)
+      --wait             when a run, export or review --apply is working in DIR, wait for it (else exit 8)
+
+    An import takes DIR's lock (DIR/run.lock, as run, export and review --apply do).
 
     Every value is checked as a run would make it before anything is written: source paths relative
     to the scan folder (no "..", ".", empty part, leading "/" or control character), roots absolute,
     sha256 64 lowercase hex digits, states, dates (from 1900 to the day after --today), amounts,
-    currency codes and review decisions valid. One bad value and the whole file is refused, naming the document, its path and
+    currency codes and review decisions valid (a typed merchant at most 200 characters, a
+    referenceNumber at most 100; a suggestion's texts at most 1,000), at most 64 tax lines, and
+    each amount at most 10^14 minor units (1,000,000,000,000.00 in a currency with cents). One bad value and the whole file is refused, naming the document, its path and
     the field; nothing is imported.
 
-    exit: 0 merged, 2 usage or unreadable file, 4 store unusable, 11 the file is from a newer
-          Shoebox (format version), is not a Shoebox store export, or holds an invalid value.
+    exit: 0 merged, 2 usage, or FILE cannot be read or is not a regular file, 4 store unusable,
+          8 another run, export or review --apply holds DIR's lock (use --wait), 11 the file is from a
+          newer Shoebox (format version), is not a Shoebox store export, or holds an invalid value.
     """
 
     static let regress = """

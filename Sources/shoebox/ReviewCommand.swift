@@ -7,7 +7,7 @@ import ShoeboxStore
 /// terminal (lines in, lines out, so it also runs on piped input). Every decision is saved at once.
 enum ReviewCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "review", valueOptions: ["--out", "--today", "--export", "--apply"], flagOptions: [])
+        let a = try Arguments(args, verb: "review", valueOptions: ["--out", "--today", "--export", "--apply"], flagOptions: ["--wait"])
         if a.flags.contains("--help") { print(Help.review); return ExitCode.success }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox review: takes no arguments. See 'shoebox review --help'.") }
         let out = CommandLineTool.outputDirectory(a)
@@ -15,9 +15,19 @@ enum ReviewCommand {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
         }
         let today = try CommandLineTool.today(a, verb: "review")
+        if a.flags.contains("--wait") && a.values["--apply"] == nil {
+            throw UsageError(message: "shoebox review: --wait goes with --apply (only --apply takes the output folder's lock). See 'shoebox review --help'.")
+        }
+        if let file = a.values["--apply"] {
+            // The store's lock, as run, export and import take it, for the moments the file is checked and applied.
+            // The interactive session below does not hold it: a person may leave it open for hours, and each of
+            // its decisions is one short SQLite transaction.
+            let lock = try CommandLineTool.lock(out, a, verb: "review")
+            defer { withExtendedLifetime(lock) {} }
+            return try apply(file, store: try Store(directory: out), today: today)
+        }
         let store = try Store(directory: out)
         if let file = a.values["--export"] { return try export(store, to: file) }
-        if let file = a.values["--apply"] { return try apply(file, store: store, today: today) }
         return try ReviewSession(store: store, today: today).run()
     }
 
@@ -54,7 +64,8 @@ enum ReviewCommand {
         let data: Data
         switch CommandLineTool.readRegularFile(file, limit: 64 << 20) {
         case .success(let d): data = d
-        case .failure(let e): throw PipelineError(code: .store, message: e.message)
+        // A file the person named that cannot be read is a usage error (exit 2), as in `import`.
+        case .failure(let e): throw UsageError(message: "shoebox review: \(e.message)")
         }
         let records = Dictionary(try store.effectiveRecords().map { ($0.record.source, $0.record) }, uniquingKeysWith: { a, _ in a })
         var decisions: [(record: DocumentRecord, decision: ReviewDecision)] = []

@@ -129,4 +129,40 @@ struct HostileValueTests {
         let c = try PipelineConfig.parse(Data(#"{"version": 1, "jobs": 64, "extraPassSegmentationModes": [3.0], "maxExportMegabytes": 0.001, "textHeightTarget": 0}"#.utf8), file: "p.json")
         #expect(c.jobs == 64 && c.extraPassSegmentationModes == [3] && c.maxExportBytes == 1049 && c.textHeightTarget == 0)
     }
+
+    /// Review round 2 of issue 15: sums and currency changes of amounts near Int64's end never trap (a store
+    /// written outside Shoebox may hold them; import now refuses them): a sum that would overflow leaves its
+    /// cell empty, and an amount that cannot be carried into another currency is refused in review.
+    @Test func overflowingTaxSumsAndCurrencyChangesNeverTrap() {
+        let huge = Int64.max / 2 + 1
+        var r = record(currency: "EUR", total: "100.00")
+        r.status = .accepted
+        r.tax = [TaxLine(rate: "19", amount: Money(minorUnits: huge, currency: .eur)), TaxLine(rate: "19", amount: Money(minorUnits: huge, currency: .eur))]
+        let table = ExportTable(rows: [ExportRow(record: r, category: nil, fileInZip: "receipts/a.pdf", originalPath: "/scans/shop/a.pdf")])
+        let cells = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.cell(table.rows[0])) })
+        #expect(cells["tax_19"] == .empty, "an overflowing sum leaves the cell empty: \(String(describing: cells["tax_19"]))")
+        #expect(cells["net"] == .empty, "\(String(describing: cells["net"]))")
+        #expect(cells["total"] == .amount(Money(minorUnits: 10_000, currency: .eur)))
+        let totals = ExportSummaries.totals(table, profile: .rfc4180)
+        #expect(totals.contains("currency,,EUR,1,100.00,\r\n"), "the total is summed, the overflowing tax left empty: \(totals)")
+        // Two records whose totals overflow together: the total cell is empty, the tax still right.
+        var big = record(currency: "EUR")
+        big.status = .accepted
+        big.total = Money(minorUnits: huge, currency: .eur)
+        big.tax = [TaxLine(rate: "7", amount: Money(minorUnits: 700, currency: .eur))]
+        let two = ExportTable(rows: [big, big].map { ExportRow(record: $0, category: nil, fileInZip: "receipts/b.pdf", originalPath: "/b.pdf") })
+        #expect(ExportSummaries.totals(two, profile: .rfc4180).contains("currency,,EUR,2,,14.00\r\n"))
+        #expect((Money(minorUnits: huge, currency: .eur) + Money(minorUnits: huge, currency: .eur)) == nil)
+
+        // Yen to euros multiplies by 100: an amount that would overflow is not "the same amount" in euros.
+        let yen = Money(minorUnits: Int64.max / 10, currency: CurrencyCode("JPY")!)
+        #expect(Review.redenominate(yen, to: .eur) == nil)
+        var inYen = record(currency: "JPY")
+        inYen.total = yen
+        inYen.tax = [TaxLine(rate: "10", amount: yen)]
+        #expect(refusal("currency", "EUR", inYen)?.contains("cannot hold exactly") == true)
+        let moved = Review.apply([ReviewDecision(action: .edit, field: "currency", value: "EUR")], to: inYen)
+        #expect(moved.currency == .eur && moved.total == nil && moved.tax.isEmpty, "what cannot be carried over is dropped, as documented")
+        #expect(AmountReading(minorUnits: Int64.max / 10, fractionDigits: 0, currencyHint: nil).exactMoney(in: .eur) == nil)
+    }
 }

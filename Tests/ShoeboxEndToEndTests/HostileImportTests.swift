@@ -126,4 +126,94 @@ import ShoeboxTestSupport
             $0["documents"] = documents
         })
     }
+
+    /// A store export with one thing changed in document 1 (or at the top), written to a file of its own.
+    func changed(_ original: [String: Any], in work: URL, _ change: ((inout [String: Any]) -> Void)? = nil,
+                 top: ((inout [String: Any]) -> Void)? = nil) throws -> String {
+        var object = original
+        var documents = try #require(object["documents"] as? [[String: Any]])
+        if let change { change(&documents[0]) }
+        object["documents"] = documents
+        top?(&object)
+        let file = work.appendingPathComponent("changed-\(UUID().uuidString).json").path
+        try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
+    /// Review round 2 of issue 15: a version of 2^63 - 1 (whose Double is 2^63) is refused, not a trap; tax amounts
+    /// and the number of tax lines are bounded; a typed edit meets TextLimits through the document/path/field
+    /// message, while a long merchant the pipeline read imports; an import takes the store's lock.
+    @Test func importRefusesAHugeVersionTaxAndLongEditsButTakesALongReadMerchantAndTheLock() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let shop = work.appendingPathComponent("scans/shop")
+        try FileManager.default.createDirectory(at: shop, withIntermediateDirectories: true)
+        try receiptWithoutCurrency("Alpha").write(to: shop.appendingPathComponent("Alpha.pdf"))
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--jobs", "1"]).code == 0)
+        let file = work.appendingPathComponent("store.json").path
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", file]).code == 0)
+        let original = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
+
+        func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil) throws {
+            let bad = try changed(original, in: work, change, top: top)
+            let other = work.appendingPathComponent("other-\(UUID().uuidString)").path
+            let r = try runProgram(shoebox, ["import", bad, "--out", other])
+            #expect(r.code == 11, "\(what): exit \(r.code), \(r.out) \(r.err)")
+            #expect(r.err.contains(expected), "\(what): \(r.err)")
+            #expect(r.err.contains("othing was imported"), "\(what): \(r.err)")
+            let status = try runProgram(shoebox, ["status", "--out", other])
+            #expect(status.out.contains("store: 0 documents") || status.code != 0, "\(what): nothing is written: \(status.out)")
+        }
+        func suggestion(_ values: [String: Any]) -> (inout [String: Any]) -> Void {
+            { doc in
+                var s = doc["suggestion"] as? [String: Any] ?? [:]
+                for (k, v) in values { s[k] = v }
+                doc["suggestion"] = s
+            }
+        }
+        // 9223372036854775807 reads as the Double 2^63, which equals Double(Int.max): before, Int(d) trapped.
+        try refused("version Int.max", expected: "says format version 9223372036854775807", top: { $0["version"] = Int.max })
+        try refused("version 1e300", expected: "says format version", top: { $0["version"] = 1e300 })
+        // Tax: each amount bounded like a total, and at most 64 lines (before: imported, and then sums overflowed).
+        try refused("huge tax", expected: #"document 1 (shop/Alpha.pdf): "suggestion.tax[1].amount" 999999999999999.99 is beyond any receipt"#,
+                    suggestion(["currency": "EUR", "tax": [["rate": "7", "amount": "1.00"], ["rate": "19", "amount": "999999999999999.99"]]]))
+        try refused("65 tax lines", expected: #""suggestion.tax" has 65 lines; at most 64"#,
+                    suggestion(["currency": "EUR", "tax": Array(repeating: ["rate": "19", "amount": "1.00"], count: 65)]))
+        // A typed referenceNumber over TextLimits' 100 (but under review's general 200): named like every other
+        // invalid value (before: "document 1 is invalid (…)" without path or field).
+        let typed = ["action": "edit", "field": "referenceNumber", "value": String(repeating: "7", count: 150), "at": "2026-11-30T00:00:00Z", "undone": false] as [String: Any]
+        try refused("long typed reference", expected: #"document 1 (shop/Alpha.pdf): "decisions[0].value" is 150 characters long; a referenceNumber is at most 100"#,
+                    { $0["decisions"] = [typed] })
+
+        // What the pipeline read keeps import's own 1,000-character bound: a 500-character merchant and reference
+        // (a long line read from the page) import (before: refused by the 200/100 limits meant for typed values).
+        let longRead = try changed(original, in: work, suggestion(["merchant": String(repeating: "M", count: 500),
+                                                                  "referenceNumber": String(repeating: "R", count: 500)]))
+        let fresh = work.appendingPathComponent("fresh").path
+        let imported = try runProgram(shoebox, ["import", longRead, "--out", fresh])
+        #expect(imported.code == 0 && imported.out.contains("1 document added"), "exit \(imported.code): \(imported.out) \(imported.err)")
+        // The import held the store's lock under its own verb.
+        #expect(((try? String(contentsOfFile: fresh + "/run.lock", encoding: .utf8)) ?? "").hasSuffix(" import\n"))
+
+        // While another process holds the lock (here Python's flock on run.lock, as a run holds it), import stops
+        // with exit 8 naming it and writes nothing; with --wait it imports once the lock is free.
+        let locked = work.appendingPathComponent("locked").path
+        try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
+        let holder = try startProgram("/usr/bin/python3", ["-c", """
+            import fcntl, os, sys, time
+            f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.seek(0); f.truncate()
+            f.write('%d run\\n' % os.getpid()); f.flush(); time.sleep(float(sys.argv[2]))
+            """, locked + "/run.lock", "3"])
+        for _ in 0..<200 where !((try? String(contentsOfFile: locked + "/run.lock", encoding: .utf8)) ?? "").contains("run") {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let busy = try runProgram(shoebox, ["import", file, "--out", locked])
+        #expect(busy.code == 8, "exit \(busy.code): \(busy.err)")
+        #expect(busy.err.contains("shoebox import: another shoebox run (process \(holder.processIdentifier)) is working in \(locked)"), "\(busy.err)")
+        #expect(!FileManager.default.fileExists(atPath: locked + "/store.sqlite"), "nothing is written while the lock is held")
+        let waited = try runProgram(shoebox, ["import", file, "--out", locked, "--wait"])
+        holder.waitUntilExit()
+        #expect(waited.code == 0 && waited.out.contains("1 document added"), "exit \(waited.code): \(waited.out) \(waited.err)")
+    }
 }

@@ -132,7 +132,8 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         }
         #expect(failures[0].err.contains("cannot write /nonexistent/queue.jsonl: No such file or directory."), "\(failures[0].err)")
         #expect(failures[1].err.contains("cannot create the folder \(notAFolder) for \(notAFolder)/store.json: "), "\(failures[1].err)")
-        #expect(failures[2].err.contains("cannot create the output folder \(notAFolder): "), "\(failures[2].err)")
+        // import takes the store's lock first, which names an --out that is a file as such.
+        #expect(failures[2].err.contains("the output folder \(notAFolder) is a file, not a folder. Give --out a folder"), "\(failures[2].err)")
     }
 
     @Test func aSidecarTotalKeepsItsCurrencyAndANULIsNamed() throws {
@@ -154,5 +155,72 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         let bravo = try #require(r["shop/Bravo.pdf"])
         #expect((bravo["reasons"] as? [String])?.contains("sidecar-invalid") == true, "\(bravo)")
         #expect(bravo["merchant"] as? String == "Bravo Ltd", "the document's own merchant, not the sidecar's: \(bravo)")
+    }
+
+    /// Review round 2 of issue 15: a decisions file that cannot be read is exit 2 as in `import` (before: exit 4);
+    /// `review --apply` takes the store's lock (exit 8 while another process holds it, --wait waits), while the
+    /// interactive review does not hold it.
+    @Test func applyNamesABadFileAsUsageAndTakesTheStoresLock() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let shop = work.appendingPathComponent("scans/shop")
+        try FileManager.default.createDirectory(at: shop, withIntermediateDirectories: true)
+        for name in ["Alpha", "Bravo"] { try receiptWithoutCurrency(name).write(to: shop.appendingPathComponent("\(name).pdf")) }
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--jobs", "1"]).code == 0)
+
+        for (what, path) in [("missing file", work.path + "/no-such.jsonl"), ("a folder", work.path)] {
+            let r = try runProgram(shoebox, ["review", "--out", out, "--apply", path, "--today", today])
+            #expect(r.code == 2, "\(what): exit \(r.code): \(r.err)")
+            #expect(r.err.hasPrefix("shoebox review: ") && (r.err.contains("Check the path") || r.err.contains("is not a regular file")), "\(what): \(r.err)")
+        }
+        let wait = try runProgram(shoebox, ["review", "--out", out, "--wait"], input: "q\n")
+        #expect(wait.code == 2 && wait.err.contains("--wait goes with --apply"), "exit \(wait.code): \(wait.err)")
+
+        let decisions = work.appendingPathComponent("decisions.jsonl").path
+        try Data(#"{"source": "shop/Alpha.pdf", "action": "reject"}"#.utf8).write(to: URL(fileURLWithPath: decisions))
+        let holder = try startProgram("/usr/bin/python3", ["-c", """
+            import fcntl, os, sys, time
+            f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.seek(0); f.truncate()
+            f.write('%d import\\n' % os.getpid()); f.flush(); time.sleep(float(sys.argv[2]))
+            """, out + "/run.lock", "3"])
+        for _ in 0..<200 where !((try? String(contentsOfFile: out + "/run.lock", encoding: .utf8)) ?? "").contains("import") {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        let busy = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions, "--today", today])
+        #expect(busy.code == 8, "exit \(busy.code): \(busy.err)")
+        #expect(busy.err.contains("shoebox review: another shoebox import (process \(holder.processIdentifier)) is working in \(out)"), "\(busy.err)")
+        let held = try runProgram(shoebox, ["status", "--out", out])
+        #expect(held.out.contains("0 rejected"), "nothing applied while the lock is held: \(held.out)")
+        // The interactive review does not take the lock: a person may keep it open, and it still saves.
+        let session = try runProgram(shoebox, ["review", "--out", out, "--today", today], input: "s\nr\nq\n")
+        #expect(session.code == 0 && session.out.contains("rejected as not a purchase"), "exit \(session.code): \(session.out) \(session.err)")
+        let waited = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions, "--today", today, "--wait"])
+        holder.waitUntilExit()
+        #expect(waited.code == 0 && waited.out.contains("1 decision applied"), "exit \(waited.code): \(waited.out) \(waited.err)")
+        #expect(((try? String(contentsOfFile: out + "/run.lock", encoding: .utf8)) ?? "").hasSuffix(" review\n"), "review --apply holds the lock under its verb")
+        let status = try runProgram(shoebox, ["status", "--out", out])
+        #expect(status.out.contains("2 rejected"), "the session's decision (Bravo) and the file's (Alpha): \(status.out)")
+    }
+
+    /// Review round 2 of issue 15: `--help` lists every exit code the README's table has (it stopped at 8), and
+    /// the review help gives each field's own limit (it said 200 for every edit; a referenceNumber is 100).
+    @Test func theHelpListsEveryExitCodeOfTheReadmeAndEachFieldsLimit() throws {
+        let readme = try String(contentsOfFile: packageRoot.path + "/README.md", encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "### Exit codes").dropFirst().first)
+        let codes = section.split(separator: "\n").prefix(40).compactMap { line -> Int? in
+            guard line.hasPrefix("| "), let n = Int(line.dropFirst(2).prefix { $0.isNumber }) else { return nil }
+            return n
+        }
+        #expect(codes == Array(0...13), "the README's table: \(codes)")
+        let help = try runProgram(shoebox, ["--help"])
+        let exits = try #require(help.out.components(separatedBy: "Exit codes:").dropFirst().first)
+        for n in codes {
+            #expect(exits.range(of: "(^|[ ,:\\n])\(n) [a-zA-Z]", options: .regularExpression) != nil, "exit \(n) is missing from --help: \(exits)")
+        }
+        #expect(exits.contains("8 another run, export, import or"), "\(exits)")
+        let review = try runProgram(shoebox, ["review", "--help"]).out
+        #expect(review.contains("a merchant at most 200 characters, a referenceNumber at most 100"), "\(review)")
+        #expect(!review.contains("                   at most 200 characters\n"), "\(review)")
     }
 }

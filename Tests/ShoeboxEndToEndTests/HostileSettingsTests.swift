@@ -121,6 +121,7 @@ import ShoeboxTestSupport
         // import into a read-only folder says why too, without Foundation's "Cocoa error" text.
         let imp = try runProgram(asUser[0], Array(asUser.dropFirst()) + ["import", file.path, "--out", inside], environment: env)
         #expect(imp.code == 4, "exit \(imp.code): \(imp.err)")
-        #expect(imp.err.contains("cannot create the output folder \(inside): Permission denied"), "\(imp.err)")
+        // import takes the store's lock first, which names the part that cannot be created, as for run.
+        #expect(imp.err.contains("cannot create the output folder \(readOnly.path)/new: Permission denied"), "\(imp.err)")
     }
 }
