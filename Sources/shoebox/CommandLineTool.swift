@@ -115,18 +115,24 @@ enum CommandLineTool {
     /// The bytes of a file a person named (a decisions file, a store export): only a regular file (a FIFO or
     /// /dev/zero would hang or fill memory) of at most `limit` bytes, or a sentence saying why not.
     static func readRegularFile(_ path: String, limit: Int64) -> Result<Data, UsageError> {
-        var st = stat()
-        guard stat(path, &st) == 0 else {
-            return .failure(UsageError(message: "cannot read \(path): \(String(cString: strerror(errno))). Check the path."))
+        // A link the person named is their choice: resolved once here. What it names is then read as every
+        // outside file is (InputFile): only a regular file, opened without blocking, at most `limit` bytes.
+        let resolved = realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path
+        let bound = Int(clamping: limit)
+        switch InputFile.readAll(resolved, limit: bound, tooLarge: { size in
+            DocumentFailure(code: "file-too-large",
+                            message: "\(path) is \(ByteCount.text(Int64(size))); at most \(ByteCount.text(limit)) is read. Split it, or check it is the right file.")
+        }) {
+        case .success(let bytes): return .success(Data(bytes))
+        case .failure(let f):
+            switch f.code {
+            case "file-too-large": return .failure(UsageError(message: f.message))
+            case "not-a-regular-file": return .failure(UsageError(message: "\(path) is not a regular file. Give the path of a file."))
+            case "missing-file", "bad-file-name":
+                return .failure(UsageError(message: "cannot read \(path): \(String(cString: strerror(ENOENT))). Check the path."))
+            default: return .failure(UsageError(message: "cannot read \(path). Check that this user may read it."))
+            }
         }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { return .failure(UsageError(message: "\(path) is not a regular file. Give the path of a file.")) }
-        guard Int64(st.st_size) <= limit else {
-            return .failure(UsageError(message: "\(path) is \(ByteCount.text(Int64(st.st_size))); at most \(ByteCount.text(limit)) is read. Split it, or check it is the right file."))
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            return .failure(UsageError(message: "cannot read \(path). Check that this user may read it."))
-        }
-        return .success(data)
     }
 
     /// The pipeline file: --pipeline, else pipelines/default.json when present, else the built-in defaults.
@@ -138,15 +144,10 @@ enum CommandLineTool {
             return (PipelineConfig(), "built-in")
         }
         // Only a regular file of a sensible size is read (a FIFO or /dev/zero would hang or fill memory).
-        var st = stat()
-        guard stat(path, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else {
-            throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) is not a regular file. Give --pipeline a JSON file.")
-        }
-        guard st.st_size <= maxPipelineFileBytes else {
-            throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) is \(st.st_size) bytes; a pipeline file is at most \(maxPipelineFileBytes) bytes. Give --pipeline the right file.")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) cannot be read. Check that this user may read it.")
+        let data: Data
+        switch readRegularFile(path, limit: Int64(maxPipelineFileBytes)) {
+        case .success(let d): data = d
+        case .failure(let e): throw PipelineError(code: .pipelineFile, message: "the pipeline file: \(e.message)")
         }
         do { return (try PipelineConfig.parse(data, file: path), path) } catch {
             throw PipelineError(code: .pipelineFile, message: "invalid pipeline file \(error.description)")
