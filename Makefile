@@ -59,9 +59,9 @@ regress-dev: release
 
 # Parse + merge time per OCR'd document, on the cached text of the fixtures (and the devset when present).
 # Shoebox against pdftoppm + the tesseract CLI and ocrmypdf on the same corpus (bench/bench.py says how).
-# Installs what only the bench needs: img2pdf and GNU time (Debian), ocrmypdf (PyPI).
+# Installs what only the bench needs: img2pdf, GNU time and the tesseract CLI (Debian), ocrmypdf (PyPI).
 bench: release
-	@dpkg -s img2pdf time >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends img2pdf time; }
+	@dpkg -s img2pdf time tesseract-ocr >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends img2pdf time tesseract-ocr; }
 	@command -v ocrmypdf >/dev/null || python3 -m pip install -q ocrmypdf
 	python3 bench/bench.py
 

@@ -39,7 +39,13 @@ enum Help {
     person or another tool gave ("merchant", "date", "total", "currency", "referenceNumber"). It is checked
     like any reading; agreeing raises confidence, disagreeing sends the record to review (sources-disagree).
     Copies of a document already in the store are kept as duplicates (same bytes) or sent to review as
-    possible duplicates (same paper scanned again, or the same purchase), naming the other record.
+    possible duplicates (same paper scanned again, or the same purchase), naming the other record. A
+    same-bytes duplicate is read as a document of its own once its original changes or goes away.
+
+    Links are not followed, and a sidecar that is a link, a FIFO or over 1 MiB is not read. Every other
+    file ends in a named state (a FIFO or device: not-a-regular-file; a name that is not UTF-8:
+    bad-file-name; a file gone since an earlier run: file-removed). A folder that cannot be read is named
+    at the end, and the run exits 1. A document that crashed an earlier run fails as reader-crashed.
 
     Writes DIR/store.sqlite, DIR/records.jsonl (one JSON line per document, every state) and
     DIR/review/queue.jsonl (the records waiting for a person, with reasons).
