@@ -81,17 +81,7 @@ public func onePageImagePDF(pointsWide: Int, pointsHigh: Int, width: Int, height
             + data + Array("\nendstream".utf8),
         Array("<</Length \(content.utf8.count)>>\nstream\n\(content)\nendstream".utf8),
     ]
-    var pdf = Array("%PDF-1.4\n".utf8)
-    var offsets: [Int] = []
-    for (i, body) in objects.enumerated() {
-        offsets.append(pdf.count)
-        pdf += Array("\(i + 1) 0 obj\n".utf8) + body + Array("\nendobj\n".utf8)
-    }
-    let xref = pdf.count
-    pdf += Array("xref\n0 \(objects.count + 1)\n0000000000 65535 f \n".utf8)
-    for offset in offsets { pdf += Array(String(format: "%010d 00000 n \n", offset).utf8) }
-    pdf += Array("trailer\n<</Size \(objects.count + 1)/Root 1 0 R>>\nstartxref\n\(xref)\n%%EOF\n".utf8)
-    return Data(pdf)
+    return pdfFile(objects)
 }
 
 /// A fixture receipt scaled 4× (3780 × 5936 pixels), thresholded and coded as CCITT Group 4 fax data by
