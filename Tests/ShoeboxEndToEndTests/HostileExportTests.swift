@@ -45,14 +45,20 @@ private func zipsIn(_ dir: String) throws -> [String] {
 
 private func unzipTest(_ zip: String) throws -> Bool { try runProgram(unzipPath, ["-tq", zip]).code == 0 }
 
-/// Runs shoebox with a deadline: a hang is a result (killed after `seconds`), not a test that never ends.
-private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int32, err: String, timedOut: Bool) {
+/// Starts shoebox in the background (stdout discarded), with a pipe for its stderr.
+private func startShoebox(_ args: [String]) throws -> (Process, Pipe) {
     let p = Process(), err = Pipe()
     p.executableURL = URL(fileURLWithPath: shoebox)
     p.arguments = args
     p.standardOutput = FileHandle.nullDevice
     p.standardError = err
     try p.run()
+    return (p, err)
+}
+
+/// Runs shoebox with a deadline: a hang is a result (killed after `seconds`), not a test that never ends.
+private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int32, err: String, timedOut: Bool) {
+    let (p, err) = try startShoebox(args)
     let deadline = Date().addingTimeInterval(seconds)
     while p.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
     let timedOut = p.isRunning
@@ -175,15 +181,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         #expect(reference.keys.sorted() == ["office.zip", "trip.zip"])
 
         func both(_ args: [String]) throws -> [(code: Int32, err: String)] {
-            let ps = try (0..<2).map { _ -> (Process, Pipe) in
-                let p = Process(), err = Pipe()
-                p.executableURL = URL(fileURLWithPath: shoebox)
-                p.arguments = args
-                p.standardOutput = FileHandle.nullDevice
-                p.standardError = err
-                try p.run()
-                return (p, err)
-            }
+            let ps = try (0..<2).map { _ in try startShoebox(args) }
             return ps.map { p, err in
                 let e = err.fileHandleForReading.readDataToEndOfFile()
                 p.waitUntilExit()

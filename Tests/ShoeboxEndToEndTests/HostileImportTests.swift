@@ -26,13 +26,7 @@ import ShoeboxTestSupport
         /// Imports the export with document 1 (or the top level) changed; expects exit 11 naming `expected`, and an
         /// untouched store.
         func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil) throws {
-            var object = original
-            var documents = try #require(object["documents"] as? [[String: Any]])
-            if let change { change(&documents[0]) }
-            object["documents"] = documents
-            top?(&object)
-            let bad = work.appendingPathComponent("bad.json").path
-            try JSONSerialization.data(withJSONObject: object).write(to: URL(fileURLWithPath: bad))
+            let bad = try changed(original, in: work, change, top: top)
             let other = work.appendingPathComponent("other-\(UUID().uuidString)").path
             let r = try runProgram(shoebox, ["import", bad, "--out", other])
             #expect(r.code == 11, "\(what): exit \(r.code), \(r.out) \(r.err)")
