@@ -17,7 +17,7 @@ TODAY ?= $(shell date +%F)
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test run regress regress-dev bench bench-parse check-asan fuzz fixtures clean
+.PHONY: setup build release test format format-check run regress regress-dev bench bench-parse check-asan fuzz fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -36,8 +36,16 @@ build: setup
 release: setup
 	swift build -c release --product shoebox
 
-test: build
+test: build format-check
 	swift test
+
+# The code's layout is swift-format's (.swift-format, shipped with the toolchain): `make format` rewrites it,
+# `make test` refuses code that is not formatted.
+format:
+	swift format format --in-place --recursive --parallel Sources Tests Package.swift
+
+format-check:
+	swift format lint --strict --recursive --parallel Sources Tests Package.swift
 
 run: release
 	rm -rf $(OUT)

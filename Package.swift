@@ -4,13 +4,13 @@ import PackageDescription
 
 let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("InternalImportsByDefault")
 ]
 
 let package = Package(
     name: "Shoebox",
     products: [
-        .executable(name: "shoebox", targets: ["shoebox"]),
+        .executable(name: "shoebox", targets: ["shoebox"])
     ],
     targets: [
         // System libraries. tesseract links by name: tesseract.pc drags in -lcurl (platform notes).
@@ -39,35 +39,46 @@ let package = Package(
         // Pure domain: imports no C module.
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
         // Thin owners of C handles.
-        .target(name: "ShoeboxEngines",
-                dependencies: ["ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PageHandOff", "PDFImages", "GrayJPEG"],
-                swiftSettings: swiftSettings),
+        .target(
+            name: "ShoeboxEngines",
+            dependencies: [
+                "ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PageHandOff", "PDFImages",
+                "GrayJPEG"
+            ],
+            swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
-        .target(name: "ShoeboxPipeline",
-                dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "CrashNote"],
-                swiftSettings: swiftSettings),
-        .target(name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],
-                swiftSettings: swiftSettings),
-        .executableTarget(name: "shoebox",
-                          dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],
-                          swiftSettings: swiftSettings),
+        .target(
+            name: "ShoeboxPipeline",
+            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "CrashNote"],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],
+            swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "shoebox",
+            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],
+            swiftSettings: swiftSettings),
         // Renders the synthetic receipts in Fixtures/ (run by `make fixtures`; output is committed).
-        .executableTarget(name: "shoebox-fixtures", dependencies: ["ShoeboxCore", "CPoppler", "CLeptonica"],
-                          path: "Sources/FixtureGenerator", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "shoebox-fixtures", dependencies: ["ShoeboxCore", "CPoppler", "CLeptonica"],
+            path: "Sources/FixtureGenerator", swiftSettings: swiftSettings),
 
         // Reads files named on stdin as a run does up to OCR, for the fuzz target: `make fuzz` (fuzz/fuzz.py).
-        .executableTarget(name: "shoebox-fuzz", dependencies: ["ShoeboxPipeline"], path: "Sources/ShoeboxFuzz",
-                          swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "shoebox-fuzz", dependencies: ["ShoeboxPipeline"], path: "Sources/ShoeboxFuzz",
+            swiftSettings: swiftSettings),
 
         // Benchmarks that are not timed tests: `make bench-parse`.
-        .executableTarget(name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxPipeline", "ShoeboxStore"],
-                          path: "Sources/ShoeboxBench", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxPipeline", "ShoeboxStore"],
+            path: "Sources/ShoeboxBench", swiftSettings: swiftSettings),
         // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
-        .testTarget(name: "ShoeboxEngineTests",
-                    dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"],
-                    swiftSettings: swiftSettings),
-        .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxTestSupport"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ShoeboxEngineTests",
+            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxTestSupport"], swiftSettings: swiftSettings)
     ]
 )

@@ -114,8 +114,10 @@ struct ReceiptPrinter {
     private var paymentLines: [Line] {
         switch receipt.payment {
         case .cash(let tendered):
-            return [.pair(labels.cash, money.plain(tendered), .plain),
-                    .pair(labels.change, money.plain(totals.changeCents ?? 0), .plain)]
+            return [
+                .pair(labels.cash, money.plain(tendered), .plain),
+                .pair(labels.change, money.plain(totals.changeCents ?? 0), .plain)
+            ]
         case .card(let detail):
             var out: [Line] = [.pair(labels.card, money.plain(totals.totalCents), .plain)]
             if let detail { out.append(.text(detail, .left, .plain)) }
@@ -137,22 +139,32 @@ struct ReceiptPrinter {
         if let info = receipt.extraInfo { out.append(.text(info, .left, .plain)) }
         out.append(.gap)
         let heads = tableHeadings
-        out.append(.cells([Cell(text: heads.quantity, x: 0, align: .left),
-                           Cell(text: heads.description, x: 0.15, align: .left),
-                           Cell(text: heads.unit, x: 0.78, align: .right),
-                           Cell(text: heads.amount, x: 1, align: .right)], .bold))
+        out.append(
+            .cells(
+                [
+                    Cell(text: heads.quantity, x: 0, align: .left),
+                    Cell(text: heads.description, x: 0.15, align: .left),
+                    Cell(text: heads.unit, x: 0.78, align: .right),
+                    Cell(text: heads.amount, x: 1, align: .right)
+                ], .bold))
         out.append(.rule)
         for (index, item) in receipt.items.enumerated() {
             if index == receipt.itemsOnFirstPage {
-                out += [.rule, .text(heads.continued, .right, .small), .pageBreak,
-                        .text(receipt.merchant, .left, .bold),
-                        .text("\(receipt.title ?? "") \(receipt.reference?.value ?? "") (2/2)", .left, .plain),
-                        .gap, .rule]
+                out += [
+                    .rule, .text(heads.continued, .right, .small), .pageBreak,
+                    .text(receipt.merchant, .left, .bold),
+                    .text("\(receipt.title ?? "") \(receipt.reference?.value ?? "") (2/2)", .left, .plain),
+                    .gap, .rule
+                ]
             }
-            out.append(.cells([Cell(text: "\(item.quantity)", x: 0, align: .left),
-                               Cell(text: item.name, x: 0.15, align: .left),
-                               Cell(text: money.plain(item.unitCents), x: 0.78, align: .right),
-                               Cell(text: money.plain(item.amountCents), x: 1, align: .right)], .plain))
+            out.append(
+                .cells(
+                    [
+                        Cell(text: "\(item.quantity)", x: 0, align: .left),
+                        Cell(text: item.name, x: 0.15, align: .left),
+                        Cell(text: money.plain(item.unitCents), x: 0.78, align: .right),
+                        Cell(text: money.plain(item.amountCents), x: 1, align: .right)
+                    ], .plain))
         }
         out.append(.rule)
         out += summaryLines

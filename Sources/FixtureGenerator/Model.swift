@@ -90,18 +90,20 @@ struct Day {
 }
 
 enum DateStyle {
-    case dotted          // 14.03.2026
-    case dottedShort     // 14.03.26
-    case slashDMY        // 14/03/2026
-    case slashMDY        // 03/14/2026 (US)
-    case iso             // 2026-03-14
-    case dashShort       // 14-03-26
-    case englishMonth    // 14 Mar 2026
-    case frenchMonth     // 14 mars 2026
-    case malayMonth      // 14 MAC 2026
+    case dotted // 14.03.2026
+    case dottedShort // 14.03.26
+    case slashDMY // 14/03/2026
+    case slashMDY // 03/14/2026 (US)
+    case iso // 2026-03-14
+    case dashShort // 14-03-26
+    case englishMonth // 14 Mar 2026
+    case frenchMonth // 14 mars 2026
+    case malayMonth // 14 MAC 2026
 
     func format(_ d: Day) -> String {
-        let dd = pad2(d.day), mm = pad2(d.month), yy = pad2(d.year % 100)
+        let dd = pad2(d.day)
+        let mm = pad2(d.month)
+        let yy = pad2(d.year % 100)
         switch self {
         case .dotted: return "\(dd).\(mm).\(d.year)"
         case .dottedShort: return "\(dd).\(mm).\(yy)"
@@ -113,12 +115,16 @@ enum DateStyle {
             let names = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
             return "\(d.day) \(names[d.month - 1]) \(d.year)"
         case .frenchMonth:
-            let names = ["janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-                         "septembre", "octobre", "novembre", "décembre"]
+            let names = [
+                "janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
+                "septembre", "octobre", "novembre", "décembre"
+            ]
             return "\(d.day) \(names[d.month - 1]) \(d.year)"
         case .malayMonth:
-            let names = ["JANUARI", "FEBRUARI", "MAC", "APRIL", "MEI", "JUN", "JULAI", "OGOS",
-                         "SEPTEMBER", "OKTOBER", "NOVEMBER", "DISEMBER"]
+            let names = [
+                "JANUARI", "FEBRUARI", "MAC", "APRIL", "MEI", "JUN", "JULAI", "OGOS",
+                "SEPTEMBER", "OKTOBER", "NOVEMBER", "DISEMBER"
+            ]
             return "\(d.day) \(names[d.month - 1]) \(d.year)"
         }
     }
@@ -130,11 +136,11 @@ func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
 
 /// How the digits of an amount are grouped and separated.
 enum NumberStyle {
-    case commaGroupsDotDecimal   // 1,234.56
-    case dotGroupsCommaDecimal   // 1.234,56
-    case commaDecimal            // 1234,56 (no grouping)
-    case swiss                   // 1'234.56
-    case french                  // 1 234,56
+    case commaGroupsDotDecimal // 1,234.56
+    case dotGroupsCommaDecimal // 1.234,56
+    case commaDecimal // 1234,56 (no grouping)
+    case swiss // 1'234.56
+    case french // 1 234,56
 
     var decimalSeparator: String {
         switch self {
@@ -175,7 +181,10 @@ enum NumberStyle {
         var fraction = basisPoints % 100
         if fraction != 0 {
             var fractionDigits = pad2(fraction)
-            if fraction % 10 == 0 { fraction /= 10; fractionDigits = String(fraction) }
+            if fraction % 10 == 0 {
+                fraction /= 10
+                fractionDigits = String(fraction)
+            }
             text += decimalSeparator + fractionDigits
         }
         return text + "%"
@@ -266,22 +275,30 @@ struct Labels {
     var thanks: String
 
     /// A copy with some words replaced.
-    func with(subtotal: String? = nil, total: String? = nil, cash: String? = nil, change: String? = nil,
-              card: String? = nil, thanks: String? = nil) -> Labels {
-        Labels(subtotal: subtotal ?? self.subtotal, total: total ?? self.total, cash: cash ?? self.cash,
-               change: change ?? self.change, card: card ?? self.card, thanks: thanks ?? self.thanks)
+    func with(
+        subtotal: String? = nil, total: String? = nil, cash: String? = nil, change: String? = nil,
+        card: String? = nil, thanks: String? = nil
+    ) -> Labels {
+        Labels(
+            subtotal: subtotal ?? self.subtotal, total: total ?? self.total, cash: cash ?? self.cash,
+            change: change ?? self.change, card: card ?? self.card, thanks: thanks ?? self.thanks)
     }
 
-    static let eng = Labels(subtotal: "Subtotal", total: "TOTAL", cash: "Cash", change: "Change",
-                            card: "Card", thanks: "Thank you for shopping with us!")
-    static let deu = Labels(subtotal: "Netto", total: "SUMME", cash: "Bar", change: "Rückgeld",
-                            card: "Girocard", thanks: "Vielen Dank für Ihren Einkauf!")
-    static let spa = Labels(subtotal: "Base imponible", total: "TOTAL", cash: "Efectivo", change: "Cambio",
-                            card: "Tarjeta", thanks: "¡Gracias por su visita!")
-    static let fra = Labels(subtotal: "Total HT", total: "TOTAL TTC", cash: "Espèces", change: "Rendu",
-                            card: "Carte bancaire", thanks: "Merci de votre visite !")
-    static let msa = Labels(subtotal: "Jumlah Kecil", total: "JUMLAH", cash: "Tunai", change: "Baki",
-                            card: "Kad Kredit", thanks: "Terima kasih, sila datang lagi")
+    static let eng = Labels(
+        subtotal: "Subtotal", total: "TOTAL", cash: "Cash", change: "Change",
+        card: "Card", thanks: "Thank you for shopping with us!")
+    static let deu = Labels(
+        subtotal: "Netto", total: "SUMME", cash: "Bar", change: "Rückgeld",
+        card: "Girocard", thanks: "Vielen Dank für Ihren Einkauf!")
+    static let spa = Labels(
+        subtotal: "Base imponible", total: "TOTAL", cash: "Efectivo", change: "Cambio",
+        card: "Tarjeta", thanks: "¡Gracias por su visita!")
+    static let fra = Labels(
+        subtotal: "Total HT", total: "TOTAL TTC", cash: "Espèces", change: "Rendu",
+        card: "Carte bancaire", thanks: "Merci de votre visite !")
+    static let msa = Labels(
+        subtotal: "Jumlah Kecil", total: "JUMLAH", cash: "Tunai", change: "Baki",
+        card: "Kad Kredit", thanks: "Terima kasih, sila datang lagi")
 }
 
 /// Where a rendered receipt goes.

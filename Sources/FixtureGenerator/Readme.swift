@@ -7,49 +7,51 @@ func readme() -> String {
         return "| \(name) | \(r.language.rawValue) | \(r.money.code) | \(format) | \(r.layout.name) "
             + "| \(r.money.withMarker(totals.totalCents)) | \(r.note) |"
     }
-    let head = "| file | language | currency | format | layout | total as printed | special |\n"
+    let head =
+        "| file | language | currency | format | layout | total as printed | special |\n"
         + "| --- | --- | --- | --- | --- | --- | --- |\n"
 
     var text = """
-    # Fixtures
+        # Fixtures
 
-    Synthetic receipts rendered by `shoebox-fixtures` (`Sources/FixtureGenerator/`). Do not edit the files
-    here by hand: change the specs in `Sources/FixtureGenerator/ReceiptSpecs.swift` and regenerate:
+        Synthetic receipts rendered by `shoebox-fixtures` (`Sources/FixtureGenerator/`). Do not edit the files
+        here by hand: change the specs in `Sources/FixtureGenerator/ReceiptSpecs.swift` and regenerate:
 
-        make fixtures        # = swift run shoebox-fixtures Fixtures
+            make fixtures        # = swift run shoebox-fixtures Fixtures
 
-    The output is deterministic (no timestamps, seeded noise, fixed PDF creation date \(fixedPDFDate)),
-    so regenerating without changes leaves `git status` clean.
+        The output is deterministic (no timestamps, seeded noise, fixed PDF creation date \(fixedPDFDate)),
+        so regenerating without changes leaves `git status` clean.
 
-    Rasters are 8-bit gray at 300 dpi (resolution stored in the PNG/JPEG); PDFs are 300 dpi rasters
-    painted at 72/300 scale, except the one born-digital PDF, whose text `pdftotext` can read.
-    All amounts are computed in integer cents, so net + tax = total and tendered - total = change.
+        Rasters are 8-bit gray at 300 dpi (resolution stored in the PNG/JPEG); PDFs are 300 dpi rasters
+        painted at 72/300 scale, except the one born-digital PDF, whose text `pdftotext` can read.
+        All amounts are computed in integer cents, so net + tax = total and tendered - total = change.
 
-    ## receipts/
+        ## receipts/
 
-    Each `<id>.<ext>` has `<id>.expected.json` beside it with the fields `file`, `merchant` (exactly the
-    top line), `date` (ISO), `total`, `subtotal`, `tax` (plain decimals with a dot, `null` when not
-    printed), `currency` (ISO 4217), `language` (ISO 639-2/T), `referenceNumber`, `paymentMethod`
-    (`card`, `cash` or `null`), `documentKind`, `layout` and `pages`.
+        Each `<id>.<ext>` has `<id>.expected.json` beside it with the fields `file`, `merchant` (exactly the
+        top line), `date` (ISO), `total`, `subtotal`, `tax` (plain decimals with a dot, `null` when not
+        printed), `currency` (ISO 4217), `language` (ISO 639-2/T), `referenceNumber`, `paymentMethod`
+        (`card`, `cash` or `null`), `documentKind`, `layout` and `pages`.
 
 
-    """
+        """
     text += head
     text += receiptFixtures.map { row($0, name: "`\($0.fileName)`") }.joined(separator: "\n") + "\n"
     text += """
 
-    ## sample-scans/
+        ## sample-scans/
 
-    Two folders of phone-photo and scanner style file names, for trying the whole pipeline on a folder.
-    Every file in `sample-scans/` is a scan; the expected values live outside it, in
-    `sample-expected/<folder>/<file name>.expected.json`.
+        Two folders of phone-photo and scanner style file names, for trying the whole pipeline on a folder.
+        Every file in `sample-scans/` is a scan; the expected values live outside it, in
+        `sample-expected/<folder>/<file name>.expected.json`.
 
 
-    """
+        """
     text += head
-    text += sampleFixtures.map { r -> String in
-        guard case .sample(let folder, let fileName) = r.destination else { fatalError("sample without folder") }
-        return row(r, name: "`\(folder)/\(fileName)`")
-    }.joined(separator: "\n") + "\n"
+    text +=
+        sampleFixtures.map { r -> String in
+            guard case .sample(let folder, let fileName) = r.destination else { fatalError("sample without folder") }
+            return row(r, name: "`\(folder)/\(fileName)`")
+        }.joined(separator: "\n") + "\n"
     return text
 }

@@ -19,8 +19,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2026, 3, 14), dateStyle: .slashDMY, time: "18:42",
         extraInfo: "Till 4  Op 1187",
         money: .pound, pricing: .gross, taxRates: [vat20],
-        items: [Item("Orange Juice 1L", 185), Item("Sourdough Loaf", 240), Item("Washing Up Liquid", 120),
-                Item("Cheddar 400g", 375, quantity: 2), Item("Bananas 5pk", 95)],
+        items: [
+            Item("Orange Juice 1L", 185), Item("Sourdough Loaf", 240), Item("Washing Up Liquid", 120),
+            Item("Cheddar 400g", 375, quantity: 2), Item("Bananas 5pk", 95)
+        ],
         labels: .eng.with(subtotal: "Net"),
         payment: .card(detail: "VISA CONTACTLESS **** 4821")),
 
@@ -32,8 +34,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2025, 10, 21), dateStyle: .slashMDY, time: "4:17 PM",
         reference: ("Trans #", "30418"),
         money: .dollar, pricing: .net, taxRates: [TaxRate(label: "Sales Tax", basisPoints: 725)],
-        items: [Item("Wood Screws #8", 749), Item("Duct Tape 2in", 599), Item("Sandpaper 120", 329, quantity: 2),
-                Item("LED Bulb 60W", 499)],
+        items: [
+            Item("Wood Screws #8", 749), Item("Duct Tape 2in", 599), Item("Sandpaper 120", 329, quantity: 2),
+            Item("LED Bulb 60W", 499)
+        ],
         labels: .eng.with(cash: "Cash Tendered", change: "Change Due", thanks: "Thank you! Come again"),
         payment: .cash(tenderedCents: 5000)),
 
@@ -47,8 +51,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2025, 11, 28), dateStyle: .englishMonth, dateLabel: "Invoice date:",
         reference: ("Invoice No:", "INV-2025-0187"),
         money: .pound, pricing: .net, taxRates: [vat20],
-        items: [Item("Website maintenance (November)", 45_000), Item("Hosting, annual plan", 24_000),
-                Item("Consulting hours", 8_500, quantity: 6), Item("SSL certificate", 4_900)],
+        items: [
+            Item("Website maintenance (November)", 45_000), Item("Hosting, annual plan", 24_000),
+            Item("Consulting hours", 8_500, quantity: 6), Item("SSL certificate", 4_900)
+        ],
         labels: .eng.with(total: "TOTAL DUE", thanks: "Thank you for your business."),
         payment: .due(note: "Payment due within 30 days to sort code 20-00-00, account 12345678.")),
 
@@ -60,8 +66,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2026, 3, 14), dateStyle: .dotted, time: "18:42",
         reference: ("Bon-Nr.", "4711"), extraInfo: "Kasse 2  Bed. 07",
         money: .euroDE, pricing: .gross, taxRates: [mwst7, mwst19],
-        items: [Item("Vollmilch 3,5%", 119), Item("Bio Eier 10 St.", 349), Item("Spülmittel", 179, tax: 1),
-                Item("Apfelsaft 1 l", 129, quantity: 2, tax: 1), Item("Kaffee 500 g", 699)],
+        items: [
+            Item("Vollmilch 3,5%", 119), Item("Bio Eier 10 St.", 349), Item("Spülmittel", 179, tax: 1),
+            Item("Apfelsaft 1 l", 129, quantity: 2, tax: 1), Item("Kaffee 500 g", 699)
+        ],
         labels: .deu,
         payment: .card(detail: "kontaktlos  Beleg 0815")),
 
@@ -73,8 +81,10 @@ let receiptFixtures: [Receipt] = [
         header: ["Kastanienallee 7, 10435 Berlin", "Tel. 030 4402117"],
         date: Day(2026, 2, 3), dateStyle: .dotted, time: "07:54",
         money: .euroSymbolDE, pricing: .gross, taxRates: [mwst7, mwst19],
-        items: [Item("Brötchen", 45, quantity: 4), Item("Croissant", 160), Item("Vollkornbrot 750 g", 420),
-                Item("Kaffee to go", 280, tax: 1)],
+        items: [
+            Item("Brötchen", 45, quantity: 4), Item("Croissant", 160), Item("Vollkornbrot 750 g", 420),
+            Item("Kaffee to go", 280, tax: 1)
+        ],
         labels: .deu.with(total: "ZU ZAHLEN", thanks: "Einen schönen Tag!"), showSubtotal: false,
         payment: .cash(tenderedCents: 2000)),
 
@@ -86,8 +96,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2025, 9, 6), dateStyle: .dotted, time: "11:15",
         reference: ("Beleg-Nr.", "20250906-0193"),
         money: .franc, pricing: .gross, taxRates: [TaxRate(label: "MWST", basisPoints: 810)],
-        items: [Item("Kaffeevollautomat", 119_900), Item("Entkalker", 995, quantity: 2),
-                Item("Reinigungstabletten", 1450), Item("Garantie 2 Jahre", 7900)],
+        items: [
+            Item("Kaffeevollautomat", 119_900), Item("Entkalker", 995, quantity: 2),
+            Item("Reinigungstabletten", 1450), Item("Garantie 2 Jahre", 7900)
+        ],
         labels: .deu.with(total: "TOTAL", card: "Mastercard"),
         payment: .card(detail: "**** **** **** 1184")),
 
@@ -101,9 +113,11 @@ let receiptFixtures: [Receipt] = [
         date: Day(2026, 4, 22), dateStyle: .dotted, dateLabel: "Datum:",
         reference: ("Rechnungsnr.", "R-2026-00318"),
         money: .euroDE, pricing: .gross, taxRates: [mwst19],
-        items: [Item("Akkuschrauber 18 V", 8999), Item("Bohrer-Set 10-tlg.", 2495),
-                Item("Wandfarbe weiß 10 l", 3990, quantity: 4), Item("Malerrolle 25 cm", 649, quantity: 2),
-                Item("Abdeckfolie 4x5 m", 399), Item("Schrauben-Sortiment", 1249)],
+        items: [
+            Item("Akkuschrauber 18 V", 8999), Item("Bohrer-Set 10-tlg.", 2495),
+            Item("Wandfarbe weiß 10 l", 3990, quantity: 4), Item("Malerrolle 25 cm", 649, quantity: 2),
+            Item("Abdeckfolie 4x5 m", 399), Item("Schrauben-Sortiment", 1249)
+        ],
         itemsOnFirstPage: 3,
         labels: .deu.with(total: "GESAMT", card: "EC-Karte"),
         payment: .card(detail: nil)),
@@ -117,8 +131,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2025, 6, 21), dateStyle: .slashDMY, time: "12:05",
         reference: ("Ticket nº", "0482-118"),
         money: .euroES, pricing: .gross, taxRates: [iva10, iva21],
-        items: [Item("Aceite oliva 1 L", 895), Item("Detergente", 450, tax: 1), Item("Tomate triturado", 115, quantity: 2),
-                Item("Agua 6x1,5 L", 294), Item("Papel cocina", 235, tax: 1)],
+        items: [
+            Item("Aceite oliva 1 L", 895), Item("Detergente", 450, tax: 1), Item("Tomate triturado", 115, quantity: 2),
+            Item("Agua 6x1,5 L", 294), Item("Papel cocina", 235, tax: 1)
+        ],
         labels: .spa,
         payment: .cash(tenderedCents: 5000)),
 
@@ -131,8 +147,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2025, 8, 9), dateStyle: .dashShort, time: "09:31",
         reference: ("Nº Ticket:", "000482"),
         money: .euroES, pricing: .gross, taxRates: [iva10],
-        items: [Item("Café con leche", 160, quantity: 2), Item("Tostada tomate", 280), Item("Zumo naranja", 320),
-                Item("Croissant", 190)],
+        items: [
+            Item("Café con leche", 160, quantity: 2), Item("Tostada tomate", 280), Item("Zumo naranja", 320),
+            Item("Croissant", 190)
+        ],
         labels: .spa.with(total: "TOTAL IMPORTE"), showSubtotal: false,
         payment: .card(detail: "VISA **** 7731")),
 
@@ -146,8 +164,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2025, 10, 17), dateStyle: .slashDMY, dateLabel: "Fecha:",
         reference: ("Factura nº", "F-2025/0921"),
         money: .euroES, pricing: .gross, taxRates: [iva21],
-        items: [Item("Hormigonera 160 l", 118_900), Item("Carretilla", 7990), Item("Pala", 1495, quantity: 2),
-                Item("Guantes de trabajo", 450, quantity: 3)],
+        items: [
+            Item("Hormigonera 160 l", 118_900), Item("Carretilla", 7990), Item("Pala", 1495, quantity: 2),
+            Item("Guantes de trabajo", 450, quantity: 3)
+        ],
         labels: .spa.with(total: "TOTAL FACTURA"),
         payment: .card(detail: "Pagado con tarjeta")),
 
@@ -159,8 +179,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2026, 1, 10), dateStyle: .slashDMY, time: "08:12",
         money: .euroFRShort, pricing: .gross,
         taxRates: [TaxRate(label: "TVA", basisPoints: 550), TaxRate(label: "TVA", basisPoints: 1000)],
-        items: [Item("Baguette tradition", 130, quantity: 2), Item("Croissant", 135, quantity: 3),
-                Item("Tarte aux pommes", 1250), Item("Café", 180, tax: 1)],
+        items: [
+            Item("Baguette tradition", 130, quantity: 2), Item("Croissant", 135, quantity: 3),
+            Item("Tarte aux pommes", 1250), Item("Café", 180, tax: 1)
+        ],
         labels: .fra.with(change: "Rendu monnaie"),
         payment: .cash(tenderedCents: 3000)),
 
@@ -174,8 +196,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2026, 5, 14), dateStyle: .frenchMonth, dateLabel: "Date :",
         reference: ("Facture n°", "2026-0457"),
         money: .euroFR, pricing: .gross, taxRates: [TaxRate(label: "TVA", basisPoints: 2000)],
-        items: [Item("Bureau chêne 140 cm", 64_900), Item("Chaise ergonomique", 28_900, quantity: 2),
-                Item("Lampe de bureau", 5990), Item("Livraison et montage", 4500)],
+        items: [
+            Item("Bureau chêne 140 cm", 64_900), Item("Chaise ergonomique", 28_900, quantity: 2),
+            Item("Lampe de bureau", 5990), Item("Livraison et montage", 4500)
+        ],
         labels: .fra.with(total: "À PAYER"),
         payment: .card(detail: nil)),
 
@@ -187,8 +211,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2026, 3, 14), dateStyle: .malayMonth, time: "19:20",
         reference: ("No. Resit:", "R0012873"),
         money: .ringgit, pricing: .net, taxRates: [sst6],
-        items: [Item("Beras Wangi 5kg", 1890), Item("Gula 1kg", 285), Item("Teh 100 uncang", 960),
-                Item("Susu Pekat", 320, quantity: 2)],
+        items: [
+            Item("Beras Wangi 5kg", 1890), Item("Gula 1kg", 285), Item("Teh 100 uncang", 960),
+            Item("Susu Pekat", 320, quantity: 2)
+        ],
         labels: .msa,
         payment: .cash(tenderedCents: 5000)),
 
@@ -201,8 +227,10 @@ let receiptFixtures: [Receipt] = [
         date: Day(2025, 12, 6), dateStyle: .dashShort, time: "13:05",
         extraInfo: "Meja 7  Pax 3",
         money: .ringgit, pricing: .net, taxRates: [sst6],
-        items: [Item("Nasi Lemak Ayam", 1290), Item("Mee Goreng Mamak", 950), Item("Teh Tarik", 320, quantity: 2),
-                Item("Roti Canai", 180, quantity: 2)],
+        items: [
+            Item("Nasi Lemak Ayam", 1290), Item("Mee Goreng Mamak", 950), Item("Teh Tarik", 320, quantity: 2),
+            Item("Roti Canai", 180, quantity: 2)
+        ],
         labels: .msa.with(total: "JUMLAH BESAR"),
         payment: .card(detail: "MASTERCARD **** 5520")),
 
@@ -216,10 +244,12 @@ let receiptFixtures: [Receipt] = [
         date: Day(2025, 10, 3), dateStyle: .malayMonth, dateLabel: "Tarikh:",
         reference: ("No. Invois:", "INV-25-0312"),
         money: .ringgit, pricing: .net, taxRates: [sst8],
-        items: [Item("Kad nama (kotak 100)", 4500, quantity: 5), Item("Risalah A5 1000 keping", 38_000, quantity: 2),
-                Item("Banner 3x6 kaki", 12_000), Item("Reka bentuk grafik", 15_000)],
+        items: [
+            Item("Kad nama (kotak 100)", 4500, quantity: 5), Item("Risalah A5 1000 keping", 38_000, quantity: 2),
+            Item("Banner 3x6 kaki", 12_000), Item("Reka bentuk grafik", 15_000)
+        ],
         labels: .msa,
-        payment: .due(note: "Sila bayar dalam tempoh 30 hari.")),
+        payment: .due(note: "Sila bayar dalam tempoh 30 hari."))
 ]
 
 /// Phone photos and scans in `Fixtures/sample-scans/<folder>/`.
@@ -248,10 +278,13 @@ let sampleFixtures: [Receipt] = [
         date: Day(2026, 3, 17), dateStyle: .dotted, dateLabel: "Datum:",
         reference: ("Rechnungsnr.", "H-26-1043"),
         money: .euroDE, pricing: .gross, taxRates: [mwst7, mwst19],
-        items: [Item("Übernachtung Doppelzimmer", 9600, quantity: 3), Item("Frühstück", 1450, quantity: 6, tax: 1),
-                Item("Minibar", 650, tax: 1)],
-        labels: .deu.with(total: "GESAMTBETRAG", card: "Visa",
-                          thanks: "Wir danken für Ihren Besuch."),
+        items: [
+            Item("Übernachtung Doppelzimmer", 9600, quantity: 3), Item("Frühstück", 1450, quantity: 6, tax: 1),
+            Item("Minibar", 650, tax: 1)
+        ],
+        labels: .deu.with(
+            total: "GESAMTBETRAG", card: "Visa",
+            thanks: "Wir danken für Ihren Besuch."),
         payment: .card(detail: "**** 9921")),
 
     Receipt(
@@ -264,8 +297,10 @@ let sampleFixtures: [Receipt] = [
         date: Day(2026, 3, 16), dateStyle: .dottedShort, time: "15:40",
         reference: ("Beleg", "2231"),
         money: .euroDE, pricing: .gross, taxRates: [mwst7, mwst19],
-        items: [Item("Ausstellungskatalog", 2990), Item("Postkarte", 150, quantity: 4, tax: 1),
-                Item("Baumwolltasche", 1200, tax: 1)],
+        items: [
+            Item("Ausstellungskatalog", 2990), Item("Postkarte", 150, quantity: 4, tax: 1),
+            Item("Baumwolltasche", 1200, tax: 1)
+        ],
         labels: .deu.with(card: "Kartenzahlung"),
         payment: .card(detail: "Visa **** 9921")),
 
@@ -294,8 +329,10 @@ let sampleFixtures: [Receipt] = [
         date: Day(2026, 2, 3), dateStyle: .slashDMY, time: "10:02",
         reference: ("Receipt No:", "100293"),
         money: .pound, pricing: .gross, taxRates: [vat20],
-        items: [Item("A4 Copier Paper", 499, quantity: 5), Item("Ballpoint Pens 10pk", 349), Item("Stapler", 899),
-                Item("Sticky Notes", 250, quantity: 2)],
+        items: [
+            Item("A4 Copier Paper", 499, quantity: 5), Item("Ballpoint Pens 10pk", 349), Item("Stapler", 899),
+            Item("Sticky Notes", 250, quantity: 2)
+        ],
         labels: .eng.with(subtotal: "Net"),
         payment: .card(detail: "MASTERCARD **** 3307")),
 
@@ -309,8 +346,10 @@ let sampleFixtures: [Receipt] = [
         date: Day(2026, 2, 20), dateStyle: .iso, time: "10:14",
         reference: ("No. Resit:", "S-004512"),
         money: .ringgit, pricing: .net, taxRates: [sst6],
-        items: [Item("Kertas A4 80gsm", 1250, quantity: 4), Item("Fail Kotak", 690, quantity: 4),
-                Item("Pen Biru", 120, quantity: 12)],
+        items: [
+            Item("Kertas A4 80gsm", 1250, quantity: 4), Item("Fail Kotak", 690, quantity: 4),
+            Item("Pen Biru", 120, quantity: 12)
+        ],
         labels: .msa,
         payment: .cash(tenderedCents: 10_000)),
 
@@ -326,5 +365,5 @@ let sampleFixtures: [Receipt] = [
         money: .dollar, pricing: .net, taxRates: [TaxRate(label: "Sales Tax", basisPoints: 625)],
         items: [Item("Printer Toner 12A", 8999), Item("Desk Organizer", 2450), Item("Notebook A5", 425, quantity: 3)],
         labels: .eng.with(card: "AMEX"),
-        payment: .card(detail: "**** 1009  APPROVED")),
+        payment: .card(detail: "**** 1009  APPROVED"))
 ]

@@ -82,15 +82,17 @@ struct Renderer {
                     w = advance(text, cr)
                 }
                 check(w <= geometry.textWidth, text)
-                let x: Double = switch align {
-                case .left: left
-                case .center: left + (geometry.textWidth - w) / 2
-                case .right: right - w
-                }
+                let x: Double =
+                    switch align {
+                    case .left: left
+                    case .center: left + (geometry.textWidth - w) / 2
+                    case .right: right - w
+                    }
                 show(text, x: x, baseline: y + size, cr)
             case .pair(let l, let r, let style):
                 let size = use(style, on: cr)
-                let wl = advance(l, cr), wr = advance(r, cr)
+                let wl = advance(l, cr)
+                let wr = advance(r, cr)
                 check(wl + wr + size <= geometry.textWidth, "\(l) … \(r)")
                 show(l, x: left, baseline: y + size, cr)
                 show(r, x: right - wr, baseline: y + size, cr)
@@ -119,8 +121,9 @@ struct Renderer {
     /// Selects the font for `style` and returns its pixel size.
     private func use(_ style: Style, on cr: OpaquePointer) -> Double {
         let size = geometry.fontSize * style.size.scale
-        cairo_select_font_face(cr, font, CAIRO_FONT_SLANT_NORMAL,
-                               style.bold || boldText ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
+        cairo_select_font_face(
+            cr, font, CAIRO_FONT_SLANT_NORMAL,
+            style.bold || boldText ? CAIRO_FONT_WEIGHT_BOLD : CAIRO_FONT_WEIGHT_NORMAL)
         cairo_set_font_size(cr, size)
         return size
     }
@@ -168,7 +171,8 @@ extension Renderer {
         // Rotate the clean page about its centre onto a slightly larger white page,
         // so that the rotation does not cut off the corners.
         let pad = 48
-        let outWidth = width + 2 * pad, outHeight = height + 2 * pad
+        let outWidth = width + 2 * pad
+        let outHeight = height + 2 * pad
         let rotated = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(outWidth), Int32(outHeight))!
         defer { cairo_surface_destroy(rotated) }
         let rc = cairo_create(rotated)!
@@ -189,18 +193,22 @@ extension Renderer {
 
     /// Paper tone, uneven lighting, texture, grain and dust, all from a seeded PRNG.
     private func age(_ image: inout GrayImage, _ scan: ScanLook, seed: UInt64) {
-        let width = image.width, height = image.height
+        let width = image.width
+        let height = image.height
         var random = SplitMix64(seed: seed)
         // Paper texture: random levels on a coarse grid, interpolated, so it stays cheap for JPEG.
         let cell = 16
-        let gridWidth = width / cell + 2, gridHeight = height / cell + 2
+        let gridWidth = width / cell + 2
+        let gridHeight = height / cell + 2
         let grid = (0..<(gridWidth * gridHeight)).map { _ in
             Int(random.next() % UInt64(2 * scan.noise + 1)) - scan.noise
         }
         for y in 0..<height {
-            let gy = y / cell, fy = y % cell
+            let gy = y / cell
+            let fy = y % cell
             for x in 0..<width {
-                let gx = x / cell, fx = x % cell
+                let gx = x / cell
+                let fx = x % cell
                 let top = grid[gy * gridWidth + gx] * (cell - fx) + grid[gy * gridWidth + gx + 1] * fx
                 let bottom = grid[(gy + 1) * gridWidth + gx] * (cell - fx) + grid[(gy + 1) * gridWidth + gx + 1] * fx
                 let texture = (top * (cell - fy) + bottom * fy) / (cell * cell)
@@ -214,7 +222,8 @@ extension Renderer {
         }
         // A few specks of dust.
         for _ in 0..<(width * height / 40_000) {
-            let x = Int(random.next() % UInt64(width - 3)), y = Int(random.next() % UInt64(height - 3))
+            let x = Int(random.next() % UInt64(width - 3))
+            let y = Int(random.next() % UInt64(height - 3))
             let level = UInt8(90 + random.next() % 80)
             for dy in 0..<2 { for dx in 0..<2 { image.pixels[(y + dy) * width + x + dx] = level } }
         }
@@ -232,14 +241,15 @@ extension Renderer {
             let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
             for x in 0..<width {
                 let rgb = row[x]
-                let r = (rgb >> 16) & 0xFF, g = (rgb >> 8) & 0xFF, b = rgb & 0xFF
+                let r = (rgb >> 16) & 0xFF
+                let g = (rgb >> 8) & 0xFF
+                let b = rgb & 0xFF
                 pixels[y * width + x] = UInt8((r * 299 + g * 587 + b * 114) / 1000)
             }
         }
         return GrayImage(width: width, height: height, pixels: pixels)
     }
 }
-
 
 /// FNV-1a of a string: a stable seed (Swift's `hashValue` changes from run to run).
 func stableHash(_ text: String) -> UInt64 {

@@ -7,7 +7,9 @@ import Foundation
 enum WriteError: Error, CustomStringConvertible {
     case failed(String)
     var description: String {
-        switch self { case .failed(let what): what }
+        switch self {
+        case .failed(let what): what
+        }
     }
 }
 
@@ -213,6 +215,6 @@ func expectedJSON(_ receipt: Receipt, _ totals: Totals) -> String {
         "paymentMethod": receipt.payment.jsonValue.map { .string($0) } ?? .null,
         "documentKind": .string(receipt.kind.rawValue),
         "layout": .string(receipt.layout.name),
-        "pages": .int(receipt.pages),
+        "pages": .int(receipt.pages)
     ])
 }

@@ -15,8 +15,9 @@ let files = FileManager.default
 /// Renders one receipt into `file` in its output format.
 func render(_ receipt: Receipt, to file: URL) throws {
     let printer = ReceiptPrinter(receipt)
-    let renderer = Renderer(font: receipt.font, geometry: .of(receipt.layout), name: receipt.id,
-                            boldText: receipt.boldText)
+    let renderer = Renderer(
+        font: receipt.font, geometry: .of(receipt.layout), name: receipt.id,
+        boldText: receipt.boldText)
     let pages = Renderer.pages(printer.lines)
     precondition(pages.count == receipt.pages, "\(receipt.id): page count")
     let seed = stableHash(receipt.id)
@@ -86,7 +87,8 @@ do {
 
     for receipt in receiptFixtures + sampleFixtures {
         let totals = Totals(receipt)
-        let scan: URL, expected: URL
+        let scan: URL
+        let expected: URL
         switch receipt.destination {
         case .receipts:
             scan = receiptsDir.appendingPathComponent(receipt.fileName)
@@ -104,8 +106,9 @@ do {
         print("wrote \(scan.path)")
     }
     // What a user sets for a folder: its export category (`shoebox export` reads it; `run` ignores dotfiles).
-    try writeText("{\"defaultCategory\": \"work trip\", \"categories\": [\"work trip\", \"meals\"]}\n",
-                  to: scansDir.appendingPathComponent("2026-03-berlin-trip/.shoebox.json"))
+    try writeText(
+        "{\"defaultCategory\": \"work trip\", \"categories\": [\"work trip\", \"meals\"]}\n",
+        to: scansDir.appendingPathComponent("2026-03-berlin-trip/.shoebox.json"))
     try writeText(readme(), to: root.appendingPathComponent("README.md"))
 } catch {
     FileHandle.standardError.write(Data("shoebox-fixtures: \(error)\n".utf8))

@@ -17,12 +17,14 @@ func duplicateBench(outputDirectory: String, truth: String?) {
         prints = try store.fingerprints()
         texts = try store.firstPageTexts()
     } catch {
-        FileHandle.standardError.write(Data("shoebox-bench: \(error)\n".utf8)); exit(1)
+        FileHandle.standardError.write(Data("shoebox-bench: \(error)\n".utf8))
+        exit(1)
     }
     func base(_ path: String) -> String { String((path as NSString).lastPathComponent.split(separator: ".").first ?? "") }
     func company(_ id: String) -> String? {
         guard let truth, let data = FileManager.default.contents(atPath: "\(truth)/\(id).json"),
-              let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let c = o["company"] as? String else { return nil }
+            let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let c = o["company"] as? String
+        else { return nil }
         return c.uppercased().trimmingCharacters(in: .whitespaces)
     }
     // The fixture generator's same purchase on other days (`shoebox-fixtures --same-purchase`): `<id>--d3`.
@@ -32,15 +34,27 @@ func duplicateBench(outputDirectory: String, truth: String?) {
     let ids = records.map { base($0.source) }
     var companies: [String: String] = [:]
     for id in Set(ids) { companies[id] = company(id) }
-    var tp = 0, fn = 0, fp = 0, fpHard = 0, negatives = 0, hard = 0
+    var tp = 0
+    var fn = 0
+    var fp = 0
+    var fpHard = 0
+    var negatives = 0
+    var hard = 0
     var byWhy: [String: Int] = [:]
-    var misses: [String] = [], falseAlarms: [String] = []
+    var misses: [String] = []
+    var falseAlarms: [String] = []
     for i in entries.indices {
         for j in entries.indices where j > i {
             let same = ids[i] == ids[j]
             let found = rules.match(entries[j], in: [entries[i]]) ?? rules.match(entries[i], in: [entries[j]])
             if same {
-                if let found { tp += 1; byWhy[found.why, default: 0] += 1 } else { fn += 1; misses.append("\(records[i].source) ~ \(records[j].source)") }
+                if let found {
+                    tp += 1
+                    byWhy[found.why, default: 0] += 1
+                } else {
+                    fn += 1
+                    misses.append("\(records[i].source) ~ \(records[j].source)")
+                }
             } else {
                 negatives += 1
                 let isHard = (companies[ids[i]] != nil && companies[ids[i]] == companies[ids[j]]) || shop(ids[i]).map { $0 == shop(ids[j]) } == true
@@ -56,8 +70,10 @@ func duplicateBench(outputDirectory: String, truth: String?) {
     let precision = tp + fp == 0 ? 1 : Double(tp) / Double(tp + fp)
     let recall = tp + fn == 0 ? 0 : Double(tp) / Double(tp + fn)
     print("duplicates: \(records.count) documents, \(tp + fn) same-paper pairs, \(negatives) other pairs (\(hard) of the same company)")
-    print(String(format: "precision %.4f (%d right, %d wrong, %d of them same company), recall %.4f (%d of %d)  [targets: ≥ 0.98, ≥ 0.95]",
-                 precision, tp, fp, fpHard, recall, tp, tp + fn))
+    print(
+        String(
+            format: "precision %.4f (%d right, %d wrong, %d of them same company), recall %.4f (%d of %d)  [targets: ≥ 0.98, ≥ 0.95]",
+            precision, tp, fp, fpHard, recall, tp, tp + fn))
     for (why, n) in byWhy.sorted(by: { $0.value > $1.value }) { print("  found by \(why): \(n)") }
     print("fingerprints: \(prints.count) of \(records.count) documents")
     for m in falseAlarms.prefix(20) { print("  wrong: \(m)") }

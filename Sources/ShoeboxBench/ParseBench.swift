@@ -14,7 +14,8 @@ func parseBench(cacheDirectory dir: String) {
         }
     }
     guard !documents.isEmpty else {
-        FileHandle.standardError.write(Data("shoebox-bench: no cached documents in \(dir); run `shoebox regress DIR --ocr-cache \(dir)` first\n".utf8))
+        FileHandle.standardError.write(
+            Data("shoebox-bench: no cached documents in \(dir); run `shoebox regress DIR --ocr-cache \(dir)` first\n".utf8))
         exit(1)
     }
     let parser = ReceiptParser(today: CalendarDay(year: 2026, month: 11, day: 30)!)
@@ -33,7 +34,10 @@ func parseBench(cacheDirectory dir: String) {
             let extraction = parser.parse(pages: doc, language: nil)
             let record = merger.merge(extraction, source: source, language: .unknown, pages: doc.count)
             let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-            if round > 0 { samples.append(elapsed); best[k] = min(best[k], elapsed) }  // round 0 warms up
+            if round > 0 {
+                samples.append(elapsed)
+                best[k] = min(best[k], elapsed)
+            } // round 0 warms up
             if round == 0 && record.status == .accepted { accepted += 1 }
         }
     }
@@ -41,8 +45,11 @@ func parseBench(cacheDirectory dir: String) {
         let sorted = values.sorted()
         return sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
     }
-    print(String(format: "parse + merge: %d OCR'd texts, best of %d rounds each: median %.3f ms, p90 %.3f ms, max %.3f ms per document (target ≤ 1 ms median)",
-                 documents.count, rounds, percentile(best, 0.5), percentile(best, 0.9), best.max()!))
+    print(
+        String(
+            format:
+                "parse + merge: %d OCR'd texts, best of %d rounds each: median %.3f ms, p90 %.3f ms, max %.3f ms per document (target ≤ 1 ms median)",
+            documents.count, rounds, percentile(best, 0.5), percentile(best, 0.9), best.max()!))
     print(String(format: "  every round counted: median %.3f ms, p90 %.3f ms", percentile(samples, 0.5), percentile(samples, 0.9)))
 
 }

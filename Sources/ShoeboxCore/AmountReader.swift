@@ -14,7 +14,7 @@ public enum AmountReader {
     /// Currency marks and the ISO code each stands for. Longest first, matched on the original text.
     static let currencyMarks: [(String, String)] = [
         ("EUR", "EUR"), ("USD", "USD"), ("GBP", "GBP"), ("MYR", "MYR"), ("CHF", "CHF"), ("SGD", "SGD"),
-        ("US$", "USD"), ("S$", "SGD"), ("SFr.", "CHF"), ("Fr.", "CHF"), ("RM", "MYR"), ("€", "EUR"), ("$", "USD"), ("£", "GBP"),
+        ("US$", "USD"), ("S$", "SGD"), ("SFr.", "CHF"), ("Fr.", "CHF"), ("RM", "MYR"), ("€", "EUR"), ("$", "USD"), ("£", "GBP")
     ]
 
     /// Mends the breaks OCR puts into printed amounts, before they are read: "64. 15" and "64 .15" → "64.15",
@@ -32,7 +32,8 @@ public enum AmountReader {
             let letterAfter = i + 1 < c.count && c[i + 1].isLetterFast && c[i + 1] != "O" && c[i + 1] != "o"
             if (digit(i - 1) && digit(i + 1)) || (sep(i - 1) && digit(i - 2) && zeroish(i + 1))
                 || (digit(i - 1) && sep(i - 2) && digit(i - 3) && !letterAfter) || (sep(i - 1) && digit(i - 2) && !letterAfter)
-                || (sep(i + 1) && digit(i + 2) && digit(i + 3) && (i == 0 || !c[i - 1].isLetterFast)) {
+                || (sep(i + 1) && digit(i + 2) && digit(i + 3) && (i == 0 || !c[i - 1].isLetterFast))
+            {
                 c[i] = "0"
             }
         }
@@ -45,9 +46,17 @@ public enum AmountReader {
         while i < c.count {
             if c[i] == " " {
                 // "64. 15": separator before, two digits after and then no digit.
-                if sep(i - 1) && digit(i - 2) && digit(i + 1) && digit(i + 2) && !digit(i + 3) { i += 1; changed = true; continue }
+                if sep(i - 1) && digit(i - 2) && digit(i + 1) && digit(i + 2) && !digit(i + 3) {
+                    i += 1
+                    changed = true
+                    continue
+                }
                 // "64 .15"
-                if digit(i - 1) && sep(i + 1) && digit(i + 2) && digit(i + 3) && !digit(i + 4) { i += 1; changed = true; continue }
+                if digit(i - 1) && sep(i + 1) && digit(i + 2) && digit(i + 3) && !digit(i + 4) {
+                    i += 1
+                    changed = true
+                    continue
+                }
                 // "RM 64 13": after a currency mark and 1–4 digits, a space then exactly two digits ends the amount.
                 if digit(i - 1) && digit(i + 1) && digit(i + 2) && !(digit(i + 3) || sep(i + 3)) {
                     var k = i - 1
@@ -56,8 +65,10 @@ public enum AmountReader {
                     var m = k
                     if m >= 0 && c[m] == " " { m -= 1 }
                     let mark = m >= 0 ? String(c[max(0, m - 2)...m]) : ""
-                    if (1...4).contains(run) && (mark.hasSuffix("RM") || mark.hasSuffix("$") || mark.hasSuffix("€") || mark.hasSuffix("£")
-                                                 || mark.hasSuffix("EUR") || mark.hasSuffix("USD") || mark.hasSuffix("MYR") || mark.hasSuffix("GBP")) {
+                    if (1...4).contains(run)
+                        && (mark.hasSuffix("RM") || mark.hasSuffix("$") || mark.hasSuffix("€") || mark.hasSuffix("£")
+                            || mark.hasSuffix("EUR") || mark.hasSuffix("USD") || mark.hasSuffix("MYR") || mark.hasSuffix("GBP"))
+                    {
                         out.append(".")
                         i += 1
                         changed = true
@@ -84,12 +95,17 @@ public enum AmountReader {
             var j = i
             while j < chars.count {
                 let c = chars[j]
-                if c.isDigitASCII { j += 1; continue }
+                if c.isDigitASCII {
+                    j += 1
+                    continue
+                }
                 if (c == "." || c == "," || c == "'" || c == "’") && j + 1 < chars.count && chars[j + 1].isDigitASCII {
-                    j += 1; continue
+                    j += 1
+                    continue
                 }
                 if c == " " && j + 3 < chars.count + 0 && isThreeDigitGroup(chars, j + 1) && hasDigitsBefore(chars, j, count: 1, limit: 3, start: i) {
-                    j += 1; continue
+                    j += 1
+                    continue
                 }
                 break
             }
@@ -103,9 +119,10 @@ public enum AmountReader {
                 while k < chars.count && chars[k] == " " { k += 1 }
                 let isRate = k < chars.count && chars[k] == "%"
                 let hint = currency(around: chars, start: i, end: j)
-                results.append(Found(
-                    reading: AmountReading(minorUnits: negative ? -parsed : parsed, fractionDigits: 2, currencyHint: hint),
-                    range: i..<j, isRate: isRate))
+                results.append(
+                    Found(
+                        reading: AmountReading(minorUnits: negative ? -parsed : parsed, fractionDigits: 2, currencyHint: hint),
+                        range: i..<j, isRate: isRate))
             }
             i = max(j, i + 1)
         }
@@ -128,7 +145,7 @@ public enum AmountReader {
     /// followed by one or two digits at the end; every other separator must group exactly three digits.
     static func parse(_ token: String) -> Int64? {
         let chars = Array(token)
-        guard let lastSep = chars.lastIndex(where: { !$0.isNumber }) else { return nil }  // bare integers are not amounts
+        guard let lastSep = chars.lastIndex(where: { !$0.isNumber }) else { return nil } // bare integers are not amounts
         let fraction = chars[(lastSep + 1)...]
         let sep = chars[lastSep]
         guard sep == "." || sep == ",", fraction.count == 1 || fraction.count == 2 else { return nil }
@@ -139,7 +156,8 @@ public enum AmountReader {
         if groups.count > 1 {
             let seps = Set(wholePart.filter { !$0.isNumber })
             guard seps.count == 1, let groupSep = seps.first, groupSep != sep,
-                  groups.dropFirst().allSatisfy({ $0.count == 3 }) else { return nil }
+                groups.dropFirst().allSatisfy({ $0.count == 3 })
+            else { return nil }
         }
         guard let whole = Int64(String(wholePart.filter(\.isNumber))) else { return nil }
         var cents = Int64(String(fraction)) ?? 0

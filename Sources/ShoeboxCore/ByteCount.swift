@@ -6,7 +6,10 @@ public enum ByteCount {
         guard bytes.magnitude >= 1024 else { return "\(bytes) byte\(bytes.magnitude == 1 ? "" : "s")" }
         var value = Double(bytes) / 1024
         var unit = 0
-        while value.magnitude >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
+        while value.magnitude >= 1024, unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
         // Three significant digits: 10.2 KiB, 3.75 MiB, 512 MiB.
         let digits = value.magnitude >= 100 ? 0 : value.magnitude >= 10 ? 1 : 2
         return fixed(value, digits) + " " + units[unit]

@@ -15,13 +15,16 @@ public struct CSVWriter: Sendable {
     public let profile: Profile
     private(set) var rows: [[String]] = []
 
-    public init(header: [String], profile: Profile = .rfc4180) { self.header = header; self.profile = profile }
+    public init(header: [String], profile: Profile = .rfc4180) {
+        self.header = header
+        self.profile = profile
+    }
 
     public enum RowError: Error, CustomStringConvertible {
         case wrongFieldCount(expected: Int, got: Int)
         public var description: String {
             switch self {
-            case let .wrongFieldCount(e, g): return "CSV row has \(g) fields, the header has \(e)"
+            case .wrongFieldCount(let e, let g): return "CSV row has \(g) fields, the header has \(e)"
             }
         }
     }

@@ -7,7 +7,8 @@ public struct CalendarDay: Hashable, Sendable, Comparable, CustomStringConvertib
     /// Nil when the day does not exist (31 April, 29 February of a common year, month 13, …).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
-              day >= 1, day <= CalendarDay.daysIn(month: month, year: year) else { return nil }
+            day >= 1, day <= CalendarDay.daysIn(month: month, year: year)
+        else { return nil }
         self.year = year
         self.month = month
         self.day = day
@@ -17,7 +18,8 @@ public struct CalendarDay: Hashable, Sendable, Comparable, CustomStringConvertib
     public init?(iso: String) {
         let parts = iso.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]) else { return nil }
+            let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
+        else { return nil }
         self.init(year: y, month: m, day: d)
     }
 

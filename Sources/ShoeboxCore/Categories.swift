@@ -5,7 +5,10 @@ public struct CategoryRule: Sendable, Equatable {
     public let keyword: String
     public let category: String
 
-    public init(keyword: String, category: String) { self.keyword = keyword; self.category = category }
+    public init(keyword: String, category: String) {
+        self.keyword = keyword
+        self.category = category
+    }
 }
 
 /// What a user set for one folder of scans, in `<folder>/.shoebox.json`:
@@ -16,7 +19,8 @@ public struct FolderSettings: Sendable, Equatable {
     public var categories: [String] = []
 
     public init(defaultCategory: String? = nil, categories: [String] = []) {
-        self.defaultCategory = defaultCategory; self.categories = categories
+        self.defaultCategory = defaultCategory
+        self.categories = categories
     }
 
     public static let fileName = ".shoebox.json"

@@ -26,7 +26,7 @@ public enum DateReader {
             (9, ["september", "sep", "sept", "septiembre", "setiembre", "septembre"]),
             (10, ["october", "oct", "oktober", "okt", "octubre", "octobre"]),
             (11, ["november", "nov", "noviembre", "novembre"]),
-            (12, ["december", "dec", "dezember", "dez", "diciembre", "dic", "decembre", "disember", "dis"]),
+            (12, ["december", "dec", "dezember", "dez", "diciembre", "dic", "decembre", "disember", "dis"])
         ]
         for (month, names) in table { for n in names { m[n] = month } }
         return m
@@ -39,9 +39,17 @@ public enum DateReader {
     /// `folded`: the line already folded, when the caller has it.
     static func dates(in line: String, folded: String?, order: NumericOrder, today: CalendarDay) -> [Found] {
         // Every date has digits; a numeric one also a separator, a textual one also letters.
-        var digits = 0, separators = false, letters = false
+        var digits = 0
+        var separators = false
+        var letters = false
         for u in line.utf8 {
-            if u >= 0x30 && u <= 0x39 { digits += 1 } else if u == 0x2E || u == 0x2F || u == 0x2D { separators = true } else if u >= 0x41 { letters = true }
+            if u >= 0x30 && u <= 0x39 {
+                digits += 1
+            } else if u == 0x2E || u == 0x2F || u == 0x2D {
+                separators = true
+            } else if u >= 0x41 {
+                letters = true
+            }
         }
         guard digits >= 2 else { return [] }
         var out: [Found] = []
@@ -63,12 +71,24 @@ public enum DateReader {
             return j - start
         }
         while i < chars.count {
-            guard chars[i].isDigitASCII, i == 0 || !chars[i - 1].isDigitASCII else { i += 1; continue }
-            let a = run(i), s1 = i + a
-            guard [1, 2, 4].contains(a), s1 < chars.count, "./-".contains(chars[s1]) else { i += a; continue }
-            let b = run(s1 + 1), s2 = s1 + 1 + b
-            guard (1...2).contains(b), s2 < chars.count, chars[s2] == chars[s1] else { i += a; continue }
-            let c = run(s2 + 1), end = s2 + 1 + c
+            guard chars[i].isDigitASCII, i == 0 || !chars[i - 1].isDigitASCII else {
+                i += 1
+                continue
+            }
+            let a = run(i)
+            let s1 = i + a
+            guard [1, 2, 4].contains(a), s1 < chars.count, "./-".contains(chars[s1]) else {
+                i += a
+                continue
+            }
+            let b = run(s1 + 1)
+            let s2 = s1 + 1 + b
+            guard (1...2).contains(b), s2 < chars.count, chars[s2] == chars[s1] else {
+                i += a
+                continue
+            }
+            let c = run(s2 + 1)
+            let end = s2 + 1 + c
             let shaped = a == 4 ? (1...2).contains(c) : (c == 2 || c == 4)
             let free = end == chars.count || !(chars[end].isLetter || chars[end].isDigitASCII || "./-".contains(chars[end]))
             if shaped && free {
@@ -104,18 +124,23 @@ public enum DateReader {
         }
         while i < chars.count {
             guard chars[i].isDigitASCII, i == 0 || !(chars[i - 1].isDigitASCII) else {
-                i += 1; continue
+                i += 1
+                continue
             }
             guard let a = number(at: i), a.end < chars.count, "./-".contains(chars[a.end]),
-                  let b = number(at: a.end + 1), b.end < chars.count, chars[b.end] == chars[a.end],
-                  var c = number(at: b.end + 1), b.digits <= 2
-            else { i += 1; continue }
+                let b = number(at: a.end + 1), b.end < chars.count, chars[b.end] == chars[a.end],
+                var c = number(at: b.end + 1), b.digits <= 2
+            else {
+                i += 1
+                continue
+            }
             let followedByDigit = c.end < chars.count && chars[c.end].isDigitASCII
             if a.digits <= 2, (5...6).contains(c.digits), c.end < chars.count, chars[c.end] == ":" {
                 // A year glued to the time after it ("25/12/201808:13"): the first four digits are the year.
                 c = (Int(String(chars[(b.end + 1)..<(b.end + 5)]))!, 4, b.end + 5)
             } else if followedByDigit || c.digits > 4 {
-                i += 1; continue
+                i += 1
+                continue
             }
             // A number glued after the date (".2026123") or a decimal ("12.03.2026.5") is not a date.
             if a.digits == 4, (1...2).contains(c.digits) {
@@ -125,14 +150,16 @@ public enum DateReader {
             } else if (1...2).contains(a.digits), c.digits == 4 || c.digits == 2, let y = year(from: c.value, digits: c.digits, today: today) {
                 let dayFirst = CalendarDay(year: y, month: b.value, day: a.value).flatMap { plausible($0, today: today) ? $0 : nil }
                 // Dotted dates are day-first everywhere (month-first writers use slashes).
-                let monthFirst = chars[a.end] == "." ? nil
+                let monthFirst =
+                    chars[a.end] == "."
+                    ? nil
                     : CalendarDay(year: y, month: a.value, day: b.value).flatMap { plausible($0, today: today) ? $0 : nil }
                 switch (dayFirst, monthFirst) {
-                case let (d?, m?):
+                case (let d?, let m?):
                     let ambiguous = d != m
                     found.append(Found(day: order == .dayFirst ? d : m, orderAmbiguous: ambiguous, textual: false))
-                case let (d?, nil): found.append(Found(day: d, orderAmbiguous: false, textual: false))
-                case let (nil, m?): found.append(Found(day: m, orderAmbiguous: false, textual: false))
+                case (let d?, nil): found.append(Found(day: d, orderAmbiguous: false, textual: false))
+                case (nil, let m?): found.append(Found(day: m, orderAmbiguous: false, textual: false))
                 default: break
                 }
             }
@@ -149,11 +176,15 @@ public enum DateReader {
         for ch in folded {
             let isDigit = ch.isDigitASCII
             if ch.isLetter || isDigit {
-                if !current.isEmpty && isDigit != currentIsDigit { tokens.append(current); current = "" }
+                if !current.isEmpty && isDigit != currentIsDigit {
+                    tokens.append(current)
+                    current = ""
+                }
                 current.append(ch)
                 currentIsDigit = isDigit
             } else if !current.isEmpty {
-                tokens.append(current); current = ""
+                tokens.append(current)
+                current = ""
             }
         }
         if !current.isEmpty { tokens.append(current) }
@@ -172,10 +203,12 @@ public enum DateReader {
             var year: Int?
             // day month year
             if k > 0, let d = asDay(tokens[k - 1]), k + 1 < tokens.count, let y = asYear(tokens[k + 1]) {
-                day = d; year = y
+                day = d
+                year = y
             } else if k + 2 < tokens.count, let d = asDay(tokens[k + 1]), let y = asYear(tokens[k + 2]) {
                 // month day year
-                day = d; year = y
+                day = d
+                year = y
             }
             // "may"/"mar"/"dis" also are words: require both neighbours to be numbers (checked above).
             if let d = day, let y = year, let cd = CalendarDay(year: y, month: month, day: d), plausible(cd, today: today) {

@@ -17,59 +17,82 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
 
     public static let missingFile = DocumentFailure(
         code: "missing-file",
-        message: "The file does not exist (it was moved or deleted while Shoebox worked, or the path is mistyped). Check the path; a later run reads it if it is back.")
+        message:
+            "The file does not exist (it was moved or deleted while Shoebox worked, or the path is mistyped). Check the path; a later run reads it if it is back."
+    )
 
     public static func pageTimeout(page: Int, seconds: Double) -> DocumentFailure {
-        DocumentFailure(code: "page-timeout",
-                        message: "Reading page \(page) took longer than \(String(format: "%g", seconds)) s and was abandoned (a huge or noisy page). Crop or split the scan, or raise pageTimeoutSeconds in the pipeline file.")
+        DocumentFailure(
+            code: "page-timeout",
+            message:
+                "Reading page \(page) took longer than \(String(format: "%g", seconds)) s and was abandoned (a huge or noisy page). Crop or split the scan, or raise pageTimeoutSeconds in the pipeline file."
+        )
     }
 
     public static let badFileName = DocumentFailure(
         code: "bad-file-name",
-        message: "The name of the file or of a folder above it is not valid UTF-8 (it was written by a system with another character set), so it cannot be opened by name here. Rename it, for example with `convmv -f latin1 -t utf8 --notest FILE`, and run again.")
+        message:
+            "The name of the file or of a folder above it is not valid UTF-8 (it was written by a system with another character set), so it cannot be opened by name here. Rename it, for example with `convmv -f latin1 -t utf8 --notest FILE`, and run again."
+    )
 
     public static let changedWhileRead = DocumentFailure(
         code: "changed-while-read",
-        message: "The file changed while it was being read (it was still being copied or saved). Let the copy finish and run again; the new version will be read.")
+        message:
+            "The file changed while it was being read (it was still being copied or saved). Let the copy finish and run again; the new version will be read."
+    )
 
     public static func unreadable(_ detail: String) -> DocumentFailure {
-        DocumentFailure(code: "unreadable-file",
-                        message: "Shoebox cannot read the file (\(detail)). Give the user running Shoebox read access (for example `chmod a+r`) and run again.")
+        DocumentFailure(
+            code: "unreadable-file",
+            message: "Shoebox cannot read the file (\(detail)). Give the user running Shoebox read access (for example `chmod a+r`) and run again.")
     }
 
     public static func unsupportedType(head: String, claimedExtension: String) -> DocumentFailure {
         let claim = claimedExtension.isEmpty ? "" : " although its name ends in .\(claimedExtension)"
-        return DocumentFailure(code: "unsupported-type",
-                               message: "The file is not a PDF, JPEG, PNG or TIFF\(claim) (it starts with \(head)). Convert it to PDF or an image, or move it out of the scan folder.")
+        return DocumentFailure(
+            code: "unsupported-type",
+            message:
+                "The file is not a PDF, JPEG, PNG or TIFF\(claim) (it starts with \(head)). Convert it to PDF or an image, or move it out of the scan folder."
+        )
     }
 
     public static func truncatedImage(_ kind: FileKind) -> DocumentFailure {
-        DocumentFailure(code: "truncated-image",
-                        message: "The \(kind.rawValue.uppercased()) file ends before its image data is complete, usually an interrupted copy or upload. Copy the original from the phone or scanner again.")
+        DocumentFailure(
+            code: "truncated-image",
+            message:
+                "The \(kind.rawValue.uppercased()) file ends before its image data is complete, usually an interrupted copy or upload. Copy the original from the phone or scanner again."
+        )
     }
 
     public static func corruptImage(_ detail: String) -> DocumentFailure {
-        DocumentFailure(code: "corrupt-image",
-                        message: "The image data is damaged and cannot be decoded (\(detail)). Open it in an image viewer to check, then scan or export it again.")
+        DocumentFailure(
+            code: "corrupt-image",
+            message: "The image data is damaged and cannot be decoded (\(detail)). Open it in an image viewer to check, then scan or export it again."
+        )
     }
 
     public static func truncatedPDF() -> DocumentFailure {
-        DocumentFailure(code: "truncated-pdf",
-                        message: "The PDF has no end-of-file marker, so it was cut off while being copied or downloaded. Copy or download it again.")
+        DocumentFailure(
+            code: "truncated-pdf",
+            message: "The PDF has no end-of-file marker, so it was cut off while being copied or downloaded. Copy or download it again.")
     }
 
     public static func corruptPDF(_ detail: String) -> DocumentFailure {
-        DocumentFailure(code: "corrupt-pdf",
-                        message: "The PDF is damaged and cannot be opened (poppler: \(detail)). Re-export or re-scan it.")
+        DocumentFailure(
+            code: "corrupt-pdf",
+            message: "The PDF is damaged and cannot be opened (poppler: \(detail)). Re-export or re-scan it.")
     }
 
     public static let encryptedPDF = DocumentFailure(
         code: "encrypted-pdf",
-        message: "The PDF is password-protected. Save an unlocked copy (for example `qpdf --decrypt --password=… in.pdf out.pdf`) into the scan folder and run again.")
+        message:
+            "The PDF is password-protected. Save an unlocked copy (for example `qpdf --decrypt --password=… in.pdf out.pdf`) into the scan folder and run again."
+    )
 
     public static func imageTooLarge(width: Int, height: Int, limit: Int) -> DocumentFailure {
-        DocumentFailure(code: "image-too-large",
-                        message: "The page is \(width)×\(height) pixels, above the limit of \(limit) megapixels. Scan at 300 dpi or scale the image down.")
+        DocumentFailure(
+            code: "image-too-large",
+            message: "The page is \(width)×\(height) pixels, above the limit of \(limit) megapixels. Scan at 300 dpi or scale the image down.")
     }
 
     public static let noPages = DocumentFailure(
@@ -80,28 +103,41 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
         message: "OCR found no text on any page. Check that the scan is not blank, too dark or out of focus, and scan it again.")
 
     public static func ocrFailed(_ detail: String) -> DocumentFailure {
-        DocumentFailure(code: "ocr-failed",
-                        message: "Tesseract could not recognise the page (\(detail)). Run `shoebox extract FILE` to see the error; if it repeats, report it with the file.")
+        DocumentFailure(
+            code: "ocr-failed",
+            message:
+                "Tesseract could not recognise the page (\(detail)). Run `shoebox extract FILE` to see the error; if it repeats, report it with the file."
+        )
     }
 
     public static func renderFailed(_ detail: String) -> DocumentFailure {
-        DocumentFailure(code: "render-failed",
-                        message: "The PDF page could not be rendered (\(detail)). Re-export the PDF, or print it to a new PDF, and run again.")
+        DocumentFailure(
+            code: "render-failed",
+            message: "The PDF page could not be rendered (\(detail)). Re-export the PDF, or print it to a new PDF, and run again.")
     }
 
     public static func notARegularFile(_ what: String) -> DocumentFailure {
-        DocumentFailure(code: "not-a-regular-file",
-                        message: "The path is \(what), not a regular file; Shoebox reads only regular files and never follows links. Put the document itself in the scan folder (copy it, do not link it).")
+        DocumentFailure(
+            code: "not-a-regular-file",
+            message:
+                "The path is \(what), not a regular file; Shoebox reads only regular files and never follows links. Put the document itself in the scan folder (copy it, do not link it)."
+        )
     }
 
     public static func fileTooLarge(bytes: Int, limitMegabytes: Int) -> DocumentFailure {
-        DocumentFailure(code: "file-too-large",
-                        message: "The file is \(ByteCount.text(Int64(bytes))), above the limit of \(ByteCount.text(Int64(limitMegabytes) << 20)) for one document. Split it (for example `qpdf --split-pages`) or scan at 300 dpi, or raise maxFileMegabytes in the pipeline file.")
+        DocumentFailure(
+            code: "file-too-large",
+            message:
+                "The file is \(ByteCount.text(Int64(bytes))), above the limit of \(ByteCount.text(Int64(limitMegabytes) << 20)) for one document. Split it (for example `qpdf --split-pages`) or scan at 300 dpi, or raise maxFileMegabytes in the pipeline file."
+        )
     }
 
     public static func readerCrashed(signal: String) -> DocumentFailure {
-        DocumentFailure(code: "reader-crashed",
-                        message: "Shoebox crashed (\(signal)) while reading this file in an earlier run, so it is not read again until it changes and the run can finish. Re-save it (for example print it to a new PDF, or `qpdf in.pdf out.pdf`) into the scan folder, and report the file if you can share it.")
+        DocumentFailure(
+            code: "reader-crashed",
+            message:
+                "Shoebox crashed (\(signal)) while reading this file in an earlier run, so it is not read again until it changes and the run can finish. Re-save it (for example print it to a new PDF, or `qpdf in.pdf out.pdf`) into the scan folder, and report the file if you can share it."
+        )
     }
 
     /// The codes of a file that was not there: when it is back, it is read again even with the same bytes.
@@ -109,5 +145,7 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
 
     public static let fileRemoved = DocumentFailure(
         code: "file-removed",
-        message: "The file was read in an earlier run but is no longer in the scan folder (moved, renamed or deleted), so its record is kept out of exports. Put it back to have it read and exported again; a moved or renamed file is read under its new name.")
+        message:
+            "The file was read in an earlier run but is no longer in the scan folder (moved, renamed or deleted), so its record is kept out of exports. Put it back to have it read and exported again; a moved or renamed file is read under its new name."
+    )
 }

@@ -9,10 +9,15 @@ public struct DocumentOutcome: Sendable {
     /// The first page image's fingerprint (for "the same paper scanned again"); nil for text-layer pages.
     public var fingerprint: PageFingerprint?
 
-    public init(record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage], extraction: Extraction? = nil,
-                fingerprint: PageFingerprint? = nil) {
-        self.record = record; self.size = size; self.kind = kind; self.pages = pages; self.extraction = extraction
+    public init(
+        record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage], extraction: Extraction? = nil,
+        fingerprint: PageFingerprint? = nil
+    ) {
+        self.record = record
+        self.size = size
+        self.kind = kind
+        self.pages = pages
+        self.extraction = extraction
         self.fingerprint = fingerprint
     }
 }
-

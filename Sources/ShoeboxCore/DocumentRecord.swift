@@ -10,7 +10,10 @@ public enum RecordStatus: String, Sendable, Codable, CaseIterable {
 public struct TaxLine: Hashable, Sendable {
     public let rate: String?
     public let amount: Money
-    public init(rate: String?, amount: Money) { self.rate = rate; self.amount = amount }
+    public init(rate: String?, amount: Money) {
+        self.rate = rate
+        self.amount = amount
+    }
 }
 
 /// Where a field's value came from: `ocr` or `text-layer` (a line of the document), `arithmetic` (computed
@@ -27,7 +30,11 @@ public struct FieldEvidence: Hashable, Sendable, Codable {
     public var confirmedBy: [String]
 
     public init(source: String, page: Int? = nil, line: Int? = nil, text: String? = nil, ocrConfidence: Double? = nil, confirmedBy: [String] = []) {
-        self.source = source; self.page = page; self.line = line; self.text = text; self.ocrConfidence = ocrConfidence
+        self.source = source
+        self.page = page
+        self.line = line
+        self.text = text
+        self.ocrConfidence = ocrConfidence
         self.confirmedBy = confirmedBy
     }
 
@@ -60,7 +67,10 @@ public struct Alternate: Hashable, Sendable, Codable {
     public let reason: String
 
     public init(value: String, confidence: Double, source: String, reason: String) {
-        self.value = value; self.confidence = confidence; self.source = source; self.reason = reason
+        self.value = value
+        self.confidence = confidence
+        self.source = source
+        self.reason = reason
     }
 }
 
@@ -98,8 +108,16 @@ public struct DocumentRecord: Hashable, Sendable {
     public var pages: Int
 
     public init(source: String, folder: String, sha256: String, status: RecordStatus) {
-        self.source = source; self.folder = folder; self.sha256 = sha256; self.status = status
-        tax = []; confidence = [:]; evidence = [:]; alternates = [:]; reasons = []; pages = 0
+        self.source = source
+        self.folder = folder
+        self.sha256 = sha256
+        self.status = status
+        tax = []
+        confidence = [:]
+        evidence = [:]
+        alternates = [:]
+        reasons = []
+        pages = 0
     }
 
     public static func failed(_ source: String, folder: String, sha256: String, failure: DocumentFailure) -> DocumentRecord {
@@ -113,7 +131,8 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, evidence, alternates, reasons, reviewedBy, duplicateOf, failure, pages
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, evidence, alternates, reasons, reviewedBy, duplicateOf,
+            failure, pages
     }
     enum TaxKeys: String, CodingKey { case rate, amount }
     enum FailureKeys: String, CodingKey { case code, message }

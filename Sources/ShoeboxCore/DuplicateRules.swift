@@ -84,7 +84,8 @@ public struct DuplicateRules: Sendable {
                 // re-scan differently more often than its date).
                 let contradicted = entry.date != nil && other.date != nil && entry.date != other.date
                 if d <= PageFingerprint.sameThreshold && !contradicted { return (other.source, "the same page image") }
-                if d <= DuplicateRules.looseImageDistance, entry.date != nil, entry.date == other.date, entry.total != nil, entry.total == other.total {
+                if d <= DuplicateRules.looseImageDistance, entry.date != nil, entry.date == other.date, entry.total != nil, entry.total == other.total
+                {
                     return (other.source, "a similar page image with the same date and total")
                 }
             }
@@ -100,7 +101,9 @@ public struct DuplicateRules: Sendable {
         }
         for other in earlier where other.source != entry.source && other.merchant == merchant {
             guard let t = entry.total, t == other.total, let d = entry.date, let e = other.date else { continue }
-            if abs(d.daysSince(e)) <= windowDays { return (other.source, "the same merchant and total within \(windowDays) day\(windowDays == 1 ? "" : "s")") }
+            if abs(d.daysSince(e)) <= windowDays {
+                return (other.source, "the same merchant and total within \(windowDays) day\(windowDays == 1 ? "" : "s")")
+            }
         }
         return nil
     }

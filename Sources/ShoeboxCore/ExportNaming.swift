@@ -17,7 +17,10 @@ public enum ExportNaming {
             }
         }
         while out.hasSuffix("-") { out.removeLast() }
-        if out.count > maxLength { out = String(out.prefix(maxLength)); while out.hasSuffix("-") { out.removeLast() } }
+        if out.count > maxLength {
+            out = String(out.prefix(maxLength))
+            while out.hasSuffix("-") { out.removeLast() }
+        }
         return out.isEmpty ? "unknown" : out
     }
 
@@ -25,8 +28,9 @@ public enum ExportNaming {
     public static let topLevelZipStem = "unsorted"
     /// Names a folder's zip may not take as they are: the top level's, and names Windows cannot create a file
     /// under (compared without case).
-    public static let reservedZipStems: Set<String> = Set(["unsorted", "con", "prn", "aux", "nul"]
-        + (1...9).flatMap { ["com\($0)", "lpt\($0)"] })
+    public static let reservedZipStems: Set<String> = Set(
+        ["unsorted", "con", "prn", "aux", "nul"]
+            + (1...9).flatMap { ["com\($0)", "lpt\($0)"] })
     /// The most UTF-8 bytes of a zip name taken from a folder name (file systems allow 255 bytes a name; the
     /// rest is kept for the hash, a date range and the temporary name's suffix).
     public static let maxZipStemBytes = 120

@@ -6,7 +6,12 @@ public enum ExportSummaries {
     public static func totals(_ table: ExportTable, profile: CSVWriter.Profile) -> String {
         // nil once a sum would overflow Int64: its cell is left empty (a store written outside Shoebox may hold
         // amounts no import lets in); the other cells are still right.
-        struct Sum { var count = 0; var total: Int64? = 0; var tax: Int64? = 0; var digits = 2 }
+        struct Sum {
+            var count = 0
+            var total: Int64? = 0
+            var tax: Int64? = 0
+            var digits = 2
+        }
         var byCurrency: [String: Sum] = [:]
         var byCategory: [String: [String: Sum]] = [:]
         for row in table.rows {
@@ -15,7 +20,9 @@ public enum ExportSummaries {
             func add(_ s: inout Sum) {
                 s.count += 1
                 s.total = s.total.flatMap { ExportTable.checkedSum([$0, total.minorUnits]) }
-                s.tax = s.tax.flatMap { sum in ExportTable.checkedSum(row.record.tax.map(\.amount.minorUnits)).flatMap { ExportTable.checkedSum([sum, $0]) } }
+                s.tax = s.tax.flatMap { sum in
+                    ExportTable.checkedSum(row.record.tax.map(\.amount.minorUnits)).flatMap { ExportTable.checkedSum([sum, $0]) }
+                }
                 s.digits = total.currency.minorDigits
             }
             add(&byCurrency[code, default: Sum()])
@@ -41,7 +48,8 @@ public enum ExportSummaries {
         var accounts = Set<String>()
         var body = ""
         for row in dated {
-            let r = row.record, total = r.total!
+            let r = row.record
+            let total = r.total!
             let account = expenseAccount(row.category)
             accounts.insert(account)
             let narration = [r.documentKind?.rawValue, r.referenceNumber].compactMap { $0 }.joined(separator: " ")
@@ -49,7 +57,8 @@ public enum ExportSummaries {
             body += "  document: \(quoted(row.fileInZip))\n"
             body += "  shoebox_id: \(quoted(row.recordID))\n"
             body += "  \(account)  \(total.decimalString) \(total.currency.code)\n"
-            body += "  Liabilities:ToReconcile  \(Money(minorUnits: -total.minorUnits, currency: total.currency).decimalString) \(total.currency.code)\n\n"
+            body +=
+                "  Liabilities:ToReconcile  \(Money(minorUnits: -total.minorUnits, currency: total.currency).decimalString) \(total.currency.code)\n\n"
         }
         // A record without a date or total cannot be a transaction; it is named, so none goes missing.
         let undated = table.rows.filter { $0.record.date == nil || $0.record.total == nil }
@@ -70,7 +79,8 @@ public enum ExportSummaries {
     }
 
     static func quoted(_ s: String) -> String {
-        "\"" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        "\""
+            + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ") + "\""
     }
 }

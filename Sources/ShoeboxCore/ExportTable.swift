@@ -22,7 +22,10 @@ public struct ExportRow: Sendable {
     public let originalPath: String
 
     public init(record: DocumentRecord, category: String?, fileInZip: String, originalPath: String) {
-        self.record = record; self.category = category; self.fileInZip = fileInZip; self.originalPath = originalPath
+        self.record = record
+        self.category = category
+        self.fileInZip = fileInZip
+        self.originalPath = originalPath
     }
 
     /// A stable ID of the record: the first 16 hex digits of SHA-256 over its source path and content hash.
@@ -87,10 +90,12 @@ public struct ExportTable: Sendable {
             Column(name: "net") { row in
                 let r = row.record
                 guard let total = r.total, !r.tax.isEmpty,
-                      let tax = ExportTable.checkedSum(r.tax.map(\.amount.minorUnits)), let taxAndTip = ExportTable.checkedSum([tax, r.tip?.minorUnits ?? 0]),
-                      case (let units, false) = total.minorUnits.subtractingReportingOverflow(taxAndTip) else { return .empty }
+                    let tax = ExportTable.checkedSum(r.tax.map(\.amount.minorUnits)),
+                    let taxAndTip = ExportTable.checkedSum([tax, r.tip?.minorUnits ?? 0]),
+                    case (let units, false) = total.minorUnits.subtractingReportingOverflow(taxAndTip)
+                else { return .empty }
                 return .amount(Money(minorUnits: units, currency: total.currency))
-            },
+            }
         ]
         let tail: [Column] = [
             Column(name: "tip") { $0.record.tip.map { .amount($0) } ?? .empty },
@@ -108,7 +113,7 @@ public struct ExportTable: Sendable {
                 return .number(["merchant", "date", "total", "currency"].compactMap { r.confidence[$0] }.min() ?? 0, digits: 3)
             },
             Column(name: "reviewed_by") { ExportTable.text($0.record.reviewedBy) },
-            Column(name: "record_id") { .text($0.recordID) },
+            Column(name: "record_id") { .text($0.recordID) }
         ]
         columns = head + ExportTable.taxColumns(rows) + tail
     }

@@ -9,8 +9,12 @@ public struct Evidence: Hashable, Sendable, Codable {
     public let ocrConfidence: Double
 
     public init(page: Int, line: Int, box: BoundingBox, text: String, source: TextSource, ocrConfidence: Double) {
-        self.page = page; self.line = line; self.box = box; self.text = text
-        self.source = source; self.ocrConfidence = ocrConfidence
+        self.page = page
+        self.line = line
+        self.box = box
+        self.text = text
+        self.source = source
+        self.ocrConfidence = ocrConfidence
     }
 }
 
@@ -29,7 +33,11 @@ public struct Candidate<Value: Hashable & Sendable & Codable>: Hashable, Sendabl
     public var wordConfidence: Double?
 
     public init(value: Value, role: String, score: Double, evidence: Evidence?, notes: [String] = [], wordConfidence: Double? = nil) {
-        self.value = value; self.role = role; self.score = score; self.evidence = evidence; self.notes = notes
+        self.value = value
+        self.role = role
+        self.score = score
+        self.evidence = evidence
+        self.notes = notes
         self.wordConfidence = wordConfidence
     }
 }
@@ -42,7 +50,9 @@ public struct AmountReading: Hashable, Sendable, Codable {
     public let currencyHint: String?
 
     public init(minorUnits: Int64, fractionDigits: Int, currencyHint: String?) {
-        self.minorUnits = minorUnits; self.fractionDigits = fractionDigits; self.currencyHint = currencyHint
+        self.minorUnits = minorUnits
+        self.fractionDigits = fractionDigits
+        self.currencyHint = currencyHint
     }
 
     /// The amount as a decimal string at its printed precision ("12.50").
@@ -62,9 +72,13 @@ public struct AmountReading: Hashable, Sendable, Codable {
         while digits < currency.minorDigits {
             let (m, overflow) = units.multipliedReportingOverflow(by: 10)
             if overflow { return nil }
-            units = m; digits += 1
+            units = m
+            digits += 1
         }
-        while digits > currency.minorDigits { units /= 10; digits -= 1 }
+        while digits > currency.minorDigits {
+            units /= 10
+            digits -= 1
+        }
         return Money(minorUnits: units, currency: currency)
     }
 }
@@ -84,7 +98,8 @@ public struct TaxReading: Hashable, Sendable, Codable {
 }
 
 public enum DocumentKind: String, Sendable, Codable {
-    case receipt, invoice, creditNote = "credit-note"
+    case receipt, invoice
+    case creditNote = "credit-note"
     /// Quotes, statements, balance screens: paper that proves no purchase.
     case notAPurchase = "not-a-purchase"
 }
@@ -117,7 +132,8 @@ public struct Extraction: Sendable, Codable {
     public func union(_ other: Extraction, agreement: Double = 0.05, fields: Set<String>? = nil) -> Extraction {
         func join<V>(_ a: [Candidate<V>], _ b: [Candidate<V>], _ field: String) -> [Candidate<V>] {
             guard fields?.contains(field) ?? true else { return a }
-            let inA = Set(a.filter { $0.score > 0 }.map(\.value)), inB = Set(b.filter { $0.score > 0 }.map(\.value))
+            let inA = Set(a.filter { $0.score > 0 }.map(\.value))
+            let inB = Set(b.filter { $0.score > 0 }.map(\.value))
             return (a + b).map { c in
                 guard c.score > 0, inA.contains(c.value), inB.contains(c.value) else { return c }
                 var c = c

@@ -60,7 +60,12 @@ struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
     func first(in folded: String) -> String? {
         var folded = folded
         var best = Int.max
-        folded.withUTF8 { text in scan(text) { k in best = Swift.min(best, k); return best > 0 } }
+        folded.withUTF8 { text in
+            scan(text) { k in
+                best = Swift.min(best, k)
+                return best > 0
+            }
+        }
         return best == Int.max ? nil : words[best]
     }
 
@@ -68,7 +73,12 @@ struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
     func any(in folded: String) -> Bool {
         var folded = folded
         var found = false
-        folded.withUTF8 { text in scan(text) { _ in found = true; return false } }
+        folded.withUTF8 { text in
+            scan(text) { _ in
+                found = true
+                return false
+            }
+        }
         return found
     }
 
@@ -76,7 +86,12 @@ struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
     func all(in folded: String) -> [String] {
         var folded = folded
         var found = Set<Int>()
-        folded.withUTF8 { text in scan(text) { found.insert($0); return true } }
+        folded.withUTF8 { text in
+            scan(text) {
+                found.insert($0)
+                return true
+            }
+        }
         return found.sorted().map { words[$0] }
     }
 }

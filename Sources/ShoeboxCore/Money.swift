@@ -64,10 +64,16 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     public static func minorUnits(fromDecimal text: String, digits: Int) -> Int64? {
         var s = Substring(text.trimmingCharacters(in: .whitespaces))
         var negative = false
-        if s.hasPrefix("-") { negative = true; s = s.dropFirst() } else if s.hasPrefix("+") { s = s.dropFirst() }
+        if s.hasPrefix("-") {
+            negative = true
+            s = s.dropFirst()
+        } else if s.hasPrefix("+") {
+            s = s.dropFirst()
+        }
         let parts = s.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2, let wholePart = parts.first, !wholePart.isEmpty,
-              wholePart.allSatisfy({ $0.isASCII && $0.isNumber }), wholePart.count <= 15 else { return nil }
+            wholePart.allSatisfy({ $0.isASCII && $0.isNumber }), wholePart.count <= 15
+        else { return nil }
         var fraction = parts.count == 2 ? String(parts[1]) : ""
         guard fraction.allSatisfy({ $0.isASCII && $0.isNumber }), fraction.count <= digits else { return nil }
         if parts.count == 2 && fraction.isEmpty { return nil }

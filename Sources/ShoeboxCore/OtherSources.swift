@@ -8,7 +8,8 @@ public struct OtherSources: Sendable, Equatable {
     public var sidecar: Sidecar?
 
     public init(fileNameDate: CalendarDay? = nil, sidecar: Sidecar? = nil) {
-        self.fileNameDate = fileNameDate; self.sidecar = sidecar
+        self.fileNameDate = fileNameDate
+        self.sidecar = sidecar
     }
 
     /// A date written in a file name: `2026-03-14_rewe.jpg`, `IMG_20260314_120301.jpg`, `scan 2026_03_14.pdf`.
@@ -27,10 +28,11 @@ public struct OtherSources: Sendable, Equatable {
             guard let year = number(i, 4), (1990...2100).contains(year) else { continue }
             var found: CalendarDay?
             if run == 8 || run == 14, let m = number(i + 4, 2), let d = number(i + 6, 2) {
-                found = CalendarDay(year: year, month: m, day: d)  // 20260314, 20260314120301
+                found = CalendarDay(year: year, month: m, day: d) // 20260314, 20260314120301
             } else if run == 4, i + 10 <= name.count, separators.contains(name[i + 4]), name[i + 7] == name[i + 4],
-                      let m = number(i + 5, 2), let d = number(i + 8, 2), !isDigit(i + 10) {
-                found = CalendarDay(year: year, month: m, day: d)  // 2026-03-14, 2026_03_14
+                let m = number(i + 5, 2), let d = number(i + 8, 2), !isDigit(i + 10)
+            {
+                found = CalendarDay(year: year, month: m, day: d) // 2026-03-14, 2026_03_14
             }
             if let found, found <= today { return found }
         }
@@ -65,7 +67,10 @@ public struct Sidecar: Sendable, Equatable {
         for key in object.keys.sorted() where !knownKeys.contains(key) { s.problems.append("unknown key '\(key)'") }
         func text(_ key: String) -> String? {
             guard let v = object[key], !(v is NSNull) else { return nil }
-            guard let t = v as? String else { s.problems.append("'\(key)' is not a string"); return nil }
+            guard let t = v as? String else {
+                s.problems.append("'\(key)' is not a string")
+                return nil
+            }
             let trimmed = t.trimmingCharacters(in: .whitespacesAndNewlines)
             if let c = FieldInput.controlCharacter(in: trimmed) {
                 s.problems.append("'\(key)' holds a control character (\(FieldInput.codePoint(c))), which no document has")
@@ -83,14 +88,22 @@ public struct Sidecar: Sendable, Equatable {
             return t
         }
         if let m = bounded("merchant") { s.merchant = m }
-        if let n = object["note"] as? String, let problem = TextLimits.problem(field: "note", value: n) { s.problems.append("'note' refused: \(problem)") }
+        if let n = object["note"] as? String, let problem = TextLimits.problem(field: "note", value: n) {
+            s.problems.append("'note' refused: \(problem)")
+        }
         if let d = text("date") {
-            if let day = FieldInput.date(d, today: today) { s.date = day } else {
+            if let day = FieldInput.date(d, today: today) {
+                s.date = day
+            } else {
                 s.problems.append("'date' \(d) is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso)")
             }
         }
         if let c = text("currency") {
-            if let code = CurrencyCode(c.uppercased()), c.count == 3 { s.currency = code } else { s.problems.append("'currency' \(c) is not an ISO 4217 code") }
+            if let code = CurrencyCode(c.uppercased()), c.count == 3 {
+                s.currency = code
+            } else {
+                s.problems.append("'currency' \(c) is not an ISO 4217 code")
+            }
         }
         if let t = text("total") {
             if let a = FieldInput.amount(t) { s.total = a } else { s.problems.append("'total' \(t) is not an amount") }
@@ -120,7 +133,9 @@ public enum FieldInput {
         // The currency typed with it is kept (it was dropped, and "15.00 EUR" lost its EUR).
         var hint: String?
         if case .code(let c) = currency(typedWith: text) { hint = c.code }
-        if let units = Money.minorUnits(fromDecimal: rest, digits: 2) { return AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint) }
+        if let units = Money.minorUnits(fromDecimal: rest, digits: 2) {
+            return AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint)
+        }
         let found = AmountReader.amounts(in: rest).filter { !$0.isRate }
         guard found.count == 1, let f = found.first, f.range.count == rest.count else { return nil }
         return AmountReading(minorUnits: f.reading.minorUnits, fractionDigits: f.reading.fractionDigits, currencyHint: hint ?? f.reading.currencyHint)
@@ -144,14 +159,23 @@ public enum FieldInput {
         var marks: [String] = []
         var rest = ""
         for ch in text {
-            if let code = currencySigns[ch] { marks.append(code) } else if ambiguousSigns.contains(ch) { return .unclear(String(ch)) } else { rest.append(ch) }
+            if let code = currencySigns[ch] {
+                marks.append(code)
+            } else if ambiguousSigns.contains(ch) {
+                return .unclear(String(ch))
+            } else {
+                rest.append(ch)
+            }
         }
         let tokens = rest.split(separator: " ")
         var letters: [Substring] = []
         if let first = tokens.first, first.allSatisfy(\.isLetter), first.count <= 3 { letters.append(first) }
         if tokens.count > 1, let last = tokens.last, last.allSatisfy(\.isLetter), last.count <= 3 { letters.append(last) }
         for l in letters {
-            if l.uppercased() == "RM" { marks.append("MYR"); continue }
+            if l.uppercased() == "RM" {
+                marks.append("MYR")
+                continue
+            }
             guard l.count == 3, l.allSatisfy(\.isASCII), let c = CurrencyCode(String(l)) else { return .unclear(String(l)) }
             marks.append(c.code)
         }

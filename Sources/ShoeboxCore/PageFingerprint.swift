@@ -38,7 +38,9 @@ public struct PageFingerprint: Sendable, Hashable, Codable {
 
     public init(aspect: UInt8, whole: [UInt64], lower: [UInt64]) {
         precondition(whole.count == Self.words && lower.count == Self.words, "PageFingerprint: 4 words per hash")
-        self.aspect = aspect; self.whole = whole; self.lower = lower
+        self.aspect = aspect
+        self.whole = whole
+        self.lower = lower
     }
 
     public init(_ image: PageImage) {
@@ -82,7 +84,10 @@ public struct PageFingerprint: Sendable, Hashable, Codable {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count * 2)
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 15)])
+        }
         return String(decoding: out, as: UTF8.self)
     }
 
@@ -124,13 +129,17 @@ struct FloatGray {
     /// Box average of the region (x0, y0, rw, rh) of `image` by an integer factor; the remainder is dropped.
     /// With `step` > 1 only every step-th row and column of each box is read (enough to find the ink's box).
     init(boxAveraging image: PageImage, x0: Int, y0: Int, rw: Int, rh: Int, factor f: Int, step: Int = 1) {
-        let ow = max(1, rw / f), oh = max(1, rh / f)
-        let fx = min(f, rw), fy = min(f, rh)
+        let ow = max(1, rw / f)
+        let oh = max(1, rh / f)
+        let fx = min(f, rw)
+        let fy = min(f, rh)
         let st = max(1, min(step, fx, fy))
-        width = ow; height = oh
+        width = ow
+        height = oh
         var out = [Float](repeating: 255, count: ow * oh)
         let srcW = image.width
-        let samplesX = (fx + st - 1) / st, samplesY = (fy + st - 1) / st
+        let samplesX = (fx + st - 1) / st
+        let samplesY = (fy + st - 1) / st
         let scale = 1 / Float(samplesX * samplesY)
         let span = ow * fx
         image.gray.withUnsafeBufferPointer { src in
@@ -170,20 +179,29 @@ struct FloatGray {
         func percentile(_ p: Double) -> Float {
             let target = Int(Double(px.count) * p)
             var cum = 0
-            for (i, c) in hist.enumerated() { cum += c; if cum > target { return Float(i) } }
+            for (i, c) in hist.enumerated() {
+                cum += c
+                if cum > target { return Float(i) }
+            }
             return 255
         }
-        let paper = percentile(0.95), dark = percentile(0.01)
+        let paper = percentile(0.95)
+        let dark = percentile(0.01)
         return (paper, paper - max(24, 0.45 * (paper - dark)))
     }
 
     @inline(__always) func sample(_ x: Float, _ y: Float, outside: Float) -> Float {
         guard x >= 0, y >= 0, x <= Float(width - 1), y <= Float(height - 1) else { return outside }
-        let ix = min(Int(x), width - 2 < 0 ? 0 : width - 2), iy = min(Int(y), height - 2 < 0 ? 0 : height - 2)
-        let fx = x - Float(ix), fy = y - Float(iy)
-        let ix1 = min(ix + 1, width - 1), iy1 = min(iy + 1, height - 1)
-        let a = px[iy * width + ix], b = px[iy * width + ix1]
-        let c = px[iy1 * width + ix], d = px[iy1 * width + ix1]
+        let ix = min(Int(x), width - 2 < 0 ? 0 : width - 2)
+        let iy = min(Int(y), height - 2 < 0 ? 0 : height - 2)
+        let fx = x - Float(ix)
+        let fy = y - Float(iy)
+        let ix1 = min(ix + 1, width - 1)
+        let iy1 = min(iy + 1, height - 1)
+        let a = px[iy * width + ix]
+        let b = px[iy * width + ix1]
+        let c = px[iy1 * width + ix]
+        let d = px[iy1 * width + ix1]
         return (a + (b - a) * fx) * (1 - fy) + (c + (d - c) * fx) * fy
     }
 }
@@ -198,31 +216,65 @@ struct InkBlob {
     var count = 0
 
     init?(_ g: FloatGray, threshold t: Float) {
-        let w = g.width, h = g.height, n = w * h
+        let w = g.width
+        let h = g.height
+        let n = w * h
         guard w >= 2, h >= 2 else { return nil }
         var ink = g.px.map { $0 < t }
         // Dark background around the paper (a table, the scanner lid, a torn edge on black): solid dark pieces
         // touching the border and bigger than any printed character are dropped.
         do {
             var seen = [Bool](repeating: false, count: n)
-            var stack: [Int] = [], piece: [Int] = []
+            var stack: [Int] = []
+            var piece: [Int] = []
             let big = max(16, n / 250)
             var borderPixels: [Int] = []
-            for x in 0..<w { borderPixels.append(x); borderPixels.append((h - 1) * w + x) }
-            for y in 0..<h { borderPixels.append(y * w); borderPixels.append(y * w + w - 1) }
+            for x in 0..<w {
+                borderPixels.append(x)
+                borderPixels.append((h - 1) * w + x)
+            }
+            for y in 0..<h {
+                borderPixels.append(y * w)
+                borderPixels.append(y * w + w - 1)
+            }
             for start in borderPixels where ink[start] && !seen[start] {
-                seen[start] = true; stack.append(start); piece.removeAll(keepingCapacity: true)
+                seen[start] = true
+                stack.append(start)
+                piece.removeAll(keepingCapacity: true)
                 while let p = stack.popLast() {
                     piece.append(p)
-                    let x = p % w, y = p / w
-                    if x > 0, ink[p - 1], !seen[p - 1] { seen[p - 1] = true; stack.append(p - 1) }
-                    if x < w - 1, ink[p + 1], !seen[p + 1] { seen[p + 1] = true; stack.append(p + 1) }
-                    if y > 0, ink[p - w], !seen[p - w] { seen[p - w] = true; stack.append(p - w) }
-                    if y < h - 1, ink[p + w], !seen[p + w] { seen[p + w] = true; stack.append(p + w) }
+                    let x = p % w
+                    let y = p / w
+                    if x > 0, ink[p - 1], !seen[p - 1] {
+                        seen[p - 1] = true
+                        stack.append(p - 1)
+                    }
+                    if x < w - 1, ink[p + 1], !seen[p + 1] {
+                        seen[p + 1] = true
+                        stack.append(p + 1)
+                    }
+                    if y > 0, ink[p - w], !seen[p - w] {
+                        seen[p - w] = true
+                        stack.append(p - w)
+                    }
+                    if y < h - 1, ink[p + w], !seen[p + w] {
+                        seen[p + w] = true
+                        stack.append(p + w)
+                    }
                 }
                 // Solid: text lines touching the border are big too at this resolution, but not solid.
-                var px0 = w, px1 = 0, py0 = h, py1 = 0
-                for p in piece { let x = p % w, y = p / w; px0 = min(px0, x); px1 = max(px1, x); py0 = min(py0, y); py1 = max(py1, y) }
+                var px0 = w
+                var px1 = 0
+                var py0 = h
+                var py1 = 0
+                for p in piece {
+                    let x = p % w
+                    let y = p / w
+                    px0 = min(px0, x)
+                    px1 = max(px1, x)
+                    py0 = min(py0, y)
+                    py1 = max(py1, y)
+                }
                 let solid = piece.count * 10 >= (px1 - px0 + 1) * (py1 - py0 + 1) * 7
                 if piece.count >= big && solid { for p in piece { ink[p] = false } }
             }
@@ -258,19 +310,40 @@ struct InkBlob {
         for start in 0..<n where grown[start] && label[start] < 0 {
             let id = Int32(blobs.count)
             var b = Blob()
-            label[start] = id; stack.append(start)
+            label[start] = id
+            stack.append(start)
             while let p = stack.popLast() {
-                let x = p % w, y = p / w
-                if ink[p] { b.ink += 1; b.x0 = min(b.x0, x); b.x1 = max(b.x1, x); b.y0 = min(b.y0, y); b.y1 = max(b.y1, y) }
-                if x > 0, grown[p - 1], label[p - 1] < 0 { label[p - 1] = id; stack.append(p - 1) }
-                if x < w - 1, grown[p + 1], label[p + 1] < 0 { label[p + 1] = id; stack.append(p + 1) }
-                if y > 0, grown[p - w], label[p - w] < 0 { label[p - w] = id; stack.append(p - w) }
-                if y < h - 1, grown[p + w], label[p + w] < 0 { label[p + w] = id; stack.append(p + w) }
+                let x = p % w
+                let y = p / w
+                if ink[p] {
+                    b.ink += 1
+                    b.x0 = min(b.x0, x)
+                    b.x1 = max(b.x1, x)
+                    b.y0 = min(b.y0, y)
+                    b.y1 = max(b.y1, y)
+                }
+                if x > 0, grown[p - 1], label[p - 1] < 0 {
+                    label[p - 1] = id
+                    stack.append(p - 1)
+                }
+                if x < w - 1, grown[p + 1], label[p + 1] < 0 {
+                    label[p + 1] = id
+                    stack.append(p + 1)
+                }
+                if y > 0, grown[p - w], label[p - w] < 0 {
+                    label[p - w] = id
+                    stack.append(p - w)
+                }
+                if y < h - 1, grown[p + w], label[p + w] < 0 {
+                    label[p + w] = id
+                    stack.append(p + w)
+                }
             }
             blobs.append(b)
         }
         // Thin blobs along the border are scanner edges, not content.
-        let thinX = max(2, w / 50), thinY = max(2, h / 50)
+        let thinX = max(2, w / 50)
+        let thinY = max(2, h / 50)
         func usable(_ b: Blob) -> Bool {
             guard b.ink > 0 else { return false }
             let touches = b.x0 == 0 || b.y0 == 0 || b.x1 == w - 1 || b.y1 == h - 1
@@ -279,7 +352,10 @@ struct InkBlob {
         guard let main = blobs.indices.filter({ usable(blobs[$0]) }).max(by: { blobs[$0].ink < blobs[$1].ink }) else { return nil }
         var accepted = [Bool](repeating: false, count: blobs.count)
         accepted[main] = true
-        var bx0 = blobs[main].x0, by0 = blobs[main].y0, bx1 = blobs[main].x1, by1 = blobs[main].y1
+        var bx0 = blobs[main].x0
+        var by0 = blobs[main].y0
+        var bx1 = blobs[main].x1
+        var by1 = blobs[main].y1
         let minInk = max(2, blobs[main].ink / 100)
         var changed = true
         while changed {
@@ -288,18 +364,30 @@ struct InkBlob {
             let reach = max(Int(Float(max(w, h)) * 0.06), max(bx1 - bx0, by1 - by0) / 4)
             for i in blobs.indices where !accepted[i] && blobs[i].ink >= minInk && usable(blobs[i]) {
                 let b = blobs[i]
-                let gapX = max(0, b.x0 - bx1, bx0 - b.x1), gapY = max(0, b.y0 - by1, by0 - b.y1)
+                let gapX = max(0, b.x0 - bx1, bx0 - b.x1)
+                let gapY = max(0, b.y0 - by1, by0 - b.y1)
                 if max(gapX, gapY) <= reach {
-                    accepted[i] = true; changed = true
-                    bx0 = min(bx0, b.x0); by0 = min(by0, b.y0); bx1 = max(bx1, b.x1); by1 = max(by1, b.y1)
+                    accepted[i] = true
+                    changed = true
+                    bx0 = min(bx0, b.x0)
+                    by0 = min(by0, b.y0)
+                    bx1 = max(bx1, b.x1)
+                    by1 = max(by1, b.y1)
                 }
             }
         }
-        x0 = bx0; y0 = by0; x1 = bx1; y1 = by1
+        x0 = bx0
+        y0 = by0
+        x1 = bx1
+        y1 = by1
         var keep = [Bool](repeating: false, count: n)
         var c = 0
-        for i in 0..<n where ink[i] && accepted[Int(label[i])] { keep[i] = true; c += 1 }
-        self.keep = keep; count = c
+        for i in 0..<n where ink[i] && accepted[Int(label[i])] {
+            keep[i] = true
+            c += 1
+        }
+        self.keep = keep
+        count = c
     }
 }
 
@@ -311,11 +399,24 @@ func trimmedRange(_ hist: [Int], overfull: Int, trim: Double) -> (lo: Int, hi: I
     let total = h.reduce(0, +)
     guard total > 0 else { return nil }
     let cut = Int(Double(total) * trim)
-    var cum = 0, lo = 0
-    for i in h.indices { cum += h[i]; if cum > cut { lo = i; break } }
+    var cum = 0
+    var lo = 0
+    for i in h.indices {
+        cum += h[i]
+        if cum > cut {
+            lo = i
+            break
+        }
+    }
     cum = 0
     var hi = h.count - 1
-    for i in h.indices.reversed() { cum += h[i]; if cum > cut { hi = i; break } }
+    for i in h.indices.reversed() {
+        cum += h[i]
+        if cum > cut {
+            hi = i
+            break
+        }
+    }
     return hi > lo ? (lo, hi) : nil
 }
 
@@ -335,55 +436,80 @@ struct FingerprintAnalysis {
         // 1. Coarse ink box.
         let f1 = max(1, (max(image.width, image.height) + Self.coarseSide - 1) / Self.coarseSide)
         let coarse = FloatGray(boxAveraging: image, x0: 0, y0: 0, rw: image.width, rh: image.height, factor: f1, step: 3)
-        var rx0 = 0, ry0 = 0, rx1 = image.width, ry1 = image.height
+        var rx0 = 0
+        var ry0 = 0
+        var rx1 = image.width
+        var ry1 = image.height
         // Thin print fades when box-averaged: the coarse threshold is close to the paper.
         let cl = coarse.levels()
         if let c = InkBlob(coarse, threshold: cl.paper - max(10, (cl.paper - cl.ink) / 2)) {
-            let mx = (c.x1 - c.x0) / 8 + 3, my = (c.y1 - c.y0) / 8 + 3
-            rx0 = max(0, (c.x0 - mx) * f1); rx1 = min(image.width, (c.x1 + 1 + mx) * f1)
-            ry0 = max(0, (c.y0 - my) * f1); ry1 = min(image.height, (c.y1 + 1 + my) * f1)
+            let mx = (c.x1 - c.x0) / 8 + 3
+            let my = (c.y1 - c.y0) / 8 + 3
+            rx0 = max(0, (c.x0 - mx) * f1)
+            rx1 = min(image.width, (c.x1 + 1 + mx) * f1)
+            ry0 = max(0, (c.y0 - my) * f1)
+            ry1 = min(image.height, (c.y1 + 1 + my) * f1)
         }
         // 2. Working copy of that region, and its ink (the main blob and what lies close to it).
-        let rw = rx1 - rx0, rh = ry1 - ry0
+        let rw = rx1 - rx0
+        let rh = ry1 - ry0
         let f2 = max(1, (max(rw, rh) + Self.workSide - 1) / Self.workSide)
         let work = FloatGray(boxAveraging: image, x0: rx0, y0: ry0, rw: rw, rh: rh, factor: f2)
         let levels = work.levels()
-        var xs: [Float] = [], ys: [Float] = []
-        let cx = Float(work.width) / 2, cy = Float(work.height) / 2
+        var xs: [Float] = []
+        var ys: [Float] = []
+        let cx = Float(work.width) / 2
+        let cy = Float(work.height) / 2
         if let blob = InkBlob(work, threshold: levels.ink) {
-            xs.reserveCapacity(blob.count); ys.reserveCapacity(blob.count)
+            xs.reserveCapacity(blob.count)
+            ys.reserveCapacity(blob.count)
             for y in 0..<work.height {
-                for x in 0..<work.width where blob.keep[y * work.width + x] { xs.append(Float(x) - cx); ys.append(Float(y) - cy) }
+                for x in 0..<work.width where blob.keep[y * work.width + x] {
+                    xs.append(Float(x) - cx)
+                    ys.append(Float(y) - cy)
+                }
             }
         }
         // 3. Deskew by projection profiles, then the ink box in the deskewed frame.
         let theta = xs.count >= 32 ? Self.skew(xs, ys, span: work.width + work.height) : 0
-        let cosT = cos(theta), sinT = sin(theta)
-        var bx0 = -cx, bx1 = cx, by0 = -cy, by1 = cy
+        let cosT = cos(theta)
+        let sinT = sin(theta)
+        var bx0 = -cx
+        var bx1 = cx
+        var by0 = -cy
+        var by1 = cy
         if xs.count >= 32 {
             let diag = Int((Float(work.width * work.width + work.height * work.height)).squareRoot()) + 4
             let off = Float(diag / 2)
-            var hx = [Int](repeating: 0, count: diag), hy = [Int](repeating: 0, count: diag)
+            var hx = [Int](repeating: 0, count: diag)
+            var hy = [Int](repeating: 0, count: diag)
             for i in xs.indices {
-                let xr = xs[i] * cosT + ys[i] * sinT, yr = -xs[i] * sinT + ys[i] * cosT
+                let xr = xs[i] * cosT + ys[i] * sinT
+                let yr = -xs[i] * sinT + ys[i] * cosT
                 hx[min(diag - 1, max(0, Int(xr + off)))] += 1
                 hy[min(diag - 1, max(0, Int(yr + off)))] += 1
             }
             if let rx = trimmedRange(hx, overfull: work.height * 6 / 10, trim: 0.002),
-               let ry = trimmedRange(hy, overfull: work.width * 9 / 10, trim: 0.002) {
-                bx0 = Float(rx.lo) - off; bx1 = Float(rx.hi + 1) - off
-                by0 = Float(ry.lo) - off; by1 = Float(ry.hi + 1) - off
+                let ry = trimmedRange(hy, overfull: work.width * 9 / 10, trim: 0.002)
+            {
+                bx0 = Float(rx.lo) - off
+                bx1 = Float(rx.hi + 1) - off
+                by0 = Float(ry.lo) - off
+                by1 = Float(ry.hi + 1) - off
             }
         }
-        let boxW = max(1, bx1 - bx0), boxH = max(1, by1 - by0)
+        let boxW = max(1, bx1 - bx0)
+        let boxH = max(1, by1 - by0)
         let la = (log2(boxH / boxW) * 32).rounded() + 128
         aspect = UInt8(min(255, max(0, la)))
         // 4. Grids of ink darkness and their DCT hashes.
         let paper = levels.paper
         func grid(fromY fy0: Float, gw: Int = Self.gridW, gh: Int = Self.gridH) -> [Float] {
             let ss = 4
-            let top = by0 + boxH * fy0, height = boxH * (1 - fy0)
-            let stepX = boxW / Float(gw * ss), stepY = height / Float(gh * ss)
+            let top = by0 + boxH * fy0
+            let height = boxH * (1 - fy0)
+            let stepX = boxW / Float(gw * ss)
+            let stepY = height / Float(gh * ss)
             var g = [Float](repeating: 0, count: gw * gh)
             for gy in 0..<gh {
                 for gx in 0..<gw {
@@ -392,7 +518,8 @@ struct FingerprintAnalysis {
                         let yr = top + (Float(gy * ss + sy) + 0.5) * stepY
                         for sx in 0..<ss {
                             let xr = bx0 + (Float(gx * ss + sx) + 0.5) * stepX
-                            let x = xr * cosT - yr * sinT + cx, y = xr * sinT + yr * cosT + cy
+                            let x = xr * cosT - yr * sinT + cx
+                            let y = xr * sinT + yr * cosT + cy
                             s += max(0, paper - work.sample(x, y, outside: paper))
                         }
                     }
@@ -407,18 +534,24 @@ struct FingerprintAnalysis {
 
     /// Angle (radians) that makes the text lines horizontal: maximises the sum of squared row counts.
     static func skew(_ xs: [Float], _ ys: [Float], span: Int) -> Float {
-        let n = xs.count, stride = max(1, n / 10000)
-        let bins = span * 2 + 8, off = Float(span + 4)
+        let n = xs.count
+        let stride = max(1, n / 10000)
+        let bins = span * 2 + 8
+        let off = Float(span + 4)
         var hist = [Float](repeating: 0, count: bins + 1)
         // Each point is split between its two nearest bins, so the score varies smoothly with the angle.
         func score(_ deg: Float) -> Float {
-            let t = deg * .pi / 180, c = cos(t), s = sin(t)
+            let t = deg * .pi / 180
+            let c = cos(t)
+            let s = sin(t)
             for i in hist.indices { hist[i] = 0 }
             var i = 0
             while i < n {
                 let yr = min(Float(bins - 1), max(0, -xs[i] * s + ys[i] * c + off))
-                let k = Int(yr), f = yr - Float(k)
-                hist[k] += 1 - f; hist[k + 1] += f
+                let k = Int(yr)
+                let f = yr - Float(k)
+                hist[k] += 1 - f
+                hist[k + 1] += f
                 i += stride
             }
             var total: Float = 0
@@ -426,12 +559,17 @@ struct FingerprintAnalysis {
             return total
         }
         // Coarse to fine: 1° over ±6°, then 0.25°, then 0.1°.
-        var best: Float = 0, bestScore = score(0)
+        var best: Float = 0
+        var bestScore = score(0)
         for (step, reach) in [(Float(1), 6), (0.25, 3), (0.1, 2)] {
             let centre = best
             for k in -reach...reach where k != 0 {
-                let d = centre + Float(k) * step, sc = score(d)
-                if sc > bestScore { best = d; bestScore = sc }
+                let d = centre + Float(k) * step
+                let sc = score(d)
+                if sc > bestScore {
+                    best = d
+                    bestScore = sc
+                }
             }
         }
         return best * .pi / 180
@@ -439,7 +577,10 @@ struct FingerprintAnalysis {
 
     /// The low keepU × keepV DCT coefficients without DC, cut at their median: 255 bits in 4 words.
     static func dctHash(_ g: [Float]) -> [UInt64] {
-        let gw = gridW, gh = gridH, ku = keepU, kv = keepV
+        let gw = gridW
+        let gh = gridH
+        let ku = keepU
+        let kv = keepV
         var rows = [Float](repeating: 0, count: gh * ku)
         for y in 0..<gh {
             for u in 0..<ku {

@@ -22,13 +22,15 @@ extension PageImage {
 
     /// The page at half its width and height, each pixel the mean of four (odd last rows and columns dropped).
     public func halved() -> PageImage {
-        let w = max(1, width / 2), h = max(1, height / 2)
+        let w = max(1, width / 2)
+        let h = max(1, height / 2)
         guard width >= 2, height >= 2 else { return self }
         var out = [UInt8](repeating: 255, count: w * h)
         gray.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
                 for y in 0..<h {
-                    let top = 2 * y * width, bottom = top + width
+                    let top = 2 * y * width
+                    let bottom = top + width
                     for x in 0..<w {
                         let sum = Int(src[top + 2 * x]) + Int(src[top + 2 * x + 1]) + Int(src[bottom + 2 * x]) + Int(src[bottom + 2 * x + 1])
                         dst[y * w + x] = UInt8(truncatingIfNeeded: (sum + 2) >> 2)
@@ -71,12 +73,14 @@ extension PageImage {
     public func forEachRow(scaledBy factor: Double, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         gray.withUnsafeBufferPointer { src in
             guard factor != 1 else {
-                for y in 0..<height { body(y, UnsafeBufferPointer(rebasing: src[y * width ..< (y + 1) * width])) }
+                for y in 0..<height { body(y, UnsafeBufferPointer(rebasing: src[y * width..<(y + 1) * width])) }
                 return
             }
             let (w, h) = scaledSize(by: factor)
             func taps(_ n: Int, _ size: Int) -> (lo: [Int], hi: [Int], weight: [Double]) {
-                var lo = [Int](repeating: 0, count: n), hi = lo, weight = [Double](repeating: 0, count: n)
+                var lo = [Int](repeating: 0, count: n)
+                var hi = lo
+                var weight = [Double](repeating: 0, count: n)
                 for i in 0..<n {
                     let source = min(Double(size - 1), max(0, (Double(i) + 0.5) / factor - 0.5))
                     lo[i] = Int(source)
@@ -85,13 +89,19 @@ extension PageImage {
                 }
                 return (lo, hi, weight)
             }
-            let columns = taps(w, width), rows = taps(h, height)
+            let columns = taps(w, width)
+            let rows = taps(h, height)
             let row = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: w)
             // Two source rows blended across, and which rows they are (-1: none yet).
             var upper = UnsafeMutableBufferPointer<Double>.allocate(capacity: w)
             var lower = UnsafeMutableBufferPointer<Double>.allocate(capacity: w)
-            defer { row.deallocate(); upper.deallocate(); lower.deallocate() }
-            var upperRow = -1, lowerRow = -1
+            defer {
+                row.deallocate()
+                upper.deallocate()
+                lower.deallocate()
+            }
+            var upperRow = -1
+            var lowerRow = -1
             columns.lo.withUnsafeBufferPointer { x0 in
                 columns.hi.withUnsafeBufferPointer { x1 in
                     columns.weight.withUnsafeBufferPointer { fx in
@@ -100,13 +110,24 @@ extension PageImage {
                             for x in 0..<w { out[x] = Double(line[x0[x]]) * (1 - fx[x]) + Double(line[x1[x]]) * fx[x] }
                         }
                         for y in 0..<h {
-                            let top = rows.lo[y], bottom = rows.hi[y], fy = rows.weight[y]
+                            let top = rows.lo[y]
+                            let bottom = rows.hi[y]
+                            let fy = rows.weight[y]
                             if top != upperRow {
-                                if top == lowerRow { swap(&upper, &lower); swap(&upperRow, &lowerRow) }
-                                else { blendAcross(top, into: upper); upperRow = top }
+                                if top == lowerRow {
+                                    swap(&upper, &lower)
+                                    swap(&upperRow, &lowerRow)
+                                } else {
+                                    blendAcross(top, into: upper)
+                                    upperRow = top
+                                }
                             }
-                            if bottom != lowerRow { blendAcross(bottom, into: lower); lowerRow = bottom }
-                            let a = UnsafePointer(upper.baseAddress!), b = UnsafePointer(lower.baseAddress!)
+                            if bottom != lowerRow {
+                                blendAcross(bottom, into: lower)
+                                lowerRow = bottom
+                            }
+                            let a = UnsafePointer(upper.baseAddress!)
+                            let b = UnsafePointer(lower.baseAddress!)
                             let out = row.baseAddress!
                             for x in 0..<w { out[x] = PageImage.clampedByte(a[x] * (1 - fy) + b[x] * fy) }
                             body(y, UnsafeBufferPointer(row))
@@ -122,7 +143,7 @@ extension PageImage {
     /// integer, ties to even, which then sits in the sum's low bits; a tie rounded down is moved up.
     @inline(__always) static func clampedByte(_ value: Double) -> UInt8 {
         let shifted = value + 6_755_399_441_055_744.0
-        let nearest = shifted - 6_755_399_441_055_744.0  // exact
+        let nearest = shifted - 6_755_399_441_055_744.0 // exact
         let rounded = UInt32(truncatingIfNeeded: shifted.bitPattern) &+ (value - nearest == 0.5 ? 1 : 0)
         return UInt8(truncatingIfNeeded: min(255, rounded))
     }
@@ -148,10 +169,12 @@ extension OCRPage {
     /// The page read from an image scaled by `factor`, in the coordinates of the original image.
     public func unscaled(by factor: Double, width: Int, height: Int, dpi: Int) -> OCRPage {
         func box(_ b: BoundingBox) -> BoundingBox {
-            BoundingBox(left: Int(Double(b.left) / factor), top: Int(Double(b.top) / factor),
-                        right: Int(Double(b.right) / factor), bottom: Int(Double(b.bottom) / factor))
+            BoundingBox(
+                left: Int(Double(b.left) / factor), top: Int(Double(b.top) / factor),
+                right: Int(Double(b.right) / factor), bottom: Int(Double(b.bottom) / factor))
         }
-        return OCRPage(pageNumber: pageNumber, width: width, height: height, dpi: dpi, source: source,
-                       lines: lines.map { OCRLine(words: $0.words.map { OCRWord(text: $0.text, box: box($0.box), confidence: $0.confidence) }) })
+        return OCRPage(
+            pageNumber: pageNumber, width: width, height: height, dpi: dpi, source: source,
+            lines: lines.map { OCRLine(words: $0.words.map { OCRWord(text: $0.text, box: box($0.box), confidence: $0.confidence) }) })
     }
 }

@@ -3,7 +3,10 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     public var left: Int, top: Int, right: Int, bottom: Int
 
     public init(left: Int, top: Int, right: Int, bottom: Int) {
-        self.left = left; self.top = top; self.right = right; self.bottom = bottom
+        self.left = left
+        self.top = top
+        self.right = right
+        self.bottom = bottom
     }
 
     public var height: Int { bottom - top }
@@ -11,8 +14,9 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     public var centerY: Int { (top + bottom) / 2 }
 
     public func union(_ other: BoundingBox) -> BoundingBox {
-        BoundingBox(left: min(left, other.left), top: min(top, other.top),
-                    right: max(right, other.right), bottom: max(bottom, other.bottom))
+        BoundingBox(
+            left: min(left, other.left), top: min(top, other.top),
+            right: max(right, other.right), bottom: max(bottom, other.bottom))
     }
 }
 
@@ -53,7 +57,9 @@ public struct OCRWord: Hashable, Sendable, Codable {
     public let confidence: Double
 
     public init(text: String, box: BoundingBox, confidence: Double) {
-        self.text = text; self.box = box; self.confidence = confidence
+        self.text = text
+        self.box = box
+        self.confidence = confidence
     }
 }
 
@@ -82,8 +88,12 @@ public struct OCRPage: Hashable, Sendable, Codable {
     public let lines: [OCRLine]
 
     public init(pageNumber: Int, width: Int, height: Int, dpi: Int, source: TextSource, lines: [OCRLine]) {
-        self.pageNumber = pageNumber; self.width = width; self.height = height
-        self.dpi = dpi; self.source = source; self.lines = lines
+        self.pageNumber = pageNumber
+        self.width = width
+        self.height = height
+        self.dpi = dpi
+        self.source = source
+        self.lines = lines
     }
 
     public var text: String { lines.map(\.text).joined(separator: "\n") }
@@ -122,7 +132,8 @@ public struct OCRPage: Hashable, Sendable, Codable {
         var out: [OCRLine] = []
         for line in lines.filter({ !$0.words.isEmpty }).sorted(by: { ($0.box.top, $0.box.left) < ($1.box.top, $1.box.left) }) {
             if let k = out.indices.suffix(2).last(where: { k in
-                let a = out[k].box, b = line.box
+                let a = out[k].box
+                let b = line.box
                 let overlap = min(a.bottom, b.bottom) - max(a.top, b.top)
                 let separate = a.right <= b.left || b.right <= a.left
                 return separate && overlap * 2 >= max(1, min(a.height, b.height))

@@ -90,10 +90,11 @@ public struct PipelineConfig: Sendable, Equatable {
         var config = PipelineConfig()
         /// A whole number within `range`; a fraction (3.7) is refused, never rounded.
         func int(_ key: String, _ value: Any, _ range: ClosedRange<Int>, _ meaning: String = "") throws(ConfigError) -> Int {
-            guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n) else { throw fail("key \"\(key)\" must be an integer") }
+            guard let n = value as? NSNumber, isNumberNotBool(n) else { throw fail("key \"\(key)\" must be an integer") }
             let d = n.doubleValue
             guard d.isFinite, d == d.rounded() else {
-                throw fail("key \"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)\(meaning), not \(PipelineConfig.text(d))")
+                throw fail(
+                    "key \"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)\(meaning), not \(PipelineConfig.text(d))")
             }
             guard let i = Int(exactly: d), range.contains(i) else {
                 throw fail("key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(range.lowerBound) to \(range.upperBound)\(meaning)")
@@ -101,10 +102,12 @@ public struct PipelineConfig: Sendable, Equatable {
             return i
         }
         func number(_ key: String, _ value: Any, _ range: ClosedRange<Double>, _ meaning: String = "") throws(ConfigError) -> Double {
-            guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n) else { throw fail("key \"\(key)\" must be a number") }
+            guard let n = value as? NSNumber, isNumberNotBool(n) else { throw fail("key \"\(key)\" must be a number") }
             let d = n.doubleValue
             guard d.isFinite, range.contains(d) else {
-                throw fail("key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(PipelineConfig.text(range.lowerBound)) to \(PipelineConfig.text(range.upperBound))\(meaning)")
+                throw fail(
+                    "key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(PipelineConfig.text(range.lowerBound)) to \(PipelineConfig.text(range.upperBound))\(meaning)"
+                )
             }
             return d
         }
@@ -113,17 +116,20 @@ public struct PipelineConfig: Sendable, Equatable {
             return s
         }
         guard let v = dict["version"] else { throw fail("key \"version\" is missing") }
-        guard let vn = v as? NSNumber, CFGetTypeIDIsNotBool(vn) else { throw fail("key \"version\" must be an integer") }
+        guard let vn = v as? NSNumber, isNumberNotBool(vn) else { throw fail("key \"version\" must be an integer") }
         guard vn.doubleValue == vn.doubleValue.rounded(), vn.doubleValue >= 1, vn.doubleValue <= Double(highestSupportedVersion) else {
-            throw fail("version \(PipelineConfig.text(vn.doubleValue)) is not supported; this Shoebox reads pipeline versions 1…\(highestSupportedVersion)")
+            throw fail(
+                "version \(PipelineConfig.text(vn.doubleValue)) is not supported; this Shoebox reads pipeline versions 1…\(highestSupportedVersion)")
         }
-        config.version = Int(exactly: vn.doubleValue) ?? 1  // whole and within 1…highestSupportedVersion, checked above
+        config.version = Int(exactly: vn.doubleValue) ?? 1 // whole and within 1…highestSupportedVersion, checked above
         for key in dict.keys.sorted() {
             let value = dict[key]!
             switch key {
             case "version": break
             case "name":
-                guard let s = value as? String, (1...200).contains(s.count), !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                guard let s = value as? String, (1...200).contains(s.count),
+                    !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+                else {
                     throw fail("key \"name\" must be a string of 1 to 200 characters on one line, without control characters")
                 }
                 config.name = s
@@ -142,7 +148,7 @@ public struct PipelineConfig: Sendable, Equatable {
                     throw fail("key \"firstPassLanguages\": unknown language \"\(l)\" (known: \(knownLanguages.joined(separator: ", ")))")
                 }
             case "extraPassSegmentationModes":
-                guard let a = value as? [Any], let modes = a as? [NSNumber], modes.allSatisfy({ CFGetTypeIDIsNotBool($0) }) else {
+                guard let a = value as? [Any], let modes = a as? [NSNumber], modes.allSatisfy({ isNumberNotBool($0) }) else {
                     throw fail("key \"extraPassSegmentationModes\" must be an array of integers")
                 }
                 guard modes.count <= maxExtraPasses else {
@@ -152,7 +158,7 @@ public struct PipelineConfig: Sendable, Equatable {
                     try int("\(key)[\(i)]", m, extraSegmentationModeRange)
                 }
             case "textHeightTarget":
-                guard let n = value as? NSNumber, CFGetTypeIDIsNotBool(n), n.doubleValue == 0 else {
+                guard let n = value as? NSNumber, isNumberNotBool(n), n.doubleValue == 0 else {
                     config.textHeightTarget = try number(key, value, textHeightRange, " (or 0: off)")
                     break
                 }
@@ -180,7 +186,8 @@ public struct PipelineConfig: Sendable, Equatable {
                 }
                 config.categoryRules = try rules.map { rule throws(ConfigError) in
                     guard rule.count == 2, let k = rule["keyword"] as? String, let c = rule["category"] as? String,
-                          !k.trimmingCharacters(in: .whitespaces).isEmpty, !c.trimmingCharacters(in: .whitespaces).isEmpty else {
+                        !k.trimmingCharacters(in: .whitespaces).isEmpty, !c.trimmingCharacters(in: .whitespaces).isEmpty
+                    else {
                         throw fail("key \"categoryRules\": each rule is {\"keyword\": \"…\", \"category\": \"…\"}, both non-empty")
                     }
                     return CategoryRule(keyword: k, category: c)
@@ -207,6 +214,6 @@ extension PipelineConfig {
 }
 
 /// JSONSerialization gives booleans as NSNumber too; a pipeline value `true` is not a number.
-private func CFGetTypeIDIsNotBool(_ n: NSNumber) -> Bool {
+private func isNumberNotBool(_ n: NSNumber) -> Bool {
     String(cString: n.objCType) != "c" || (n != NSNumber(value: true) && n != NSNumber(value: false))
 }

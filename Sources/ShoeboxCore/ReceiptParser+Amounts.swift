@@ -37,9 +37,15 @@ extension ReceiptParser {
             // A keyword line whose amount was printed (or read) on the next line: "Total Amount:" / "64.15".
             // A long line without amounts is neither (and its keywords need not be looked up).
             let short = line.line.words.count <= 3 || line.text.hasSuffix(":")
-            if found.isEmpty && !short { pendingRole = nil; continue }
+            if found.isEmpty && !short {
+                pendingRole = nil
+                continue
+            }
             let (lineRole, keyword) = line.role
-            guard let lineRole else { pendingRole = nil; continue }
+            guard let lineRole else {
+                pendingRole = nil
+                continue
+            }
             if found.isEmpty {
                 if let keyword, lineRole != .lineItem, short { pendingRole = (lineRole, keyword, line.order) } else { pendingRole = nil }
                 continue
@@ -101,8 +107,11 @@ extension ReceiptParser {
     /// When no line names a total, a payment without change or the arithmetic itself proposes one.
     func scoreTotals(_ e: inout Extraction, lines: [Line]) {
         func values(_ role: AmountRole) -> [Int64] { e.amounts(withRole: role).map(\.value.minorUnits) }
-        let subtotals = values(.subtotal), taxes = values(.tax), tendered = values(.tendered)
-        let changes = values(.change), roundings = values(.rounding)
+        let subtotals = values(.subtotal)
+        let taxes = values(.tax)
+        let tendered = values(.tendered)
+        let changes = values(.change)
+        let roundings = values(.rounding)
         let totals = e.amounts(withRole: .total)
         let largestTotal = totals.map(\.value.minorUnits).max { abs($0) < abs($1) }
         let lastTotalLine = totals.compactMap { $0.evidence?.line }.max()
@@ -110,7 +119,8 @@ extension ReceiptParser {
         let largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
         let taxSum = taxes.reduce(0, +)
 
-        let tips = values(.tip).reduce(0, +), discounts = values(.discount).map { abs($0) }.reduce(0, +)
+        let tips = values(.tip).reduce(0, +)
+        let discounts = values(.discount).map { abs($0) }.reduce(0, +)
         // The items: the right-most amount of each line without a role (a price column), for "items sum to …".
         var itemsByLine: [Int: Int64] = [:]
         for c in e.amounts where c.role == AmountRole.lineItem.rawValue {
@@ -133,54 +143,82 @@ extension ReceiptParser {
             var bonus = 0.0
             var notes: [String] = []
             if units != 0, subtotals.contains(where: { s in taxes.contains { s + $0 == units } || (taxes.count > 1 && s + taxSum == units) }) {
-                bonus += 0.1; notes.append("subtotal + tax = total")
-                if ratedTaxes.contains(where: { $0.0 + $0.1 == units }) { bonus += 0.05; notes.append("tax = rate × net") }
-                if let sum = itemSum(above: c.evidence.map(ReceiptParser.key)), subtotals.contains(where: { s in s == sum && taxes.contains { s + $0 == units } }) {
-                    bonus += 0.03; notes.append("line items sum = subtotal")
+                bonus += 0.1
+                notes.append("subtotal + tax = total")
+                if ratedTaxes.contains(where: { $0.0 + $0.1 == units }) {
+                    bonus += 0.05
+                    notes.append("tax = rate × net")
+                }
+                if let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
+                    subtotals.contains(where: { s in s == sum && taxes.contains { s + $0 == units } })
+                {
+                    bonus += 0.03
+                    notes.append("line items sum = subtotal")
                 }
             } else if units != 0, tips != 0 || discounts != 0, subtotals.contains(where: { $0 + taxSum + tips - discounts == units }) {
-                bonus += 0.1; notes.append("subtotal + tax + tip − discount = total")
+                bonus += 0.1
+                notes.append("subtotal + tax + tip − discount = total")
             }
             // Only for the largest total: items summing to a smaller "total" above a larger one make it a subtotal
             // (a service charge or tax follows).
             if units > 0, c.role != AmountRole.lineItem.rawValue, largestTotal.map({ abs(units) >= abs($0) }) ?? true,
-               let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
-               sum == units || (subtotals.isEmpty && sum - discounts == units) {
-                bonus += 0.08; notes.append("line items sum = total")
+                let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
+                sum == units || (subtotals.isEmpty && sum - discounts == units)
+            {
+                bonus += 0.08
+                notes.append("line items sum = total")
             }
             // Rounding (to 5 cents in Malaysia, Switzerland, …) comes after the total it rounds: the later total wins.
-            if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
-                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
-                return roundings.contains { t.value.minorUnits + $0 == units || t.value.minorUnits - abs($0) == units || t.value.minorUnits + abs($0) == units }
-            }) {
-                bonus += 0.15; notes.append("total + rounding = this total")
+            if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
+                totals.contains(where: { t in
+                    guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
+                    return roundings.contains {
+                        t.value.minorUnits + $0 == units || t.value.minorUnits - abs($0) == units || t.value.minorUnits + abs($0) == units
+                    }
+                })
+            {
+                bonus += 0.15
+                notes.append("total + rounding = this total")
             }
             // A later total a few cents from an earlier one, on a 5-cent step, is that total rounded (the rounding
             // line itself may be misread): the amount paid. The earlier one is the total before rounding.
-            if units > 0, units % 5 == 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
-                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
-                let d = abs(t.value.minorUnits - units)
-                return d > 0 && d < 5 && t.value.minorUnits % 5 != 0
-            }) {
-                bonus += 0.1; notes.append("rounded from the total above")
+            if units > 0, units % 5 == 0, let line = c.evidence.map({ ($0.page, $0.line) }),
+                totals.contains(where: { t in
+                    guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
+                    let d = abs(t.value.minorUnits - units)
+                    return d > 0 && d < 5 && t.value.minorUnits % 5 != 0
+                })
+            {
+                bonus += 0.1
+                notes.append("rounded from the total above")
             }
-            if units > 0, units % 5 != 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
-                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl > line else { return false }
-                let d = abs(t.value.minorUnits - units)
-                return d > 0 && d < 5 && t.value.minorUnits % 5 == 0
-            }) {
-                bonus -= 0.1; notes.append("rounded below")
+            if units > 0, units % 5 != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
+                totals.contains(where: { t in
+                    guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl > line else { return false }
+                    let d = abs(t.value.minorUnits - units)
+                    return d > 0 && d < 5 && t.value.minorUnits % 5 == 0
+                })
+            {
+                bonus -= 0.1
+                notes.append("rounded below")
             }
             if units > 0, tendered.contains(where: { t in changes.contains { t - $0 == units } }) {
-                bonus += 0.12; notes.append("tendered − change = total")
+                bonus += 0.12
+                notes.append("tendered − change = total")
             }
             // A total that a later line rounds ("Total incl. GST 112.36", "Rounding -0.01", "TOTAL 112.35") is
             // not the amount paid.
-            if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }), totals.contains(where: { t in
-                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl > line, t.value.minorUnits != units else { return false }
-                return roundings.contains { $0 != 0 && (units + $0 == t.value.minorUnits || units - abs($0) == t.value.minorUnits || units + abs($0) == t.value.minorUnits) }
-            }) {
-                bonus -= 0.2; notes.append("before rounding")
+            if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
+                totals.contains(where: { t in
+                    guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl > line, t.value.minorUnits != units else { return false }
+                    return roundings.contains {
+                        $0 != 0
+                            && (units + $0 == t.value.minorUnits || units - abs($0) == t.value.minorUnits || units + abs($0) == t.value.minorUnits)
+                    }
+                })
+            {
+                bonus -= 0.2
+                notes.append("before rounding")
             }
             return (bonus, notes)
         }
@@ -190,14 +228,28 @@ extension ReceiptParser {
             let units = c.value.minorUnits
             switch c.role {
             case AmountRole.total.rawValue:
-                let strong = c.notes.contains { note in (Keywords.strongTotal.words + Keywords.inclusive.words).contains { TextFolding.containsSubstring(note, "'\($0)'") } }
+                let strong = c.notes.contains { note in
+                    (Keywords.strongTotal.words + Keywords.inclusive.words).contains { TextFolding.containsSubstring(note, "'\($0)'") }
+                }
                 let gross = c.notes.contains { note in Keywords.grossTotal.contains { TextFolding.containsSubstring(note, "'\($0)'") } }
                 c.score = strong ? 0.8 : 0.7
                 // The gross total beats the amount due when both are printed (a prepayment was taken off).
-                if gross { c.score += 0.04; c.notes.append("gross total") }
-                if units == largestTotal && totals.count > 1 { c.score += 0.05; c.notes.append("largest of the totals") }
-                if c.evidence?.line == lastTotalLine && totals.count > 1 { c.score += 0.03; c.notes.append("last total line") }
-                if units == 0 { c.score -= 0.3; c.notes.append("zero") }
+                if gross {
+                    c.score += 0.04
+                    c.notes.append("gross total")
+                }
+                if units == largestTotal && totals.count > 1 {
+                    c.score += 0.05
+                    c.notes.append("largest of the totals")
+                }
+                if c.evidence?.line == lastTotalLine && totals.count > 1 {
+                    c.score += 0.03
+                    c.notes.append("last total line")
+                }
+                if units == 0 {
+                    c.score -= 0.3
+                    c.notes.append("zero")
+                }
             case AmountRole.lineItem.rawValue:
                 c.score = totals.isEmpty && units == largest ? 0.35 : 0.02
                 if c.score > 0.3 { c.notes.append("largest amount, no total line") }
@@ -225,7 +277,10 @@ extension ReceiptParser {
         for i in scoredTotals {
             let a = String(e.amounts[i].value.minorUnits)
             if let first = a.first, "9586".contains(first),
-               scoredTotals.contains(where: { j in j != i && a == String(first) + String(e.amounts[j].value.minorUnits) && e.amounts[j].value.minorUnits >= 100 }) {
+                scoredTotals.contains(where: { j in
+                    j != i && a == String(first) + String(e.amounts[j].value.minorUnits) && e.amounts[j].value.minorUnits >= 100
+                })
+            {
                 e.amounts[i].score -= 0.15
                 e.amounts[i].notes.append("leading '\(first)' is likely a misread currency sign")
             }
@@ -244,8 +299,11 @@ extension ReceiptParser {
         for s in e.amounts(withRole: .subtotal) {
             for t in e.amounts(withRole: .tax) where s.value.minorUnits + t.value.minorUnits > 0 {
                 let extra = tips - discounts
-                computed.append((s.value.minorUnits + t.value.minorUnits + extra, t.evidence,
-                                 extra == 0 ? "subtotal + tax" : "subtotal + tax + tip − discount", s.value.currencyHint))
+                computed.append(
+                    (
+                        s.value.minorUnits + t.value.minorUnits + extra, t.evidence,
+                        extra == 0 ? "subtotal + tax" : "subtotal + tax + tip − discount", s.value.currencyHint
+                    ))
             }
         }
         var added = Set<Int64>()
@@ -259,10 +317,13 @@ extension ReceiptParser {
                     && Set(totals.filter { $0.value.minorUnits == t.value.minorUnits }.compactMap { $0.evidence.map(ReceiptParser.key) }).count < 2
             }
             let best = e.amounts.filter { $0.role == AmountRole.total.rawValue }.map(\.score).max() ?? 0
-            e.amounts.append(Candidate(
-                value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint),
-                role: AmountRole.total.rawValue, score: misread != nil ? min(0.95, best + 0.03) : 0.4, evidence: misread?.evidence ?? evidence,
-                notes: ["computed: \(how)"] + (misread.map { ["the total line reads \(Money.decimalString(minorUnits: $0.value.minorUnits, digits: 2)), one digit off"] } ?? [])))
+            e.amounts.append(
+                Candidate(
+                    value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint),
+                    role: AmountRole.total.rawValue, score: misread != nil ? min(0.95, best + 0.03) : 0.4, evidence: misread?.evidence ?? evidence,
+                    notes: ["computed: \(how)"]
+                        + (misread.map { ["the total line reads \(Money.decimalString(minorUnits: $0.value.minorUnits, digits: 2)), one digit off"] }
+                            ?? [])))
         }
     }
 
@@ -282,7 +343,8 @@ extension ReceiptParser {
             guard line.role.0 == .tax else { continue }
             let all = line.amounts
             guard let amount = all.last(where: { !$0.isRate }) else { continue }
-            let rate = all.first(where: \.isRate).map { Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2) }
+            let rate =
+                all.first(where: \.isRate).map { Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2) }
                 ?? ReceiptParser.integerPercent(in: line.text)
             out.append(TaxReading(rate: rate.map(ReceiptParser.trimRate), amount: amount.reading))
         }

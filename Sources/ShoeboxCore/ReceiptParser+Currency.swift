@@ -14,7 +14,11 @@ extension ReceiptParser {
         for line in lines {
             for f in line.amounts {
                 guard let hint = f.reading.currencyHint else { continue }
-                if hint == "USD" && !TextFolding.containsSubstring(line.text, "US$") && !TextFolding.containsSubstring(line.folded, "usd") { dollarLines.append(line) } else { add(hint, line, doubtful: false) }
+                if hint == "USD" && !TextFolding.containsSubstring(line.text, "US$") && !TextFolding.containsSubstring(line.folded, "usd") {
+                    dollarLines.append(line)
+                } else {
+                    add(hint, line, doubtful: false)
+                }
             }
             // Codes and symbols on their own: "Währung: EUR", "Total € Incl. VAT", "Amount (RM)".
             for mark in ReceiptParser.standaloneKeywords.all(in: line.folded) {
@@ -33,32 +37,46 @@ extension ReceiptParser {
         func stray(_ code: String, _ entry: Marks) -> Bool {
             entry.count == 1 && entry.doubtful && local != nil && code != local
         }
-        var out = counts.sorted { ($0.value.count, $0.key == local ? 1 : 0, $0.key) > ($1.value.count, $1.key == local ? 1 : 0, $1.key) }.map { entry in
+        var out = counts.sorted { ($0.value.count, $0.key == local ? 1 : 0, $0.key) > ($1.value.count, $1.key == local ? 1 : 0, $1.key) }.map {
+            entry in
             stray(entry.key, entry.value)
-                ? Candidate(value: entry.key, role: "explicit", score: 0.4, evidence: entry.value.evidence,
-                            notes: ["written once, doubtfully read, against the country hints (\(local ?? ""))"])
-                : Candidate(value: entry.key, role: "explicit", score: min(0.99, 0.8 + 0.05 * Double(entry.value.count) + (entry.key == local ? 0.02 : 0)),
-                            evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"] + (entry.key == local ? ["the country's currency"] : []))
+                ? Candidate(
+                    value: entry.key, role: "explicit", score: 0.4, evidence: entry.value.evidence,
+                    notes: ["written once, doubtfully read, against the country hints (\(local ?? ""))"])
+                : Candidate(
+                    value: entry.key, role: "explicit", score: min(0.99, 0.8 + 0.05 * Double(entry.value.count) + (entry.key == local ? 0.02 : 0)),
+                    evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"] + (entry.key == local ? ["the country's currency"] : []))
         }
         if let first = dollarLines.first {
             // "$" on a receipt whose hints say Malaysia is the ringgit; without hints it is the US dollar.
             if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || out.isEmpty {
-                out.append(Candidate(value: country.currency, role: "inferred", score: 0.6, evidence: first.evidence,
-                                     notes: ["'$' with \(country.notes.joined(separator: ", "))"]))
+                out.append(
+                    Candidate(
+                        value: country.currency, role: "inferred", score: 0.6, evidence: first.evidence,
+                        notes: ["'$' with \(country.notes.joined(separator: ", "))"]))
             } else {
-                out.append(Candidate(value: "USD", role: out.isEmpty ? "explicit" : "inferred", score: out.isEmpty ? 0.8 : 0.4,
-                                     evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"]))
+                out.append(
+                    Candidate(
+                        value: "USD", role: out.isEmpty ? "explicit" : "inferred", score: out.isEmpty ? 0.8 : 0.4,
+                        evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"]))
             }
         }
         // Nothing written but stray marks (or nothing at all): the country's currency, inferred.
         if dollarLines.isEmpty, counts.allSatisfy({ stray($0.key, $0.value) }), let country = hints.first {
-            out.append(Candidate(value: country.currency, role: "inferred", score: min(0.75, 0.45 + 0.05 * Double(country.weight)),
-                                 evidence: nil, notes: [(out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
-                                                        + "; inferred from " + country.notes.joined(separator: ", ")]))
+            out.append(
+                Candidate(
+                    value: country.currency, role: "inferred", score: min(0.75, 0.45 + 0.05 * Double(country.weight)),
+                    evidence: nil,
+                    notes: [
+                        (out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
+                            + "; inferred from " + country.notes.joined(separator: ", ")
+                    ]))
         }
         if out.isEmpty, let inferred = ReceiptParser.currency(forLanguage: language) {
-            out.append(Candidate(value: inferred, role: "inferred", score: 0.5, evidence: nil,
-                                 notes: ["no currency on the page; inferred from language \(language ?? "?")"]))
+            out.append(
+                Candidate(
+                    value: inferred, role: "inferred", score: 0.5, evidence: nil,
+                    notes: ["no currency on the page; inferred from language \(language ?? "?")"]))
         }
         return out.sorted { $0.score > $1.score }
     }
@@ -73,14 +91,17 @@ extension ReceiptParser {
 
     static let standaloneMarks: [(String, String)] = [
         ("eur", "EUR"), ("euro", "EUR"), ("€", "EUR"), ("gbp", "GBP"), ("£", "GBP"), ("myr", "MYR"), ("rm", "MYR"),
-        ("ringgit", "MYR"), ("chf", "CHF"), ("usd", "USD"), ("sgd", "SGD"),
+        ("ringgit", "MYR"), ("chf", "CHF"), ("usd", "USD"), ("sgd", "SGD")
     ]
 
     static let standaloneKeywords = KeywordList(standaloneMarks.map(\.0))
     static let standaloneCode = Dictionary(standaloneMarks, uniquingKeysWith: { a, _ in a })
 
-
-    struct CountryGuess { let currency: String; let weight: Int; let notes: [String] }
+    struct CountryGuess {
+        let currency: String
+        let weight: Int
+        let notes: [String]
+    }
 
     /// Country hints on the page, strongest first: legal forms, tax names, place words.
     static func countryHints(_ lines: [Line]) -> [CountryGuess] {
@@ -110,7 +131,7 @@ extension ReceiptParser {
         ("iva", "EUR"), ("espana", "EUR"), ("nif", "EUR"), ("cif", "EUR"),
         ("vat reg", "GBP"), ("united kingdom", "GBP"), ("london", "GBP"),
         ("schweiz", "CHF"), ("suisse", "CHF"), ("mwst-nr", "CHF"), ("che-", "CHF"),
-        ("sales tax", "USD"), ("usa", "USD"),
+        ("sales tax", "USD"), ("usa", "USD")
     ]
 
     static let countryKeywords = KeywordList(countryWords.map(\.0))

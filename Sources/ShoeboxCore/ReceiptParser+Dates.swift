@@ -9,14 +9,21 @@ extension ReceiptParser {
             for f in DateReader.dates(in: ReceiptParser.mendDate(line.text), folded: line.folded, order: order, today: today) {
                 var score = 0.85 - 0.2 * line.position
                 var notes: [String] = []
-                if f.orderAmbiguous { score -= 0.1; notes.append("day/month order from locale") }
-                if let other {
-                    score -= 0.4; notes.append("'\(other)': not the transaction date")
-                } else if let issue {
-                    score += 0.1; notes.append("keyword '\(issue)'")
+                if f.orderAmbiguous {
+                    score -= 0.1
+                    notes.append("day/month order from locale")
                 }
-                out.append(Candidate(value: f.day, role: other == nil ? "transaction" : "other", score: max(0.05, min(0.99, score)),
-                                     evidence: line.evidence, notes: notes))
+                if let other {
+                    score -= 0.4
+                    notes.append("'\(other)': not the transaction date")
+                } else if let issue {
+                    score += 0.1
+                    notes.append("keyword '\(issue)'")
+                }
+                out.append(
+                    Candidate(
+                        value: f.day, role: other == nil ? "transaction" : "other", score: max(0.05, min(0.99, score)),
+                        evidence: line.evidence, notes: notes))
             }
         }
         // The same day read on several lines (a header and a footer) is surer.
@@ -53,7 +60,10 @@ extension ReceiptParser {
                 if l >= 0 && r < c.count {
                     let leftSep = "-/.".contains(c[l]) && l > 0 && c[l - 1].isDigitASCII && c[r].isDigitASCII
                     let rightSep = "-/.".contains(c[r]) && r + 1 < c.count && c[r + 1].isDigitASCII && c[l].isDigitASCII
-                    if leftSep || rightSep { changed = true; continue }
+                    if leftSep || rightSep {
+                        changed = true
+                        continue
+                    }
                 }
             }
             out.append(ch)

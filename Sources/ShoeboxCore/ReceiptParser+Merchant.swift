@@ -15,20 +15,31 @@ extension ReceiptParser {
         var firstLegalSeen = false
         // The name comes before the transaction: the first line with a date or an amount ends the header.
         let headerEnd = top.firstIndex { !$0.amounts.isEmpty || dateLines.contains(ReceiptParser.key($0.evidence)) } ?? top.count
-        var buyerUntil = -1, sellerUntil = -1
+        var buyerUntil = -1
+        var sellerUntil = -1
         var previousName: (name: String, line: Line)?
         for (k, line) in top.enumerated() {
             let f = line.folded
             if TextFolding.firstKeyword(in: f, of: Keywords.buyerBlock) != nil { buyerUntil = k + 5 }
-            if TextFolding.firstKeyword(in: f, of: Keywords.sellerBlock) != nil { sellerUntil = k + 6; buyerUntil = -1 }
+            if TextFolding.firstKeyword(in: f, of: Keywords.sellerBlock) != nil {
+                sellerUntil = k + 6
+                buyerUntil = -1
+            }
             let inBuyer = k <= buyerUntil
             let inSeller = k <= sellerUntil
-            guard line.position <= 0.45 || k < 8 || inSeller else { previousName = nil; continue }
+            guard line.position <= 0.45 || k < 8 || inSeller else {
+                previousName = nil
+                continue
+            }
             let nextIsCompanyNumber = k + 1 < top.count && ReceiptParser.looksLikeCompanyNumber(top[k + 1].text)
             var lineName: String?
             for (s, segment) in line.segments.enumerated() {
                 let wholeLine = line.segments.count == 1
-                guard !(inBuyer && !inSeller), let name = ReceiptParser.merchantName(segment, today: today, mayHoldDate: !wholeLine || dateLines.contains(ReceiptParser.key(line.evidence)), mayHoldAmount: !wholeLine || !line.amounts.isEmpty) else { continue }
+                guard !(inBuyer && !inSeller),
+                    let name = ReceiptParser.merchantName(
+                        segment, today: today, mayHoldDate: !wholeLine || dateLines.contains(ReceiptParser.key(line.evidence)),
+                        mayHoldAmount: !wholeLine || !line.amounts.isEmpty)
+                else { continue }
                 let fs = TextFolding.fold(name)
                 let legal = TextFolding.firstKeyword(in: fs, of: Keywords.legalForms)
                 if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { continue }
@@ -38,43 +49,85 @@ extension ReceiptParser {
                 if line.segments.count == 1 { lineName = name }
                 var score = 0.6 - 0.03 * Double(min(rank, 10))
                 var notes = ["line \(line.index + 1) of the page"]
-                if k < 2 { score += 0.08; notes.append("top of the page") } else if k < 4 { score += 0.04 }
-                if k > headerEnd { score -= 0.15; notes.append("below the first date or amount") }
+                if k < 2 {
+                    score += 0.08
+                    notes.append("top of the page")
+                } else if k < 4 {
+                    score += 0.04
+                }
+                if k > headerEnd {
+                    score -= 0.15
+                    notes.append("below the first date or amount")
+                }
                 let business = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords)
                 if let legal {
                     // Near the top a legal name is the merchant; far below the brand printed on top it is the
                     // operating company, and counts less.
                     let near = k < 6 || inSeller
-                    score += near ? 0.3 : 0.15; notes.append("legal form '\(legal)'" + (near ? "" : ", far from the top"))
+                    score += near ? 0.3 : 0.15
+                    notes.append("legal form '\(legal)'" + (near ? "" : ", far from the top"))
                     // The first legal name on the page is the seller's; later ones are customers or suppliers.
-                    if !firstLegalSeen && near { score += 0.1; notes.append("first legal name") }
+                    if !firstLegalSeen && near {
+                        score += 0.1
+                        notes.append("first legal name")
+                    }
                     firstLegalSeen = true
                 } else if let business {
-                    score += 0.12; notes.append("business word '\(business)'")
+                    score += 0.12
+                    notes.append("business word '\(business)'")
                 }
-                if inSeller { score += 0.15; notes.append("seller block") }
-                if nextIsCompanyNumber && s == 0 { score += 0.1; notes.append("company number below") }
-                if Double(line.line.box.height) >= medianHeight * 1.3 { score += 0.05; notes.append("larger text") }
+                if inSeller {
+                    score += 0.15
+                    notes.append("seller block")
+                }
+                if nextIsCompanyNumber && s == 0 {
+                    score += 0.1
+                    notes.append("company number below")
+                }
+                if Double(line.line.box.height) >= medianHeight * 1.3 {
+                    score += 0.05
+                    notes.append("larger text")
+                }
                 if line.line.meanConfidence < 85 {
                     score -= (85 - line.line.meanConfidence) / 100
                     notes.append("OCR confidence \(Int(line.line.meanConfidence))")
                 }
                 let words = name.split(separator: " ")
-                if words.count >= 2 && words.allSatisfy({ $0.count <= 2 }) { score -= 0.3; notes.append("fragments") }
-                if words.count > 5 && legal == nil { score -= 0.15; notes.append("a sentence, not a name") }
-                if legal != nil, words.count <= 3, words.allSatisfy({ ReceiptParser.continuesName(TextFolding.fold(String($0))) || Keywords.legalForms.first(in: TextFolding.fold(String($0))) != nil }) {
-                    score -= 0.3; notes.append("only a legal form")
+                if words.count >= 2 && words.allSatisfy({ $0.count <= 2 }) {
+                    score -= 0.3
+                    notes.append("fragments")
                 }
-                if name == name.lowercased() && legal == nil { score -= 0.1; notes.append("all lower case") }
-                if name.filter(\.isLetterFast).count <= 3 && legal == nil { score -= 0.2; notes.append("too short for a name") }
+                if words.count > 5 && legal == nil {
+                    score -= 0.15
+                    notes.append("a sentence, not a name")
+                }
+                if legal != nil, words.count <= 3,
+                    words.allSatisfy({
+                        ReceiptParser.continuesName(TextFolding.fold(String($0)))
+                            || Keywords.legalForms.first(in: TextFolding.fold(String($0))) != nil
+                    })
+                {
+                    score -= 0.3
+                    notes.append("only a legal form")
+                }
+                if name == name.lowercased() && legal == nil {
+                    score -= 0.1
+                    notes.append("all lower case")
+                }
+                if name.filter(\.isLetterFast).count <= 3 && legal == nil {
+                    score -= 0.2
+                    notes.append("too short for a name")
+                }
                 out.append(Candidate(value: name, role: "merchant", score: max(0.05, score), evidence: line.evidence, notes: notes))
                 // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
                 if let prev = previousName, line.segments.count == 1,
-                   ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil)),
-                   ReceiptParser.similarHeight(prev.line, line) {
+                    ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil)),
+                    ReceiptParser.similarHeight(prev.line, line)
+                {
                     var joined = out[out.count - 1]
-                    joined = Candidate(value: prev.name + " " + name, role: "merchant", score: joined.score + 0.08,
-                                       evidence: prev.line.evidence, notes: joined.notes + ["joined with the line above"])
+                    joined = Candidate(
+                        value: prev.name + " " + name, role: "merchant", score: joined.score + 0.08,
+                        evidence: prev.line.evidence, notes: joined.notes + ["joined with the line above"])
                     out.append(joined)
                 }
                 rank += 1
@@ -102,13 +155,15 @@ extension ReceiptParser {
         var out: [Candidate<String>] = []
         for (k, line) in lines.enumerated() {
             guard let phrase = Keywords.greetingBeforeName.first(in: line.folded),
-                  let range = line.folded.range(of: phrase) else { continue }
+                let range = line.folded.range(of: phrase)
+            else { continue }
             let offset = line.folded.distance(from: line.folded.startIndex, to: range.upperBound)
             guard offset < line.text.count else { continue }
             var name = String(line.text.dropFirst(offset))
             // The name may run on to the next line ("… shopping at FUYI MINI" / "MARKET").
             if k + 1 < lines.count, lines[k + 1].page == line.page, lines[k + 1].line.words.count <= 3, lines[k + 1].amounts.isEmpty,
-               !Keywords.slogan.any(in: lines[k + 1].folded) {
+                !Keywords.slogan.any(in: lines[k + 1].folded)
+            {
                 name += " " + lines[k + 1].text
             }
             guard let clean = ReceiptParser.merchantName(name, today: today), clean.split(separator: " ").count <= 6 else { continue }
@@ -124,18 +179,23 @@ extension ReceiptParser {
         return misreadHeaders.contains { abs($0.count - squeezed.count) <= 2 && NameMender.editDistance(squeezed, $0, atMost: 2) }
     }
 
-    static let misreadHeaders: [[UInt8]] = ["taxinvoice", "invoice", "receipt", "cashbill", "officialreceipt", "simplifiedtaxinvoice",
-                                            "cashsales", "rechnung", "quittung", "facture", "factura"].map { Array($0.utf8) }
+    static let misreadHeaders: [[UInt8]] = [
+        "taxinvoice", "invoice", "receipt", "cashbill", "officialreceipt", "simplifiedtaxinvoice",
+        "cashsales", "rechnung", "quittung", "facture", "factura"
+    ].map { Array($0.utf8) }
 
     /// A line that continues a name from the line above: it starts with a legal form or a company word.
     static func continuesName(_ folded: String) -> Bool {
         let first = folded.split(separator: " ").first.map(String.init) ?? ""
-        return ["co", "co.", "sdn", "sdn.", "bhd", "bhd.", "gmbh", "ltd", "ltd.", "inc", "inc.", "s.l.", "s.a.", "sarl", "ag",
-                "trading", "enterprise", "restaurant", "holdings", "(m)", "&", "and", "und", "et", "y"].contains(first)
+        return [
+            "co", "co.", "sdn", "sdn.", "bhd", "bhd.", "gmbh", "ltd", "ltd.", "inc", "inc.", "s.l.", "s.a.", "sarl", "ag",
+            "trading", "enterprise", "restaurant", "holdings", "(m)", "&", "and", "und", "et", "y"
+        ].contains(first)
     }
 
     static func similarHeight(_ a: Line, _ b: Line) -> Bool {
-        let ha = Double(max(1, a.line.box.height)), hb = Double(max(1, b.line.box.height))
+        let ha = Double(max(1, a.line.box.height))
+        let hb = Double(max(1, b.line.box.height))
         return ha / hb > 0.6 && ha / hb < 1.7
     }
 
@@ -200,13 +260,14 @@ extension ReceiptParser {
         return text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
             let digits = token.filter(\.isDigitASCII)
             guard digits.count == 1, token.filter(\.isLetterFast).count >= 2 else { return String(token) }
-            return String(token.map { ch -> Character in
-                switch ch {
-                case "1": return "I"
-                case "0": return "O"
-                default: return ch
-                }
-            })
+            return String(
+                token.map { ch -> Character in
+                    switch ch {
+                    case "1": return "I"
+                    case "0": return "O"
+                    default: return ch
+                    }
+                })
         }.joined(separator: " ")
     }
 
@@ -226,7 +287,11 @@ extension ReceiptParser {
         guard text.count <= 30, text.contains(where: \.isDigitASCII) else { return false }
         let t = TextFolding.trim(text, [" ", "(", ")", "[", "]", "."])
         let f = TextFolding.fold(t)
-        if f.hasPrefix("co reg") || f.hasPrefix("co. reg") || f.hasPrefix("co. no") || f.hasPrefix("co no") || f.hasPrefix("company no") || f.hasPrefix("roc") { return true }
+        if f.hasPrefix("co reg") || f.hasPrefix("co. reg") || f.hasPrefix("co. no") || f.hasPrefix("co no") || f.hasPrefix("company no")
+            || f.hasPrefix("roc")
+        {
+            return true
+        }
         let parts = t.split(separator: "-")
         guard parts.count == 2, let digits = parts.first, let suffix = parts.last else { return false }
         let d = digits.filter(\.isNumber)

@@ -29,15 +29,23 @@ struct NameMender {
         for token in name.split(separator: " ", omittingEmptySubsequences: false).map(String.init) {
             // A word, perhaps with punctuation around it ("(SETIA", "BAKERY,"); not "D.I.Y." or "3M".
             let core = TextFolding.trim(token, NameMender.punctuation)
-            guard core.count >= 5, core.allSatisfy(\.isLetter) else { out.append(token); continue }
+            guard core.count >= 5, core.allSatisfy(\.isLetter) else {
+                out.append(token)
+                continue
+            }
             let word = TextFolding.fold(core)
             let replacement: String?
-            if let known = memo[word] { replacement = known } else {
+            if let known = memo[word] {
+                replacement = known
+            } else {
                 let confidence = line?.words.first { TextFolding.trim(TextFolding.fold($0.text), NameMender.punctuation) == word }?.confidence ?? 100
                 replacement = better(word, confidence: confidence)
                 memo[word] = replacement
             }
-            guard let replacement else { out.append(token); continue }
+            guard let replacement else {
+                out.append(token)
+                continue
+            }
             let styled = NameMender.style(replacement, like: core)
             notes.append("read '\(core)' as '\(styled)'")
             out.append(token.replacingOccurrences(of: core, with: styled))
@@ -53,7 +61,10 @@ struct NameMender {
         for text in folded where text.count >= n {
             var i = 0
             while i < text.count {
-                guard NameMender.isLetter(text[i]) else { i += 1; continue }
+                guard NameMender.isLetter(text[i]) else {
+                    i += 1
+                    continue
+                }
                 var j = i
                 while j < text.count && NameMender.isLetter(text[j]) { j += 1 }
                 if j - i == n {
@@ -138,7 +149,7 @@ struct NameMender {
         "cafetería", "carnicería", "frutería", "pastelería", "gasolinera", "comercial", "distribuciones", "alimentación",
         // French
         "boulangerie", "pâtisserie", "pharmacie", "librairie", "magasin", "épicerie", "boucherie", "papeterie",
-        "quincaillerie", "restauration", "brasserie", "traiteur", "supermarché", "hypermarché", "primeur",
+        "quincaillerie", "restauration", "brasserie", "traiteur", "supermarché", "hypermarché", "primeur"
     ]
     static let vocabularySet: Set<String> = Set(vocabulary.map(TextFolding.fold))
     static let foldedVocabulary: [([UInt8], String)] = vocabulary.map { (Array(TextFolding.fold($0).utf8), $0) }

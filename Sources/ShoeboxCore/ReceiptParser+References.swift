@@ -22,10 +22,14 @@ extension ReceiptParser {
                     head.hasPrefix(w) && ["nr", "no", "snr", "sno", "nummer"].contains(String(head.dropFirst(w.count)))
                 }
                 // "Fahrt-Nr. 88213", "Bon-Nr.": any word joined to a number marker, unless it names another document.
-                let hyphenated = parts.count == 2 && ["nr", "no"].contains(parts[1]) && !Keywords.otherReference.contains { TextFolding.containsSubstring(head, $0) }
-                let compound = glued || hyphenated || Keywords.documentWords.contains { head == $0 || (head.count > $0.count + 3 && head.hasSuffix($0)) }
+                let hyphenated =
+                    parts.count == 2 && ["nr", "no"].contains(parts[1])
+                    && !Keywords.otherReference.contains { TextFolding.containsSubstring(head, $0) }
+                let compound =
+                    glued || hyphenated || Keywords.documentWords.contains { head == $0 || (head.count > $0.count + 3 && head.hasSuffix($0)) }
                 // "AFFACTURÉE N° …": a long document word inside another word counts when a number marker follows.
-                let inside = !compound && Keywords.documentWords.contains { $0.count >= 7 && TextFolding.containsSubstring(head, $0) }
+                let inside =
+                    !compound && Keywords.documentWords.contains { $0.count >= 7 && TextFolding.containsSubstring(head, $0) }
                     && i + 1 < folded.count && Keywords.numberMarkers.contains(folded[i + 1])
                 guard compound || inside else { continue }
                 var marker = glued || parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
@@ -47,7 +51,8 @@ extension ReceiptParser {
                         continue
                     }
                     if raw.filter(\.isNumber).count >= 2, DateReader.dates(in: raw, order: .dayFirst, today: today).isEmpty,
-                       AmountReader.amounts(in: raw).isEmpty {
+                        AmountReader.amounts(in: raw).isEmpty
+                    {
                         value = raw
                     }
                     break
@@ -55,14 +60,19 @@ extension ReceiptParser {
                 guard var value else { continue }
                 // "Nr. 210111 mit LV vom 30.05.2026": an invoice number of several words runs up to "vom"/"du"/"dated".
                 if let stop = (j + 1..<min(tokens.count, j + 5)).first(where: { Keywords.datePrepositions.contains(folded[$0]) }),
-                   stop + 1 < tokens.count, !DateReader.dates(in: tokens[stop + 1], order: .dayFirst, today: CalendarDay(year: 9999, month: 12, day: 31)!).isEmpty {
+                    stop + 1 < tokens.count,
+                    !DateReader.dates(in: tokens[stop + 1], order: .dayFirst, today: CalendarDay(year: 9999, month: 12, day: 31)!).isEmpty
+                {
                     value = ([value] + tokens[(j + 1)..<stop]).joined(separator: " ")
                 }
                 var score = marker ? 0.8 : 0.6
                 // The invoice's or receipt's own number beats an order or ride number on the same page.
                 if Keywords.ownDocumentWords.contains(where: { TextFolding.containsSubstring(head, $0) }) { score += 0.05 }
                 var notes = ["after '\(tokens[i])'" + (marker ? " and a number marker" : "")]
-                if let otherDocument { score -= 0.4; notes.append("'\(otherDocument)': another document's number") }
+                if let otherDocument {
+                    score -= 0.4
+                    notes.append("'\(otherDocument)': another document's number")
+                }
                 out.append(Candidate(value: value, role: "reference", score: score, evidence: line.evidence, notes: notes))
                 break
             }
@@ -96,7 +106,8 @@ extension ReceiptParser {
             if Keywords.buyerBlock.any(in: line.folded) { buyerUntil = k + 5 }
             if Keywords.sellerBlock.any(in: line.folded) { buyerUntil = -1 }
             guard let keyword = Keywords.vatID.first(in: line.folded),
-                  let range = line.folded.range(of: keyword) else { continue }
+                let range = line.folded.range(of: keyword)
+            else { continue }
             let offset = line.folded.distance(from: line.folded.startIndex, to: range.upperBound)
             guard offset <= line.text.count else { continue }
             // The ID runs over tokens of capitals, digits and spaces after the keyword ("FR 11 123 456 782").
@@ -117,9 +128,11 @@ extension ReceiptParser {
             let inBuyer = k <= buyerUntil
             // A VAT number (country letters, then digits) beats a national tax number.
             let vatFormat = id.prefix(2).allSatisfy(\.isLetterFast) && id.dropFirst(2).first?.isDigitASCII == true
-            out.append(Candidate(value: id, role: "seller-tax-id", score: (inBuyer ? 0.3 : 0.8 - 0.002 * Double(k)) + (vatFormat ? 0.1 : 0),
-                                 evidence: line.evidence,
-                                 notes: ["keyword '\(keyword)'"] + (inBuyer ? ["in the buyer's block"] : []) + (vatFormat ? ["VAT number format"] : [])))
+            out.append(
+                Candidate(
+                    value: id, role: "seller-tax-id", score: (inBuyer ? 0.3 : 0.8 - 0.002 * Double(k)) + (vatFormat ? 0.1 : 0),
+                    evidence: line.evidence,
+                    notes: ["keyword '\(keyword)'"] + (inBuyer ? ["in the buyer's block"] : []) + (vatFormat ? ["VAT number format"] : [])))
         }
         return out.sorted { $0.score > $1.score }
     }
@@ -131,12 +144,16 @@ extension ReceiptParser {
         if lines.prefix(8).contains(where: { line in
             guard let k = Keywords.notAPurchase.first(in: line.folded) else { return false }
             return line.folded.hasPrefix(k)
-        }) { return .notAPurchase }
+        }) {
+            return .notAPurchase
+        }
         if head.contains(where: { TextFolding.firstKeyword(in: $0.folded, of: Keywords.creditNote) != nil }) { return .creditNote }
         if head.contains(where: { line in
             TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil && !TextFolding.containsSubstring(line.folded, "tax invoice")
                 && !TextFolding.containsSubstring(line.folded, "simplified")
-        }) { return .invoice }
+        }) {
+            return .invoice
+        }
         return .receipt
     }
 }

@@ -34,11 +34,20 @@ public struct ReceiptParser: Sendable {
         /// 0 at the top of the document, 1 at the bottom of the last page.
         let position: Double
 
-        init(page: Int, index: Int, order: Int, line: OCRLine, text: String, folded: String, amountText: String,
-             amounts: [AmountReader.Found], evidence: Evidence, position: Double) {
-            self.page = page; self.index = index; self.order = order; self.line = line; self.text = text; self.folded = folded
-            self.amountText = amountText; self.amounts = amounts
-            self.evidence = evidence; self.position = position
+        init(
+            page: Int, index: Int, order: Int, line: OCRLine, text: String, folded: String, amountText: String,
+            amounts: [AmountReader.Found], evidence: Evidence, position: Double
+        ) {
+            self.page = page
+            self.index = index
+            self.order = order
+            self.line = line
+            self.text = text
+            self.folded = folded
+            self.amountText = amountText
+            self.amounts = amounts
+            self.evidence = evidence
+            self.position = position
         }
     }
 
@@ -53,7 +62,8 @@ public struct ReceiptParser: Sendable {
         let lines = ReceiptParser.prepare(pages)
         var extraction = Extraction()
         extraction.currencies = currencyCandidates(lines, language: language)
-        let order: DateReader.NumericOrder = ReceiptParser.monthFirstCurrencies.contains(extraction.currencies.first?.value ?? "")
+        let order: DateReader.NumericOrder =
+            ReceiptParser.monthFirstCurrencies.contains(extraction.currencies.first?.value ?? "")
             ? .monthFirst : .dayFirst
         extraction.amounts = amountCandidates(lines)
         extraction.taxes = taxReadings(lines)
@@ -91,9 +101,12 @@ public struct ReceiptParser: Sendable {
         }
         for i in e.dates.indices {
             let day = e.dates[i].value
-            let year = String(format: "%02d", day.year % 100), dd = String(format: "%02d", day.day), mm = String(format: "%02d", day.month)
+            let year = String(format: "%02d", day.year % 100)
+            let dd = String(format: "%02d", day.day)
+            let mm = String(format: "%02d", day.month)
             e.dates[i].wordConfidence = lowest(e.dates[i].evidence) { d in
-                TextFolding.containsSubstring(d, year) && d.count >= 4 || (TextFolding.containsSubstring(d, dd) && TextFolding.containsSubstring(d, mm))
+                TextFolding.containsSubstring(d, year) && d.count >= 4
+                    || (TextFolding.containsSubstring(d, dd) && TextFolding.containsSubstring(d, mm))
             }
         }
     }
@@ -113,12 +126,14 @@ public struct ReceiptParser: Sendable {
                 let y = page.height > 0 ? Double(line.box.centerY) / Double(page.height) : 0
                 let folded = TextFolding.fold(text)
                 let amountText = AmountReader.mend(text)
-                out.append(Line(
-                    page: page.pageNumber, index: i, order: out.count, line: line, text: text, folded: folded,
-                    amountText: amountText, amounts: AmountReader.amounts(in: amountText),
-                    evidence: Evidence(page: page.pageNumber, line: i, box: line.box, text: text,
-                                       source: page.source, ocrConfidence: line.meanConfidence),
-                    position: (Double(p) + min(1, max(0, y))) / pageCount))
+                out.append(
+                    Line(
+                        page: page.pageNumber, index: i, order: out.count, line: line, text: text, folded: folded,
+                        amountText: amountText, amounts: AmountReader.amounts(in: amountText),
+                        evidence: Evidence(
+                            page: page.pageNumber, line: i, box: line.box, text: text,
+                            source: page.source, ocrConfidence: line.meanConfidence),
+                        position: (Double(p) + min(1, max(0, y))) / pageCount))
             }
         }
         return out

@@ -66,8 +66,10 @@ public struct RecordMerger: Sendable {
         var seen: Set<String> = [render(first.0.value)]
         var alternates: [Alternate] = []
         for (c, conf) in ranked.dropFirst() where alternates.count < 3 && seen.insert(render(c.value)).inserted {
-            alternates.append(Alternate(value: render(c.value), confidence: RecordMerger.rounded(min(1, conf)),
-                                        source: RecordMerger.source(of: c), reason: c.notes.first ?? c.role))
+            alternates.append(
+                Alternate(
+                    value: render(c.value), confidence: RecordMerger.rounded(min(1, conf)),
+                    source: RecordMerger.source(of: c), reason: c.notes.first ?? c.role))
         }
         return Choice(candidate: first.0, confidence: min(1, first.1), ambiguous: ambiguous, alternates: alternates)
     }
@@ -78,8 +80,9 @@ public struct RecordMerger: Sendable {
     }
 
     static func evidence<V>(of c: Candidate<V>) -> FieldEvidence {
-        FieldEvidence(source: source(of: c), page: c.evidence?.page, line: c.evidence.map { $0.line + 1 }, text: c.evidence?.text,
-                      ocrConfidence: (c.wordConfidence ?? c.evidence?.ocrConfidence).map(rounded))
+        FieldEvidence(
+            source: source(of: c), page: c.evidence?.page, line: c.evidence.map { $0.line + 1 }, text: c.evidence?.text,
+            ocrConfidence: (c.wordConfidence ?? c.evidence?.ocrConfidence).map(rounded))
     }
 
     static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
@@ -139,8 +142,10 @@ public struct RecordMerger: Sendable {
         if let given = sidecar?.total {
             let currency = record.currency ?? sidecar?.currency ?? given.currencyHint.flatMap(CurrencyCode.init)
             let document = record.total?.decimalString
-            if reconcile("total", document: document, given: currency.map { given.money(in: $0).decimalString } ?? given.decimalString,
-                         source: "sidecar", record: &record, reasons: &reasons), let currency {
+            if reconcile(
+                "total", document: document, given: currency.map { given.money(in: $0).decimalString } ?? given.decimalString,
+                source: "sidecar", record: &record, reasons: &reasons), let currency
+            {
                 record.total = given.money(in: currency)
                 record.currency = currency
             }
@@ -184,7 +189,8 @@ public struct RecordMerger: Sendable {
             } else {
                 var alts = record.alternates["date"] ?? []
                 alts.removeAll { $0.value == named.iso }
-                alts.append(Alternate(value: named.iso, confidence: RecordMerger.fileNameConfidence, source: "filename", reason: "the date in the file name"))
+                alts.append(
+                    Alternate(value: named.iso, confidence: RecordMerger.fileNameConfidence, source: "filename", reason: "the date in the file name"))
                 record.alternates["date"] = Array(alts.suffix(3))
             }
         }
@@ -247,8 +253,10 @@ public struct RecordMerger: Sendable {
 
     /// Weighs another source's value for a field against the document's (policy points 2 and 3). True when
     /// the document has no value, so the caller takes the given one (its confidence and provenance are set here).
-    private func reconcile(_ field: String, document: String?, given: String, source: String, record: inout DocumentRecord,
-                           reasons: inout [String]) -> Bool {
+    private func reconcile(
+        _ field: String, document: String?, given: String, source: String, record: inout DocumentRecord,
+        reasons: inout [String]
+    ) -> Bool {
         guard let document else {
             record.confidence[field] = RecordMerger.sidecarConfidence
             record.evidence[field] = FieldEvidence(source: source)

@@ -10,7 +10,9 @@ public struct RegressionCase: Sendable, Equatable {
     public let format: String
 
     public init(document: String, expected: [String: String], format: String) {
-        self.document = document; self.expected = expected; self.format = format
+        self.document = document
+        self.expected = expected
+        self.format = format
     }
 }
 
@@ -62,7 +64,8 @@ public enum RegressionAdapters {
 
     /// "RM1,007.50" → "1007.50"; "9" → "9.00".
     static func plainAmount(_ text: String) -> String? {
-        var s = text.uppercased().replacingOccurrences(of: "RM", with: "").replacingOccurrences(of: "$", with: "").replacingOccurrences(of: ",", with: "")
+        var s = text.uppercased().replacingOccurrences(of: "RM", with: "").replacingOccurrences(of: "$", with: "").replacingOccurrences(
+            of: ",", with: "")
         s = s.trimmingCharacters(in: .whitespaces)
         guard let units = Money.minorUnits(fromDecimal: s, digits: 2) else { return nil }
         return Money.decimalString(minorUnits: units, digits: 2)
@@ -82,7 +85,8 @@ public enum CharacterErrorRate {
         func squeeze(_ s: String) -> [Character] {
             Array(s.split(whereSeparator: { $0.isWhitespace }).joined(separator: " "))
         }
-        let a = squeeze(recognized), b = squeeze(truth)
+        let a = squeeze(recognized)
+        let b = squeeze(truth)
         guard !b.isEmpty else { return (a.count, 0) }
         guard !a.isEmpty else { return (b.count, b.count) }
         var previous = Array(0...b.count)
@@ -216,7 +220,9 @@ public struct RegressionReport: Sendable {
             }
         }
         lines.append(String(format: "auto-accepted    %d/%d; of those total and date right: %d", accepted, documents, acceptedRight))
-        if let cer = characterErrorRate { lines.append(String(format: "OCR character error rate %.1f%% (%d characters of ground truth)", 100 * cer, cerLength)) }
+        if let cer = characterErrorRate {
+            lines.append(String(format: "OCR character error rate %.1f%% (%d characters of ground truth)", 100 * cer, cerLength))
+        }
         if seconds > 0 { lines.append(String(format: "%.1f s in all, %.2f s per document", seconds, seconds / Double(max(1, documents)))) }
         if !misses.isEmpty {
             lines.append("")
@@ -234,17 +240,20 @@ public struct RegressionReport: Sendable {
     public func json() -> Data {
         func object(_ scores: [String: FieldScore]) -> [String: Any] {
             scores.mapValues { s in
-                ["checked": s.checked, "exact": s.exact, "normalised": s.normalised,
-                 "exactRate": (s.exactRate * 10000).rounded() / 10000, "normalisedRate": (s.normalisedRate * 10000).rounded() / 10000]
+                [
+                    "checked": s.checked, "exact": s.exact, "normalised": s.normalised,
+                    "exactRate": (s.exactRate * 10000).rounded() / 10000, "normalisedRate": (s.normalisedRate * 10000).rounded() / 10000
+                ]
             }
         }
         let fields = object(scores)
         var o: [String: Any] = [
             "version": 1, "documents": documents, "accepted": accepted, "acceptedRight": acceptedRight, "fields": fields,
-            "formats": Dictionary(uniqueKeysWithValues: scoresByFormat.map { format, scores in
-                (format, ["fields": object(scores), "documents": documentsByFormat[format] ?? 0] as [String: Any])
-            }),
-            "misses": misses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] },
+            "formats": Dictionary(
+                uniqueKeysWithValues: scoresByFormat.map { format, scores in
+                    (format, ["fields": object(scores), "documents": documentsByFormat[format] ?? 0] as [String: Any])
+                }),
+            "misses": misses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] }
         ]
         if let cer = characterErrorRate { o["characterErrorRate"] = (cer * 10000).rounded() / 10000 }
         return (try? JSONSerialization.data(withJSONObject: o, options: [.prettyPrinted, .sortedKeys])) ?? Data()
@@ -254,7 +263,8 @@ public struct RegressionReport: Sendable {
     /// when the baseline has them, per format.
     public func regressions(against baseline: Data) -> [String]? {
         guard let o = (try? JSONSerialization.jsonObject(with: baseline)) as? [String: Any],
-              let fields = o["fields"] as? [String: [String: Any]] else { return nil }
+            let fields = o["fields"] as? [String: [String: Any]]
+        else { return nil }
         func compare(_ base: [String: [String: Any]], _ now: [String: FieldScore], label: String) -> [String] {
             base.sorted(by: { $0.key < $1.key }).compactMap { name, f in
                 guard let rate = (f["normalisedRate"] as? NSNumber)?.doubleValue else { return nil }

@@ -20,7 +20,9 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
     public let value: String?
 
     public init(action: Action, field: String? = nil, value: String? = nil) {
-        self.action = action; self.field = field; self.value = value
+        self.action = action
+        self.field = field
+        self.value = value
     }
 
     /// Decisions that end a record's review.
@@ -46,7 +48,9 @@ public enum Review {
             return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.joined(separator: ", "))."))
         }
         if let c = FieldInput.controlCharacter(in: value) {
-            return .failure(ReviewInputError("the \(field) holds a control character (\(FieldInput.codePoint(c))), which no document has. Type it again without it."))
+            return .failure(
+                ReviewInputError(
+                    "the \(field) holds a control character (\(FieldInput.codePoint(c))), which no document has. Type it again without it."))
         }
         let v = value.trimmingCharacters(in: .whitespaces)
         guard v.count <= maxTypedLength else {
@@ -68,21 +72,30 @@ public enum Review {
             case .code(let c): currency = c
             case .unclear(let mark):
                 let example = mark == "¥" ? "\(a.decimalString) CNY or \(a.minorUnits / 100) JPY" : "\(a.decimalString) USD"
-                return .failure(ReviewInputError("'\(mark)' in '\(v)' is not one currency. Type the amount with its three-letter code, e.g. \(example)."))
+                return .failure(
+                    ReviewInputError("'\(mark)' in '\(v)' is not one currency. Type the amount with its three-letter code, e.g. \(example)."))
             case .none:
                 guard let c = record.currency else {
-                    return .failure(ReviewInputError("the record has no currency, so '\(v)' cannot be stored alone. Give the currency with the amount, e.g. \(a.decimalString) EUR (or set it first: e currency EUR)."))
+                    return .failure(
+                        ReviewInputError(
+                            "the record has no currency, so '\(v)' cannot be stored alone. Give the currency with the amount, e.g. \(a.decimalString) EUR (or set it first: e currency EUR)."
+                        ))
                 }
                 currency = c
             }
             let money = a.money(in: currency)
             guard same(money, a) else {
-                return .failure(ReviewInputError("\(currency.code) has \(currency.minorDigits) decimal places, so '\(v)' cannot be stored exactly. Type the amount as the document prints it in \(currency.code)."))
+                return .failure(
+                    ReviewInputError(
+                        "\(currency.code) has \(currency.minorDigits) decimal places, so '\(v)' cannot be stored exactly. Type the amount as the document prints it in \(currency.code)."
+                    ))
             }
             return .success(money.description)
         case "date":
             guard let d = FieldInput.date(v, today: today) else {
-                return .failure(ReviewInputError("'\(v)' is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso). Type it as 2026-03-14 or 14.03.2026."))
+                return .failure(
+                    ReviewInputError(
+                        "'\(v)' is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso). Type it as 2026-03-14 or 14.03.2026."))
             }
             return .success(d.iso)
         case "currency":
@@ -92,10 +105,13 @@ public enum Review {
             }
             let amounts = [record.total, record.subtotal, record.tip].compactMap { $0 } + record.tax.map(\.amount)
             if let m = amounts.first(where: { redenominate($0, to: c) == nil }) {
-                return .failure(ReviewInputError("the record holds \(m.decimalString) \(m.currency.code), which \(c.code) (\(c.minorDigits) decimal places) cannot hold exactly. Edit the total first (with its currency, e.g. e total 1500 \(c.code))."))
+                return .failure(
+                    ReviewInputError(
+                        "the record holds \(m.decimalString) \(m.currency.code), which \(c.code) (\(c.minorDigits) decimal places) cannot hold exactly. Edit the total first (with its currency, e.g. e total 1500 \(c.code))."
+                    ))
             }
             return .success(c.code)
-        default:  // merchant, referenceNumber: their lengths and characters as every way in checks them
+        default: // merchant, referenceNumber: their lengths and characters as every way in checks them
             if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
             return .success(v)
         }
@@ -108,11 +124,13 @@ public enum Review {
         // Overflow-checked: an amount that cannot be scaled is not the same amount.
         while digits < typedDigits {
             guard case (let m, false) = units.multipliedReportingOverflow(by: 10) else { return false }
-            units = m; digits += 1
+            units = m
+            digits += 1
         }
         while typedDigits < digits {
             guard case (let m, false) = typed.multipliedReportingOverflow(by: 10) else { return false }
-            typed = m; typedDigits += 1
+            typed = m
+            typedDigits += 1
         }
         return units == typed
     }
@@ -123,7 +141,7 @@ public enum Review {
         let reading = AmountReading(minorUnits: m.minorUnits, fractionDigits: m.currency.minorDigits, currencyHint: nil)
         // nil too when the amount would overflow in `c`'s minor units (a store written outside Shoebox).
         guard let converted = reading.exactMoney(in: c),
-              let back = AmountReading(minorUnits: converted.minorUnits, fractionDigits: c.minorDigits, currencyHint: nil).exactMoney(in: m.currency)
+            let back = AmountReading(minorUnits: converted.minorUnits, fractionDigits: c.minorDigits, currencyHint: nil).exactMoney(in: m.currency)
         else { return nil }
         return back.minorUnits == m.minorUnits ? converted : nil
     }

@@ -5,7 +5,7 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
     /// Sniffs the magic bytes. Nil when the content is none of the supported kinds.
     public static func sniff<C: Collection>(_ head: C) -> FileKind? where C.Element == UInt8 {
         let b = Array(head.prefix(8))
-        if b.starts(with: [0x25, 0x50, 0x44, 0x46, 0x2D]) { return .pdf }            // %PDF-
+        if b.starts(with: [0x25, 0x50, 0x44, 0x46, 0x2D]) { return .pdf } // %PDF-
         if b.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) || b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
@@ -70,7 +70,8 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
     /// True when `tail` holds what only a PDF's body has: an object header ("12 0 obj"), "xref", "startxref" or
     /// "trailer" (appended bytes of another kind almost never spell these).
     private static func containsPDFStructure(_ tail: ArraySlice<UInt8>) -> Bool {
-        let words: [[UInt8]] = ["startxref", "xref", "trailer"].map { Array($0.utf8) }, obj = Array("obj".utf8)
+        let words: [[UInt8]] = ["startxref", "xref", "trailer"].map { Array($0.utf8) }
+        let obj = Array("obj".utf8)
         return tail.withUnsafeBufferPointer { b -> Bool in
             func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 || c == 0x0C || c == 0 }
             func isDigit(_ c: UInt8) -> Bool { c >= 0x30 && c <= 0x39 }
@@ -79,7 +80,10 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
                 for k in 0..<word.count where b[i + k] != word[k] { return false }
                 return true
             }
-            let o = UInt8(ascii: "o"), x = UInt8(ascii: "x"), t = UInt8(ascii: "t"), s = UInt8(ascii: "s")
+            let o = UInt8(ascii: "o")
+            let x = UInt8(ascii: "x")
+            let t = UInt8(ascii: "t")
+            let s = UInt8(ascii: "s")
             for i in 0..<b.count {
                 let c = b[i]
                 if c == x || c == t || c == s {

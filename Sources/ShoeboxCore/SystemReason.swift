@@ -32,7 +32,7 @@ public enum SystemReason {
         NSFileReadTooLargeError: "The file is too large to read",
         NSFileReadUnknownError: "The file could not be read",
         NSFileWriteUnknownError: "The file could not be written",
-        NSFileWriteInvalidFileNameError: "The file name is not valid",
+        NSFileWriteInvalidFileNameError: "The file name is not valid"
     ]
 
     /// Why JSONSerialization refused some bytes, as its own plain words ("Unexpected end of file during JSON

@@ -29,7 +29,8 @@ public struct TIFFLayout: Equatable, Sendable {
         }
         func u16(_ at: Int) -> Int? {
             guard at >= 0, at <= bytes.count - 2 else { return nil }
-            let a = Int(bytes[at]), b = Int(bytes[at + 1])
+            let a = Int(bytes[at])
+            let b = Int(bytes[at + 1])
             return little ? a | b << 8 : a << 8 | b
         }
         func u32(_ at: Int) -> Int? {
@@ -67,8 +68,12 @@ public struct TIFFLayout: Equatable, Sendable {
     /// The format's name when it is one leptonica does not decode ("TIFF of 32-bit floating-point samples"),
     /// nil for one it decodes (a page of such a layout that does not decode is damaged).
     public var unsupportedName: String? {
-        let channels = samplesPerPixel == 2 ? " gray with an alpha channel" : samplesPerPixel == 4 ? " colour with an alpha channel"
-            : samplesPerPixel == 3 ? " colour" : samplesPerPixel == 1 ? " gray" : " with \(samplesPerPixel) samples a pixel"
+        let channels =
+            samplesPerPixel == 2
+            ? " gray with an alpha channel"
+            : samplesPerPixel == 4
+                ? " colour with an alpha channel"
+                : samplesPerPixel == 3 ? " colour" : samplesPerPixel == 1 ? " gray" : " with \(samplesPerPixel) samples a pixel"
         if sampleFormat == 3 { return "TIFF of \(bitsPerSample)-bit floating-point\(channels)" }
         if sampleFormat == 2 { return "TIFF of signed \(bitsPerSample)-bit\(channels)" }
         if ![1, 2, 4, 8, 16].contains(bitsPerSample) { return "TIFF of \(bitsPerSample)-bit\(channels)" }

@@ -27,7 +27,12 @@ public enum TextLayerCheck {
         if !letters.contains(where: { vowels.contains($0) }) && letters.count > 4 { return false }
         var consonantRun = 0
         for ch in letters {
-            if vowels.contains(ch) { consonantRun = 0 } else { consonantRun += 1; if consonantRun >= 5 { return false } }
+            if vowels.contains(ch) {
+                consonantRun = 0
+            } else {
+                consonantRun += 1
+                if consonantRun >= 5 { return false }
+            }
         }
         // Case flips inside a word: "tHiS" flips 3 times; "GmbH" and "McDonald" flip at most twice.
         var flips = 0
@@ -41,14 +46,18 @@ public enum TextLayerCheck {
         // A digit between letters: "Wa1k3r", "tota1".
         let chars = Array(core)
         for i in chars.indices.dropFirst().dropLast() where chars[i].isNumber && chars[i - 1].isLetter && chars[i + 1].isLetter { return false }
-        if let last = chars.last, last.isNumber, chars.dropLast().filter(\.isLetter).count >= 3, chars.dropLast().allSatisfy(\.isLetter) { return false }
+        if let last = chars.last, last.isNumber, chars.dropLast().filter(\.isLetter).count >= 3, chars.dropLast().allSatisfy(\.isLetter) {
+            return false
+        }
         return true
     }
 }
 
 extension String {
     fileprivate func trimmingCharactersNotLettersOrDigits() -> String {
-        guard let first = firstIndex(where: { $0.isLetter || $0.isNumber }), let last = lastIndex(where: { $0.isLetter || $0.isNumber }) else { return "" }
+        guard let first = firstIndex(where: { $0.isLetter || $0.isNumber }), let last = lastIndex(where: { $0.isLetter || $0.isNumber }) else {
+            return ""
+        }
         return String(self[first...last])
     }
 }

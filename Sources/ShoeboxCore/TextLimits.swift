@@ -15,7 +15,7 @@ public enum TextLimits {
         "referenceNumber": 100,
         "category": 100,
         "paymentMethod": 100,
-        "note": 1_000,
+        "note": 1_000
     ]
 
     /// Fields that may span lines.

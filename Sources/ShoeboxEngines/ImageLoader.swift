@@ -1,5 +1,5 @@
-internal import Foundation
 internal import CLeptonica
+internal import Foundation
 internal import GrayJPEG
 public import ShoeboxCore
 
@@ -10,8 +10,10 @@ public enum ImageLoader {
 
     /// `placed`: for an image from a PDF page, its resolution there (the file's own is not used) and the highest
     /// resolution to read it at (a higher one is scaled down to it, as a rendered page would be).
-    public static func load(_ bytes: [UInt8], kind: FileKind, maxMegapixels: Int,
-                            placed: (dpi: Int, highest: Int)? = nil) -> Result<[PageImage], DocumentFailure> {
+    public static func load(
+        _ bytes: [UInt8], kind: FileKind, maxMegapixels: Int,
+        placed: (dpi: Int, highest: Int)? = nil
+    ) -> Result<[PageImage], DocumentFailure> {
         _ = silenced
         if kind != .tiff && !FileKind.isComplete(bytes, kind: kind) { return .failure(.truncatedImage(kind)) }
         var pages: [PageImage] = []
@@ -79,7 +81,12 @@ public enum ImageLoader {
 
     /// The size of an image from its header, without decoding it.
     static func size(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-        var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, iscmap: Int32 = 0, format: Int32 = 0
+        var w: Int32 = 0
+        var h: Int32 = 0
+        var bps: Int32 = 0
+        var spp: Int32 = 0
+        var iscmap: Int32 = 0
+        var format: Int32 = 0
         let ok = bytes.withUnsafeBufferPointer { p in pixReadHeaderMem(p.baseAddress, p.count, &format, &w, &h, &bps, &spp, &iscmap) }
         return ok == 0 && w > 0 && h > 0 ? (Int(w), Int(h)) : nil
     }
@@ -110,7 +117,8 @@ public enum ImageLoader {
     /// size read as the unsigned numbers TIFF stores: leptonica's signed ones turn 4294967295 into -1).
     static func tiffTooLarge(_ bytes: [UInt8], index: Int, maxMegapixels: Int) -> DocumentFailure? {
         guard let layout = TIFFLayout.read(bytes, page: index),
-              !PageGeometry.fits(width: layout.width, height: layout.height, megapixels: maxMegapixels) else { return nil }
+            !PageGeometry.fits(width: layout.width, height: layout.height, megapixels: maxMegapixels)
+        else { return nil }
         return .imageTooLarge(width: layout.width, height: layout.height, limit: maxMegapixels)
     }
 
@@ -123,18 +131,23 @@ public enum ImageLoader {
 
     /// Takes ownership of `pix` and converts it to a gray page. `decodedAt`: the reduction the decoder already
     /// applied (the file's resolution is divided by it, and its size limit counts the file's pixels).
-    static func page(from pix: UnsafeMutablePointer<PIX>?, number: Int, maxMegapixels: Int, decodedAt reduction: Int = 1,
-                     placed: (dpi: Int, highest: Int)? = nil) -> Result<PageImage, DocumentFailure> {
+    static func page(
+        from pix: UnsafeMutablePointer<PIX>?, number: Int, maxMegapixels: Int, decodedAt reduction: Int = 1,
+        placed: (dpi: Int, highest: Int)? = nil
+    ) -> Result<PageImage, DocumentFailure> {
         var source = pix
         defer { pixDestroy(&source) }
         guard let decoded = source else { return .failure(.corruptImage("leptonica cannot decode it")) }
-        let width = Int(pixGetWidth(decoded)), height = Int(pixGetHeight(decoded))
+        let width = Int(pixGetWidth(decoded))
+        let height = Int(pixGetHeight(decoded))
         guard width > 0, height > 0 else { return .failure(.corruptImage("the image has no pixels")) }
         guard PageGeometry.fits(width: width * reduction, height: height * reduction, megapixels: maxMegapixels) else {
             return .failure(.imageTooLarge(width: width * reduction, height: height * reduction, limit: maxMegapixels))
         }
-        let dpi = max(1, (placed?.dpi ?? statedResolution(Int(pixGetXRes(decoded)), width: width * reduction, height: height * reduction)
-            ?? assumedDPI * reduction) / reduction)
+        let dpi = max(
+            1,
+            (placed?.dpi ?? statedResolution(Int(pixGetXRes(decoded)), width: width * reduction, height: height * reduction)
+                ?? assumedDPI * reduction) / reduction)
         // A gray page without a colour map is used as it is (converting would copy it whole).
         if pixGetDepth(decoded) != 8 || pixGetColormap(decoded) != nil {
             guard let converted = pixConvertTo8(decoded, 0) else { return .failure(.corruptImage("leptonica cannot convert it to gray")) }
@@ -150,8 +163,10 @@ public enum ImageLoader {
             defer { pixDestroy(&small) }
             if let small {
                 pixDestroy(&source)
-                return .success(PageImage(pageNumber: number, width: Int(pixGetWidth(small)), height: Int(pixGetHeight(small)),
-                                          dpi: max(1, Int((Double(dpi) * f).rounded())), gray: grayBytes(small)))
+                return .success(
+                    PageImage(
+                        pageNumber: number, width: Int(pixGetWidth(small)), height: Int(pixGetHeight(small)),
+                        dpi: max(1, Int((Double(dpi) * f).rounded())), gray: grayBytes(small)))
             }
         }
         return .success(PageImage(pageNumber: number, width: width, height: height, dpi: dpi, gray: grayBytes(gray)))
@@ -160,7 +175,8 @@ public enum ImageLoader {
     /// 8-bpp pixels are big-endian within 32-bit words (platform notes): each row's words are byte-swapped in
     /// place and copied out whole, so `pix` is left scrambled and must be destroyed afterwards.
     static func grayBytes(_ pix: UnsafeMutablePointer<PIX>) -> [UInt8] {
-        let width = Int(pixGetWidth(pix)), height = Int(pixGetHeight(pix))
+        let width = Int(pixGetWidth(pix))
+        let height = Int(pixGetHeight(pix))
         let wpl = Int(pixGetWpl(pix))
         guard let data = pixGetData(pix) else { return [UInt8](repeating: 255, count: width * height) }
         var out = [UInt8](repeating: 0, count: width * height)

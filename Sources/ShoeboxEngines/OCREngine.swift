@@ -1,9 +1,9 @@
-internal import CTesseract
+internal import AmbiguityTable
 internal import CLeptonica
+internal import CTesseract
+internal import Foundation
 internal import LineImages
 internal import PageHandOff
-internal import AmbiguityTable
-internal import Foundation
 public import ShoeboxCore
 
 /// Why an OCR engine could not start: a setup problem, not a problem of one document.
@@ -24,14 +24,20 @@ public final class OCREngine {
     public init(languages: [String], pageSegmentationMode: Int) throws(OCREngineError) {
         let dataPath = ProcessInfo.processInfo.environment["TESSDATA_PREFIX"] ?? OCREngine.defaultDataPath
         for lang in languages where !FileManager.default.fileExists(atPath: "\(dataPath)/\(lang).traineddata") {
-            throw OCREngineError(message: "tesseract language data '\(lang)' is missing in \(dataPath). Install it: apt-get install -y tesseract-ocr-\(lang) (or run `make setup`).")
+            throw OCREngineError(
+                message:
+                    "tesseract language data '\(lang)' is missing in \(dataPath). Install it: apt-get install -y tesseract-ocr-\(lang) (or run `make setup`)."
+            )
         }
         _ = ImageLoader.silenced
         self.languages = languages.joined(separator: "+")
         guard let api = TessBaseAPICreate() else { throw OCREngineError(message: "tesseract could not create an engine (out of memory?)") }
         guard TessBaseAPIInit3(api, dataPath, self.languages) == 0 else {
             TessBaseAPIDelete(api)
-            throw OCREngineError(message: "tesseract could not load '\(self.languages)' from \(dataPath). Reinstall the language packages: apt-get install --reinstall tesseract-ocr-eng.")
+            throw OCREngineError(
+                message:
+                    "tesseract could not load '\(self.languages)' from \(dataPath). Reinstall the language packages: apt-get install --reinstall tesseract-ocr-eng."
+            )
         }
         // Tesseract's diagnostics ("Detected 8 diacritics") would clutter stderr: send them nowhere.
         _ = TessBaseAPISetVariable(api, "debug_file", "/dev/null")
@@ -55,8 +61,10 @@ public final class OCREngine {
     /// page-timeout.
     /// `scale`: the page is read scaled by this factor, scaled row by row on its way into tesseract's image;
     /// the words' boxes are those of the scaled page, and so are the width, height and dpi of the result.
-    public func recognize(_ image: PageImage, scale: Double = 1, pageSegmentationMode: Int? = nil, adaptiveThreshold: Bool = false,
-                          timeout: Double? = nil) -> Result<OCRPage, DocumentFailure> {
+    public func recognize(
+        _ image: PageImage, scale: Double = 1, pageSegmentationMode: Int? = nil, adaptiveThreshold: Bool = false,
+        timeout: Double? = nil
+    ) -> Result<OCRPage, DocumentFailure> {
         guard let api = handle else { return .failure(.ocrFailed("engine is closed")) }
         defer {
             PhaseCPU.measure("clear") { TessBaseAPIClear(api) }
@@ -64,15 +72,17 @@ public final class OCREngine {
         }
         if let mode = pageSegmentationMode { TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode))) }
         if adaptiveThreshold { _ = TessBaseAPISetVariable(api, "thresholding_method", "1") }
-        let (width, height) = image.scaledSize(by: scale), dpi = image.scaledDPI(by: scale)
+        let (width, height) = image.scaledSize(by: scale)
+        let dpi = image.scaledDPI(by: scale)
         PhaseCPU.measure(scale == 1 ? "set-image" : "scale") { OCREngine.setImage(api, image, scale: scale) }
         // After SetImage, or tesseract guesses a resolution and reads differently (platform notes).
         TessBaseAPISetSourceResolution(api, Int32(dpi))
-        let monitor = timeout.map { t -> OpaquePointer? in
-            let m = TessMonitorCreate()
-            TessMonitorSetDeadlineMSecs(m, Int32(max(1, min(3_600_000, (t * 1000).rounded()))))
-            return m
-        } ?? nil
+        let monitor =
+            timeout.map { t -> OpaquePointer? in
+                let m = TessMonitorCreate()
+                TessMonitorSetDeadlineMSecs(m, Int32(max(1, min(3_600_000, (t * 1000).rounded()))))
+                return m
+            } ?? nil
         defer { if let monitor { TessMonitorDelete(monitor) } }
         let started = DispatchTime.now().uptimeNanoseconds
         let status = PhaseCPU.measure("recognition") { TessBaseAPIRecognize(api, monitor) }
@@ -84,33 +94,39 @@ public final class OCREngine {
         // box overlap afterwards would split a tilted line into label and amount).
         var lines: [[OCRWord]] = []
         PhaseCPU.measure("words") {
-        if let iterator = TessBaseAPIGetIterator(api) {
-            defer { TessResultIteratorDelete(iterator) }
-            let pageIterator = TessResultIteratorGetPageIterator(iterator)
-            repeat {
-                let startsLine = TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0
-                guard let textPtr = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
-                let text = OCREngine.trimmed(textPtr)
-                TessDeleteText(textPtr)
-                guard !text.isEmpty else { continue }
-                var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
-                guard TessPageIteratorBoundingBox(pageIterator, RIL_WORD, &left, &top, &right, &bottom) != 0 else { continue }
-                let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
-                let word = OCRWord(text: text, box: BoundingBox(left: Int(left), top: Int(top), right: Int(right), bottom: Int(bottom)),
-                                   confidence: max(0, min(100, confidence)))
-                if startsLine || lines.isEmpty { lines.append([word]) } else { lines[lines.count - 1].append(word) }
-            } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+            if let iterator = TessBaseAPIGetIterator(api) {
+                defer { TessResultIteratorDelete(iterator) }
+                let pageIterator = TessResultIteratorGetPageIterator(iterator)
+                repeat {
+                    let startsLine = TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0
+                    guard let textPtr = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+                    let text = OCREngine.trimmed(textPtr)
+                    TessDeleteText(textPtr)
+                    guard !text.isEmpty else { continue }
+                    var left: Int32 = 0
+                    var top: Int32 = 0
+                    var right: Int32 = 0
+                    var bottom: Int32 = 0
+                    guard TessPageIteratorBoundingBox(pageIterator, RIL_WORD, &left, &top, &right, &bottom) != 0 else { continue }
+                    let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD))
+                    let word = OCRWord(
+                        text: text, box: BoundingBox(left: Int(left), top: Int(top), right: Int(right), bottom: Int(bottom)),
+                        confidence: max(0, min(100, confidence)))
+                    if startsLine || lines.isEmpty { lines.append([word]) } else { lines[lines.count - 1].append(word) }
+                } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+            }
         }
-        }
-        return .success(OCRPage(pageNumber: image.pageNumber, width: width, height: height, dpi: dpi,
-                                source: .ocr, lines: OCRPage.mergeLines(lines.map(OCRLine.init(words:)))))
+        return .success(
+            OCRPage(
+                pageNumber: image.pageNumber, width: width, height: height, dpi: dpi,
+                source: .ocr, lines: OCRPage.mergeLines(lines.map(OCRLine.init(words:)))))
     }
 
     /// A word's UTF-8 text without surrounding whitespace. Tesseract's words seldom have any: Foundation's
     /// trimming is only asked when the first or last byte is a space, a control or part of a non-ASCII letter.
     static func trimmed(_ text: UnsafePointer<CChar>) -> String {
         let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self), count: strlen(text))
-        let word = String(decoding: bytes, as: UTF8.self)  // invalid bytes become U+FFFD, as with String(cString:)
+        let word = String(decoding: bytes, as: UTF8.self) // invalid bytes become U+FFFD, as with String(cString:)
         guard let first = bytes.first, let last = bytes.last else { return word }
         func plain(_ byte: UInt8) -> Bool { byte > 0x20 && byte < 0x7F }
         return plain(first) && plain(last) ? word : word.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -1,7 +1,7 @@
-internal import CPoppler
-internal import PDFImages
 internal import CLeptonica
+internal import CPoppler
 internal import Foundation
+internal import PDFImages
 public import ShoeboxCore
 
 /// Renders PDF pages to 8-bit gray at a given dpi in process (poppler-glib + cairo), and reads the text layer
@@ -55,19 +55,21 @@ public final class PDFRenderer {
     func storedImage(page index: Int) -> (width: Int, height: Int, kind: StoredKind?)? {
         var info = PDFImageInfo()
         guard PDFImages_largest(storedImages, Int32(index), &info) != 0 else { return nil }
-        let kind: StoredKind? = switch Int(info.kind) {
-        case PDFImageJPEG: .file(.jpeg)
-        case PDFImageCCITT: .file(.tiff)
-        case PDFImageFlate: .pixels
-        default: nil
-        }
+        let kind: StoredKind? =
+            switch Int(info.kind) {
+            case PDFImageJPEG: .file(.jpeg)
+            case PDFImageCCITT: .file(.tiff)
+            case PDFImageFlate: .pixels
+            default: nil
+            }
         return (Int(info.width), Int(info.height), kind)
     }
 
     /// Page `index`'s largest image decoded by the image loader (at most `maxMegapixels`, read at no more than
     /// `placed.highest` dpi), or nil when it cannot be.
     func storedImagePage(page index: Int, kind: StoredKind, maxMegapixels: Int, placed: (dpi: Int, highest: Int))
-        -> PageImage? {
+        -> PageImage?
+    {
         switch kind {
         case .file(let file):
             var length = 0
@@ -77,8 +79,10 @@ public final class PDFRenderer {
             return try? ImageLoader.load(bytes, kind: file, maxMegapixels: maxMegapixels, placed: placed).get().first
         case .pixels:
             guard let pix = PDFImages_largestPix(storedImages, Int32(index)) else { return nil }
-            return try? ImageLoader.page(from: pix.assumingMemoryBound(to: PIX.self), number: 1, maxMegapixels: maxMegapixels,
-                                         placed: placed).get()
+            return try? ImageLoader.page(
+                from: pix.assumingMemoryBound(to: PIX.self), number: 1, maxMegapixels: maxMegapixels,
+                placed: placed
+            ).get()
         }
     }
 
@@ -96,7 +100,8 @@ public final class PDFRenderer {
     /// does not exist.
     private func size(page index: Int) -> (width: Double, height: Double)? {
         withPage(index) { page in
-            var wPt = 0.0, hPt = 0.0
+            var wPt = 0.0
+            var hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
             return (wPt, hPt)
         }
@@ -124,7 +129,8 @@ public final class PDFRenderer {
         if let known = declaredImages[index] {
             declared = known
         } else {
-            var width: Int64 = 0, height: Int64 = 0
+            var width: Int64 = 0
+            var height: Int64 = 0
             declared = PDFImages_declaredLargest(storedImages, Int32(index), &width, &height) != 0 ? (Int(width), Int(height)) : nil
             declaredImages[index] = .some(declared)
         }
@@ -162,7 +168,8 @@ public final class PDFRenderer {
             return .failed(.imageTooLarge(width: stored.width, height: stored.height, limit: maxMegapixels))
         }
         return withPage(index) { page -> Scan in
-            var wPt = 0.0, hPt = 0.0
+            var wPt = 0.0
+            var hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
             guard PageGeometry.isBelievable(points: wPt), PageGeometry.isBelievable(points: hPt) else {
                 return .failed(.badPageSize(page: index + 1, width: wPt, height: hPt))
@@ -175,40 +182,48 @@ public final class PDFRenderer {
             while let n = node {
                 if let data = n.pointee.data {
                     let mapping = data.assumingMemoryBound(to: PopplerImageMapping.self).pointee
-                    let w = abs(mapping.area.x2 - mapping.area.x1), h = abs(mapping.area.y2 - mapping.area.y1)
+                    let w = abs(mapping.area.x2 - mapping.area.x1)
+                    let h = abs(mapping.area.y2 - mapping.area.y1)
                     if best == nil || w * h > best!.area { best = (w * h, mapping.image_id, mapping.area) }
                     images += 1
                 }
                 node = n.pointee.next
             }
             guard let best, best.area >= 0.5 * wPt * hPt else { return .render(scanDPI: nil) }
-            let boxW = abs(best.box.x2 - best.box.x1), boxH = abs(best.box.y2 - best.box.y1)
+            let boxW = abs(best.box.x2 - best.box.x1)
+            let boxH = abs(best.box.y2 - best.box.y1)
             guard boxW > 0, boxH > 0 else { return .render(scanDPI: nil) }
             // Used as it is only when nothing else is on the page and the image is neither turned nor stretched
             // (a page turned by /Rotate has its sides swapped against the image's).
             func covers(width: Int, height: Int) -> Bool {
-                let dpiX = Double(width) / (boxW / 72), dpiY = Double(height) / (boxH / 72)
+                let dpiX = Double(width) / (boxW / 72)
+                let dpiY = Double(height) / (boxH / 72)
                 return images == 1 && min(best.box.x1, best.box.x2) <= wPt * 0.01 && min(best.box.y1, best.box.y2) <= hPt * 0.01
                     && abs(boxW - wPt) <= wPt * 0.01 && abs(boxH - hPt) <= hPt * 0.01 && abs(dpiX - dpiY) <= dpiX * 0.02
             }
             if let stored, let kind = stored.kind, covers(width: stored.width, height: stored.height),
-               let image = storedImagePage(page: index, kind: kind, maxMegapixels: maxMegapixels,
-                                           placed: (PageGeometry.clamped((Double(stored.width) / (boxW / 72)).rounded()), highestDPI)) {
+                let image = storedImagePage(
+                    page: index, kind: kind, maxMegapixels: maxMegapixels,
+                    placed: (PageGeometry.clamped((Double(stored.width) / (boxW / 72)).rounded()), highestDPI))
+            {
                 return .image(PageImage(pageNumber: index + 1, width: image.width, height: image.height, dpi: image.dpi, gray: image.gray))
             }
             guard let surface = poppler_page_get_image(page, best.id) else { return .render(scanDPI: nil) }
             defer { cairo_surface_destroy(surface) }
-            let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+            let width = Int(cairo_image_surface_get_width(surface))
+            let height = Int(cairo_image_surface_get_height(surface))
             guard width > 0, height > 0 else { return .render(scanDPI: nil) }
             let dpi = PageGeometry.clamped((Double(width) / (boxW / 72)).rounded())
             let coversPage = covers(width: width, height: height)
             let format = cairo_image_surface_get_format(surface)
             guard coversPage, dpi >= 1, dpi <= highestDPI, Double(width * height) / 1e6 <= PageImage.readMegapixels,
-                  format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(surface) else {
+                format == CAIRO_FORMAT_RGB24 || format == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(surface)
+            else {
                 return .render(scanDPI: dpi)
             }
-            let gray = PDFRenderer.gray(data, width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)),
-                                        alpha: format == CAIRO_FORMAT_ARGB32)
+            let gray = PDFRenderer.gray(
+                data, width: width, height: height, stride: Int(cairo_image_surface_get_stride(surface)),
+                alpha: format == CAIRO_FORMAT_ARGB32)
             return .image(PageImage(pageNumber: index + 1, width: width, height: height, dpi: dpi, gray: gray))
         } ?? .render(scanDPI: nil)
     }
@@ -221,7 +236,9 @@ public final class PDFRenderer {
                 let row = UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self)
                 let out = dst.baseAddress! + y * width
                 @inline(__always) func level(_ p: UInt32, white: UInt32) -> UInt8 {
-                    let r = (p >> 16 & 0xFF) + white, g = (p >> 8 & 0xFF) + white, b = (p & 0xFF) + white
+                    let r = (p >> 16 & 0xFF) + white
+                    let g = (p >> 8 & 0xFF) + white
+                    let b = (p & 0xFF) + white
                     return UInt8(truncatingIfNeeded: min(255, (r * 299 + g * 587 + b * 114) / 1000))
                 }
                 if alpha {
@@ -237,9 +254,12 @@ public final class PDFRenderer {
     /// The highest resolution, at most `dpi`, at which page `index` stays within `PageImage.readMegapixels`.
     public func readResolution(page index: Int, dpi: Int) -> Int {
         withPage(index) { page -> Int in
-            var wPt = 0.0, hPt = 0.0
+            var wPt = 0.0
+            var hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
-            guard let f = PageImage.readFactor(width: PDFRenderer.pixels(wPt, dpi: dpi), height: PDFRenderer.pixels(hPt, dpi: dpi)) else { return dpi }
+            guard let f = PageImage.readFactor(width: PDFRenderer.pixels(wPt, dpi: dpi), height: PDFRenderer.pixels(hPt, dpi: dpi)) else {
+                return dpi
+            }
             return max(1, Int((Double(dpi) * f).rounded(.down)))
         } ?? dpi
     }
@@ -247,19 +267,22 @@ public final class PDFRenderer {
     /// Renders page `index` (0-based) to gray at `dpi`.
     public func render(page index: Int, dpi: Int, maxMegapixels: Int) -> Result<PageImage, DocumentFailure> {
         let result: Result<PageImage, DocumentFailure>? = withPage(index) { page in
-            var wPt = 0.0, hPt = 0.0
+            var wPt = 0.0
+            var hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
             guard PageGeometry.isBelievable(points: wPt), PageGeometry.isBelievable(points: hPt) else {
                 return .failure(.badPageSize(page: index + 1, width: wPt, height: hPt))
             }
-            let width = PDFRenderer.pixels(wPt, dpi: dpi), height = PDFRenderer.pixels(hPt, dpi: dpi)
+            let width = PDFRenderer.pixels(wPt, dpi: dpi)
+            let height = PDFRenderer.pixels(hPt, dpi: dpi)
             guard width > 0, height > 0 else { return .failure(.renderFailed("page \(index + 1) has no size")) }
             guard PageGeometry.fits(width: width, height: height, megapixels: maxMegapixels) else {
                 return .failure(.imageTooLarge(width: width, height: height, limit: maxMegapixels))
             }
             if let failure = imageOverLimit(page: index, maxMegapixels: maxMegapixels) { return .failure(failure) }
             guard let w32 = Int32(exactly: width), let h32 = Int32(exactly: height),
-                  let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w32, h32) else {
+                let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, w32, h32)
+            else {
                 return .failure(.renderFailed("cairo could not allocate the page"))
             }
             defer { cairo_surface_destroy(surface) }
@@ -282,7 +305,8 @@ public final class PDFRenderer {
     /// The page's text layer as physical lines in pixel coordinates at `dpi`, or nil when it has no text.
     public func textLayer(page index: Int, dpi: Int) -> OCRPage? {
         let result: OCRPage?? = withPage(index) { page in
-            var wPt = 0.0, hPt = 0.0
+            var wPt = 0.0
+            var hPt = 0.0
             poppler_page_get_size(page, &wPt, &hPt)
             guard let textPtr = poppler_page_get_text(page) else { return nil }
             defer { g_free(textPtr) }
@@ -298,27 +322,33 @@ public final class PDFRenderer {
             var box: BoundingBox?
             func flush() {
                 if let b = box, !current.isEmpty { words.append(OCRWord(text: current, box: b, confidence: 100)) }
-                current = ""; box = nil
+                current = ""
+                box = nil
             }
             let n = min(Int(count), characters.count)
             var lastRight = -1.0
             for i in 0..<n {
                 let ch = characters[i]
                 let r = rects[i]
-                if ch.isWhitespace || ch.isNewline { flush(); continue }
+                if ch.isWhitespace || ch.isNewline {
+                    flush()
+                    continue
+                }
                 // A gap wider than ~half a character between glyphs also separates words.
                 if !current.isEmpty && r.x1 - lastRight > (r.y2 - r.y1) * 0.5 { flush() }
                 // Clamped: a hostile text matrix can place glyphs at 1e30 points.
-                let b = BoundingBox(left: PageGeometry.clamped(r.x1 * scale), top: PageGeometry.clamped(r.y1 * scale),
-                                    right: PageGeometry.clamped(r.x2 * scale), bottom: PageGeometry.clamped(r.y2 * scale))
+                let b = BoundingBox(
+                    left: PageGeometry.clamped(r.x1 * scale), top: PageGeometry.clamped(r.y1 * scale),
+                    right: PageGeometry.clamped(r.x2 * scale), bottom: PageGeometry.clamped(r.y2 * scale))
                 box = box.map { $0.union(b) } ?? b
                 current.append(ch)
                 lastRight = r.x2
             }
             flush()
             guard !words.isEmpty else { return nil }
-            return OCRPage(pageNumber: index + 1, width: PDFRenderer.pixels(wPt, dpi: dpi), height: PDFRenderer.pixels(hPt, dpi: dpi),
-                           dpi: dpi, source: .textLayer, lines: OCRPage.buildLines(from: words))
+            return OCRPage(
+                pageNumber: index + 1, width: PDFRenderer.pixels(wPt, dpi: dpi), height: PDFRenderer.pixels(hPt, dpi: dpi),
+                dpi: dpi, source: .textLayer, lines: OCRPage.buildLines(from: words))
         }
         return result ?? nil
     }

@@ -1,8 +1,9 @@
 internal import Foundation
-#if canImport(Glibc)
-internal import Glibc
-#endif
 public import ShoeboxCore
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// Writes `exports/<folder>.zip` per folder, byte-identical for the same store: `receipts/` with the
 /// originals of accepted and confirmed records renamed `YYYY-MM-DD_merchant_12.34-EUR.ext`, `summary.csv`,
@@ -56,8 +57,10 @@ public struct FolderExporter {
     }
 
     /// `originalPath`: where each record's original is; `folderSettings`: a folder's `.shoebox.json`.
-    public func export(records all: [DocumentRecord], originalPath: (DocumentRecord) -> String,
-                       folderSettings: (String) throws(ExportError) -> FolderSettings) throws(ExportError) -> [FolderResult] {
+    public func export(
+        records all: [DocumentRecord], originalPath: (DocumentRecord) -> String,
+        folderSettings: (String) throws(ExportError) -> FolderSettings
+    ) throws(ExportError) -> [FolderResult] {
         // Folders by their exact bytes: "café" composed and decomposed are two folders on Linux (Swift's `==`
         // would hold them one), each with its own zip.
         let wanted = options.folder.map { Array($0.utf8) }
@@ -76,18 +79,27 @@ public struct FolderExporter {
             // networked name service (a socket). A link or anything but a regular file is not an original.
             var info = stat()
             guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                throw ExportError(.originalChanged, message: "the original \(path) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`.")
+                throw ExportError(
+                    .originalChanged,
+                    message:
+                        "the original \(path) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`."
+                )
             }
             let size = Int64(info.st_size)
             sizes[r.source] = size
             bytes += size
         }
         if bytes > options.maxBytes {
-            throw ExportError(.tooLarge, message: "this export would hold \(ByteCount.text(bytes)) of originals, more than the limit of \(ByteCount.text(options.maxBytes)). "
-                + "Export part of it with --from YYYY-MM-DD --to YYYY-MM-DD (or one --folder), or raise maxExportMegabytes in the pipeline file.")
+            throw ExportError(
+                .tooLarge,
+                message: "this export would hold \(ByteCount.text(bytes)) of originals, more than the limit of \(ByteCount.text(options.maxBytes)). "
+                    + "Export part of it with --from YYYY-MM-DD --to YYYY-MM-DD (or one --folder), or raise maxExportMegabytes in the pipeline file.")
         }
         do { try FileManager.default.createDirectory(atPath: exportDirectory, withIntermediateDirectories: true) } catch {
-            throw ExportError(message: "cannot create the export folder \(exportDirectory): \(SystemReason.of(error)). Check that the output folder is writable and that nothing else is in the way under that name.")
+            throw ExportError(
+                message:
+                    "cannot create the export folder \(exportDirectory): \(SystemReason.of(error)). Check that the output folder is writable and that nothing else is in the way under that name."
+            )
         }
 
         var results: [FolderResult] = []
@@ -104,13 +116,15 @@ public struct FolderExporter {
             for r in chosen { if let why = FolderExporter.leftOutReason(r) { leftOut[why, default: 0] += 1 } }
             let settings = try folderSettings(folder)
 
-            let names = ExportNaming.uniqueNames(accepted.map { r in
-                let ext = (r.source as NSString).pathExtension.lowercased()
-                return (ExportNaming.baseName(for: r), ExportNaming.sanitize(ext.isEmpty ? "bin" : ext, maxLength: 8))
-            })
+            let names = ExportNaming.uniqueNames(
+                accepted.map { r in
+                    let ext = (r.source as NSString).pathExtension.lowercased()
+                    return (ExportNaming.baseName(for: r), ExportNaming.sanitize(ext.isEmpty ? "bin" : ext, maxLength: 8))
+                })
             let rows = zip(accepted, names).map { r, name in
-                ExportRow(record: r, category: settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name)",
-                          originalPath: originalPath(r))
+                ExportRow(
+                    record: r, category: settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name)",
+                    originalPath: originalPath(r))
             }
             let table = ExportTable(rows: rows)
 
@@ -119,7 +133,7 @@ public struct FolderExporter {
                 ("summary.json", FolderExporter.summaryJSON(table, folder: folder, leftOut: leftOut, options: options)),
                 ("summary.xlsx", try XLSXWriter.bytes(of: table, scratchDirectory: exportDirectory)),
                 ("totals.csv", Array(ExportSummaries.totals(table, profile: options.csvProfile).utf8)),
-                ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8)),
+                ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8))
             ]
             var manifest: [(String, String)] = generated.map { ($0.0, SHA256.hex(of: $0.1)) }
             manifest += rows.map { ($0.fileInZip, $0.record.sha256) }
@@ -132,7 +146,10 @@ public struct FolderExporter {
             let zipPath = (exportDirectory as NSString).appendingPathComponent(zipName)
             let writer = try ZipWriter(path: zipPath)
             // Stable order: entries sorted by their UTF-8 bytes; originals streamed from disk one at a time.
-            enum Entry { case bytes([UInt8]); case original(ExportRow) }
+            enum Entry {
+                case bytes([UInt8])
+                case original(ExportRow)
+            }
             let entries = generated.map { ($0.0, Entry.bytes($0.1)) } + rows.map { ($0.fileInZip, Entry.original($0)) }
             for (name, entry) in entries.sorted(by: { FolderExporter.precedes($0.0, $1.0) }) {
                 switch entry {
@@ -142,8 +159,10 @@ public struct FolderExporter {
                 }
             }
             try writer.finish()
-            results.append(FolderResult(folder: folder, zipPath: zipPath, exported: accepted.count, leftOut: leftOut,
-                                        outsideRange: inFolder.count - chosen.count))
+            results.append(
+                FolderResult(
+                    folder: folder, zipPath: zipPath, exported: accepted.count, leftOut: leftOut,
+                    outsideRange: inFolder.count - chosen.count))
         }
         return results
     }
@@ -156,8 +175,11 @@ public struct FolderExporter {
         let named = clashes.map { keys in keys.sorted { $0.lexicographicallyPrecedes($1) } }
         if let clash = named.min(by: { $0[0].lexicographicallyPrecedes($1[0]) }) {
             let names = clash.map { "'\(String(decoding: $0, as: UTF8.self))'" }.joined(separator: " and ")
-            throw ExportError(.nameClash, message: "the folders \(names) would both be exported as \(stems[clash[0]]!).zip, "
-                + "and one zip would replace the other; nothing was exported. Rename one of the folders in the scan folder and run `shoebox run` again.")
+            throw ExportError(
+                .nameClash,
+                message: "the folders \(names) would both be exported as \(stems[clash[0]]!).zip, "
+                    + "and one zip would replace the other; nothing was exported. Rename one of the folders in the scan folder and run `shoebox run` again."
+            )
         }
         return stems
     }
@@ -197,7 +219,7 @@ public struct FolderExporter {
         let object: [String: Any] = [
             "version": 1, "folder": folder, "columns": table.header, "records": rows,
             "exported": table.rows.count, "leftOut": leftOut,
-            "from": options.from?.iso ?? NSNull(), "to": options.to?.iso ?? NSNull(),
+            "from": options.from?.iso ?? NSNull(), "to": options.to?.iso ?? NSNull()
         ]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])) ?? Data()
         return [UInt8](data) + [0x0A]

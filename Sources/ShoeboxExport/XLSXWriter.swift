@@ -10,7 +10,9 @@ enum XLSXWriter {
     static func bytes(of table: ExportTable, scratchDirectory: String) throws(ExportError) -> [UInt8] {
         let path = (scratchDirectory as NSString).appendingPathComponent(".summary-\(getpid()).xlsx")
         defer { unlink(path) }
-        guard let workbook = workbook_new(path) else { throw ExportError(message: "libxlsxwriter could not start \(path) (disk full or not writable?)") }
+        guard let workbook = workbook_new(path) else {
+            throw ExportError(message: "libxlsxwriter could not start \(path) (disk full or not writable?)")
+        }
         var properties = lxw_doc_properties()
         properties.created = time_t(ZipWriter.fixedTime)
         _ = workbook_set_properties(workbook, &properties)

@@ -1,9 +1,10 @@
 internal import CArchive
 internal import Foundation
-#if canImport(Glibc)
-internal import Glibc
-#endif
 internal import ShoeboxCore
+
+#if canImport(Glibc)
+    internal import Glibc
+#endif
 
 /// A failure of `export` or `import`, with its own exit code (see `shoebox export --help`).
 public struct ExportError: Error, CustomStringConvertible, Sendable {
@@ -25,7 +26,10 @@ public struct ExportError: Error, CustomStringConvertible, Sendable {
     public let message: String
     public var description: String { message }
 
-    public init(_ code: Code = .write, message: String) { self.code = code; self.message = message }
+    public init(_ code: Code = .write, message: String) {
+        self.code = code
+        self.message = message
+    }
 }
 
 /// Writes a zip with libarchive: UTF-8 names, a fixed timestamp, entries in the order given.
@@ -74,7 +78,10 @@ final class ZipWriter {
         archive_entry_set_mtime(entry, ZipWriter.fixedTime, 0)
         try check(archive_write_header(a, entry), "header of \(name)")
         let written = bytes.withUnsafeBytes { p in archive_write_data(a, p.baseAddress, p.count) }
-        guard written == bytes.count else { try check(Int32(ARCHIVE_FATAL), "data of \(name)"); return }
+        guard written == bytes.count else {
+            try check(Int32(ARCHIVE_FATAL), "data of \(name)")
+            return
+        }
     }
 
     /// Adds a file from disk in 1 MiB pieces, checking on the way that its SHA-256 is still `sha256`.
@@ -86,7 +93,11 @@ final class ZipWriter {
         var info = stat()
         guard fd >= 0, fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             if fd >= 0 { close(fd) }
-            throw ExportError(.originalChanged, message: "the original \(file) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`.")
+            throw ExportError(
+                .originalChanged,
+                message:
+                    "the original \(file) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`."
+            )
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         archive_entry_set_pathname_utf8(entry, name)
@@ -104,10 +115,14 @@ final class ZipWriter {
             written += Int64(chunk.count)
             guard written <= size else { break }
             let n = chunk.withUnsafeBytes { p in archive_write_data(a, p.baseAddress, p.count) }
-            guard n == chunk.count else { try check(Int32(ARCHIVE_FATAL), "data of \(name)"); return }
+            guard n == chunk.count else {
+                try check(Int32(ARCHIVE_FATAL), "data of \(name)")
+                return
+            }
         }
         guard written == size, hasher.finalizeHex() == sha256 else {
-            throw ExportError(.originalChanged, message: "the original \(file) changed since it was processed; re-run `shoebox run` before exporting.")
+            throw ExportError(
+                .originalChanged, message: "the original \(file) changed since it was processed; re-run `shoebox run` before exporting.")
         }
     }
 
@@ -140,7 +155,10 @@ final class TemporaryFile {
         var template = Array((finalPath + ".partial-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else {
-            throw ExportError(message: "cannot create a temporary file beside \(finalPath): \(String(cString: strerror(errno))). Check that the folder exists, is writable and has space.")
+            throw ExportError(
+                message:
+                    "cannot create a temporary file beside \(finalPath): \(String(cString: strerror(errno))). Check that the folder exists, is writable and has space."
+            )
         }
         self.fd = fd
         path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
@@ -176,7 +194,10 @@ final class TemporaryFile {
         guard rename(path, finalPath) == 0 else {
             let e = errno
             unlink(path)
-            throw ExportError(message: "cannot rename \(path) to \(finalPath): \(String(cString: strerror(e))). Remove or rename what is at \(finalPath), or check the folder is writable.")
+            throw ExportError(
+                message:
+                    "cannot rename \(path) to \(finalPath): \(String(cString: strerror(e))). Remove or rename what is at \(finalPath), or check the folder is writable."
+            )
         }
     }
 

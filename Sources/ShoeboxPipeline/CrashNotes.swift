@@ -1,6 +1,6 @@
+internal import CrashNote
 internal import Foundation
 internal import Glibc
-internal import CrashNote
 internal import ShoeboxCore
 
 /// The documents that crashed a run: `crashes.tsv` in the output folder, one line per crash written by the
@@ -31,7 +31,8 @@ public enum CrashNotes {
     /// Writes crash notes to this output folder's file from now on (the handlers are installed once per
     /// process; a later run in the same process into another folder moves the notes there).
     public static func install(outputDirectory: String) {
-        installLock.lock(); defer { installLock.unlock() }
+        installLock.lock()
+        defer { installLock.unlock() }
         let path = (outputDirectory as NSString).appendingPathComponent(fileName)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return }
@@ -51,7 +52,10 @@ public enum CrashNotes {
 
     /// Around a worker thread's life: its own signal stack, so that even a stack overflow leaves a note.
     static func threadStarted() { CrashNote_threadStarted() }
-    static func threadEnding() { Thread.current.threadDictionary[noteKey] = nil; CrashNote_threadEnding() }
+    static func threadEnding() {
+        Thread.current.threadDictionary[noteKey] = nil
+        CrashNote_threadEnding()
+    }
 
     /// Notes that the calling thread now reads `source` (nil: nothing).
     static func reading(_ source: SourceFile?) {

@@ -60,7 +60,10 @@ public enum InputFile {
         var total = 0
         while total < buffer.count {
             let n = Glibc.read(fd, buffer.baseAddress! + total, buffer.count - total)
-            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
             if n == 0 { break }
             total += n
         }
@@ -69,7 +72,8 @@ public enum InputFile {
 
     /// A whole regular file, refused when it is larger than `limit` bytes (`tooLarge` names the failure).
     public static func readAll(_ path: String, limit: Int, tooLarge: (Int) -> DocumentFailure) -> Result<[UInt8], DocumentFailure> {
-        let fd: Int32, size: Int
+        let fd: Int32
+        let size: Int
         switch open(path) {
         case .success(let opened): (fd, size) = opened
         case .failure(let f): return .failure(f)

@@ -65,7 +65,10 @@ public struct IntakeStage: Sendable {
                     // Two bad names may decode alike: each keeps a name of its own, so neither is lost.
                     var n = 2
                     let base = name
-                    while taken.contains(name) { name = "\(base) (\(n))"; n += 1 }
+                    while taken.contains(name) {
+                        name = "\(base) (\(n))"
+                        n += 1
+                    }
                 }
                 taken.insert(name)
                 entries.append((name, bytes))
@@ -109,7 +112,9 @@ public struct IntakeStage: Sendable {
     public func inspect(root: String, relativePath: String) -> Item {
         let path = (root as NSString).appendingPathComponent(relativePath)
         let folder = SourceFile.folder(of: relativePath)
-        let head: [UInt8], sha: String, size: Int
+        let head: [UInt8]
+        let sha: String
+        let size: Int
         switch InputFile.inspect(path, head: 16) {
         case .success(let found): (head, sha, size) = found
         case .failure(let failure):
@@ -119,12 +124,15 @@ public struct IntakeStage: Sendable {
         guard let kind = FileKind.sniff(head) else {
             let shown = head.prefix(8).map { b in (0x20..<0x7F).contains(b) ? String(UnicodeScalar(b)) : "·" }.joined()
             let ext = (relativePath as NSString).pathExtension.lowercased()
-            return .failed(.failed(relativePath, folder: folder, sha256: sha,
-                                   failure: .unsupportedType(head: "\"\(shown)\"", claimedExtension: ext)), size: size)
+            return .failed(
+                .failed(
+                    relativePath, folder: folder, sha256: sha,
+                    failure: .unsupportedType(head: "\"\(shown)\"", claimedExtension: ext)), size: size)
         }
         guard size <= maxFileMegabytes << 20 else {
-            return .failed(.failed(relativePath, folder: folder, sha256: sha, failure: .fileTooLarge(bytes: size, limitMegabytes: maxFileMegabytes)),
-                           size: size)
+            return .failed(
+                .failed(relativePath, folder: folder, sha256: sha, failure: .fileTooLarge(bytes: size, limitMegabytes: maxFileMegabytes)),
+                size: size)
         }
         return .ready(SourceFile(path: path, relativePath: relativePath, folder: folder, kind: kind, sha256: sha, size: size))
     }
@@ -145,6 +153,9 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
     }
     public let code: Code
     public let message: String
-    public init(code: Code, message: String) { self.code = code; self.message = message }
+    public init(code: Code, message: String) {
+        self.code = code
+        self.message = message
+    }
     public var description: String { message }
 }

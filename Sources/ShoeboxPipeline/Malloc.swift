@@ -6,8 +6,8 @@ public enum Malloc {
     /// mapped and unmapped on their own, and two arenas serve the workers (60 largest SROIE scans, two
     /// workers: peak RSS 520–589 MB with the defaults, 444 MB with these).
     public static func configure() {
-        _ = glibcMallopt(-3, 256 * 1024)  // M_MMAP_THRESHOLD (malloc.h)
-        _ = glibcMallopt(-8, 2)           // M_ARENA_MAX
+        _ = glibcMallopt(-3, 256 * 1024) // M_MMAP_THRESHOLD (malloc.h)
+        _ = glibcMallopt(-8, 2) // M_ARENA_MAX
     }
 
     /// Hands freed memory back to the system; a worker calls it after each document. Freed pieces of a long

@@ -35,12 +35,21 @@ final class PageHelp: @unchecked Sendable {
         /// The offering thread's crash note: a crash while another worker reads this page names its document.
         let crashNote = CrashNotes.current
 
-        init(image: PageImage, pass: OCRPass) { self.image = image; self.pass = pass }
+        init(image: PageImage, pass: OCRPass) {
+            self.image = image
+            self.pass = pass
+        }
 
-        func finish(_ r: Result<OCRPage, DocumentFailure>) { done.lock(); result = r; done.broadcast(); done.unlock() }
+        func finish(_ r: Result<OCRPage, DocumentFailure>) {
+            done.lock()
+            result = r
+            done.broadcast()
+            done.unlock()
+        }
 
         func wait() -> Result<OCRPage, DocumentFailure> {
-            done.lock(); defer { done.unlock() }
+            done.lock()
+            defer { done.unlock() }
             while result == nil { done.wait() }
             return result!
         }
@@ -58,7 +67,8 @@ final class PageHelp: @unchecked Sendable {
     /// Hands a page to an idle worker, if one is waiting and has nothing queued; nil when the owner should
     /// read it itself.
     func offer(_ image: PageImage, pass: OCRPass) -> Task? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         guard idle > tasks.count else { return nil }
         let task = Task(image: image, pass: pass)
         tasks.append(task)
@@ -68,11 +78,16 @@ final class PageHelp: @unchecked Sendable {
     }
 
     /// Whether a worker is waiting for a page now.
-    var hasIdleWorker: Bool { condition.lock(); defer { condition.unlock() }; return idle > tasks.count }
+    var hasIdleWorker: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return idle > tasks.count
+    }
 
     /// Called by a worker whose work list ran dry: pages to read until every worker is done with its documents.
     func nextTask() -> Task? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         idle += 1
         defer { idle -= 1 }
         while tasks.isEmpty && owners > 0 { condition.wait() }
@@ -81,6 +96,9 @@ final class PageHelp: @unchecked Sendable {
 
     /// A worker has read its last document (it then helps, or leaves).
     func ownerDone() {
-        condition.lock(); owners -= 1; condition.broadcast(); condition.unlock()
+        condition.lock()
+        owners -= 1
+        condition.broadcast()
+        condition.unlock()
     }
 }

@@ -23,7 +23,9 @@ final class PageSource {
     static let imageBudget = 96 << 20
 
     private init(backing: Backing, count: Int, render: RenderStage) {
-        self.backing = backing; self.count = count; self.render = render
+        self.backing = backing
+        self.count = count
+        self.render = render
     }
 
     var hasImages: Bool { textPages.count < count }

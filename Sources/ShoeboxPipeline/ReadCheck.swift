@@ -11,7 +11,9 @@ public enum ReadCheck {
     public static func read(_ path: String, config: PipelineConfig = PipelineConfig(), maxPages: Int = 4) -> String {
         let url = URL(fileURLWithPath: path)
         let source: SourceFile
-        switch IntakeStage(maxFileMegabytes: config.maxFileMegabytes).inspect(root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent) {
+        switch IntakeStage(maxFileMegabytes: config.maxFileMegabytes).inspect(
+            root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent)
+        {
         case .failed(let record, _): return "failed \(record.failure?.code ?? "unknown")"
         case .ready(let s): source = s
         }

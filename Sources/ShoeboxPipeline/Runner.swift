@@ -1,7 +1,7 @@
 internal import Foundation
 public import ShoeboxCore
-public import ShoeboxStore
 internal import ShoeboxEngines
+public import ShoeboxStore
 
 /// What a run did, for the summary and the exit code.
 public struct RunSummary: Sendable {
@@ -36,14 +36,17 @@ final class Channel<T: Sendable>: @unchecked Sendable {
     private var head = 0
 
     func send(_ item: T) {
-        lock.lock(); items.append(item); lock.unlock()
+        lock.lock()
+        items.append(item)
+        lock.unlock()
         available.signal()
     }
 
     /// Blocks until an item is there.
     func receive() -> T {
         available.wait()
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
+        defer { lock.unlock() }
         let item = items[head]
         head += 1
         return item
@@ -80,7 +83,8 @@ final class WorkList<T: Sendable>: @unchecked Sendable {
 
     /// The next item and its position, waiting while it is too far ahead of what was delivered.
     func take() -> (position: Int, item: T)? {
-        condition.lock(); defer { condition.unlock() }
+        condition.lock()
+        defer { condition.unlock() }
         while !cancelled, taken < order.count, order[taken] >= delivered + window { condition.wait() }
         guard !cancelled, taken < order.count else { return nil }
         defer { taken += 1 }
@@ -89,10 +93,18 @@ final class WorkList<T: Sendable>: @unchecked Sendable {
 
     /// Everything before `position` has been delivered.
     func delivered(upTo position: Int) {
-        condition.lock(); delivered = position; condition.broadcast(); condition.unlock()
+        condition.lock()
+        delivered = position
+        condition.broadcast()
+        condition.unlock()
     }
 
-    func cancel() { condition.lock(); cancelled = true; condition.broadcast(); condition.unlock() }
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
+    }
 }
 
 /// The one runner: intake on the calling thread, one worker thread per job (OCR engines from one shared pool),
@@ -117,7 +129,8 @@ public struct PipelineRunner {
     /// The settings a source is read under: the pipeline's and the engines' versions. A source finished
     /// under other settings is read again (from the OCR cache when only later stages changed).
     public var settingsDigest: String {
-        String(SHA256.hex(of: Array((config.settingsText + " tesseract\(OCREngine.tesseractVersion) reader\(OCRCache.readerVersion)").utf8)).prefix(16))
+        String(
+            SHA256.hex(of: Array((config.settingsText + " tesseract\(OCREngine.tesseractVersion) reader\(OCRCache.readerVersion)").utf8)).prefix(16))
     }
 
     public func run(root: String, store: Store, pipelineName: String) throws(PipelineError) -> RunSummary {
@@ -134,7 +147,8 @@ public struct PipelineRunner {
         }
         var runID: Int64 = 0
         // A record the store cannot read any more is forgotten, so its file is read again below.
-        try storeError { () throws(StoreError) in runID = try store.beginRun(root: root, pipeline: pipelineName, started: ISO8601DateFormatter().string(from: Date()))
+        try storeError { () throws(StoreError) in
+            runID = try store.beginRun(root: root, pipeline: pipelineName, started: ISO8601DateFormatter().string(from: Date()))
             for path in try store.dropUnreadableRecords() { progress(.note("\(path): its stored record could not be read; the file is read again")) }
         }
         // The documents that crashed an earlier run are failed by name below; this run notes its own.
@@ -146,7 +160,8 @@ public struct PipelineRunner {
         var earlier: [DuplicateRules.Entry] = []
         var held: [String: Store.Held] = [:]
         try storeError { () throws(StoreError) in
-            let prints = try store.fingerprints(), texts = try store.firstPageTexts()
+            let prints = try store.fingerprints()
+            let texts = try store.firstPageTexts()
             earlier = try store.effectiveRecords().map(\.record).filter { $0.status == .accepted || $0.status == .review }
                 .map { DuplicateRules.Entry($0, fingerprint: prints[$0.source], firstPageText: texts[$0.source]) }
             held = try store.held()
@@ -168,7 +183,9 @@ public struct PipelineRunner {
                 earlier.removeAll { $0.source == entry.source }
                 earlier.append(entry)
             }
-            try storeError { () throws(StoreError) in try PhaseCPU.measure("store") { () throws(StoreError) in try store.save(outcome, root: rootPath, runID: runID, settings: settings) } }
+            try storeError { () throws(StoreError) in
+                try PhaseCPU.measure("store") { () throws(StoreError) in try store.save(outcome, root: rootPath, runID: runID, settings: settings) }
+            }
             let r = outcome.record
             ended[r.source] = r.status
             summary.processed += 1
@@ -190,10 +207,14 @@ public struct PipelineRunner {
         // keeps its records as they are.
         let listed = Set(listing.paths)
         let unlisted = listing.unreadableFolders.map(\.path)
-        for (path, h) in held.sorted(by: { $0.key < $1.key }) where h.state != .failed && h.root == rootPath && !listed.contains(path)
-            && !unlisted.contains(where: { $0 == "." || path.hasPrefix($0 + "/") }) {
-            try save(DocumentOutcome(record: .failed(path, folder: SourceFile.folder(of: path), sha256: h.sha256, failure: .fileRemoved),
-                                     size: 0, kind: nil, pages: []))
+        for (path, h) in held.sorted(by: { $0.key < $1.key })
+        where h.state != .failed && h.root == rootPath && !listed.contains(path)
+            && !unlisted.contains(where: { $0 == "." || path.hasPrefix($0 + "/") })
+        {
+            try save(
+                DocumentOutcome(
+                    record: .failed(path, folder: SourceFile.folder(of: path), sha256: h.sha256, failure: .fileRemoved),
+                    size: 0, kind: nil, pages: []))
         }
 
         // Intake: every file hashed first, so that a same-bytes duplicate is judged against what its original
@@ -202,14 +223,23 @@ public struct PipelineRunner {
         for path in listing.paths {
             switch intake.inspect(root: root, relativePath: path) {
             case .failed(let record, let size):
-                if let h = held[path], h.sha256 == record.sha256, !record.sha256.isEmpty, h.state == .failed { summary.skipped += 1; continue }
+                if let h = held[path], h.sha256 == record.sha256, !record.sha256.isEmpty, h.state == .failed {
+                    summary.skipped += 1
+                    continue
+                }
                 try save(DocumentOutcome(record: record, size: size, kind: nil, pages: []))
             case .ready(let source):
                 if let crash = crashed[path], crash.sha256 == source.sha256 {
-                    if let h = held[path], h.sha256 == source.sha256, h.state == .failed { summary.skipped += 1; continue }
-                    try save(DocumentOutcome(record: .failed(path, folder: source.folder, sha256: source.sha256,
-                                                             failure: .readerCrashed(signal: crash.signalName)),
-                                             size: source.size, kind: source.kind, pages: []))
+                    if let h = held[path], h.sha256 == source.sha256, h.state == .failed {
+                        summary.skipped += 1
+                        continue
+                    }
+                    try save(
+                        DocumentOutcome(
+                            record: .failed(
+                                path, folder: source.folder, sha256: source.sha256,
+                                failure: .readerCrashed(signal: crash.signalName)),
+                            size: source.size, kind: source.kind, pages: []))
                     continue
                 }
                 ready.append(source)
@@ -226,7 +256,8 @@ public struct PipelineRunner {
         let settled = Set(ready.filter { finishedHere($0).map { $0.state != .duplicate } ?? false }.map(\.relativePath))
         /// Whether `original` is a settled record (accepted or in review) that holds these bytes now.
         func stands(_ original: String, for source: SourceFile) -> Bool {
-            settled.contains(original) && now[original] == source.sha256 && (held[original].map { $0.state == .accepted || $0.state == .review } ?? false)
+            settled.contains(original) && now[original] == source.sha256
+                && (held[original].map { $0.state == .accepted || $0.state == .review } ?? false)
         }
         var work: [SourceFile] = []
         /// Same-bytes copies of a document read in this run: stored as duplicates once it ended as a record.
@@ -240,9 +271,15 @@ public struct PipelineRunner {
         }
         let rereadPaths = Set(rereads.map(\.relativePath))
         for source in rereads + ready.filter({ !rereadPaths.contains($0.relativePath) }) {
-            if settled.contains(source.relativePath) { summary.skipped += 1; continue }
+            if settled.contains(source.relativePath) {
+                summary.skipped += 1
+                continue
+            }
             // A duplicate stays one only while its original still holds the same bytes; else it is judged again.
-            if let h = finishedHere(source), let original = h.duplicateOf, stands(original, for: source) { summary.skipped += 1; continue }
+            if let h = finishedHere(source), let original = h.duplicateOf, stands(original, for: source) {
+                summary.skipped += 1
+                continue
+            }
             var originals: [String] = []
             try storeError { () throws(StoreError) in originals = try store.originalPaths(sha256: source.sha256, excluding: source.relativePath) }
             if let original = originals.first(where: { stands($0, for: source) }) {
@@ -288,7 +325,10 @@ public struct WorkerPool {
     public let ocrCache: String?
 
     public init(config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String? = nil) {
-        self.config = config; self.today = today; self.jobs = max(1, jobs); self.ocrCache = ocrCache
+        self.config = config
+        self.today = today
+        self.jobs = max(1, jobs)
+        self.ocrCache = ocrCache
     }
 
     enum WorkerMessage: Sendable {
@@ -303,14 +343,19 @@ public struct WorkerPool {
         let channel = Channel<WorkerMessage>()
         // Every worker starts even for fewer documents: one without a document of its own reads pages for the others.
         let workerCount = jobs
-        let config = self.config, today = self.today, ocrCache = self.ocrCache
+        let config = self.config
+        let today = self.today
+        let ocrCache = self.ocrCache
         // With two workers or more, a worker whose list ran dry reads pages of the documents still being read.
         let help = PageHelp(workers: workerCount)
         let engines = try EnginePool(config: config)
         for _ in 0..<workerCount {
             let thread = Thread {
                 CrashNotes.threadStarted()
-                defer { CrashNotes.threadEnding(); channel.send(.finished) }
+                defer {
+                    CrashNotes.threadEnding()
+                    channel.send(.finished)
+                }
                 let processor: DocumentProcessor
                 do { processor = try DocumentProcessor(config: config, today: today, ocrCache: ocrCache, engines: engines) } catch {
                     list.cancel()
@@ -351,7 +396,11 @@ public struct WorkerPool {
                 waiting[position] = (source, outcome)
                 while let (s, o) = waiting.removeValue(forKey: next) {
                     next += 1
-                    do { try handle(s, o) } catch { handlerError = error; list.cancel(); break }
+                    do { try handle(s, o) } catch {
+                        handlerError = error
+                        list.cancel()
+                        break
+                    }
                 }
                 list.delivered(upTo: next)
             case .engineFailed(let error): engineError = error
@@ -377,7 +426,8 @@ public enum RecordFiles {
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
-            throw PipelineError(code: .store, message: "cannot write \(path): \(SystemReason.of(error)). Check that the output folder is writable and has space.")
+            throw PipelineError(
+                code: .store, message: "cannot write \(path): \(SystemReason.of(error)). Check that the output folder is writable and has space.")
         }
     }
 }

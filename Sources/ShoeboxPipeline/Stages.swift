@@ -9,7 +9,10 @@ public struct RenderStage: Sendable {
     public let dpi: Int
     public let maxMegapixels: Int
 
-    public init(dpi: Int, maxMegapixels: Int) { self.dpi = dpi; self.maxMegapixels = maxMegapixels }
+    public init(dpi: Int, maxMegapixels: Int) {
+        self.dpi = dpi
+        self.maxMegapixels = maxMegapixels
+    }
 
     /// Scans that are rendered (their image is not the page alone) are not rendered below this resolution,
     /// whatever their image claims.
@@ -31,14 +34,19 @@ public final class OCRStage {
     /// when its turn comes (and turned upright first when `turns` says so).
     func run(_ pages: PageSource, turns: [Int]?, pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
         // Each page's reading, in page order: read here, or handed to an idle worker (`help`) and awaited.
-        enum Reading { case done(OCRPage), helped(PageHelp.Task) }
+        enum Reading {
+            case done(OCRPage)
+            case helped(PageHelp.Task)
+        }
         var readings: [Reading] = []
         var failure: DocumentFailure?
         for index in 0..<pages.count where failure == nil {
             let page: RenderedPage
             switch pages.page(index) {
             case .success(let p): page = p
-            case .failure(let f): failure = f; continue
+            case .failure(let f):
+                failure = f
+                continue
             }
             switch page {
             case .text(let text): readings.append(.done(text))
@@ -78,8 +86,9 @@ public final class OCRStage {
         let read: Result<OCRPage, DocumentFailure>
         do {
             read = try engines.use(pass.languages) { engine in
-                engine.recognize(image, scale: pass.scale, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
-                                 timeout: config.pageTimeoutSeconds)
+                engine.recognize(
+                    image, scale: pass.scale, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
+                    timeout: config.pageTimeoutSeconds)
             }
         } catch { return .failure(.ocrFailed(error.message)) }
         return pass.scale != 1 ? read.map { $0.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi) } : read
@@ -100,7 +109,8 @@ public final class OCRStage {
         }
         // Measured inside: loading the OSD engine counts as engine-load.
         guard let found = try? engines.use(["osd"], { engine in PhaseCPU.measure("osd") { engine.orientation(image) } }) ?? nil,
-              found.confidence >= (found.degrees == 180 ? OCRStage.osdMinimumConfidence : OCRStage.osdSidewaysConfidence) else { return 0 }
+            found.confidence >= (found.degrees == 180 ? OCRStage.osdMinimumConfidence : OCRStage.osdSidewaysConfidence)
+        else { return 0 }
         return found.degrees
     }
 
@@ -113,7 +123,8 @@ public final class OCRStage {
     /// letters), then English. Nil when the first pass already used it.
     public func languagesAfterDetection(_ guess: LanguageGuess) -> [String]? {
         guard let detected = guess.language, guess.confidence >= 0.5, config.languages.contains(detected),
-              config.firstPassLanguages.first != detected else { return nil }
+            config.firstPassLanguages.first != detected
+        else { return nil }
         return [detected] + (detected == "eng" ? [] : ["eng"])
     }
 }
@@ -170,8 +181,10 @@ public struct MergeStage: Sendable {
             case .success(let bytes): other.sidecar = Sidecar.parse(bytes, today: today)
             case .failure(let f):
                 var s = Sidecar()
-                s.problems.append(f.code == "file-too-large" ? "the sidecar is larger than 1 MiB and was not read"
-                                  : "the sidecar cannot be read: \(f.message)")
+                s.problems.append(
+                    f.code == "file-too-large"
+                        ? "the sidecar is larger than 1 MiB and was not read"
+                        : "the sidecar cannot be read: \(f.message)")
                 other.sidecar = s
             }
         }
@@ -193,7 +206,7 @@ public final class DocumentProcessor {
     /// Reasons that make a second OCR pass worth its time.
     static let uncertain: Set<String> = [
         "total-missing", "total-low-confidence", "total-ambiguous", "date-missing", "date-low-confidence", "date-ambiguous",
-        "merchant-missing", "merchant-low-confidence", "currency-missing", "arithmetic-mismatch", "low-ocr-confidence",
+        "merchant-missing", "merchant-low-confidence", "currency-missing", "arithmetic-mismatch", "low-ocr-confidence"
     ]
 
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
@@ -219,8 +232,9 @@ public final class DocumentProcessor {
         var reader = PassReader(source: source, processor: self)
         func failed(_ f: DocumentFailure) -> DocumentOutcome {
             reader.saveCache()
-            return DocumentOutcome(record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
-                                   size: source.size, kind: source.kind, pages: [])
+            return DocumentOutcome(
+                record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
+                size: source.size, kind: source.kind, pages: [])
         }
         let firstPass = OCRPass(languages: config.firstPassLanguages, pageSegmentationMode: config.pageSegmentationMode)
         var pages: [OCRPage]
@@ -242,7 +256,8 @@ public final class DocumentProcessor {
             var upright = main
             upright.upright = true
             if !doubtful.isEmpty, reader.needsTurning(doubtful), case .success(let turned) = reader.read(upright),
-               DocumentProcessor.readability(turned) > DocumentProcessor.readability(pages) {
+                DocumentProcessor.readability(turned) > DocumentProcessor.readability(pages)
+            {
                 pages = turned
                 main = upright
             }
@@ -268,24 +283,29 @@ public final class DocumentProcessor {
             .map { OCRPass(languages: main.languages, pageSegmentationMode: $0, upright: main.upright, adaptiveThreshold: main.adaptiveThreshold) }
         let largest = pages.map { Double($0.width * $0.height) / 1e6 }.max() ?? 0
         if let height = pages.first?.medianWordHeight,
-           let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget, megapixels: largest) {
-            further.insert(OCRPass(languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: factor,
-                                   upright: main.upright, adaptiveThreshold: main.adaptiveThreshold),
-                           at: min(1, further.count))
+            let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget, megapixels: largest)
+        {
+            further.insert(
+                OCRPass(
+                    languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: factor,
+                    upright: main.upright, adaptiveThreshold: main.adaptiveThreshold),
+                at: min(1, further.count))
         }
         for (index, pass) in further.enumerated() where reader.hasImages {
             guard !DocumentProcessor.uncertain.isDisjoint(with: record.reasons) || !extraction.totalConfirmed else { break }
             if index + 1 < further.count { reader.prefetch(further[index + 1]) }
             if case .success(let otherPages) = reader.read(pass) {
-                extraction = extraction.union(parse.run(otherPages, language: guess),
-                                              fields: DocumentProcessor.uncertainFields(record.reasons, totalConfirmed: extraction.totalConfirmed))
+                extraction = extraction.union(
+                    parse.run(otherPages, language: guess),
+                    fields: DocumentProcessor.uncertainFields(record.reasons, totalConfirmed: extraction.totalConfirmed))
                 record = merge.run(extraction, source: source, language: guess, pages: pages.count, other: other)
             }
         }
         let fingerprint = reader.fingerprint()
         reader.saveCache()
-        return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: pages, extraction: extraction,
-                               fingerprint: fingerprint)
+        return DocumentOutcome(
+            record: record, size: source.size, kind: source.kind, pages: pages, extraction: extraction,
+            fingerprint: fingerprint)
     }
 
     /// The fields a further pass may add candidates to: those the reasons call uncertain, and the total
@@ -348,7 +368,8 @@ struct PassReader {
         var turns: [Int] = []
         for index in 0..<pages.count {
             guard doubtful?.contains(index) ?? true, !pages.isText(index), case .success(.image(let image)) = pages.page(index) else {
-                turns.append(0); continue
+                turns.append(0)
+                continue
             }
             turns.append(processor.ocr.uprightCorrection(image))
         }
@@ -395,8 +416,9 @@ struct PassReader {
     /// are still uncertain after this pass, dropped otherwise (it cost only a core that was idle).
     mutating func prefetch(_ pass: OCRPass) {
         guard let help = processor.ocr.help, help.hasIdleWorker, cached?.passes[pass.name] == nil, prefetched[pass.name] == nil,
-              !pass.upright || cached?.turns != nil, ensureOpened() == nil, let pages, pages.count == 1,
-              case .success(.image(let rendered)) = pages.page(0) else { return }
+            !pass.upright || cached?.turns != nil, ensureOpened() == nil, let pages, pages.count == 1,
+            case .success(.image(let rendered)) = pages.page(0)
+        else { return }
         let turn = pass.upright ? cached?.turns?.first ?? 0 : 0
         if let task = help.offer(turn == 0 ? rendered : rendered.rotated(clockwise: turn), pass: pass) { prefetched[pass.name] = task }
     }

@@ -9,8 +9,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public var description: String { "SQLite \(operation) failed (\(code)): \(message)" }
 }
 
-/// SQLITE_TRANSIENT does not import (platform notes).
-private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// sqliteTransient does not import (platform notes).
+private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One SQLite connection. Not Sendable: used from one thread (the run's aggregator) at a time.
 final class Database {
@@ -48,7 +48,10 @@ final class Database {
     }
 
     enum Value {
-        case int(Int64), real(Double), text(String), null
+        case int(Int64)
+        case real(Double)
+        case text(String)
+        case null
     }
 
     /// Runs a statement with bound values; returns every row as an array of values.
@@ -63,7 +66,7 @@ final class Database {
             switch argument {
             case .int(let v): rc = sqlite3_bind_int64(statement, index, v)
             case .real(let v): rc = sqlite3_bind_double(statement, index, v)
-            case .text(let v): rc = sqlite3_bind_text(statement, index, v, -1, SQLITE_TRANSIENT)
+            case .text(let v): rc = sqlite3_bind_text(statement, index, v, -1, sqliteTransient)
             case .null: rc = sqlite3_bind_null(statement, index)
             }
             try check(rc, "bind")
@@ -72,7 +75,10 @@ final class Database {
         while true {
             let rc = sqlite3_step(statement)
             if rc == SQLITE_DONE { break }
-            guard rc == SQLITE_ROW else { try check(rc, "step \(sql.prefix(60))"); break }
+            guard rc == SQLITE_ROW else {
+                try check(rc, "step \(sql.prefix(60))")
+                break
+            }
             let columns = sqlite3_column_count(statement)
             var row: [Value] = []
             for c in 0..<columns {
@@ -103,8 +109,14 @@ final class Database {
 }
 
 extension Database.Value {
-    var text: String? { if case .text(let s) = self { return s }; return nil }
-    var int: Int64? { if case .int(let v) = self { return v }; return nil }
+    var text: String? {
+        if case .text(let s) = self { return s }
+        return nil
+    }
+    var int: Int64? {
+        if case .int(let v) = self { return v }
+        return nil
+    }
     var real: Double? {
         switch self {
         case .real(let v): return v

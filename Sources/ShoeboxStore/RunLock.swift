@@ -1,6 +1,7 @@
 internal import Foundation
+
 #if canImport(Glibc)
-internal import Glibc
+    internal import Glibc
 #endif
 
 /// One `shoebox run`, `export`, `import` or `review --apply` at a time per output folder: an exclusive `flock`
@@ -40,7 +41,9 @@ public final class RunLock {
             if code == ELOOP {
                 throw unusable("\(path) is a symbolic link; a run's lock file is never followed through a link. Remove the link and run again.")
             }
-            throw unusable("cannot create \(path): \(RunLock.reason(code)). Check that the output folder is writable by this user, or choose another with --out.")
+            throw unusable(
+                "cannot create \(path): \(RunLock.reason(code)). Check that the output folder is writable by this user, or choose another with --out."
+            )
         }
         var result: Int32
         repeat { result = flock(fd, LOCK_EX | (wait ? 0 : LOCK_NB)) } while result != 0 && errno == EINTR
@@ -48,13 +51,20 @@ public final class RunLock {
             let code = errno
             close(fd)
             guard code == EWOULDBLOCK else {
-                throw unusable("cannot lock \(path): \(RunLock.reason(code)). The output folder must be on a file system that supports locks (a local disk); choose another with --out.")
+                throw unusable(
+                    "cannot lock \(path): \(RunLock.reason(code)). The output folder must be on a file system that supports locks (a local disk); choose another with --out."
+                )
             }
             // The holder's first line: "<pid> <verb>" ("<pid>" alone from an older Shoebox: a run).
             let line = ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").first ?? ""
             let holder = line.split(separator: " ").map(String.init)
-            let pid = holder.first ?? "?", holderVerb = holder.count > 1 ? holder[1] : (holder.isEmpty ? "command" : "run")
-            throw Failure(reason: .busy, message: "another shoebox \(holderVerb) (process \(pid)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait.")
+            let pid = holder.first ?? "?"
+            let holderVerb = holder.count > 1 ? holder[1] : (holder.isEmpty ? "command" : "run")
+            throw Failure(
+                reason: .busy,
+                message:
+                    "another shoebox \(holderVerb) (process \(pid)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait."
+            )
         }
         self.fd = fd
         // Written over the last holder's line, then cut to length: a reader never finds the file empty.
@@ -76,7 +86,8 @@ public final class RunLock {
         var st = stat()
         if stat(directory, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFDIR else {
-                return "the output folder \(directory) is a file, not a folder. Give --out a folder (it is created when missing), or move the file away."
+                return
+                    "the output folder \(directory) is a file, not a folder. Give --out a folder (it is created when missing), or move the file away."
             }
             return nil
         }
@@ -87,7 +98,8 @@ public final class RunLock {
         let parent = (directory as NSString).deletingLastPathComponent
         if !parent.isEmpty, parent != directory, let problem = makeDirectory(parent) { return problem }
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
-            return "cannot create the output folder \(directory): \(reason(errno)). Check that its parent folder is writable by this user, or choose another with --out."
+            return
+                "cannot create the output folder \(directory): \(reason(errno)). Check that its parent folder is writable by this user, or choose another with --out."
         }
         return nil
     }

@@ -84,7 +84,7 @@ public final class Store {
         // finished under other settings, it is read again.
         """
         ALTER TABLE sources ADD COLUMN settings TEXT;
-        """,
+        """
     ]
 
     public static var schemaVersion: Int { migrations.count }
@@ -101,18 +101,25 @@ public final class Store {
             try db.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;")
             try migrate()
         } catch let error as DatabaseError {
-            throw StoreError(message: "cannot use the store \(path): \(error.message). Check that the output folder is writable, or choose another with --out.")
+            throw StoreError(
+                message: "cannot use the store \(path): \(error.message). Check that the output folder is writable, or choose another with --out.")
         } catch let error as StoreError {
             throw error
         } catch {
-            throw StoreError(message: "cannot use the store \(path): \(SystemReason.of(error)). Check that the output folder is writable, or choose another with --out.")
+            throw StoreError(
+                message:
+                    "cannot use the store \(path): \(SystemReason.of(error)). Check that the output folder is writable, or choose another with --out."
+            )
         }
     }
 
     private func migrate() throws {
         let current = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
         if current > Store.migrations.count {
-            throw StoreError(message: "the store \(path) has schema version \(current), newer than this Shoebox understands (\(Store.migrations.count)). Use a newer Shoebox or another --out folder.")
+            throw StoreError(
+                message:
+                    "the store \(path) has schema version \(current), newer than this Shoebox understands (\(Store.migrations.count)). Use a newer Shoebox or another --out folder."
+            )
         }
         for version in current..<Store.migrations.count {
             try db.transaction { () throws(DatabaseError) in
@@ -155,7 +162,8 @@ public final class Store {
     public func finished(path: String) throws(StoreError) -> (sha256: String, settings: String?)? {
         try wrap { () throws(DatabaseError) in
             guard let row = try db.query("SELECT sha256, settings FROM sources WHERE path = ?", [.text(path)]).first,
-                  let sha = row[0].text else { return nil }
+                let sha = row[0].text
+            else { return nil }
             return (sha, row[1].text)
         }
     }
@@ -175,15 +183,19 @@ public final class Store {
     /// What the store holds of each path, by relative path.
     public func held() throws(StoreError) -> [String: Held] {
         let rows = try wrap { () throws(DatabaseError) in
-            try db.query("SELECT s.path, s.sha256, s.settings, s.state, r.json, s.root, s.failure_code FROM sources s LEFT JOIN records r ON r.source_id = s.id")
+            try db.query(
+                "SELECT s.path, s.sha256, s.settings, s.state, r.json, s.root, s.failure_code FROM sources s LEFT JOIN records r ON r.source_id = s.id"
+            )
         }
         var out: [String: Held] = [:]
         for row in rows {
             guard row.count == 7, let path = row[0].text, let sha = row[1].text, let root = row[5].text,
-                  let state = row[3].text.flatMap(RecordStatus.init(rawValue:)) else { continue }
+                let state = row[3].text.flatMap(RecordStatus.init(rawValue:))
+            else { continue }
             var duplicateOf: String?
             if state == .duplicate, let json = row[4].text,
-               let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] {
+                let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            {
                 duplicateOf = object["duplicateOf"] as? String
             }
             out[path] = Held(sha256: sha, settings: row[2].text, state: state, duplicateOf: duplicateOf, root: root, failureCode: row[6].text)
@@ -194,8 +206,10 @@ public final class Store {
     /// Other finished (not failed, not duplicate) paths with the same bytes, oldest first.
     public func originalPaths(sha256: String, excluding path: String) throws(StoreError) -> [String] {
         try wrap { () throws(DatabaseError) in
-            try db.query("SELECT path FROM sources WHERE sha256 = ? AND path <> ? AND state IN ('accepted', 'review') ORDER BY id",
-                         [.text(sha256), .text(path)]).compactMap { $0.first?.text }
+            try db.query(
+                "SELECT path FROM sources WHERE sha256 = ? AND path <> ? AND state IN ('accepted', 'review') ORDER BY id",
+                [.text(sha256), .text(path)]
+            ).compactMap { $0.first?.text }
         }
     }
 
@@ -228,13 +242,17 @@ public final class Store {
         try wrap { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
                 try db.query("DELETE FROM sources WHERE path = ?", [.text(r.source)])
-                try db.query("""
+                try db.query(
+                    """
                     INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, run_id, fingerprint, settings)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.text(r.source), .text(root), .text(r.folder), .text(r.sha256), .int(Int64(outcome.size)),
-                          outcome.kind.map { .text($0.rawValue) } ?? .null, .text(r.status.rawValue),
-                          r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID),
-                          outcome.fingerprint.map { .text($0.hex) } ?? .null, settings.map { .text($0) } ?? .null])
+                    """,
+                    [
+                        .text(r.source), .text(root), .text(r.folder), .text(r.sha256), .int(Int64(outcome.size)),
+                        outcome.kind.map { .text($0.rawValue) } ?? .null, .text(r.status.rawValue),
+                        r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID),
+                        outcome.fingerprint.map { .text($0.hex) } ?? .null, settings.map { .text($0) } ?? .null
+                    ])
                 let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
                 try insertContent(sourceID: id, pages: outcome.pages, record: r)
             }
@@ -248,11 +266,15 @@ public final class Store {
         encoder.outputFormatting = [.sortedKeys]
         for page in pages {
             let lines = (try? encoder.encode(page.lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-            try db.query("""
+            try db.query(
+                """
                 INSERT INTO pages(source_id, page_number, width, height, dpi, text_source, mean_confidence, text, lines_json)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)),
-                      .int(Int64(page.dpi)), .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(lines)])
+                """,
+                [
+                    .int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)),
+                    .int(Int64(page.dpi)), .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(lines)
+                ])
         }
         guard let r else { return }
         try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)", [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
@@ -271,7 +293,10 @@ public final class Store {
         for row in rows {
             guard let json = row.first?.text else { continue }
             do { out.append(try decoder.decode(DocumentRecord.self, from: Data(json.utf8))) } catch {
-                throw StoreError(message: "the store \(path) holds a record that cannot be read (\(StoreJSON.describe(error))). Run `shoebox run` on the scan folder again: it reads that file again and replaces the broken record.")
+                throw StoreError(
+                    message:
+                        "the store \(path) holds a record that cannot be read (\(StoreJSON.describe(error))). Run `shoebox run` on the scan folder again: it reads that file again and replaces the broken record."
+                )
             }
         }
         return out
@@ -284,9 +309,12 @@ public final class Store {
         try wrap { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
                 for (r, d) in decisions {
-                    try db.query("INSERT INTO decisions(path, sha256, action, field, value, at) VALUES (?, ?, ?, ?, ?, ?)",
-                                 [.text(r.source), .text(r.sha256), .text(d.action.rawValue), d.field.map { .text($0) } ?? .null,
-                                  d.value.map { .text($0) } ?? .null, .text(at)])
+                    try db.query(
+                        "INSERT INTO decisions(path, sha256, action, field, value, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        [
+                            .text(r.source), .text(r.sha256), .text(d.action.rawValue), d.field.map { .text($0) } ?? .null,
+                            d.value.map { .text($0) } ?? .null, .text(at)
+                        ])
                 }
             }
         }
@@ -296,7 +324,8 @@ public final class Store {
     public func undoLastDecision() throws(StoreError) -> (path: String, decision: ReviewDecision)? {
         try wrap { () throws(DatabaseError) in
             guard let row = try db.query("SELECT id, path, action, field, value FROM decisions WHERE undone = 0 ORDER BY id DESC LIMIT 1").first,
-                  let id = row[0].int, let path = row[1].text, let action = row[2].text.flatMap(ReviewDecision.Action.init(rawValue:)) else { return nil }
+                let id = row[0].int, let path = row[1].text, let action = row[2].text.flatMap(ReviewDecision.Action.init(rawValue:))
+            else { return nil }
             try db.query("UPDATE decisions SET undone = 1 WHERE id = ?", [.int(id)])
             return (path, ReviewDecision(action: action, field: row[3].text, value: row[4].text))
         }
@@ -305,7 +334,8 @@ public final class Store {
     /// The decisions in force, per path, in the order they were made (for the content the store holds now).
     public func decisions() throws(StoreError) -> [String: [ReviewDecision]] {
         let rows = try wrap { () throws(DatabaseError) in
-            try db.query("""
+            try db.query(
+                """
                 SELECT d.path, d.action, d.field, d.value FROM decisions d JOIN sources s ON s.path = d.path AND s.sha256 = d.sha256
                 WHERE d.undone = 0 ORDER BY d.id
                 """)

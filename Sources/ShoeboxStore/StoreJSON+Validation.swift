@@ -9,7 +9,10 @@ extension StoreJSON {
     struct Problem: Error {
         let field: String
         let message: String
-        init(_ field: String, _ message: String) { self.field = field; self.message = message }
+        init(_ field: String, _ message: String) {
+            self.field = field
+            self.message = message
+        }
     }
 
     static let maxPathBytes = 4096
@@ -121,7 +124,9 @@ extension StoreJSON {
         }
         for (i, page) in pages.enumerated() {
             guard let p = page as? [String: Any] else { throw Problem("pages[\(i)]", "must be an object") }
-            guard integer(p["pageNumber"], 1...maxPages) != nil else { throw Problem("pages[\(i)].pageNumber", "must be a whole number from 1 to \(maxPages)") }
+            guard integer(p["pageNumber"], 1...maxPages) != nil else {
+                throw Problem("pages[\(i)].pageNumber", "must be a whole number from 1 to \(maxPages)")
+            }
             for key in ["width", "height", "dpi"] where integer(p[key], 0...1_000_000) == nil {
                 throw Problem("pages[\(i)].\(key)", "must be a whole number from 0 to 1000000")
             }
@@ -164,11 +169,14 @@ extension StoreJSON {
         }
         if let conf = o["confidence"], !(conf is NSNull) {
             guard let c = conf as? [String: Any], c.count <= 64,
-                  c.values.allSatisfy({ ($0 as? NSNumber).map { String(cString: $0.objCType) != "c" && (0...1).contains($0.doubleValue) } ?? false }) else {
+                c.values.allSatisfy({ ($0 as? NSNumber).map { String(cString: $0.objCType) != "c" && (0...1).contains($0.doubleValue) } ?? false })
+            else {
                 throw Problem("suggestion.confidence", "must map fields to numbers from 0 to 1")
             }
         }
-        if let p = o["pages"], !(p is NSNull), integer(p, 0...maxPages) == nil { throw Problem("suggestion.pages", "must be a whole number from 0 to \(maxPages)") }
+        if let p = o["pages"], !(p is NSNull), integer(p, 0...maxPages) == nil {
+            throw Problem("suggestion.pages", "must be a whole number from 0 to \(maxPages)")
+        }
         // Alternates and evidence: the lines a person is shown.
         if let alts = o["alternates"] as? [String: Any] {
             for (field, list) in alts {
@@ -189,10 +197,14 @@ extension StoreJSON {
         do { record = try JSONDecoder().decode(DocumentRecord.self, from: JSONSerialization.data(withJSONObject: o)) } catch {
             throw Problem("suggestion", "is not a record as Shoebox writes it (\(describe(error)))")
         }
-        if let day = record.date, day.year < FieldInput.earliestYear { throw Problem("suggestion.date", "\(day.iso) is before \(FieldInput.earliestYear)") }
+        if let day = record.date, day.year < FieldInput.earliestYear {
+            throw Problem("suggestion.date", "\(day.iso) is before \(FieldInput.earliestYear)")
+        }
         if let day = record.date, day > latest { throw Problem("suggestion.date", "\(day.iso) is after today") }
         for (key, m) in [("total", record.total), ("subtotal", record.subtotal), ("tip", record.tip)] {
-            if let m, m.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) { throw Problem("suggestion.\(key)", "\(m.decimalString) is beyond any receipt") }
+            if let m, m.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) {
+                throw Problem("suggestion.\(key)", "\(m.decimalString) is beyond any receipt")
+            }
         }
         // Tax lines too, and how many: summed and converted on export and in review, they must stay far from overflow.
         if record.tax.count > maxTaxLines { throw Problem("suggestion.tax", "has \(record.tax.count) lines; at most \(maxTaxLines)") }
@@ -220,14 +232,17 @@ extension StoreJSON {
             throw Problem("\(field).field", "must be one of \(Review.editableFields.joined(separator: ", "))")
         }
         guard let value else { throw Problem("\(field).value", "is missing") }
-        if let c = FieldInput.controlCharacter(in: value) { throw Problem("\(field).value", "holds a control character (\(FieldInput.codePoint(c)))") }
+        if let c = FieldInput.controlCharacter(in: value) {
+            throw Problem("\(field).value", "holds a control character (\(FieldInput.codePoint(c)))")
+        }
         let ok: Bool
         switch name {
         case "total":
             // "15.00 EUR", as review stores it now, or "15.00" as it stored it before.
             let parts = value.split(separator: " ", omittingEmptySubsequences: false)
             let amount = parts.first.flatMap { Money.minorUnits(fromDecimal: String($0), digits: 3) }
-            ok = (parts.count == 1 || (parts.count == 2 && parts[1].count == 3 && parts[1].allSatisfy { $0.isASCII && $0.isUppercase }))
+            ok =
+                (parts.count == 1 || (parts.count == 2 && parts[1].count == 3 && parts[1].allSatisfy { $0.isASCII && $0.isUppercase }))
                 && amount.map { $0 > 0 && $0 <= Review.maxTotalMinorUnits * 10 } == true
         case "date": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0 <= latest } ?? false
         case "currency": ok = value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }

@@ -22,7 +22,8 @@ public enum StoreJSON {
     public static func export(_ store: Store) throws(StoreError) -> [UInt8] {
         let db = store.db
         let sources = try wrap(store) { () throws(DatabaseError) in
-            try db.query("""
+            try db.query(
+                """
                 SELECT s.id, s.path, s.root, s.folder, s.sha256, s.size, s.kind, s.state, s.failure_code, s.failure_message,
                        s.fingerprint, s.settings, r.json FROM sources s LEFT JOIN records r ON r.source_id = s.id ORDER BY s.path
                 """)
@@ -34,19 +35,23 @@ public enum StoreJSON {
                 "path": path, "root": row[2].text ?? "", "folder": row[3].text ?? "", "sha256": row[4].text ?? "",
                 "size": row[5].int ?? 0, "kind": any(row[6].text), "state": row[7].text ?? "",
                 "failure": row[8].text.map { ["code": $0, "message": row[9].text ?? ""] as [String: Any] } ?? NSNull(),
-                "fingerprint": any(row[10].text), "settings": any(row[11].text),
+                "fingerprint": any(row[10].text), "settings": any(row[11].text)
             ]
             doc["suggestion"] = row[12].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? NSNull()
             let pages = try wrap(store) { () throws(DatabaseError) in
-                try db.query("SELECT page_number, width, height, dpi, text_source, lines_json FROM pages WHERE source_id = ? ORDER BY page_number", [.int(id)])
+                try db.query(
+                    "SELECT page_number, width, height, dpi, text_source, lines_json FROM pages WHERE source_id = ? ORDER BY page_number", [.int(id)])
             }
             doc["pages"] = pages.map { p -> [String: Any] in
-                ["pageNumber": p[0].int ?? 0, "width": p[1].int ?? 0, "height": p[2].int ?? 0, "dpi": p[3].int ?? 0,
-                 "source": p[4].text ?? "", "lines": p[5].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? []]
+                [
+                    "pageNumber": p[0].int ?? 0, "width": p[1].int ?? 0, "height": p[2].int ?? 0, "dpi": p[3].int ?? 0,
+                    "source": p[4].text ?? "", "lines": p[5].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? []
+                ]
             }
             let decisions = try wrap(store) { () throws(DatabaseError) in
-                try db.query("SELECT action, field, value, at, undone FROM decisions WHERE path = ? AND sha256 = ? ORDER BY id",
-                             [.text(path), .text(row[4].text ?? "")])
+                try db.query(
+                    "SELECT action, field, value, at, undone FROM decisions WHERE path = ? AND sha256 = ? ORDER BY id",
+                    [.text(path), .text(row[4].text ?? "")])
             }
             doc["decisions"] = decisions.map { d -> [String: Any] in
                 ["action": d[0].text ?? "", "field": any(d[1].text), "value": any(d[2].text), "at": d[3].text ?? "", "undone": (d[4].int ?? 0) != 0]
@@ -75,14 +80,16 @@ public enum StoreJSON {
             switch self {
             case .notAnExport(let file):
                 return "\(file) is not a Shoebox store export (write one with `shoebox export --format json`)."
-            case let .newerVersion(file, v):
+            case .newerVersion(let file, let v):
                 return "\(file) is format version \(v); this Shoebox reads up to version \(StoreJSON.version). Update Shoebox to import it."
-            case let .badVersion(file, v):
-                return "\(file) says format version \(v); Shoebox writes versions 1 to \(StoreJSON.version), so this is no export of it. Nothing was imported."
-            case let .invalid(file, n, problem):
+            case .badVersion(let file, let v):
+                return
+                    "\(file) says format version \(v); Shoebox writes versions 1 to \(StoreJSON.version), so this is no export of it. Nothing was imported."
+            case .invalid(let file, let n, let problem):
                 return "\(file): document \(n) is invalid (\(problem)); nothing was imported."
-            case let .invalidValue(file, n, path, field, problem):
-                return "\(file): document \(n) (\(path)): \"\(field)\" \(problem). Nothing was imported; fix or remove that document and import again."
+            case .invalidValue(let file, let n, let path, let field, let problem):
+                return
+                    "\(file): document \(n) (\(path)): \"\(field)\" \(problem). Nothing was imported; fix or remove that document and import again."
             }
         }
     }
@@ -94,7 +101,8 @@ public enum StoreJSON {
     /// run would not have written.
     public static func importInto(_ store: Store, data: Data, file: String, today: CalendarDay) throws -> ImportResult {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == format,
-              let versionNumber = object["version"] as? NSNumber, let documents = object["documents"] as? [Any] else {
+            let versionNumber = object["version"] as? NSNumber, let documents = object["documents"] as? [Any]
+        else {
             throw ImportError.notAnExport(file)
         }
         guard let v = integer(versionNumber, 1...Int.max) else {
@@ -102,7 +110,12 @@ public enum StoreJSON {
         }
         guard v <= version else { throw ImportError.newerVersion(file: file, version: v) }
         // Validate everything before writing anything: every value as strictly as a run would make it.
-        struct Doc { let fields: [String: Any]; let path: String; let sha: String; let record: DocumentRecord? }
+        struct Doc {
+            let fields: [String: Any]
+            let path: String
+            let sha: String
+            let record: DocumentRecord?
+        }
         var parsed: [Doc] = []
         var seen: [String: Int] = [:]
         for (i, item) in documents.enumerated() {
@@ -111,16 +124,20 @@ public enum StoreJSON {
             do { try check(d, latest: today.adding(days: 1)) } catch {
                 throw ImportError.invalidValue(file: file, document: i + 1, path: shownPath, field: error.field, problem: error.message)
             }
-            guard let path = d["path"] as? String, let sha = d["sha256"] as? String else { throw ImportError.notAnExport(file) }  // checked above
+            guard let path = d["path"] as? String, let sha = d["sha256"] as? String else { throw ImportError.notAnExport(file) } // checked above
             if let first = seen[path] {
-                throw ImportError.invalidValue(file: file, document: i + 1, path: shownPath, field: "path", problem: "is the path of document \(first) too")
+                throw ImportError.invalidValue(
+                    file: file, document: i + 1, path: shownPath, field: "path", problem: "is the path of document \(first) too")
             }
             seen[path] = i + 1
             var record: DocumentRecord?
             if let s = d["suggestion"], !(s is NSNull) {
                 do {
                     record = try JSONDecoder().decode(DocumentRecord.self, from: JSONSerialization.data(withJSONObject: s))
-                } catch { throw ImportError.invalidValue(file: file, document: i + 1, path: shownPath, field: "suggestion", problem: "is not a record (\(describe(error)))") }
+                } catch {
+                    throw ImportError.invalidValue(
+                        file: file, document: i + 1, path: shownPath, field: "suggestion", problem: "is not a record (\(describe(error)))")
+                }
             }
             // A suggestion's text met import's own 1,000-character bound in `check` (a run may write a long line read
             // from the page as a merchant); the values a person typed met TextLimits there, in `checkDecision`.
@@ -132,19 +149,27 @@ public enum StoreJSON {
             parsed.append(Doc(fields: d, path: path, sha: sha, record: record))
         }
         let db = store.db
-        var added = 0, skipped = 0, decisionCount = 0
+        var added = 0
+        var skipped = 0
+        var decisionCount = 0
         try wrap(store) { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
                 for doc in parsed {
                     let existing = try db.query("SELECT sha256 FROM sources WHERE path = ?", [.text(doc.path)]).first?.first?.text
-                    if existing == doc.sha { skipped += 1; continue }
+                    if existing == doc.sha {
+                        skipped += 1
+                        continue
+                    }
                     if existing != nil { try db.query("DELETE FROM sources WHERE path = ?", [.text(doc.path)]) }
                     var d = doc.fields
                     var record = doc.record
                     // The same bytes under another path in this store: a known duplicate, as a run would record it.
                     if record?.status != .duplicate, record?.status != .failed,
-                       let first = try db.query("SELECT path FROM sources WHERE sha256 = ? AND path != ? AND state != 'duplicate' ORDER BY path LIMIT 1",
-                                                [.text(doc.sha), .text(doc.path)]).first?.first?.text {
+                        let first = try db.query(
+                            "SELECT path FROM sources WHERE sha256 = ? AND path != ? AND state != 'duplicate' ORDER BY path LIMIT 1",
+                            [.text(doc.sha), .text(doc.path)]
+                        ).first?.first?.text
+                    {
                         record?.status = .duplicate
                         record?.duplicateOf = first
                         record?.reasons = []
@@ -155,25 +180,33 @@ public enum StoreJSON {
                     }
                     func text(_ k: String) -> Database.Value { (d[k] as? String).map { .text($0) } ?? .null }
                     let failure = d["failure"] as? [String: Any]
-                    try db.query("""
+                    try db.query(
+                        """
                         INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, fingerprint, settings)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, [.text(doc.path), text("root"), text("folder"), .text(doc.sha), .int(Int64(d["size"] as? Int ?? 0)), text("kind"),
-                              text("state"), (failure?["code"] as? String).map { .text($0) } ?? .null,
-                              (failure?["message"] as? String).map { .text($0) } ?? .null, text("fingerprint"), text("settings")])
+                        """,
+                        [
+                            .text(doc.path), text("root"), text("folder"), .text(doc.sha), .int(Int64(d["size"] as? Int ?? 0)), text("kind"),
+                            text("state"), (failure?["code"] as? String).map { .text($0) } ?? .null,
+                            (failure?["message"] as? String).map { .text($0) } ?? .null, text("fingerprint"), text("settings")
+                        ])
                     let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
                     let pages = (d["pages"] as? [[String: Any]] ?? []).map { p -> OCRPage in
                         let linesData = (try? JSONSerialization.data(withJSONObject: p["lines"] ?? [], options: [.sortedKeys])) ?? Data("[]".utf8)
-                        return OCRPage(pageNumber: p["pageNumber"] as? Int ?? 1, width: p["width"] as? Int ?? 0, height: p["height"] as? Int ?? 0,
-                                       dpi: p["dpi"] as? Int ?? 0, source: TextSource(rawValue: p["source"] as? String ?? "") ?? .ocr,
-                                       lines: (try? JSONDecoder().decode([OCRLine].self, from: linesData)) ?? [])
+                        return OCRPage(
+                            pageNumber: p["pageNumber"] as? Int ?? 1, width: p["width"] as? Int ?? 0, height: p["height"] as? Int ?? 0,
+                            dpi: p["dpi"] as? Int ?? 0, source: TextSource(rawValue: p["source"] as? String ?? "") ?? .ocr,
+                            lines: (try? JSONDecoder().decode([OCRLine].self, from: linesData)) ?? [])
                     }
                     try store.insertContent(sourceID: id, pages: pages, record: record)
                     for decision in d["decisions"] as? [[String: Any]] ?? [] {
-                        try db.query("INSERT INTO decisions(path, sha256, action, field, value, at, undone) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                                     [.text(doc.path), .text(doc.sha), .text(decision["action"] as? String ?? ""),
-                                      (decision["field"] as? String).map { .text($0) } ?? .null, (decision["value"] as? String).map { .text($0) } ?? .null,
-                                      .text(decision["at"] as? String ?? ""), .int((decision["undone"] as? Bool ?? false) ? 1 : 0)])
+                        try db.query(
+                            "INSERT INTO decisions(path, sha256, action, field, value, at, undone) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                            [
+                                .text(doc.path), .text(doc.sha), .text(decision["action"] as? String ?? ""),
+                                (decision["field"] as? String).map { .text($0) } ?? .null, (decision["value"] as? String).map { .text($0) } ?? .null,
+                                .text(decision["at"] as? String ?? ""), .int((decision["undone"] as? Bool ?? false) ? 1 : 0)
+                            ])
                         decisionCount += 1
                     }
                     added += 1

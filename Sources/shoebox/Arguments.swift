@@ -21,7 +21,10 @@ struct Arguments {
                 positionals.append(arg)
                 continue
             }
-            if arg == "--" { onlyPositionals = true; continue }
+            if arg == "--" {
+                onlyPositionals = true
+                continue
+            }
             var name = arg
             var inline: String?
             if let eq = arg.firstIndex(of: "=") {
@@ -30,7 +33,9 @@ struct Arguments {
             }
             if name == "-h" { name = "--help" }
             if flagOptions.contains(name) || name == "--help" {
-                guard inline == nil else { throw UsageError(message: "shoebox \(verb): option '\(name)' takes no value. See 'shoebox \(verb) --help'.") }
+                guard inline == nil else {
+                    throw UsageError(message: "shoebox \(verb): option '\(name)' takes no value. See 'shoebox \(verb) --help'.")
+                }
                 flags.insert(name)
             } else if valueOptions.contains(name) {
                 if let inline {
@@ -52,7 +57,8 @@ struct Arguments {
     func int(_ name: String, verb: String, range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let v = values[name] else { return nil }
         guard let n = Int(v), range.contains(n) else {
-            throw UsageError(message: "shoebox \(verb): option '\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(v)'.")
+            throw UsageError(
+                message: "shoebox \(verb): option '\(name)' needs a whole number from \(range.lowerBound) to \(range.upperBound), not '\(v)'.")
         }
         return n
     }

@@ -25,8 +25,12 @@ enum CommandLineTool {
         let rest = Array(args.dropFirst())
         do {
             switch verb {
-            case "-h", "--help", "help": print(Help.main); return ExitCode.success
-            case "--version": print(versionText()); return ExitCode.success
+            case "-h", "--help", "help":
+                print(Help.main)
+                return ExitCode.success
+            case "--version":
+                print(versionText())
+                return ExitCode.success
             case "run": return try RunCommand.main(rest)
             case "extract": return try ExtractCommand.main(rest)
             case "status": return try StatusCommand.main(rest)
@@ -86,7 +90,9 @@ enum CommandLineTool {
     static func today(_ a: Arguments, verb: String) throws(UsageError) -> CalendarDay {
         if let text = a.values["--today"] {
             guard let day = CalendarDay(iso: text), day.year >= FieldInput.earliestYear else {
-                throw UsageError(message: "shoebox \(verb): --today needs a date from \(FieldInput.earliestYear)-01-01 to 9999-12-31 as YYYY-MM-DD, not '\(text)'.")
+                throw UsageError(
+                    message: "shoebox \(verb): --today needs a date from \(FieldInput.earliestYear)-01-01 to 9999-12-31 as YYYY-MM-DD, not '\(text)'."
+                )
             }
             return day
         }
@@ -117,12 +123,22 @@ enum CommandLineTool {
     static func readRegularFile(_ path: String, limit: Int64) -> Result<Data, UsageError> {
         // A link the person named is their choice: resolved once here. What it names is then read as every
         // outside file is (InputFile): only a regular file, opened without blocking, at most `limit` bytes.
-        let resolved = realpath(path, nil).map { p in defer { free(p) }; return String(cString: p) } ?? path
+        let resolved =
+            realpath(path, nil).map { p in
+                defer { free(p) }
+                return String(cString: p)
+            } ?? path
         let bound = Int(clamping: limit)
-        switch InputFile.readAll(resolved, limit: bound, tooLarge: { size in
-            DocumentFailure(code: "file-too-large",
-                            message: "\(path) is \(ByteCount.text(Int64(size))); at most \(ByteCount.text(limit)) is read. Split it, or check it is the right file.")
-        }) {
+        switch InputFile.readAll(
+            resolved, limit: bound,
+            tooLarge: { size in
+                DocumentFailure(
+                    code: "file-too-large",
+                    message:
+                        "\(path) is \(ByteCount.text(Int64(size))); at most \(ByteCount.text(limit)) is read. Split it, or check it is the right file."
+                )
+            })
+        {
         case .success(let bytes): return .success(Data(bytes))
         case .failure(let f):
             switch f.code {

@@ -7,7 +7,10 @@ import ShoeboxStore
 enum RunCommand {
     static func main(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, verb: "run", valueOptions: ["--out", "--jobs", "--pipeline", "--today", "--log-json"], flagOptions: ["--wait"])
-        if a.flags.contains("--help") { print(Help.run); return ExitCode.success }
+        if a.flags.contains("--help") {
+            print(Help.run)
+            return ExitCode.success
+        }
         guard a.positionals.count == 1 else {
             throw UsageError(message: "shoebox run: needs exactly one scan folder (got \(a.positionals.count)). See 'shoebox run --help'.")
         }
@@ -21,25 +24,30 @@ enum RunCommand {
         let store: Store
         do { store = try Store(directory: out) } catch { throw PipelineError(code: .store, message: error.message) }
         let progress = try RunProgress(live: isatty(STDERR_FILENO) != 0, logPath: a.values["--log-json"])
-        let runner = PipelineRunner(config: config, today: today, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"),
-                                    progress: progress.handle)
+        let runner = PipelineRunner(
+            config: config, today: today, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"),
+            progress: progress.handle)
         let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName)
         progress.finish(summary)
         let records = try store.effectiveRecords().map(\.record)
         try RecordFiles.write(records: records, outputDirectory: out)
 
         let seconds = progress.elapsed
-        print("shoebox run: \(summary.found) files found, \(summary.processed) processed, \(summary.skipped) already done; "
-              + "\(summary.pages) pages in \(RunProgress.duration(seconds))"
-              + (summary.pages > 0 && seconds > 0 ? String(format: " (%.2f pages/s)", Double(summary.pages) / seconds) : ""))
+        print(
+            "shoebox run: \(summary.found) files found, \(summary.processed) processed, \(summary.skipped) already done; "
+                + "\(summary.pages) pages in \(RunProgress.duration(seconds))"
+                + (summary.pages > 0 && seconds > 0 ? String(format: " (%.2f pages/s)", Double(summary.pages) / seconds) : ""))
         StatusCommand.printCounts(records)
         let reasons = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)
-        if !reasons.isEmpty { print("failed by reason: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")) }
+        if !reasons.isEmpty {
+            print("failed by reason: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
         for r in summary.reviews { print("  review  \(r.source): \(r.reasons.joined(separator: ", "))") }
         for r in summary.failures { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
         for (folder, reason) in summary.unreadableFolders {
-            print("  unreadable folder  \(folder): \(reason.lowercased()); the files in it were not found. "
-                  + "Give the user running Shoebox read and search access (for example `chmod a+rx`) and run again.")
+            print(
+                "  unreadable folder  \(folder): \(reason.lowercased()); the files in it were not found. "
+                    + "Give the user running Shoebox read and search access (for example `chmod a+rx`) and run again.")
         }
         print("records: \(out)/records.jsonl   review queue: \(out)/review/queue.jsonl")
         return summary.failures.isEmpty && summary.unreadableFolders.isEmpty ? ExitCode.success : ExitCode.finishedWithFailures
@@ -48,8 +56,12 @@ enum RunCommand {
 
 enum ExtractCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "extract", valueOptions: ["--pipeline", "--today", "--jobs"], flagOptions: ["--json", "--text", "--explain"])
-        if a.flags.contains("--help") { print(Help.extract); return ExitCode.success }
+        let a = try Arguments(
+            args, verb: "extract", valueOptions: ["--pipeline", "--today", "--jobs"], flagOptions: ["--json", "--text", "--explain"])
+        if a.flags.contains("--help") {
+            print(Help.extract)
+            return ExitCode.success
+        }
         guard !a.positionals.isEmpty else {
             throw UsageError(message: "shoebox extract: needs at least one file. See 'shoebox extract --help'.")
         }
@@ -66,7 +78,11 @@ enum ExtractCommand {
         for (i, file) in a.positionals.enumerated() {
             // A link named on the command line is the user's own choice: it is resolved here, once (inside a
             // scan folder links are never followed). What it names is still opened only as a regular file.
-            let url = URL(fileURLWithPath: realpath(file, nil).map { p in defer { free(p) }; return String(cString: p) } ?? file)
+            let url = URL(
+                fileURLWithPath: realpath(file, nil).map { p in
+                    defer { free(p) }
+                    return String(cString: p)
+                } ?? file)
             let root = url.deletingLastPathComponent().path
             switch intake.inspect(root: root, relativePath: url.lastPathComponent) {
             case .failed(var record, _):
@@ -77,13 +93,16 @@ enum ExtractCommand {
                 order[source.path, default: []].append(i)
             }
         }
-        try WorkerPool(config: config, today: today, jobs: jobs).process(work) { (source: SourceFile, outcome: DocumentOutcome) throws(PipelineError) in
+        try WorkerPool(config: config, today: today, jobs: jobs).process(work) {
+            (source: SourceFile, outcome: DocumentOutcome) throws(PipelineError) in
             for index in order[source.path] ?? [] {
                 var record = outcome.record
                 record.source = a.positionals[index]
                 records[index] = record
                 if a.flags.contains("--explain"), let e = outcome.extraction { explanations[index] = explain(e) }
-                texts[index] = outcome.pages.map { "--- page \($0.pageNumber) (\($0.source.rawValue), mean confidence \(Int($0.meanConfidence)))\n\($0.text)" }.joined(separator: "\n")
+                texts[index] = outcome.pages.map {
+                    "--- page \($0.pageNumber) (\($0.source.rawValue), mean confidence \(Int($0.meanConfidence)))\n\($0.text)"
+                }.joined(separator: "\n")
             }
         }
         var failed = false
@@ -106,10 +125,11 @@ enum ExtractCommand {
         func rows<V>(_ name: String, _ cs: [Candidate<V>], _ show: (V) -> String) -> [String] {
             let ranked = cs.filter { $0.score > 0 }.sorted { $0.score > $1.score }.prefix(6)
             guard !ranked.isEmpty else { return ["  \(name): no candidate"] }
-            return ["  \(name):"] + ranked.map { c in
-                let at = c.evidence.map { "p\($0.page) l\($0.line + 1) \"\($0.text)\"" } ?? "no line"
-                return String(format: "    %.2f  %@  [%@]  %@  — %@", c.score, show(c.value), c.role, at, c.notes.joined(separator: "; "))
-            }
+            return ["  \(name):"]
+                + ranked.map { c in
+                    let at = c.evidence.map { "p\($0.page) l\($0.line + 1) \"\($0.text)\"" } ?? "no line"
+                    return String(format: "    %.2f  %@  [%@]  %@  — %@", c.score, show(c.value), c.role, at, c.notes.joined(separator: "; "))
+                }
         }
         var out = ["candidates:"]
         out += rows("total", e.amounts, { Money.decimalString(minorUnits: $0.minorUnits, digits: 2) })
@@ -135,7 +155,10 @@ enum ExtractCommand {
 enum StatusCommand {
     static func main(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, verb: "status", valueOptions: ["--out"], flagOptions: ["--accuracy"])
-        if a.flags.contains("--help") { print(Help.status); return ExitCode.success }
+        if a.flags.contains("--help") {
+            print(Help.status)
+            return ExitCode.success
+        }
         let out = CommandLineTool.outputDirectory(a)
         guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
@@ -150,8 +173,13 @@ enum StatusCommand {
             let confirmed = pairs.filter { $0.record.reviewedBy == "person" && $0.record.status == .accepted }.count
             print("accuracy in use: \(confirmed) record\(confirmed == 1 ? "" : "s") confirmed by a person; per field, the suggestion kept as it was:")
             for f in fields {
-                guard let (same, n) = agreement[f], n > 0 else { print("  \(f.padding(toLength: 16, withPad: " ", startingAt: 0))—"); continue }
-                print("  \(f.padding(toLength: 16, withPad: " ", startingAt: 0))\(same)/\(n)  \(String(format: "%.1f%%", 100 * Double(same) / Double(n)))")
+                guard let (same, n) = agreement[f], n > 0 else {
+                    print("  \(f.padding(toLength: 16, withPad: " ", startingAt: 0))—")
+                    continue
+                }
+                print(
+                    "  \(f.padding(toLength: 16, withPad: " ", startingAt: 0))\(same)/\(n)  \(String(format: "%.1f%%", 100 * Double(same) / Double(n)))"
+                )
             }
         }
         for r in records where r.status == .review { print("  review  \(r.source): \(r.reasons.joined(separator: ", "))") }
@@ -169,9 +197,13 @@ enum StatusCommand {
 
 enum ExportCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "export", valueOptions: ["--out", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
-                              flagOptions: ["--wait"])
-        if a.flags.contains("--help") { print(Help.export); return ExitCode.success }
+        let a = try Arguments(
+            args, verb: "export", valueOptions: ["--out", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
+            flagOptions: ["--wait"])
+        if a.flags.contains("--help") {
+            print(Help.export)
+            return ExitCode.success
+        }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox export: takes no arguments. See 'shoebox export --help'.") }
         let out = CommandLineTool.outputDirectory(a)
         guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
@@ -192,7 +224,10 @@ enum ExportCommand {
             let folder = (file as NSString).deletingLastPathComponent
             if !folder.isEmpty {
                 do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                    throw ExportError(message: "cannot create the folder \(folder) for \(file): \(SystemReason.of(error)). Give --file a path in a folder you can write.")
+                    throw ExportError(
+                        message:
+                            "cannot create the folder \(folder) for \(file): \(SystemReason.of(error)). Give --file a path in a folder you can write."
+                    )
                 }
             }
             let data = try StoreJSON.export(store)
@@ -207,7 +242,9 @@ enum ExportCommand {
         options.folder = a.values["--folder"]
         for (key, keyPath) in [("--from", \FolderExporter.Options.from), ("--to", \FolderExporter.Options.to)] {
             guard let text = a.values[key] else { continue }
-            guard let day = CalendarDay(iso: text) else { throw UsageError(message: "shoebox export: \(key) needs a date as YYYY-MM-DD, not '\(text)'.") }
+            guard let day = CalendarDay(iso: text) else {
+                throw UsageError(message: "shoebox export: \(key) needs a date as YYYY-MM-DD, not '\(text)'.")
+            }
             options[keyPath: keyPath] = day
         }
         if let f = options.from, let t = options.to, f > t { throw UsageError(message: "shoebox export: --from \(f.iso) is after --to \(t.iso).") }
@@ -222,13 +259,17 @@ enum ExportCommand {
         options.maxBytes = config.maxExportBytes
         let records = try store.effectiveRecords().map(\.record)
         if let f = options.folder, !records.contains(where: { $0.folder == f }) {
-            throw UsageError(message: "shoebox export: the store has no folder '\(f)' (folders: \(Set(records.map(\.folder)).sorted().joined(separator: ", "))).")
+            throw UsageError(
+                message: "shoebox export: the store has no folder '\(f)' (folders: \(Set(records.map(\.folder)).sorted().joined(separator: ", "))).")
         }
         // A source path that leads outside its scan folder can only have come from an import made before imports
         // were checked: nothing is exported rather than a file from elsewhere zipped as a receipt.
         if let bad = records.first(where: { StoreJSON.relativePathProblem($0.source) != nil }) {
-            throw ExportError(message: "the store in \(out) holds a document whose path leads outside its scan folder (\(bad.source): it \(StoreJSON.relativePathProblem(bad.source) ?? "")), "
-                + "imported before Shoebox checked imports; nothing was exported. Import the file again into a new --out folder (it is refused now) or run the scans again.")
+            throw ExportError(
+                message:
+                    "the store in \(out) holds a document whose path leads outside its scan folder (\(bad.source): it \(StoreJSON.relativePathProblem(bad.source) ?? "")), "
+                    + "imported before Shoebox checked imports; nothing was exported. Import the file again into a new --out folder (it is refused now) or run the scans again."
+            )
         }
         let originals = try store.originalPaths()
         var folderPaths: [String: String] = [:]
@@ -237,24 +278,27 @@ enum ExportCommand {
             folderPaths[r.folder] = (String(path.dropLast(r.source.count)) as NSString).appendingPathComponent(r.folder)
         }
         let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"), options: options)
-        let results = try exporter.export(records: records, originalPath: { originals[$0.source] ?? $0.source }) { folder throws(ExportError) in
-            guard let path = folderPaths[folder] else { return FolderSettings() }
-            // Read as a sidecar is: only a regular file (never a link, a FIFO or a device), of at most 1 MiB.
-            let file = (path as NSString).appendingPathComponent(FolderSettings.fileName)
-            // No settings file: no categories. Any other reason it cannot be looked at is named below.
-            var info = stat()
-            if lstat(file, &info) != 0, errno == ENOENT { return FolderSettings() }
-            let data: [UInt8]
-            switch InputFile.readAll(file, limit: FolderSettings.maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
-            case .success(let bytes): data = bytes
-            case .failure(let f):
-                let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
-                throw ExportError(.folderSettings, message: "\(file) cannot be used: \(why). Fix the file, or remove it to export without categories.")
-            }
-            do { return try FolderSettings.parse(Data(data), file: file) } catch {
-                throw ExportError(.folderSettings, message: "\(error). Fix the file, or remove it to export without categories.")
-            }
-        }
+        let results = try exporter.export(
+            records: records, originalPath: { originals[$0.source] ?? $0.source },
+            folderSettings: { folder throws(ExportError) in
+                guard let path = folderPaths[folder] else { return FolderSettings() }
+                // Read as a sidecar is: only a regular file (never a link, a FIFO or a device), of at most 1 MiB.
+                let file = (path as NSString).appendingPathComponent(FolderSettings.fileName)
+                // No settings file: no categories. Any other reason it cannot be looked at is named below.
+                var info = stat()
+                if lstat(file, &info) != 0, errno == ENOENT { return FolderSettings() }
+                let data: [UInt8]
+                switch InputFile.readAll(file, limit: FolderSettings.maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
+                case .success(let bytes): data = bytes
+                case .failure(let f):
+                    let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
+                    throw ExportError(
+                        .folderSettings, message: "\(file) cannot be used: \(why). Fix the file, or remove it to export without categories.")
+                }
+                do { return try FolderSettings.parse(Data(data), file: file) } catch {
+                    throw ExportError(.folderSettings, message: "\(error). Fix the file, or remove it to export without categories.")
+                }
+            })
         for r in results {
             let left = r.leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             let outside = r.outsideRange > 0 ? "; \(r.outsideRange) outside the dates" : ""
@@ -267,8 +311,13 @@ enum ExportCommand {
 enum ImportCommand {
     static func main(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--today"], flagOptions: ["--wait"])
-        if a.flags.contains("--help") { print(Help.importStore); return ExitCode.success }
-        guard a.positionals.count == 1 else { throw UsageError(message: "shoebox import: needs one file written by `shoebox export --format json`. See 'shoebox import --help'.") }
+        if a.flags.contains("--help") {
+            print(Help.importStore)
+            return ExitCode.success
+        }
+        guard a.positionals.count == 1 else {
+            throw UsageError(message: "shoebox import: needs one file written by `shoebox export --format json`. See 'shoebox import --help'.")
+        }
         let file = a.positionals[0]
         let data: Data
         switch CommandLineTool.readRegularFile(file, limit: 4 << 30) {
@@ -282,16 +331,22 @@ enum ImportCommand {
         defer { withExtendedLifetime(lock) {} }
         let store = try Store(directory: out)
         let result = try StoreJSON.importInto(store, data: data, file: file, today: today)
-        print("\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added")
+        print(
+            "\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added"
+        )
         return ExitCode.success
     }
 }
 
 enum RegressCommand {
     static func main(_ args: [String]) throws -> Int32 {
-        let a = try Arguments(args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache"],
-                              flagOptions: ["--quiet"])
-        if a.flags.contains("--help") { print(Help.regress); return ExitCode.success }
+        let a = try Arguments(
+            args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache"],
+            flagOptions: ["--quiet"])
+        if a.flags.contains("--help") {
+            print(Help.regress)
+            return ExitCode.success
+        }
         guard a.positionals.count == 1 else { throw UsageError(message: "shoebox regress: needs one fixture folder. See 'shoebox regress --help'.") }
         let dir = a.positionals[0]
         let (config, _) = try CommandLineTool.pipeline(a)
@@ -299,7 +354,8 @@ enum RegressCommand {
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "regress")
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue,
-              let names = FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] else {
+            let names = FileManager.default.enumerator(atPath: dir)?.allObjects as? [String]
+        else {
             throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(dir) does not exist.")
         }
         let baseline: Data?
@@ -308,7 +364,9 @@ enum RegressCommand {
                 throw PipelineError(code: .scanFolderMissing, message: "the baseline report \(b) does not exist. Write one with --report.")
             }
             baseline = data
-        } else { baseline = nil }
+        } else {
+            baseline = nil
+        }
 
         // Every expectation file an adapter understands, and the document it describes.
         var cases: [String: (RegressionCase, truth: String?)] = [:]
@@ -317,7 +375,8 @@ enum RegressCommand {
         for name in names.sorted() where name.hasSuffix(".json") {
             let jsonPath = (dir as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: jsonPath),
-                  let c = RegressionAdapters.parse(data, name: (name as NSString).lastPathComponent) else { continue }
+                let c = RegressionAdapters.parse(data, name: (name as NSString).lastPathComponent)
+            else { continue }
             let folder = (name as NSString).deletingLastPathComponent
             var relative = (folder as NSString).appendingPathComponent(c.document)
             // In a scan folder, the document may be there wrapped as a PDF (`make bench` reads receipts so).
@@ -328,27 +387,37 @@ enum RegressCommand {
             // SROIE's ground-truth text lines, for the OCR character error rate.
             let stem = ((c.document as NSString).deletingPathExtension as NSString).lastPathComponent
             let boxPath = ((dir as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("box/\(stem).txt")
-            let truth = c.format == "sroie" ? FileManager.default.contents(atPath: boxPath).map {
-                CharacterErrorRate.sroieTruth(String(decoding: $0, as: UTF8.self)) } : nil
+            let truth =
+                c.format == "sroie"
+                ? FileManager.default.contents(atPath: boxPath).map {
+                    CharacterErrorRate.sroieTruth(String(decoding: $0, as: UTF8.self))
+                } : nil
             // With --scans the documents live in a parallel tree (the sample scan folder), not beside the JSON.
             switch IntakeStage().inspect(root: a.values["--scans"] ?? dir, relativePath: relative) {
-            case .ready(let s): cases[s.relativePath] = (c, truth); work.append(s)
+            case .ready(let s):
+                cases[s.relativePath] = (c, truth)
+                work.append(s)
             case .failed(let r, _): report.add(c, record: r)
             }
         }
         guard report.documents + work.count > 0 else {
-            throw PipelineError(code: .scanFolderMissing, message: "no expectation files in \(dir) (fixture <name>.expected.json, SROIE <ID>.json or ZUGFeRD <name>.expected.json).")
+            throw PipelineError(
+                code: .scanFolderMissing,
+                message: "no expectation files in \(dir) (fixture <name>.expected.json, SROIE <ID>.json or ZUGFeRD <name>.expected.json).")
         }
         let start = Date()
         try WorkerPool(config: config, today: today, jobs: jobs, ocrCache: a.values["--ocr-cache"]).process(work) {
             (_: SourceFile, outcome: DocumentOutcome) throws(PipelineError) in
             guard let (c, truth) = cases[outcome.record.source] else { return }
-            report.add(c, record: outcome.record, recognizedText: truth == nil ? nil : outcome.pages.map(\.text).joined(separator: "\n"), truthText: truth)
+            report.add(
+                c, record: outcome.record, recognizedText: truth == nil ? nil : outcome.pages.map(\.text).joined(separator: "\n"), truthText: truth)
         }
         report.seconds = Date().timeIntervalSince(start)
         if let path = a.values["--report"] {
             do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
-                throw PipelineError(code: .store, message: "cannot write the report \(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
+                throw PipelineError(
+                    code: .store, message: "cannot write the report \(path): \(SystemReason.of(error)). Check that its folder exists and is writable."
+                )
             }
         }
         print("shoebox regress: \(report.documents) documents in \(dir)")
@@ -361,7 +430,10 @@ enum RegressCommand {
             guard let worse = report.regressions(against: baseline) else {
                 throw PipelineError(code: .scanFolderMissing, message: "the baseline \(a.values["--baseline"]!) is not a regress report.")
             }
-            if worse.isEmpty { print("no field below the baseline \(a.values["--baseline"]!)"); return ExitCode.success }
+            if worse.isEmpty {
+                print("no field below the baseline \(a.values["--baseline"]!)")
+                return ExitCode.success
+            }
             print("below the baseline:")
             for w in worse { print("  \(w)") }
             return ExitCode.regressionFailed

@@ -1,238 +1,238 @@
 enum Help {
     static let main = """
-    shoebox — turn a folder of receipt and invoice scans into checked, finance-ready records.
+        shoebox — turn a folder of receipt and invoice scans into checked, finance-ready records.
 
-    usage: shoebox <command> [options]
+        usage: shoebox <command> [options]
 
-    commands:
-      run SCANS        process every scan under SCANS (one sub-folder per purpose) into the store
-      extract FILE…    read single files and print what Shoebox finds (nothing is stored)
-      status           show how many documents are accepted, in review, duplicates or failed
-      review           work through the records the pipeline was not sure about (or --export / --apply)
-      export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
-      import           merge a store exported with `export --format json` into this one
-      regress DIR      compare extraction with the expected values of fixtures in DIR
+        commands:
+          run SCANS        process every scan under SCANS (one sub-folder per purpose) into the store
+          extract FILE…    read single files and print what Shoebox finds (nothing is stored)
+          status           show how many documents are accepted, in review, duplicates or failed
+          review           work through the records the pipeline was not sure about (or --export / --apply)
+          export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
+          import           merge a store exported with `export --format json` into this one
+          regress DIR      compare extraction with the expected values of fixtures in DIR
 
-    options:
-      -h, --help       show help (also after any command: shoebox run --help)
-      --version        print the versions of Shoebox and the libraries it runs on
+        options:
+          -h, --help       show help (also after any command: shoebox run --help)
+          --version        print the versions of Shoebox and the libraries it runs on
 
-    Every command that works on a store takes --out DIR (default ./shoebox-out).
-    Exit codes: 0 done, 1 finished but some documents failed, 2 usage error (or a file named on the
-    command line that cannot be read or is not a regular file), 3 scan folder missing, 4 output folder
-    or store unusable, or an export cannot be written, 5 OCR engine or language data missing,
-    6 pipeline file invalid, 7 regress found wrong fields, 8 another run, export, import or
-    review --apply holds the output folder's lock (--wait waits for it), 9 export larger than
-    maxExportMegabytes, 10 export: an original is missing or changed since it was read, 11 import:
-    the file is from a newer Shoebox, is not a Shoebox store export, or holds an invalid value,
-    12 export: a folder's .shoebox.json is invalid, 13 export: two folders would get the same zip name.
-    """
+        Every command that works on a store takes --out DIR (default ./shoebox-out).
+        Exit codes: 0 done, 1 finished but some documents failed, 2 usage error (or a file named on the
+        command line that cannot be read or is not a regular file), 3 scan folder missing, 4 output folder
+        or store unusable, or an export cannot be written, 5 OCR engine or language data missing,
+        6 pipeline file invalid, 7 regress found wrong fields, 8 another run, export, import or
+        review --apply holds the output folder's lock (--wait waits for it), 9 export larger than
+        maxExportMegabytes, 10 export: an original is missing or changed since it was read, 11 import:
+        the file is from a newer Shoebox, is not a Shoebox store export, or holds an invalid value,
+        12 export: a folder's .shoebox.json is invalid, 13 export: two folders would get the same zip name.
+        """
 
     static let run = """
-    usage: shoebox run SCANS [--out DIR] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait] [--log-json FILE]
+        usage: shoebox run SCANS [--out DIR] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait] [--log-json FILE]
 
-    Processes every file under SCANS. The folder of a file is its first path component under SCANS.
-    Files the store already finished (same path, same bytes) are skipped, so a killed or repeated run
-    only does what is new. SCANS is never written to.
+        Processes every file under SCANS. The folder of a file is its first path component under SCANS.
+        Files the store already finished (same path, same bytes) are skipped, so a killed or repeated run
+        only does what is new. SCANS is never written to.
 
-    A JSON file next to a scan, named after it (IMG_0412.jpg.json), is that scan's sidecar: fields a
-    person or another tool gave ("merchant", "date", "total", "currency", "referenceNumber"). It is checked
-    like any reading; agreeing raises confidence, disagreeing sends the record to review (sources-disagree).
-    Copies of a document already in the store are kept as duplicates (same bytes) or sent to review as
-    possible duplicates (same paper scanned again, or the same purchase), naming the other record. A
-    same-bytes duplicate is read as a document of its own once its original changes or goes away.
+        A JSON file next to a scan, named after it (IMG_0412.jpg.json), is that scan's sidecar: fields a
+        person or another tool gave ("merchant", "date", "total", "currency", "referenceNumber"). It is checked
+        like any reading; agreeing raises confidence, disagreeing sends the record to review (sources-disagree).
+        Copies of a document already in the store are kept as duplicates (same bytes) or sent to review as
+        possible duplicates (same paper scanned again, or the same purchase), naming the other record. A
+        same-bytes duplicate is read as a document of its own once its original changes or goes away.
 
-    Links are not followed, and a sidecar that is a link, a FIFO or over 1 MiB is not read. Every other
-    file ends in a named state (a FIFO or device: not-a-regular-file; a name that is not UTF-8:
-    bad-file-name; a file gone since an earlier run: file-removed). A folder that cannot be read is named
-    at the end, and the run exits 1. A document that crashed an earlier run fails as reader-crashed.
+        Links are not followed, and a sidecar that is a link, a FIFO or over 1 MiB is not read. Every other
+        file ends in a named state (a FIFO or device: not-a-regular-file; a name that is not UTF-8:
+        bad-file-name; a file gone since an earlier run: file-removed). A folder that cannot be read is named
+        at the end, and the run exits 1. A document that crashed an earlier run fails as reader-crashed.
 
-    Writes DIR/store.sqlite, DIR/records.jsonl (one JSON line per document, every state) and
-    DIR/review/queue.jsonl (the records waiting for a person, with reasons).
+        Writes DIR/store.sqlite, DIR/records.jsonl (one JSON line per document, every state) and
+        DIR/review/queue.jsonl (the records waiting for a person, with reasons).
 
-      --out DIR          output folder (default ./shoebox-out)
-      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
-      --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
-      --today DATE       the day dates are checked against (default: the system's date)
-      --wait             when another run is using DIR, wait for it instead of stopping
-      --log-json FILE    write one JSON event per line to FILE (started, each document, notes, finished)
+          --out DIR          output folder (default ./shoebox-out)
+          --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
+          --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
+          --today DATE       the day dates are checked against (default: the system's date)
+          --wait             when another run is using DIR, wait for it instead of stopping
+          --log-json FILE    write one JSON event per line to FILE (started, each document, notes, finished)
 
-    On a terminal, a live line on stderr shows files, pages, pages/s and the ETA; nothing of it otherwise.
-    At the end: counts per state and per failure reason, pages and pages/s.
+        On a terminal, a live line on stderr shows files, pages, pages/s and the ETA; nothing of it otherwise.
+        At the end: counts per state and per failure reason, pages and pages/s.
 
-    One run at a time works in an output folder (nor does an export, import or review --apply work
-    beside it); a second one stops with exit 8 (or waits with --wait).
+        One run at a time works in an output folder (nor does an export, import or review --apply work
+        beside it); a second one stops with exit 8 (or waits with --wait).
 
-    exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
-          4 output folder or store unusable (not writable, a file, run.lock not a file: the reason is
-          named), 5 OCR engine missing, 6 pipeline file invalid, 8 another run, export, import or
-          review --apply holds DIR's lock.
-    """
+        exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
+              4 output folder or store unusable (not writable, a file, run.lock not a file: the reason is
+              named), 5 OCR engine missing, 6 pipeline file invalid, 8 another run, export, import or
+              review --apply holds DIR's lock.
+        """
 
     static let extract = """
-    usage: shoebox extract FILE… [--json] [--text] [--explain] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N]
+        usage: shoebox extract FILE… [--json] [--text] [--explain] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N]
 
-    Runs the pipeline on single files and prints what it found. Nothing is stored.
+        Runs the pipeline on single files and prints what it found. Nothing is stored.
 
-      --json             one JSON object per line, per document (the machine-readable record)
-      --text             also print the text of every page (OCR or PDF text layer), line by line
-      --explain          also print every candidate per field with its score, role, line and reasons
-      --pipeline FILE    pipeline settings
-      --today DATE       the day dates are checked against (default: the system's date)
-      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
+          --json             one JSON object per line, per document (the machine-readable record)
+          --text             also print the text of every page (OCR or PDF text layer), line by line
+          --explain          also print every candidate per field with its score, role, line and reasons
+          --pipeline FILE    pipeline settings
+          --today DATE       the day dates are checked against (default: the system's date)
+          --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
-    exit: 0 all read, 1 some failed, 2 usage, 5 OCR engine missing, 6 pipeline file invalid.
-    """
+        exit: 0 all read, 1 some failed, 2 usage, 5 OCR engine missing, 6 pipeline file invalid.
+        """
 
     static let status = """
-    usage: shoebox status [--out DIR] [--accuracy]
+        usage: shoebox status [--out DIR] [--accuracy]
 
-    Shows the documents in the store by state (decisions made in review included), the review queue
-    with reasons, and failures with what to do about them.
+        Shows the documents in the store by state (decisions made in review included), the review queue
+        with reasons, and failures with what to do about them.
 
-      --out DIR          output folder (default ./shoebox-out)
-      --accuracy         per field, how often the pipeline's suggestion was what a person confirmed in
-                         review: how well Shoebox reads in real use
-    """
+          --out DIR          output folder (default ./shoebox-out)
+          --accuracy         per field, how often the pipeline's suggestion was what a person confirmed in
+                             review: how well Shoebox reads in real use
+        """
 
     static let review = """
-    usage: shoebox review [--out DIR] [--today YYYY-MM-DD]
-           shoebox review --export FILE [--out DIR]
-           shoebox review --apply FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
+        usage: shoebox review [--out DIR] [--today YYYY-MM-DD]
+               shoebox review --export FILE [--out DIR]
+               shoebox review --apply FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
 
-    Walks the review queue one record at a time: folder and file, the reasons, each field with its
-    value, confidence and the line it was read from, and the alternates as numbered choices. Reads one
-    command per line (a terminal or piped input):
+        Walks the review queue one record at a time: folder and file, the reasons, each field with its
+        value, confidence and the line it was read from, and the alternates as numbered choices. Reads one
+        command per line (a terminal or piped input):
 
-      a            accept the record as shown (after any edits)
-      1-9          set a field to that alternate
-      e FIELD [V]  edit merchant, date, total, currency or referenceNumber; a value that does not read as
-                   one (a bad amount or date) is refused and asked again. A total may carry its currency
-                   (15.00 EUR, 15,00 €), which sets the record's; on a record without a currency it must.
-                   Dates from 1900-01-01 to --today; no control characters (NUL, ESC, line breaks);
-                   a merchant at most 200 characters, a referenceNumber at most 100
-      r            reject: not a purchase (never exported)
-      d / n        confirm it is a duplicate (never exported) / it is not a duplicate
-      s            skip for now        u  undo the last decision        q  quit
+          a            accept the record as shown (after any edits)
+          1-9          set a field to that alternate
+          e FIELD [V]  edit merchant, date, total, currency or referenceNumber; a value that does not read as
+                       one (a bad amount or date) is refused and asked again. A total may carry its currency
+                       (15.00 EUR, 15,00 €), which sets the record's; on a record without a currency it must.
+                       Dates from 1900-01-01 to --today; no control characters (NUL, ESC, line breaks);
+                       a merchant at most 200 characters, a referenceNumber at most 100
+          r            reject: not a purchase (never exported)
+          d / n        confirm it is a duplicate (never exported) / it is not a duplicate
+          s            skip for now        u  undo the last decision        q  quit
 
-    Every decision is saved at once; the pipeline's suggestion is kept unchanged beside it.
+        Every decision is saved at once; the pipeline's suggestion is kept unchanged beside it.
 
-      --export FILE  write the queue as JSON Lines (each record with its evidence and alternates)
-      --apply FILE   apply decisions from JSON Lines, one per line:
-                     {"source": "trip/IMG_0412.jpg", "action": "accept", "fields": {"total": "23.45"}}
-                     action: accept, edit, reject, duplicate, not-duplicate; fields: edits made first.
-                     Every line is checked first (against the record as the lines before leave it):
-                     a bad line is reported with its line number and nothing is applied (exit 2).
-                     Two different final decisions for one record (accept and reject) are refused as
-                     conflicting, naming both lines. --apply takes DIR's lock (as run, export and
-                     import do); the interactive review does not hold it (it may stay open for hours).
-      --wait         with --apply: when a run, export or import is working in DIR, wait for it (else exit 8)
-      --out DIR      output folder (default ./shoebox-out)
-      --today DATE   the day typed dates are checked against (default: the system's date)
+          --export FILE  write the queue as JSON Lines (each record with its evidence and alternates)
+          --apply FILE   apply decisions from JSON Lines, one per line:
+                         {"source": "trip/IMG_0412.jpg", "action": "accept", "fields": {"total": "23.45"}}
+                         action: accept, edit, reject, duplicate, not-duplicate; fields: edits made first.
+                         Every line is checked first (against the record as the lines before leave it):
+                         a bad line is reported with its line number and nothing is applied (exit 2).
+                         Two different final decisions for one record (accept and reject) are refused as
+                         conflicting, naming both lines. --apply takes DIR's lock (as run, export and
+                         import do); the interactive review does not hold it (it may stay open for hours).
+          --wait         with --apply: when a run, export or import is working in DIR, wait for it (else exit 8)
+          --out DIR      output folder (default ./shoebox-out)
+          --today DATE   the day typed dates are checked against (default: the system's date)
 
-    exit: 0 done, 2 usage, a FILE that cannot be read or is not a regular file, or a bad line in the
-          --apply file (nothing applied), 4 no store in DIR or store unusable, 8 (--apply) another run,
-          export or import holds DIR's lock (use --wait).
-    """
+        exit: 0 done, 2 usage, a FILE that cannot be read or is not a regular file, or a bad line in the
+              --apply file (nothing applied), 4 no store in DIR or store unusable, 8 (--apply) another run,
+              export or import holds DIR's lock (use --wait).
+        """
 
     static let export = """
-    usage: shoebox export [--out DIR] [--folder F] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
-                          [--csv-profile rfc4180|excel-eu] [--pipeline FILE] [--wait]
-           shoebox export --format json [--file FILE] [--out DIR] [--wait]
+        usage: shoebox export [--out DIR] [--folder F] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+                              [--csv-profile rfc4180|excel-eu] [--pipeline FILE] [--wait]
+               shoebox export --format json [--file FILE] [--out DIR] [--wait]
 
-    Writes DIR/exports/<folder>.zip for every folder (written to a temporary name of its own,
-    renamed when complete; the same store gives byte-identical zips). The zip's name is the folder's
-    name when it is a safe file name as it stands (letters, digits, - & +; at most 80 characters);
-    otherwise the safe part plus _ and 8 hex digits of the SHA-256 of the exact folder name
-    ("trip:1" -> trip1_<hash>.zip; reserved names such as "unsorted", "con" or "nul" get it too, and
-    so do folders that differ only in case). Files at the top of the scan folder: unsorted.zip.
-    Each zip holds:
-      receipts/          the originals of accepted records (by the pipeline or confirmed in review),
-                         named YYYY-MM-DD_merchant_12.34-EUR.ext
-      summary.csv        one row per record (RFC 4180; text that a spreadsheet would run as a formula
-                         starts with an apostrophe)
-      summary.xlsx       the same cells: amounts and dates as numbers and dates, a frozen header row
-      summary.json       the same cells, plus how many documents were left out and why
-      totals.csv         per currency and per category: records, total, tax (summed in minor units)
-      ledger.beancount   a transaction per record, flagged ! for the bookkeeper, with its document
-      MANIFEST.sha256    the SHA-256 of every other entry
-    Columns: date, merchant, total, currency, net, tax_<rate> per rate, tip, payment_method, category,
-    reference_number, document_kind, file, original_path, sha256, confidence, reviewed_by, record_id.
-    Documents in review, rejected, duplicates and failures are left out and counted per reason.
-    A text cell over 32,767 characters (a spreadsheet's limit) is cut and ends in "…[truncated]".
+        Writes DIR/exports/<folder>.zip for every folder (written to a temporary name of its own,
+        renamed when complete; the same store gives byte-identical zips). The zip's name is the folder's
+        name when it is a safe file name as it stands (letters, digits, - & +; at most 80 characters);
+        otherwise the safe part plus _ and 8 hex digits of the SHA-256 of the exact folder name
+        ("trip:1" -> trip1_<hash>.zip; reserved names such as "unsorted", "con" or "nul" get it too, and
+        so do folders that differ only in case). Files at the top of the scan folder: unsorted.zip.
+        Each zip holds:
+          receipts/          the originals of accepted records (by the pipeline or confirmed in review),
+                             named YYYY-MM-DD_merchant_12.34-EUR.ext
+          summary.csv        one row per record (RFC 4180; text that a spreadsheet would run as a formula
+                             starts with an apostrophe)
+          summary.xlsx       the same cells: amounts and dates as numbers and dates, a frozen header row
+          summary.json       the same cells, plus how many documents were left out and why
+          totals.csv         per currency and per category: records, total, tax (summed in minor units)
+          ledger.beancount   a transaction per record, flagged ! for the bookkeeper, with its document
+          MANIFEST.sha256    the SHA-256 of every other entry
+        Columns: date, merchant, total, currency, net, tax_<rate> per rate, tip, payment_method, category,
+        reference_number, document_kind, file, original_path, sha256, confidence, reviewed_by, record_id.
+        Documents in review, rejected, duplicates and failures are left out and counted per reason.
+        A text cell over 32,767 characters (a spreadsheet's limit) is cut and ends in "…[truncated]".
 
-    Categories come only from what you set: a folder's .shoebox.json in the scans folder
-    ({"defaultCategory": "work trip", "categories": ["work trip", "medical"]}) and keyword rules in the
-    pipeline file ("categoryRules": [{"keyword": "apotheke", "category": "medical"}]).
+        Categories come only from what you set: a folder's .shoebox.json in the scans folder
+        ({"defaultCategory": "work trip", "categories": ["work trip", "medical"]}) and keyword rules in the
+        pipeline file ("categoryRules": [{"keyword": "apotheke", "category": "medical"}]).
 
-      --out DIR          output folder of `shoebox run` (default ./shoebox-out)
-      --folder F         only the folder F
-      --from, --to       only records dated in this range (inclusive)
-      --csv-profile P    rfc4180 (default) or excel-eu: UTF-8 BOM, ';' between fields, decimal comma
-      --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes: 0.001…1048576, default 2048)
-      --format json      write the whole store (records, suggestions, review decisions) as versioned
-                         JSON to FILE (default DIR/exports/store.json); `shoebox import` reads it back
-      --wait             when a run, import, review --apply or another export is working in DIR, wait
-                         for it (else exit 8)
+          --out DIR          output folder of `shoebox run` (default ./shoebox-out)
+          --folder F         only the folder F
+          --from, --to       only records dated in this range (inclusive)
+          --csv-profile P    rfc4180 (default) or excel-eu: UTF-8 BOM, ';' between fields, decimal comma
+          --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes: 0.001…1048576, default 2048)
+          --format json      write the whole store (records, suggestions, review decisions) as versioned
+                             JSON to FILE (default DIR/exports/store.json); `shoebox import` reads it back
+          --wait             when a run, import, review --apply or another export is working in DIR, wait
+                             for it (else exit 8)
 
-    An export takes DIR's lock (DIR/run.lock, as `shoebox run`, `import` and `review --apply` do): one
-    of them at a time.
+        An export takes DIR's lock (DIR/run.lock, as `shoebox run`, `import` and `review --apply` do): one
+        of them at a time.
 
-    exit: 0 written, 2 usage, 4 store unusable or zip not writable, 8 another command holds the lock in
-          DIR (use --wait), 9 larger than maxExportMegabytes (export a date range), 10 an original is
-          missing or changed since it was read (re-run), 12 a folder's .shoebox.json is invalid,
-          13 two folders would get the same zip name (rename one).
-    """
+        exit: 0 written, 2 usage, 4 store unusable or zip not writable, 8 another command holds the lock in
+              DIR (use --wait), 9 larger than maxExportMegabytes (export a date range), 10 an original is
+              missing or changed since it was read (re-run), 12 a folder's .shoebox.json is invalid,
+              13 two folders would get the same zip name (rename one).
+        """
 
     static let importStore = """
-    usage: shoebox import FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
+        usage: shoebox import FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
 
-    Merges a file written by `shoebox export --format json` into the store in DIR (created when
-    missing). Documents already there (same path and content) are skipped, so importing twice adds
-    nothing; their review decisions come along. Exporting the store again gives the same JSON.
+        Merges a file written by `shoebox export --format json` into the store in DIR (created when
+        missing). Documents already there (same path and content) are skipped, so importing twice adds
+        nothing; their review decisions come along. Exporting the store again gives the same JSON.
 
-      --out DIR          output folder (default ./shoebox-out)
-      --today DATE       the day imported dates are checked against (default: the system's date)
-      --wait             when a run, export or review --apply is working in DIR, wait for it (else exit 8)
+          --out DIR          output folder (default ./shoebox-out)
+          --today DATE       the day imported dates are checked against (default: the system's date)
+          --wait             when a run, export or review --apply is working in DIR, wait for it (else exit 8)
 
-    An import takes DIR's lock (DIR/run.lock, as run, export and review --apply do).
+        An import takes DIR's lock (DIR/run.lock, as run, export and review --apply do).
 
-    Every value is checked as a run would make it before anything is written: source paths relative
-    to the scan folder (no "..", ".", empty part, leading "/" or control character), roots absolute,
-    sha256 64 lowercase hex digits, states, dates (from 1900 to the day after --today), amounts,
-    currency codes and review decisions valid (a typed merchant at most 200 characters, a
-    referenceNumber at most 100; a suggestion's texts at most 1,000), at most 64 tax lines, and
-    each amount at most 10^14 minor units (1,000,000,000,000.00 in a currency with cents). One bad value and the whole file is refused, naming the document, its path and
-    the field; nothing is imported.
+        Every value is checked as a run would make it before anything is written: source paths relative
+        to the scan folder (no "..", ".", empty part, leading "/" or control character), roots absolute,
+        sha256 64 lowercase hex digits, states, dates (from 1900 to the day after --today), amounts,
+        currency codes and review decisions valid (a typed merchant at most 200 characters, a
+        referenceNumber at most 100; a suggestion's texts at most 1,000), at most 64 tax lines, and
+        each amount at most 10^14 minor units (1,000,000,000,000.00 in a currency with cents). One bad value and the whole file is refused, naming the document, its path and
+        the field; nothing is imported.
 
-    exit: 0 merged, 2 usage, or FILE cannot be read or is not a regular file, 4 store unusable,
-          8 another run, export or review --apply holds DIR's lock (use --wait), 11 the file is from a
-          newer Shoebox (format version), is not a Shoebox store export, or holds an invalid value.
-    """
+        exit: 0 merged, 2 usage, or FILE cannot be read or is not a regular file, 4 store unusable,
+              8 another run, export or review --apply holds DIR's lock (use --wait), 11 the file is from a
+              newer Shoebox (format version), is not a Shoebox store export, or holds an invalid value.
+        """
 
     static let regress = """
-    usage: shoebox regress DIR [--scans SCANDIR] [--report FILE] [--baseline FILE] [--ocr-cache DIR]
-                               [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
+        usage: shoebox regress DIR [--scans SCANDIR] [--report FILE] [--baseline FILE] [--ocr-cache DIR]
+                                   [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
 
-    Runs the pipeline on every document in DIR that has expected values and prints, per field, how
-    many were read right (exact, and normalised: merchants without case, accents, punctuation and
-    spaces), how many were auto-accepted and how many of those had total and date right, the OCR
-    character error rate where ground-truth text exists, and every wrong field side by side.
+        Runs the pipeline on every document in DIR that has expected values and prints, per field, how
+        many were read right (exact, and normalised: merchants without case, accents, punctuation and
+        spaces), how many were auto-accepted and how many of those had total and date right, the OCR
+        character error rate where ground-truth text exists, and every wrong field side by side.
 
-    Expected values are read from three formats: the project's fixtures (<name>.expected.json with a
-    "file" key), SROIE task-3 keys (<ID>.json beside <ID>.jpg, text lines in box/<ID>.txt) and
-    ZUGFeRD / Factur-X expectations (<name>.expected.json beside <name>.pdf).
+        Expected values are read from three formats: the project's fixtures (<name>.expected.json with a
+        "file" key), SROIE task-3 keys (<ID>.json beside <ID>.jpg, text lines in box/<ID>.txt) and
+        ZUGFeRD / Factur-X expectations (<name>.expected.json beside <name>.pdf).
 
-      --scans SCANDIR    look documents up in SCANDIR under the same relative folder as their JSON
-                         (for Fixtures/sample-expected, whose scans live in Fixtures/sample-scans);
-                         a document missing there is looked for wrapped as a PDF (<name>.pdf)
-      --report FILE      write the report as JSON
-      --baseline FILE    compare with an earlier JSON report: fail only when a field falls below it
-      --ocr-cache DIR    keep the OCR text of every page in DIR and reuse it (parser work)
-      --quiet            leave out the list of wrong fields
-      --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
+          --scans SCANDIR    look documents up in SCANDIR under the same relative folder as their JSON
+                             (for Fixtures/sample-expected, whose scans live in Fixtures/sample-scans);
+                             a document missing there is looked for wrapped as a PDF (<name>.pdf)
+          --report FILE      write the report as JSON
+          --baseline FILE    compare with an earlier JSON report: fail only when a field falls below it
+          --ocr-cache DIR    keep the OCR text of every page in DIR and reuse it (parser work)
+          --quiet            leave out the list of wrong fields
+          --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
-    exit: 0 every field right (or, with --baseline, none below it), 7 otherwise, 2 usage,
-          3 DIR missing, 5 OCR engine missing.
-    """
+        exit: 0 every field right (or, with --baseline, none below it), 7 otherwise, 2 usage,
+              3 DIR missing, 5 OCR engine missing.
+        """
 }

@@ -8,7 +8,10 @@ import ShoeboxStore
 enum ReviewCommand {
     static func main(_ args: [String]) throws -> Int32 {
         let a = try Arguments(args, verb: "review", valueOptions: ["--out", "--today", "--export", "--apply"], flagOptions: ["--wait"])
-        if a.flags.contains("--help") { print(Help.review); return ExitCode.success }
+        if a.flags.contains("--help") {
+            print(Help.review)
+            return ExitCode.success
+        }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox review: takes no arguments. See 'shoebox review --help'.") }
         let out = CommandLineTool.outputDirectory(a)
         guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
@@ -16,7 +19,8 @@ enum ReviewCommand {
         }
         let today = try CommandLineTool.today(a, verb: "review")
         if a.flags.contains("--wait") && a.values["--apply"] == nil {
-            throw UsageError(message: "shoebox review: --wait goes with --apply (only --apply takes the output folder's lock). See 'shoebox review --help'.")
+            throw UsageError(
+                message: "shoebox review: --wait goes with --apply (only --apply takes the output folder's lock). See 'shoebox review --help'.")
         }
         if let file = a.values["--apply"] {
             // The store's lock, as run, export and import take it, for the moments the file is checked and applied.
@@ -40,7 +44,8 @@ enum ReviewCommand {
         let waiting = try queue(store)
         let lines = waiting.map { $0.record.jsonLine() + "\n" }.joined()
         do { try Data(lines.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
-            throw PipelineError(code: .store, message: "cannot write \(file): \(SystemReason.of(error)). Check that its folder exists and is writable.")
+            throw PipelineError(
+                code: .store, message: "cannot write \(file): \(SystemReason.of(error)). Check that its folder exists and is writable.")
         }
         print("review: \(waiting.count) records written to \(file)")
         return ExitCode.success
@@ -78,37 +83,66 @@ enum ReviewCommand {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             func bad(_ why: String) { errors.append("\(file):\(n + 1): \(why)") }
-            guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else { bad("not a JSON object"); continue }
-            guard let source = o["source"] as? String else { bad("no \"source\""); continue }
-            guard let stored = records[source] else { bad("\(source) is not in the store"); continue }
+            guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
+                bad("not a JSON object")
+                continue
+            }
+            guard let source = o["source"] as? String else {
+                bad("no \"source\"")
+                continue
+            }
+            guard let stored = records[source] else {
+                bad("\(source) is not in the store")
+                continue
+            }
             let record = working[source] ?? stored
-            guard stored.status == .review else { bad("\(source) is not waiting for review (it is \(stored.status.rawValue))"); continue }
+            guard stored.status == .review else {
+                bad("\(source) is not waiting for review (it is \(stored.status.rawValue))")
+                continue
+            }
             guard let actionText = o["action"] as? String, let action = ReviewDecision.Action(rawValue: actionText) else {
-                bad("\"action\" must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))"); continue
+                bad("\"action\" must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
+                continue
             }
             var lineDecisions: [ReviewDecision] = []
             var lineOK = true
             var edited = record
             // The currency first, so that a total typed without one on the same line is read in it.
-            let fields = ((o["fields"] as? [String: Any]) ?? [:]).sorted { ($0.key == "currency" ? "" : $0.key) < ($1.key == "currency" ? "" : $1.key) }
+            let fields = ((o["fields"] as? [String: Any]) ?? [:]).sorted {
+                ($0.key == "currency" ? "" : $0.key) < ($1.key == "currency" ? "" : $1.key)
+            }
             for (field, value) in fields {
-                guard let text = value as? String else { bad("field \(field) must be a string"); lineOK = false; continue }
+                guard let text = value as? String else {
+                    bad("field \(field) must be a string")
+                    lineOK = false
+                    continue
+                }
                 switch Review.validate(field: field, value: text, record: edited, today: today) {
                 case .success(let v):
                     let d = ReviewDecision(action: .edit, field: field, value: v)
                     lineDecisions.append(d)
                     edited = Review.apply([d], to: edited)
-                case .failure(let e): bad("\(field): \(e.message)"); lineOK = false
+                case .failure(let e):
+                    bad("\(field): \(e.message)")
+                    lineOK = false
                 }
             }
-            if o["fields"] != nil && !(o["fields"] is [String: Any]) { bad("\"fields\" must be an object"); lineOK = false }
-            if action == .edit && lineDecisions.isEmpty && lineOK { bad("\"edit\" needs \"fields\""); lineOK = false }
+            if o["fields"] != nil && !(o["fields"] is [String: Any]) {
+                bad("\"fields\" must be an object")
+                lineOK = false
+            }
+            if action == .edit && lineDecisions.isEmpty && lineOK {
+                bad("\"edit\" needs \"fields\"")
+                lineOK = false
+            }
             if action != .edit { lineDecisions.append(ReviewDecision(action: action)) }
             // Two final decisions that disagree (accept on one line, reject on another) cannot both be meant.
             let decision = ReviewDecision(action: action)
             if decision.isFinal {
                 if let earlier = finalDecision[source], earlier.action != action {
-                    bad("conflicting decisions: \(source) is \(done(earlier.action)) on line \(earlier.line) and \(done(action)) on line \(n + 1); keep one of the two lines")
+                    bad(
+                        "conflicting decisions: \(source) is \(done(earlier.action)) on line \(earlier.line) and \(done(action)) on line \(n + 1); keep one of the two lines"
+                    )
                     lineOK = false
                 } else if finalDecision[source] == nil {
                     finalDecision[source] = (n + 1, action)
@@ -135,9 +169,13 @@ final class ReviewSession {
     let store: Store
     let today: CalendarDay
 
-    init(store: Store, today: CalendarDay) { self.store = store; self.today = today }
+    init(store: Store, today: CalendarDay) {
+        self.store = store
+        self.today = today
+    }
 
-    static let keys = "[a]ccept  [1-9] pick an alternate  [e]dit FIELD  [r]eject: not a purchase  [d]uplicate  [n]ot a duplicate  [s]kip  [u]ndo  [q]uit"
+    static let keys =
+        "[a]ccept  [1-9] pick an alternate  [e]dit FIELD  [r]eject: not a purchase  [d]uplicate  [n]ot a duplicate  [s]kip  [u]ndo  [q]uit"
 
     func say(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
 
@@ -156,30 +194,45 @@ final class ReviewSession {
         while true {
             let queue = try ReviewCommand.queue(store)
             guard let (_, record) = queue.first(where: { !skipped.contains($0.record.source) }) else {
-                say(queue.isEmpty ? "review: the queue is empty." : "review: \(queue.count) skipped record\(queue.count == 1 ? "" : "s") left in the queue.")
+                say(
+                    queue.isEmpty
+                        ? "review: the queue is empty." : "review: \(queue.count) skipped record\(queue.count == 1 ? "" : "s") left in the queue.")
                 break
             }
             let position = (queue.firstIndex { $0.record.source == record.source } ?? 0) + 1
             show(record, position: position, of: queue.count)
             let choices = alternates(record)
-            guard let input = ask("> ")?.trimmingCharacters(in: .whitespaces) else { say("review: end of input; every decision so far is saved."); break }
+            guard let input = ask("> ")?.trimmingCharacters(in: .whitespaces) else {
+                say("review: end of input; every decision so far is saved.")
+                break
+            }
             let parts = input.split(separator: " ", maxSplits: 2).map(String.init)
             switch parts.first?.lowercased() ?? "" {
             case "a", "accept":
-                try save(record, ReviewDecision(action: .accept)); decided += 1; say("accepted.")
+                try save(record, ReviewDecision(action: .accept))
+                decided += 1
+                say("accepted.")
             case "r", "reject":
-                try save(record, ReviewDecision(action: .reject)); decided += 1; say("rejected as not a purchase.")
+                try save(record, ReviewDecision(action: .reject))
+                decided += 1
+                say("rejected as not a purchase.")
             case "d", "duplicate":
-                try save(record, ReviewDecision(action: .duplicate)); decided += 1; say("marked as a duplicate.")
+                try save(record, ReviewDecision(action: .duplicate))
+                decided += 1
+                say("marked as a duplicate.")
             case "n":
-                try save(record, ReviewDecision(action: .notDuplicate)); say("not a duplicate.")
+                try save(record, ReviewDecision(action: .notDuplicate))
+                say("not a duplicate.")
             case "s", "skip":
-                skipped.insert(record.source); say("skipped.")
+                skipped.insert(record.source)
+                say("skipped.")
             case "u", "undo":
                 if let (path, d) = try store.undoLastDecision() {
                     skipped.remove(path)
                     say("undone: \(d.action.rawValue)\(d.field.map { " \($0)" } ?? "") on \(path).")
-                } else { say("nothing to undo.") }
+                } else {
+                    say("nothing to undo.")
+                }
             case "q", "quit":
                 say("review: \(decided) decided; every decision is saved.")
                 return ExitCode.success
@@ -191,10 +244,14 @@ final class ReviewSession {
                 var value = parts.count == 3 ? parts[2] : nil
                 while true {
                     if value == nil { value = ask("\(parts[1])> ") }
-                    guard let typed = value else { say("review: end of input; every decision so far is saved."); return ExitCode.success }
+                    guard let typed = value else {
+                        say("review: end of input; every decision so far is saved.")
+                        return ExitCode.success
+                    }
                     switch Review.validate(field: parts[1], value: typed, record: record, today: today) {
                     case .success(let v):
-                        try save(record, ReviewDecision(action: .edit, field: parts[1], value: v)); say("\(parts[1]) set to \(v).")
+                        try save(record, ReviewDecision(action: .edit, field: parts[1], value: v))
+                        say("\(parts[1]) set to \(v).")
                     case .failure(let e):
                         say("refused: \(e.message)")
                         value = nil
@@ -207,7 +264,9 @@ final class ReviewSession {
                     let (field, alt) = choices[k - 1]
                     // An alternate is checked like a typed value (a total alone on a record without a currency is refused).
                     switch Review.validate(field: field, value: alt.value, record: record, today: today) {
-                    case .success(let v): try save(record, ReviewDecision(action: .edit, field: field, value: v)); say("\(field) set to \(v).")
+                    case .success(let v):
+                        try save(record, ReviewDecision(action: .edit, field: field, value: v))
+                        say("\(field) set to \(v).")
                     case .failure(let e): say("refused: \(e.message)")
                     }
                 } else {
@@ -227,11 +286,15 @@ final class ReviewSession {
         say("")
         say("[\(position)/\(count)] \(r.source)   folder: \(r.folder.isEmpty ? "(top)" : r.folder)")
         say("reasons: \(r.reasons.joined(separator: ", "))\(r.duplicateOf.map { " (possible duplicate of \($0))" } ?? "")")
-        let values: [(String, String?)] = [("merchant", r.merchant), ("date", r.date?.iso), ("total", r.total?.decimalString),
-                                           ("currency", r.currency?.code), ("referenceNumber", r.referenceNumber)]
+        let values: [(String, String?)] = [
+            ("merchant", r.merchant), ("date", r.date?.iso), ("total", r.total?.decimalString),
+            ("currency", r.currency?.code), ("referenceNumber", r.referenceNumber)
+        ]
         for (f, v) in values {
             let conf = r.confidence[f].map { String(format: "%.2f", $0) } ?? "    "
-            var line = "  " + f.padding(toLength: 16, withPad: " ", startingAt: 0) + (v ?? "—").padding(toLength: max(28, (v ?? "").count + 2), withPad: " ", startingAt: 0) + conf
+            var line =
+                "  " + f.padding(toLength: 16, withPad: " ", startingAt: 0)
+                + (v ?? "—").padding(toLength: max(28, (v ?? "").count + 2), withPad: " ", startingAt: 0) + conf
             if let e = r.evidence[f] {
                 line += "  \(e.source)"
                 if let p = e.page, let l = e.line { line += " p\(p) l\(l)" }

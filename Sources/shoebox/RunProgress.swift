@@ -1,7 +1,7 @@
 import Foundation
 import ShoeboxCore
-import ShoeboxPipeline
 import ShoeboxEngines
+import ShoeboxPipeline
 
 /// How `shoebox run` shows its progress: a live line on stderr when stderr is a terminal (files, pages,
 /// pages per second, ETA), nothing of it otherwise; with `--log-json FILE`, one JSON event per line in FILE
@@ -41,7 +41,10 @@ final class RunProgress: @unchecked Sendable {
             if live { show("\(source): \(status.rawValue)") }
         case .note(let text):
             write(["event": "note", "text": text])
-            if live { clear(); FileHandle.standardError.write(Data("\(text)\n".utf8)) }
+            if live {
+                clear()
+                FileHandle.standardError.write(Data("\(text)\n".utf8))
+            }
         }
     }
 
@@ -57,18 +60,23 @@ final class RunProgress: @unchecked Sendable {
     }
 
     func clear() {
-        if lineShown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)); lineShown = false }
+        if lineShown {
+            FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+            lineShown = false
+        }
     }
 
     func finish(_ summary: RunSummary) {
         clear()
         let failures = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)
-        write(["event": "finished", "files": summary.found, "processed": summary.processed, "skipped": summary.skipped,
-               "pages": summary.pages, "seconds": (elapsed * 10).rounded() / 10, "pagesHelped": PipelineStats.pagesHelped,
-               "workerIdleSeconds": (PipelineStats.workerIdleSeconds * 10).rounded() / 10,
-               // CPU seconds: tesseract's recognition, and the whole process (make bench compares them).
-               "cpuSeconds": PhaseCPU.seconds.merging(["process": (RunProgress.processCPUSeconds * 10).rounded() / 10]) { a, _ in a },
-               "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures])
+        write([
+            "event": "finished", "files": summary.found, "processed": summary.processed, "skipped": summary.skipped,
+            "pages": summary.pages, "seconds": (elapsed * 10).rounded() / 10, "pagesHelped": PipelineStats.pagesHelped,
+            "workerIdleSeconds": (PipelineStats.workerIdleSeconds * 10).rounded() / 10,
+            // CPU seconds: tesseract's recognition, and the whole process (make bench compares them).
+            "cpuSeconds": PhaseCPU.seconds.merging(["process": (RunProgress.processCPUSeconds * 10).rounded() / 10]) { a, _ in a },
+            "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures
+        ])
         try? log?.close()
     }
 

@@ -13,4 +13,3 @@ Malloc.configure()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 exit(CommandLineTool.main(arguments))
-

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShoeboxCore
 
 struct CSVWriterTests {
@@ -9,7 +10,10 @@ struct CSVWriterTests {
         try csv.append(["The \"Best\" Café", "2.00"])
         try csv.append(["two\nlines", "3.00"])
         try csv.append(["", "4.00"])
-        #expect(csv.text == "merchant,total\r\nREWE Markt GmbH,23.45\r\n\"Smith, Jones & Co\",1.00\r\n\"The \"\"Best\"\" Café\",2.00\r\n\"two\nlines\",3.00\r\n,4.00\r\n")
+        #expect(
+            csv.text
+                == "merchant,total\r\nREWE Markt GmbH,23.45\r\n\"Smith, Jones & Co\",1.00\r\n\"The \"\"Best\"\" Café\",2.00\r\n\"two\nlines\",3.00\r\n,4.00\r\n"
+        )
     }
 
     @Test func refusesRowsOfTheWrongWidth() {

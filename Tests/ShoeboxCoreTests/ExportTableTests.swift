@@ -1,12 +1,15 @@
 import Foundation
 import Testing
+
 @testable import ShoeboxCore
 
 /// The one column definition and what is derived from it: CSV in both profiles, totals, the ledger, and
 /// categories from what the user set.
 struct ExportTableTests {
-    func record(_ source: String, merchant: String?, total: Int64, currency: CurrencyCode = .eur, date: String? = "2026-03-14",
-                tax: [(String?, Int64)] = []) -> DocumentRecord {
+    func record(
+        _ source: String, merchant: String?, total: Int64, currency: CurrencyCode = .eur, date: String? = "2026-03-14",
+        tax: [(String?, Int64)] = []
+    ) -> DocumentRecord {
         var r = DocumentRecord(source: source, folder: "f", sha256: String(repeating: "a", count: 64), status: .accepted)
         r.merchant = merchant
         r.total = Money(minorUnits: total, currency: currency)
@@ -53,27 +56,31 @@ struct ExportTableTests {
     }
 
     @Test func totalsArePerCurrencyAndCategoryAndExact() {
-        let rows = [row(record("f/1.jpg", merchant: "A", total: 10), category: "medical"),
-                    row(record("f/2.jpg", merchant: "B", total: 20), category: "medical"),
-                    row(record("f/3.jpg", merchant: "C", total: 70, currency: .usd), category: "work trip"),
-                    row(record("f/4.jpg", merchant: "D", total: 1), category: nil)]
+        let rows = [
+            row(record("f/1.jpg", merchant: "A", total: 10), category: "medical"),
+            row(record("f/2.jpg", merchant: "B", total: 20), category: "medical"),
+            row(record("f/3.jpg", merchant: "C", total: 70, currency: .usd), category: "work trip"),
+            row(record("f/4.jpg", merchant: "D", total: 1), category: nil)
+        ]
         let text = ExportSummaries.totals(ExportTable(rows: rows), profile: .rfc4180)
-        #expect(text == """
-            group,category,currency,records,total,tax\r
-            currency,,EUR,3,0.31,0.00\r
-            currency,,USD,1,0.70,0.00\r
-            category,,EUR,1,0.01,0.00\r
-            category,medical,EUR,2,0.30,0.00\r
-            category,work trip,USD,1,0.70,0.00\r
+        #expect(
+            text == """
+                group,category,currency,records,total,tax\r
+                currency,,EUR,3,0.31,0.00\r
+                currency,,USD,1,0.70,0.00\r
+                category,,EUR,1,0.01,0.00\r
+                category,medical,EUR,2,0.30,0.00\r
+                category,work trip,USD,1,0.70,0.00\r
 
-            """)
+                """)
     }
 
     @Test func theLedgerFlagsEveryRecordAndPointsAtItsDocument() {
         var r = record("f/1.jpg", merchant: "Café \"Zum Löwen\"", total: 1480)
         r.referenceNumber = "4711"
         r.documentKind = .receipt
-        let ledger = ExportSummaries.beancount(ExportTable(rows: [row(r, category: "work trip"), row(record("f/2.jpg", merchant: nil, total: 5, date: nil))]))
+        let ledger = ExportSummaries.beancount(
+            ExportTable(rows: [row(r, category: "work trip"), row(record("f/2.jpg", merchant: nil, total: 5, date: nil))]))
         #expect(ledger.contains("2026-03-14 open Expenses:WorkTrip\n"))
         #expect(ledger.contains("2026-03-14 ! \"Café \\\"Zum Löwen\\\"\" \"receipt 4711\"\n  document: \"receipts/x.jpg\"\n"))
         #expect(ledger.contains("  Expenses:WorkTrip  14.80 EUR\n  Liabilities:ToReconcile  -14.80 EUR\n"))
@@ -90,7 +97,9 @@ struct ExportTableTests {
         #expect(settings.category(for: record("f/2.jpg", merchant: "Taxi Funk", total: 1), rules: rules) == "work trip", "travel is not allowed here")
         #expect(FolderSettings().category(for: record("f/2.jpg", merchant: "Taxi Funk", total: 1), rules: rules) == "travel")
         #expect(FolderSettings().category(for: record("f/3.jpg", merchant: "REWE", total: 1), rules: rules) == nil, "never invented")
-        #expect(throws: FolderSettings.SettingsError.self) { try FolderSettings.parse(Data(#"{"defaultCategory": "x", "categories": ["y"]}"#.utf8), file: "x") }
+        #expect(throws: FolderSettings.SettingsError.self) {
+            try FolderSettings.parse(Data(#"{"defaultCategory": "x", "categories": ["y"]}"#.utf8), file: "x")
+        }
         #expect(throws: FolderSettings.SettingsError.self) { try FolderSettings.parse(Data(#"{"categorys": []}"#.utf8), file: "x") }
         #expect(throws: FolderSettings.SettingsError.self) { try FolderSettings.parse(Data("[1]".utf8), file: "x") }
     }

@@ -1,5 +1,5 @@
-import Testing
 import ShoeboxCore
+import Testing
 
 /// The pure checks behind issue 15's classes 7 and 14: a PDF's end, a TIFF directory, sizes.
 struct HostileInputTests {
@@ -30,7 +30,8 @@ struct HostileInputTests {
     }
 
     @Test func aTIFFDirectoryNamesWhatLeptonicaDoesNotRead() {
-        let float = TIFFLayout.read(tiff([(256, 4, 1, 100), (257, 4, 1, 50), (258, 3, 1, 32), (277, 3, 1, 1), (339, 3, 1, 3)], little: false), page: 0)
+        let float = TIFFLayout.read(
+            tiff([(256, 4, 1, 100), (257, 4, 1, 50), (258, 3, 1, 32), (277, 3, 1, 1), (339, 3, 1, 3)], little: false), page: 0)
         #expect(float == TIFFLayout(width: 100, height: 50, bitsPerSample: 32, samplesPerPixel: 1, sampleFormat: 3))
         #expect(float?.unsupportedName == "TIFF of 32-bit floating-point gray")
         let grayAlpha = TIFFLayout.read(tiff([(256, 3, 1, 10), (257, 3, 1, 10), (258, 3, 2, 0x0010_0010), (277, 3, 1, 2)]), page: 0)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShoeboxCore
 
 /// Issue 15, classes 4, 10 and 14: typed values are stored as typed or refused with a reason; settings have
@@ -62,7 +63,8 @@ struct HostileValueTests {
         let old = Review.apply([ReviewDecision(action: .edit, field: "total", value: "15.00")], to: none)
         #expect(old.total == nil && old.evidence["total"] == nil)
         // In the record's own currency, "15.00" still applies.
-        #expect(Review.apply([ReviewDecision(action: .edit, field: "total", value: "15.00")], to: euro).total == Money(decimal: "15.00", currency: .eur))
+        #expect(
+            Review.apply([ReviewDecision(action: .edit, field: "total", value: "15.00")], to: euro).total == Money(decimal: "15.00", currency: .eur))
     }
 
     @Test func aCurrencyEditCarriesTheAmountsOverExactlyOrIsRefused() {
@@ -95,7 +97,8 @@ struct HostileValueTests {
     }
 
     @Test func aSidecarNamesNULsAndOldDatesAndKeepsItsCurrency() {
-        let s = Sidecar.parse(Array(#"{"merchant": "A\u0000B", "referenceNumber": "x\u001by", "date": "0001-01-01", "total": "15.00 EUR"}"#.utf8), today: day)
+        let s = Sidecar.parse(
+            Array(#"{"merchant": "A\u0000B", "referenceNumber": "x\u001by", "date": "0001-01-01", "total": "15.00 EUR"}"#.utf8), today: day)
         #expect(s.merchant == nil && s.referenceNumber == nil && s.date == nil)
         #expect(s.problems.contains("'merchant' holds a control character (U+0000), which no document has"), "\(s.problems)")
         #expect(s.problems.contains("'referenceNumber' holds a control character (U+001B), which no document has"), "\(s.problems)")
@@ -117,16 +120,23 @@ struct HostileValueTests {
 
     @Test func everyPipelineNumberHasARange() throws {
         func message(_ json: String) -> String? {
-            do { _ = try PipelineConfig.parse(Data(json.utf8), file: "p.json"); return nil } catch { return error.message }
+            do {
+                _ = try PipelineConfig.parse(Data(json.utf8), file: "p.json")
+                return nil
+            } catch { return error.message }
         }
         #expect(message(#"{"version": 1, "jobs": 1e18}"#) == #"key "jobs" is 1e+18, outside its range 0 to 64 (0: one per core)"#)
         #expect(message(#"{"version": 1, "maxMegapixels": 1e13}"#) == #"key "maxMegapixels" is 10000000000000, outside its range 1 to 500"#)
-        #expect(message(#"{"version": 1, "extraPassSegmentationModes": [3.7]}"#) == #"key "extraPassSegmentationModes[0]" must be a whole number from 1 to 13, not 3.7"#)
+        #expect(
+            message(#"{"version": 1, "extraPassSegmentationModes": [3.7]}"#)
+                == #"key "extraPassSegmentationModes[0]" must be a whole number from 1 to 13, not 3.7"#)
         #expect(message(#"{"version": 1, "maxFileMegabytes": 1e6}"#) == #"key "maxFileMegabytes" is 1000000, outside its range 1 to 4096 MiB"#)
         #expect(message(#"{"version": 1, "acceptThreshold": 1.5}"#) == #"key "acceptThreshold" is 1.5, outside its range 0 to 1"#)
         #expect(message(#"{"version": -1}"#)?.hasPrefix("version -1 is not supported") == true)
         #expect(message(#"{"version": 1, "name": "a\u0000b"}"#)?.contains("without control characters") == true)
-        let c = try PipelineConfig.parse(Data(#"{"version": 1, "jobs": 64, "extraPassSegmentationModes": [3.0], "maxExportMegabytes": 0.001, "textHeightTarget": 0}"#.utf8), file: "p.json")
+        let c = try PipelineConfig.parse(
+            Data(#"{"version": 1, "jobs": 64, "extraPassSegmentationModes": [3.0], "maxExportMegabytes": 0.001, "textHeightTarget": 0}"#.utf8),
+            file: "p.json")
         #expect(c.jobs == 64 && c.extraPassSegmentationModes == [3] && c.maxExportBytes == 1049 && c.textHeightTarget == 0)
     }
 
@@ -137,7 +147,9 @@ struct HostileValueTests {
         let huge = Int64.max / 2 + 1
         var r = record(currency: "EUR", total: "100.00")
         r.status = .accepted
-        r.tax = [TaxLine(rate: "19", amount: Money(minorUnits: huge, currency: .eur)), TaxLine(rate: "19", amount: Money(minorUnits: huge, currency: .eur))]
+        r.tax = [
+            TaxLine(rate: "19", amount: Money(minorUnits: huge, currency: .eur)), TaxLine(rate: "19", amount: Money(minorUnits: huge, currency: .eur))
+        ]
         let table = ExportTable(rows: [ExportRow(record: r, category: nil, fileInZip: "receipts/a.pdf", originalPath: "/scans/shop/a.pdf")])
         let cells = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.cell(table.rows[0])) })
         #expect(cells["tax_19"] == .empty, "an overflowing sum leaves the cell empty: \(String(describing: cells["tax_19"]))")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import ShoeboxCore
 
 struct MoneyTests {
@@ -29,7 +30,8 @@ struct MoneyTests {
     }
 
     @Test func addsOnlyTheSameCurrency() {
-        let a = Money(minorUnits: 100, currency: .eur), b = Money(minorUnits: 250, currency: .eur)
+        let a = Money(minorUnits: 100, currency: .eur)
+        let b = Money(minorUnits: 250, currency: .eur)
         #expect((a + b)?.minorUnits == 350)
         #expect(a + Money(minorUnits: 1, currency: .usd) == nil)
     }
@@ -73,9 +75,11 @@ struct SHA256Tests {
         #expect(SHA256.hex(of: [UInt8]()) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(SHA256.hex(of: Array("abc".utf8)) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         // Two blocks.
-        #expect(SHA256.hex(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(
+            SHA256.hex(of: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        #expect(SHA256.hex(of: [UInt8](repeating: 0x61, count: 1_000_000))
+        #expect(
+            SHA256.hex(of: [UInt8](repeating: 0x61, count: 1_000_000))
                 == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
@@ -86,7 +90,10 @@ struct SHA256Tests {
         for piece in [1, 3, 63, 64, 65, 1000] {
             var h = SHA256()
             var i = 0
-            while i < bytes.count { h.update(bytes[i..<min(bytes.count, i + piece)]); i += piece }
+            while i < bytes.count {
+                h.update(bytes[i..<min(bytes.count, i + piece)])
+                i += piece
+            }
             #expect(h.finalizeHex() == whole, "pieces of \(piece)")
         }
         // A collection without contiguous storage goes the copying way.

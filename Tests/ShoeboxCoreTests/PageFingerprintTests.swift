@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShoeboxCore
 
 /// Synthetic receipts: rows of dark "words" (bars) on light paper, drawn from a seeded generator.
@@ -11,8 +12,12 @@ private struct SyntheticReceipt {
     func render(headerSeed: UInt64, bodySeed: UInt64, headerLines: Int = 8, margin: Int = 30) -> PageImage {
         var g = [UInt8](repeating: paper, count: width * height)
         var seed = headerSeed
-        func next() -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int(seed >> 33) }
-        var y = margin, line = 0
+        func next() -> Int {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int(seed >> 33)
+        }
+        var y = margin
+        var line = 0
         while y < height - margin - 20 {
             if line == headerLines { seed = bodySeed }
             let lineHeight = 12 + next() % 8
@@ -26,7 +31,7 @@ private struct SyntheticReceipt {
             }
             y += lineHeight + 10 + next() % 14
             line += 1
-            if next() % 9 == 0 { y += 25 }  // blank gap, like between item block and totals
+            if next() % 9 == 0 { y += 25 } // blank gap, like between item block and totals
         }
         return PageImage(pageNumber: 1, width: width, height: height, dpi: 200, gray: g)
     }
@@ -34,18 +39,30 @@ private struct SyntheticReceipt {
 
 /// Bilinear resampling with an affine map: scale, then rotate by `degrees` about the centre (white outside).
 private func transform(_ img: PageImage, scale: Double = 1, degrees: Double = 0, fill: UInt8 = 255) -> PageImage {
-    let t = degrees * .pi / 180, c = cos(t), s = sin(t)
-    let sw = Double(img.width) * scale, sh = Double(img.height) * scale
+    let t = degrees * .pi / 180
+    let c = cos(t)
+    let s = sin(t)
+    let sw = Double(img.width) * scale
+    let sh = Double(img.height) * scale
     // Rotated canvas grows to hold the whole page, as ImageMagick's -rotate does.
-    let w = Int((abs(sw * c) + abs(sh * s)).rounded()), h = Int((abs(sw * s) + abs(sh * c)).rounded())
+    let w = Int((abs(sw * c) + abs(sh * s)).rounded())
+    let h = Int((abs(sw * s) + abs(sh * c)).rounded())
     var out = [UInt8](repeating: fill, count: w * h)
-    let ocx = Double(w) / 2, ocy = Double(h) / 2, icx = Double(img.width) / 2, icy = Double(img.height) / 2
+    let ocx = Double(w) / 2
+    let ocy = Double(h) / 2
+    let icx = Double(img.width) / 2
+    let icy = Double(img.height) / 2
     for y in 0..<h {
         for x in 0..<w {
-            let dx = Double(x) + 0.5 - ocx, dy = Double(y) + 0.5 - ocy
-            let sx = (dx * c + dy * s) / scale + icx - 0.5, sy = (-dx * s + dy * c) / scale + icy - 0.5
+            let dx = Double(x) + 0.5 - ocx
+            let dy = Double(y) + 0.5 - ocy
+            let sx = (dx * c + dy * s) / scale + icx - 0.5
+            let sy = (-dx * s + dy * c) / scale + icy - 0.5
             guard sx >= 0, sy >= 0, sx < Double(img.width - 1), sy < Double(img.height - 1) else { continue }
-            let ix = Int(sx), iy = Int(sy), fx = sx - Double(ix), fy = sy - Double(iy)
+            let ix = Int(sx)
+            let iy = Int(sy)
+            let fx = sx - Double(ix)
+            let fy = sy - Double(iy)
             let p = { (xx: Int, yy: Int) in Double(img.gray[yy * img.width + xx]) }
             let v = (p(ix, iy) * (1 - fx) + p(ix + 1, iy) * fx) * (1 - fy) + (p(ix, iy + 1) * (1 - fx) + p(ix + 1, iy + 1) * fx) * fy
             out[y * w + x] = UInt8(max(0, min(255, v.rounded())))
@@ -55,16 +72,19 @@ private func transform(_ img: PageImage, scale: Double = 1, degrees: Double = 0,
 }
 
 private func crop(_ img: PageImage, fraction: Double) -> PageImage {
-    let dx = Int(Double(img.width) * fraction), dy = Int(Double(img.height) * fraction)
-    let w = img.width - 2 * dx, h = img.height - 2 * dy
+    let dx = Int(Double(img.width) * fraction)
+    let dy = Int(Double(img.height) * fraction)
+    let w = img.width - 2 * dx
+    let h = img.height - 2 * dy
     var out = [UInt8](repeating: 0, count: w * h)
     for y in 0..<h { for x in 0..<w { out[y * w + x] = img.gray[(y + dy) * img.width + x + dx] } }
     return PageImage(pageNumber: 1, width: w, height: h, dpi: img.dpi, gray: out)
 }
 
 private func adjust(_ img: PageImage, gain: Double, offset: Double) -> PageImage {
-    PageImage(pageNumber: 1, width: img.width, height: img.height, dpi: img.dpi,
-              gray: img.gray.map { UInt8(max(0, min(255, (Double($0) * gain + offset).rounded()))) })
+    PageImage(
+        pageNumber: 1, width: img.width, height: img.height, dpi: img.dpi,
+        gray: img.gray.map { UInt8(max(0, min(255, (Double($0) * gain + offset).rounded()))) })
 }
 
 /// The receipt lying on a larger white sheet (a flatbed scan of a small slip).
@@ -78,7 +98,8 @@ struct PageFingerprintTests {
     let receipt = SyntheticReceipt().render(headerSeed: 7, bodySeed: 11)
 
     @Test func identicalImagesHaveDistanceZero() {
-        let a = PageFingerprint(receipt), b = PageFingerprint(receipt)
+        let a = PageFingerprint(receipt)
+        let b = PageFingerprint(receipt)
         #expect(a == b)
         #expect(a.distance(to: b) == 0)
         #expect(a.isSamePaper(as: b))
@@ -86,24 +107,28 @@ struct PageFingerprintTests {
 
     @Test(arguments: [0.5, 0.7, 1.5, 2.0])
     func scaledCopyIsTheSamePaper(scale: Double) {
-        let a = PageFingerprint(receipt), b = PageFingerprint(transform(receipt, scale: scale))
+        let a = PageFingerprint(receipt)
+        let b = PageFingerprint(transform(receipt, scale: scale))
         #expect(a.isSamePaper(as: b), "scale \(scale): distance \(a.distance(to: b))")
     }
 
     @Test(arguments: [-3.0, -2.0, 2.0, 3.0])
     func rotatedCopyIsTheSamePaper(degrees: Double) {
-        let a = PageFingerprint(receipt), b = PageFingerprint(transform(receipt, degrees: degrees))
+        let a = PageFingerprint(receipt)
+        let b = PageFingerprint(transform(receipt, degrees: degrees))
         #expect(a.isSamePaper(as: b), "\(degrees)°: distance \(a.distance(to: b))")
     }
 
     @Test func croppedCopyIsTheSamePaper() {
-        let a = PageFingerprint(receipt), b = PageFingerprint(crop(receipt, fraction: 0.03))
+        let a = PageFingerprint(receipt)
+        let b = PageFingerprint(crop(receipt, fraction: 0.03))
         #expect(a.isSamePaper(as: b), "distance \(a.distance(to: b))")
     }
 
     @Test func combinedChangesAreStillTheSamePaper() {
         let changed = adjust(crop(transform(receipt, scale: 0.8, degrees: 2), fraction: 0.02), gain: 0.85, offset: 20)
-        let a = PageFingerprint(receipt), b = PageFingerprint(changed)
+        let a = PageFingerprint(receipt)
+        let b = PageFingerprint(changed)
         #expect(a.isSamePaper(as: b), "distance \(a.distance(to: b))")
     }
 
@@ -117,7 +142,8 @@ struct PageFingerprintTests {
 
     @Test func receiptOnALargeSheetMatchesTheTightScan() {
         let sheet = onSheet(receipt, left: 700, top: 400, width: 2000, height: 2600)
-        let a = PageFingerprint(receipt), b = PageFingerprint(sheet)
+        let a = PageFingerprint(receipt)
+        let b = PageFingerprint(sheet)
         #expect(a.isSamePaper(as: b), "distance \(a.distance(to: b))")
     }
 
@@ -145,7 +171,7 @@ struct PageFingerprintTests {
         #expect(PageFingerprint(hex: "") == nil)
         #expect(PageFingerprint(hex: String(a.hex.dropLast())) == nil)
         #expect(PageFingerprint(hex: String(a.hex.dropLast()) + "g") == nil)
-        #expect(PageFingerprint(hex: "ff" + a.hex.dropFirst(2)) == nil)  // unknown format version
+        #expect(PageFingerprint(hex: "ff" + a.hex.dropFirst(2)) == nil) // unknown format version
     }
 
     @Test func codableRoundTrips() throws {
@@ -164,16 +190,20 @@ struct PageFingerprintTests {
 
 struct PageSizeRuleTests {
     @Test func bigJPEGsAreDecodedSmallerButKeepHalfTheReadSize() {
-        #expect(PageImage.decodeReduction(width: 4000, height: 3000) == 1)   // 12 MP: whole
-        #expect(PageImage.decodeReduction(width: 5000, height: 5000) == 1)   // 25 MP: 1/2 would leave 6.25
-        #expect(PageImage.decodeReduction(width: 4961, height: 7016) == 2)   // 600-dpi A4: 8.7 MP
+        #expect(PageImage.decodeReduction(width: 4000, height: 3000) == 1) // 12 MP: whole
+        #expect(PageImage.decodeReduction(width: 5000, height: 5000) == 1) // 25 MP: 1/2 would leave 6.25
+        #expect(PageImage.decodeReduction(width: 4961, height: 7016) == 2) // 600-dpi A4: 8.7 MP
         #expect(PageImage.decodeReduction(width: 20000, height: 20000) == 4) // 400 MP: 1/8 would leave 6.25
     }
 
     @Test func halvingAveragesFourPixels() {
-        let page = PageImage(pageNumber: 2, width: 5, height: 3, dpi: 300, gray: [0, 255, 10, 20, 99,
-                                                                                  255, 0, 30, 40, 99,
-                                                                                  7, 7, 7, 7, 7])
+        let page = PageImage(
+            pageNumber: 2, width: 5, height: 3, dpi: 300,
+            gray: [
+                0, 255, 10, 20, 99,
+                255, 0, 30, 40, 99,
+                7, 7, 7, 7, 7
+            ])
         let half = page.halved()
         #expect(half.width == 2 && half.height == 1 && half.dpi == 150 && half.pageNumber == 2)
         #expect(half.gray == [128, 25])
@@ -191,8 +221,10 @@ struct PageSizeRuleTests {
     // here and there changed SROIE totals once.
     @Test func scalingRoundsHalvesUpExactlyAsRoundedDid() {
         var generator = SplitMix64(seed: 7)
-        var values: [Double] = [0, 0.5, 1.5, 2.5, 127.5, 254.5, 255, 0.49999999999999994, 1.4999999999999998,
-                                254.49999999999997, 2.5000000000000004, 0.5.nextDown, 0.5.nextUp]
+        var values: [Double] = [
+            0, 0.5, 1.5, 2.5, 127.5, 254.5, 255, 0.49999999999999994, 1.4999999999999998,
+            254.49999999999997, 2.5000000000000004, 0.5.nextDown, 0.5.nextUp
+        ]
         for _ in 0..<100_000 { values.append(Double.random(in: 0..<256, using: &generator)) }
         for n in 0..<256 { values += [Double(n) + 0.5, (Double(n) + 0.5).nextDown, (Double(n) + 0.5).nextUp] }
         let wrong = values.filter { PageImage.clampedByte($0) != UInt8(min(255, Int($0.rounded()))) }

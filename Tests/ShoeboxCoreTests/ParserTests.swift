@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShoeboxCore
 
 /// Builds an OCR page from plain lines, one word per whitespace-separated token, 40 px line pitch.
@@ -9,7 +10,9 @@ func page(_ lines: [String], confidence: Double = 95) -> OCRPage {
         var x = 10
         let words = line.split(separator: " ").map { token -> OCRWord in
             defer { x += token.count * 20 + 20 }
-            return OCRWord(text: String(token), box: BoundingBox(left: x, top: 40 * i + 5, right: x + token.count * 20, bottom: 40 * i + 35), confidence: confidence)
+            return OCRWord(
+                text: String(token), box: BoundingBox(left: x, top: 40 * i + 5, right: x + token.count * 20, bottom: 40 * i + 35),
+                confidence: confidence)
         }
         ocrLines.append(OCRLine(words: words))
     }
@@ -21,11 +24,12 @@ let today = CalendarDay(year: 2026, month: 11, day: 30)!
 struct AmountReaderTests {
     func cents(_ line: String) -> [Int64] { AmountReader.amounts(in: line).filter { !$0.isRate }.map(\.reading.minorUnits) }
 
-    @Test(arguments: [
-        ("Total 1.234,56", 123456), ("Total 1,234.56", 123456), ("Total 1 234,56", 123456),
-        ("Total 1'234.56", 123456), ("Total 12,5", 1250), ("TOTAL 23.45", 2345), ("RM12.50", 1250),
-        ("12,50 €", 1250), ("EUR 7.00", 700), ("Rabatt -3,00", -300), ("Storno 3,00-", -300), ("Refund (4.50)", -450),
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("Total 1.234,56", 123456), ("Total 1,234.56", 123456), ("Total 1 234,56", 123456),
+            ("Total 1'234.56", 123456), ("Total 12,5", 1250), ("TOTAL 23.45", 2345), ("RM12.50", 1250),
+            ("12,50 €", 1250), ("EUR 7.00", 700), ("Rabatt -3,00", -300), ("Storno 3,00-", -300), ("Refund (4.50)", -450)
+        ] as [(String, Int64)])
     func readsEveryConvention(line: String, expected: Int64) {
         #expect(cents(line) == [expected])
     }
@@ -61,12 +65,13 @@ struct DateReaderTests {
         DateReader.dates(in: line, order: order, today: today).map(\.day.iso)
     }
 
-    @Test(arguments: [
-        ("14.03.2026 18:42", "2026-03-14"), ("14/03/2026", "2026-03-14"), ("2026-03-14", "2026-03-14"),
-        ("14-03-26", "2026-03-14"), ("14 Mar 2026", "2026-03-14"), ("14 mars 2026", "2026-03-14"),
-        ("3 de marzo de 2026", "2026-03-03"), ("14. März 2026", "2026-03-14"), ("14 MAC 2026", "2026-03-14"),
-        ("March 14, 2026", "2026-03-14"), ("Tarikh: 05 Ogos 2025", "2025-08-05"), ("17 déc. 2025", "2025-12-17"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            ("14.03.2026 18:42", "2026-03-14"), ("14/03/2026", "2026-03-14"), ("2026-03-14", "2026-03-14"),
+            ("14-03-26", "2026-03-14"), ("14 Mar 2026", "2026-03-14"), ("14 mars 2026", "2026-03-14"),
+            ("3 de marzo de 2026", "2026-03-03"), ("14. März 2026", "2026-03-14"), ("14 MAC 2026", "2026-03-14"),
+            ("March 14, 2026", "2026-03-14"), ("Tarikh: 05 Ogos 2025", "2025-08-05"), ("17 déc. 2025", "2025-12-17")
+        ] as [(String, String)])
     func readsFormats(line: String, expected: String) {
         #expect(days(line) == [expected])
     }
@@ -80,7 +85,7 @@ struct DateReaderTests {
 
     @Test func rejectsImpossibleAndFutureDates() {
         #expect(days("31.02.2026").isEmpty)
-        #expect(days("01.12.2026").isEmpty)  // after today
+        #expect(days("01.12.2026").isEmpty) // after today
         #expect(days("Mayo").isEmpty)
     }
 }
@@ -91,15 +96,17 @@ struct ReceiptParserTests {
     let source = SourceFile(path: "/x/a.png", relativePath: "a.png", folder: "", kind: .png, sha256: "00", size: 1)
 
     func record(_ lines: [String], language: String? = nil) -> DocumentRecord {
-        merger.merge(parser.parse(pages: [page(lines)], language: language), source: source,
-                     language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
+        merger.merge(
+            parser.parse(pages: [page(lines)], language: language), source: source,
+            language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
     }
 
     @Test func germanReceipt() {
-        let r = record([
-            "Frischmarkt Berger GmbH", "Hauptstraße 12, 80331 München", "Tel. 089 123456", "14.03.2026 18:42",
-            "Milch 1,29", "Brot 2,49", "Summe netto 14,58", "MwSt 10% 1,46", "ZU ZAHLEN 16,04 EUR", "Gegeben 20,00", "Rückgeld 3,96",
-        ], language: "deu")
+        let r = record(
+            [
+                "Frischmarkt Berger GmbH", "Hauptstraße 12, 80331 München", "Tel. 089 123456", "14.03.2026 18:42",
+                "Milch 1,29", "Brot 2,49", "Summe netto 14,58", "MwSt 10% 1,46", "ZU ZAHLEN 16,04 EUR", "Gegeben 20,00", "Rückgeld 3,96"
+            ], language: "deu")
         #expect(r.merchant == "Frischmarkt Berger GmbH")
         #expect(r.date?.iso == "2026-03-14")
         #expect(r.total == Money(minorUnits: 1604, currency: .eur))
@@ -123,21 +130,25 @@ struct ReceiptParserTests {
     @Test func aDoubtfulStrayMarkDoesNotOutweighTheCountry() {
         let slip = ["KEDAI RUNCIT MAJU SDN BHD", "NO. 12, JALAN AMPANG", "50450 KUALA LUMPUR", "TOTAL 12.40"]
         let read = page(slip + ["_ £ ies"])
-        let doubtful = OCRPage(pageNumber: 1, width: read.width, height: read.height, dpi: read.dpi, source: .ocr, lines: read.lines.enumerated().map {
-            $0.offset == 4 ? OCRLine(words: $0.element.words.map { OCRWord(text: $0.text, box: $0.box, confidence: 0) }) : $0.element
-        })
+        let doubtful = OCRPage(
+            pageNumber: 1, width: read.width, height: read.height, dpi: read.dpi, source: .ocr,
+            lines: read.lines.enumerated().map {
+                $0.offset == 4 ? OCRLine(words: $0.element.words.map { OCRWord(text: $0.text, box: $0.box, confidence: 0) }) : $0.element
+            })
         let inferred = parser.parse(pages: [doubtful], language: "msa").currencies
         #expect(inferred.first?.value == "MYR" && inferred.first?.role == "inferred")
         #expect(inferred.contains { $0.value == "GBP" && $0.score < inferred[0].score })
         #expect(parser.parse(pages: [page(slip + ["_ £ ies"])], language: "msa").currencies.first?.value == "GBP")
         #expect(parser.parse(pages: [page(slip + ["TOTAL £12.40"], confidence: 20)], language: "msa").currencies.first?.value == "GBP")
         // A born-digital invoice's "Total € Incl. VAT" (text layer, no amount beside it) stays explicit.
-        #expect(parser.parse(pages: [page(["Mustang Ltd", "VAT Registration No. GB123", "Total € Incl. VAT", "1,190.00"])], language: "eng")
-            .currencies.first?.value == "EUR")
+        #expect(
+            parser.parse(pages: [page(["Mustang Ltd", "VAT Registration No. GB123", "Total € Incl. VAT", "1,190.00"])], language: "eng")
+                .currencies.first?.value == "EUR")
     }
 
     @Test func merchantSkipsHeadersAndAddresses() {
-        let e = parser.parse(pages: [page(["TAX INVOICE", "KEDAI RUNCIT MAJU SDN BHD", "NO. 12, JALAN AMPANG", "50450 KUALA LUMPUR"])], language: "msa")
+        let e = parser.parse(
+            pages: [page(["TAX INVOICE", "KEDAI RUNCIT MAJU SDN BHD", "NO. 12, JALAN AMPANG", "50450 KUALA LUMPUR"])], language: "msa")
         #expect(e.merchants.first?.value == "KEDAI RUNCIT MAJU SDN BHD")
         #expect(e.merchants.first?.evidence?.line == 1)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShoeboxCore
 
 /// The rules that real receipts and invoices needed, each on the kind of line that needed it.
@@ -9,8 +10,9 @@ struct RealReceiptRulesTests {
     let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
 
     func record(_ lines: [String], language: String? = "eng") -> DocumentRecord {
-        merger.merge(parser.parse(pages: [page(lines)], language: language), source: source,
-                     language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
+        merger.merge(
+            parser.parse(pages: [page(lines)], language: language), source: source,
+            language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
     }
 
     @Test func ocrBreaksInsideAmountsAreMended() {
@@ -25,8 +27,10 @@ struct RealReceiptRulesTests {
     }
 
     @Test func totalAfterRoundingWins() {
-        let r = record(["SHOP SDN BHD", "05/03/2018", "Total Sales (Incl GST 6%) RM 64.13", "Rounding Adjustment RM 0.02",
-                        "TOTAL RM 64.15", "CASH RM 100.00", "CHANGE RM 35.85"])
+        let r = record([
+            "SHOP SDN BHD", "05/03/2018", "Total Sales (Incl GST 6%) RM 64.13", "Rounding Adjustment RM 0.02",
+            "TOTAL RM 64.15", "CASH RM 100.00", "CHANGE RM 35.85"
+        ])
         #expect(r.total?.decimalString == "64.15")
         #expect(r.currency?.code == "MYR")
     }
@@ -55,7 +59,8 @@ struct RealReceiptRulesTests {
     }
 
     @Test func severalLabelledAmountsOnOneLine() {
-        let e = parser.parse(pages: [page(["TOTAL HT 100,00 TOTAL TVA 20,00 TOTAL 120,00 TTC", "Acompte : 20,00", "NET A PAYER 100,00 EUR"])], language: "fra")
+        let e = parser.parse(
+            pages: [page(["TOTAL HT 100,00 TOTAL TVA 20,00 TOTAL 120,00 TTC", "Acompte : 20,00", "NET A PAYER 100,00 EUR"])], language: "fra")
         #expect(e.amounts.first { $0.value.minorUnits == 10000 && $0.evidence?.line == 0 }?.role == "subtotal")
         #expect(e.amounts.first { $0.value.minorUnits == 2000 && $0.evidence?.line == 0 }?.role == "tax")
         let best = e.amounts.max { $0.score < $1.score }
@@ -77,8 +82,13 @@ struct RealReceiptRulesTests {
     }
 
     @Test func transactionDateBeatsOtherDates() {
-        let e = parser.parse(pages: [page(["Stylesheet-Version: 2.6 vom 10.11.2025", "Handelsrechnung (380) Nr. 471102 vom 15.11.2024",
-                                           "Liefer- und Leistungsdatum: 14.11.2024", "Zahlbar bis 15.12.2024"])], language: "deu")
+        let e = parser.parse(
+            pages: [
+                page([
+                    "Stylesheet-Version: 2.6 vom 10.11.2025", "Handelsrechnung (380) Nr. 471102 vom 15.11.2024",
+                    "Liefer- und Leistungsdatum: 14.11.2024", "Zahlbar bis 15.12.2024"
+                ])
+            ], language: "deu")
         let best = e.dates.max { $0.score < $1.score }
         #expect(best?.value.iso == "2024-11-15")
     }
@@ -88,28 +98,37 @@ struct RealReceiptRulesTests {
         #expect(DateReader.dates(in: "25/12/201808:13:39", order: .dayFirst, today: today).first?.day.iso == "2018-12-25")
     }
 
-    @Test(arguments: [
-        (["Handelsrechnung (380) Nr. 471102 vom 15.11.2024"], "471102"),
-        (["LOGO LE FOURNISSEUR FACTURE N° : F20220024"], "F20220024"),
-        (["Invoice 103767"], "103767"),
-        (["INV NO: CS-SA-0079030 Date:"], "CS-SA-0079030"),
-        (["Teilrechnung Bau (875) Nr. 210112 vom 06.06.2025"], "210112"),
-        (["Rechnung Nr. 210111 mit LV vom 30.05.2026"], "210111 mit LV"),
-        (["N° BON DE COMMANDE : PO201925478", "Factura n* F-2025/0921"], "F-2025/0921"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["Handelsrechnung (380) Nr. 471102 vom 15.11.2024"], "471102"),
+            (["LOGO LE FOURNISSEUR FACTURE N° : F20220024"], "F20220024"),
+            (["Invoice 103767"], "103767"),
+            (["INV NO: CS-SA-0079030 Date:"], "CS-SA-0079030"),
+            (["Teilrechnung Bau (875) Nr. 210112 vom 06.06.2025"], "210112"),
+            (["Rechnung Nr. 210111 mit LV vom 30.05.2026"], "210111 mit LV"),
+            (["N° BON DE COMMANDE : PO201925478", "Factura n* F-2025/0921"], "F-2025/0921")
+        ] as [([String], String)])
     func referenceNumbers(lines: [String], expected: String) {
         #expect(parser.parse(pages: [page(lines)], language: nil).references.first?.value == expected)
     }
 
     @Test func merchantRules() {
         // Company number cut, SDN BHD mended.
-        #expect(parser.parse(pages: [page(["TRI SHAAS SON BHD (728515-M)", "LOT 3, JALAN X"])], language: nil).merchants.first?.value == "TRI SHAAS SDN BHD")
+        #expect(
+            parser.parse(pages: [page(["TRI SHAAS SON BHD (728515-M)", "LOT 3, JALAN X"])], language: nil).merchants.first?.value
+                == "TRI SHAAS SDN BHD")
         // A name over two lines.
-        #expect(parser.parse(pages: [page(["POPULAR BOOK", "CO. (M) SDN BHD", "(Co. No. 113825-W)"])], language: nil).merchants.first?.value
+        #expect(
+            parser.parse(pages: [page(["POPULAR BOOK", "CO. (M) SDN BHD", "(Co. No. 113825-W)"])], language: nil).merchants.first?.value
                 == "POPULAR BOOK CO. (M) SDN BHD")
         // The seller block of an invoice, not the buyer's.
-        let invoice = parser.parse(pages: [page(["Lesbarmachung der XML-Daten von elektronischen Rechnungen", "Käufer", "Name: Kunden AG Mitte",
-                                                 "Verkäufer", "Name: Handwerker GmbH"])], language: "deu")
+        let invoice = parser.parse(
+            pages: [
+                page([
+                    "Lesbarmachung der XML-Daten von elektronischen Rechnungen", "Käufer", "Name: Kunden AG Mitte",
+                    "Verkäufer", "Name: Handwerker GmbH"
+                ])
+            ], language: "deu")
         #expect(invoice.merchants.first?.value == "Handwerker GmbH")
         // Column headers and misread headers are no names.
         #expect(ReceiptParser.isMisreadHeader("taxinvoige"))
@@ -131,8 +150,10 @@ struct RealReceiptRulesTests {
         let tip = totalNotes(["Bistro SARL", "Sous-total 20,00", "TVA 10 % 2,00", "Pourboire 3,00", "Remise 1,00", "Total 24,00"])
         #expect(tip.contains("subtotal + tax + tip − discount = total"), "\(tip)")
         // A later total a few cents off, on a 5-cent step, is the rounded amount paid (the rounding line misread).
-        let rounded = record(["99 SPEED MART S/B", "11-05-16", "Total Sales (Inclusive GST) RM 177.22", "Rounding Adjustment RM 0,0Z",
-                              "Rounding RM 177.20", "CHANGE RM .00"])
+        let rounded = record([
+            "99 SPEED MART S/B", "11-05-16", "Total Sales (Inclusive GST) RM 177.22", "Rounding Adjustment RM 0,0Z",
+            "Rounding RM 177.20", "CHANGE RM .00"
+        ])
         #expect(rounded.total?.decimalString == "177.20", "\(String(describing: rounded.total))")
         // Cash back is not spent: its own role, never the total.
         let cashback = parser.parse(pages: [page(["SHOP LTD", "TOTAL 12.00", "CASHBACK 20.00", "CARD 32.00"])], language: "eng")
@@ -153,8 +174,10 @@ struct RealReceiptRulesTests {
             return mender.mend(name, line: prepared.first?.line).0
         }
         // The name printed again lower down (twice) outvotes one misread letter in the header.
-        let receipt = ["SANYO STATIONERY SHOP", "NO. 31G, JALAN SETIA", "SANYU SUPPLY SDN BHD (413577-K)", "TOTAL 5.00",
-                       "Follow us in Facebook: Sanyu.Stationery"]
+        let receipt = [
+            "SANYO STATIONERY SHOP", "NO. 31G, JALAN SETIA", "SANYU SUPPLY SDN BHD (413577-K)", "TOTAL 5.00",
+            "Follow us in Facebook: Sanyu.Stationery"
+        ]
         #expect(mended("SANYO STATIONERY SHOP", on: receipt) == "SANYU STATIONERY SHOP")
         // Printed once each: no majority, nothing changes.
         #expect(mended("SANYO STATIONERY SHOP", on: ["SANYO STATIONERY SHOP", "SANYU SUPPLY SDN BHD"]) == "SANYO STATIONERY SHOP")
@@ -163,7 +186,9 @@ struct RealReceiptRulesTests {
         #expect(merchant(["VERBENA CONFECTIUNERY SDN BHD", "TOTAL 5.00"], confidence: 80)?.value == "VERBENA CONFECTIONERY SDN BHD")
         #expect(merchant(["VERBENA CONFECTIUNERY SDN BHD", "TOTAL 5.00"], confidence: 96)?.value == "VERBENA CONFECTIUNERY SDN BHD")
         #expect(merchant(["Frischmarkt Berger GmbH", "Summe 5,00"], confidence: 80)?.value == "Frischmarkt Berger GmbH")
-        #expect(merchant(["VERBENA CONFECTIUNERY SDN BHD", "TOTAL 5.00"], confidence: 80)?.notes.contains("read 'CONFECTIUNERY' as 'CONFECTIONERY'") == true)
+        #expect(
+            merchant(["VERBENA CONFECTIUNERY SDN BHD", "TOTAL 5.00"], confidence: 80)?.notes.contains("read 'CONFECTIUNERY' as 'CONFECTIONERY'")
+                == true)
         // A trade word with an ending is not a misread of a word in another language.
         #expect(merchant(["GERBANG ALAF RESTAURANTS SDN BHD", "TOTAL 5.00"], confidence: 60)?.value == "GERBANG ALAF RESTAURANTS SDN BHD")
     }
@@ -179,13 +204,19 @@ struct RealReceiptRulesTests {
 
 struct TextLayerCheckTests {
     @Test func realTextPasses() {
-        #expect(TextLayerCheck.isReal(page(["Northwind Web Services Ltd", "Invoice INV-2025-0187", "Date 28 Nov 2025",
-                                            "Hosting 1,249.00", "VAT 20% 249.80", "TOTAL 1,498.80 GBP"])))
+        #expect(
+            TextLayerCheck.isReal(
+                page([
+                    "Northwind Web Services Ltd", "Invoice INV-2025-0187", "Date 28 Nov 2025",
+                    "Hosting 1,249.00", "VAT 20% 249.80", "TOTAL 1,498.80 GBP"
+                ])))
         #expect(TextLayerCheck.isReal(page(["Bäckerei Sonnenschein GmbH", "Rückgeld 9,60", "McDonald's Straße 12", "Summe 10,40 €", "Vielen Dank"])))
     }
 
     @Test func junkLeftByAnOldOCRFails() {
-        #expect(!TextLayerCheck.isReal(page(["Tbe tota1 ~s Rl\\/1 12.5O", "xkcdq wrtzp tHiS Wa1k3r", "~~ ^^ {} ||| ¦¦", "qwrtz bcdfg mnbvc", "Ba1ance dUe h3re"])))
+        #expect(
+            !TextLayerCheck.isReal(
+                page(["Tbe tota1 ~s Rl\\/1 12.5O", "xkcdq wrtzp tHiS Wa1k3r", "~~ ^^ {} ||| ¦¦", "qwrtz bcdfg mnbvc", "Ba1ance dUe h3re"])))
         #expect(!TextLayerCheck.isPlausibleWord("tHiS"))
         #expect(!TextLayerCheck.isPlausibleWord("Wa1k3r"))
         #expect(!TextLayerCheck.isPlausibleWord("wrtzpq"))
@@ -204,12 +235,16 @@ struct RegressionReportTests {
             r.total = Money(decimal: total, currency: .eur)
             return r
         }
-        for i in 0..<12 { report.add(RegressionCase(document: "\(i).jpg", expected: ["total": "1.00"], format: "fixture"), record: record(i == 0 ? "2.00" : "1.00")) }
+        for i in 0..<12 {
+            report.add(RegressionCase(document: "\(i).jpg", expected: ["total": "1.00"], format: "fixture"), record: record(i == 0 ? "2.00" : "1.00"))
+        }
         // 11/12 = 0.91666…, written as 0.9167: the same run is not below its own baseline.
         let baseline = report.json()
         #expect(report.regressions(against: baseline) == [])
         var worse = RegressionReport()
-        for i in 0..<12 { worse.add(RegressionCase(document: "\(i).jpg", expected: ["total": "1.00"], format: "fixture"), record: record(i < 2 ? "2.00" : "1.00")) }
+        for i in 0..<12 {
+            worse.add(RegressionCase(document: "\(i).jpg", expected: ["total": "1.00"], format: "fixture"), record: record(i < 2 ? "2.00" : "1.00"))
+        }
         // Below the baseline over all documents and within its format (the targets are per set).
         #expect(worse.regressions(against: baseline) == ["total: 83.3% now, baseline 91.7%", "fixture total: 83.3% now, baseline 91.7%"])
         #expect(worse.misses.count == 2)
@@ -220,7 +255,10 @@ struct RegressionReportTests {
         #expect(sroie?.document == "X1.jpg")
         #expect(sroie?.expected["total"] == "1007.50")
         #expect(sroie?.expected["date"] == "2018-12-25")
-        let zf = RegressionAdapters.parse(Data(#"{"invoice_number": "471102", "total_gross": "3273.00", "issue_date": "2024-11-15", "currency": "EUR", "seller_name": "Handwerker GmbH"}"#.utf8), name: "inv.expected.json")
+        let zf = RegressionAdapters.parse(
+            Data(
+                #"{"invoice_number": "471102", "total_gross": "3273.00", "issue_date": "2024-11-15", "currency": "EUR", "seller_name": "Handwerker GmbH"}"#
+                    .utf8), name: "inv.expected.json")
         #expect(zf?.document == "inv.pdf")
         #expect(zf?.expected["referenceNumber"] == "471102")
         let fixture = RegressionAdapters.parse(Data(#"{"file": "a.png", "total": "1.00"}"#.utf8), name: "a.expected.json")
@@ -255,7 +293,9 @@ struct TaxIDAndKindTests {
 struct GreetingNameTests {
     @Test func theNameInTheClosingGreeting() {
         let parser = ReceiptParser(today: today)
-        let e = parser.parse(pages: [page(["are X N", "+ 132, -", "25/01/2018 1:22:56PM", "Total 9.00", "Thank you for shopping at FUYI MINI", "MARKET"])], language: "eng")
+        let e = parser.parse(
+            pages: [page(["are X N", "+ 132, -", "25/01/2018 1:22:56PM", "Total 9.00", "Thank you for shopping at FUYI MINI", "MARKET"])],
+            language: "eng")
         #expect(e.merchants.first?.value == "FUYI MINI MARKET")
         #expect(e.merchants.first?.notes.contains("after 'shopping at'") == true)
     }
@@ -266,7 +306,8 @@ struct TaxSanityTests {
         let parser = ReceiptParser(today: today)
         let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: ["merchant", "date", "total", "currency"])
         let source = SourceFile(path: "/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "0", size: 1)
-        let e = parser.parse(pages: [page(["SAM SAM TRADING CO", "29/12/2017", "GST 6% incl 13.30", "Total RM 14.10", "Cash 20.00", "Change 5.90"])], language: "eng")
+        let e = parser.parse(
+            pages: [page(["SAM SAM TRADING CO", "29/12/2017", "GST 6% incl 13.30", "Total RM 14.10", "Cash 20.00", "Change 5.90"])], language: "eng")
         #expect(e.taxes.map(\.amount.minorUnits).contains(1330))
         let r = merger.merge(e, source: source, language: .unknown, pages: 1)
         #expect(r.total?.decimalString == "14.10")

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ShoeboxCore
+import Testing
 
 /// Issue 15, classes 2 and 5, in the pure core: the zip name rule and the text limits.
 struct ZipNameTests {
@@ -53,7 +53,8 @@ struct ZipNameTests {
         let all = stems(["trip1", "trip:1", "unsorted", "", "Trip1"])
         #expect(Set(all.values.map { $0.lowercased() }).count == 5, "\(all)")
         // "café" composed and decomposed: two folders on Linux, one name on a Mac; each gets its own hash.
-        let nfc = "caf\u{E9}", nfd = "cafe\u{301}"
+        let nfc = "caf\u{E9}"
+        let nfd = "cafe\u{301}"
         let cafe = stems([nfc, nfd])
         #expect(cafe.count == 2)
         #expect(cafe[key(nfc)] == nfc + "_" + hash8(nfc))
@@ -64,7 +65,8 @@ struct ZipNameTests {
 struct TextLimitsTests {
     @Test func overLongOrMultiLineValuesAreRefusedWithTheLimitNamed() {
         #expect(TextLimits.problem(field: "referenceNumber", value: String(repeating: "7", count: 100)) == nil)
-        #expect(TextLimits.problem(field: "referenceNumber", value: String(repeating: "7", count: 101))
+        #expect(
+            TextLimits.problem(field: "referenceNumber", value: String(repeating: "7", count: 101))
                 == "a referenceNumber is at most 100 characters; this one has 101. Type a shorter one.")
         #expect(TextLimits.problem(field: "merchant", value: String(repeating: "m", count: 201))?.contains("at most 200 characters") == true)
         #expect(TextLimits.problem(field: "merchant", value: "REWE\nMarkt")?.contains("one line") == true)
@@ -75,8 +77,10 @@ struct TextLimitsTests {
     }
 
     @Test func aSidecarsOverLongValuesAreNamedAndLeftOut() {
-        let json = try! JSONSerialization.data(withJSONObject: ["referenceNumber": String(repeating: "R", count: 40_000), "merchant": "REWE", "category": "c\u{1B}[31m",
-                                                                 "note": String(repeating: "n", count: 1_001)])
+        let json = try! JSONSerialization.data(withJSONObject: [
+            "referenceNumber": String(repeating: "R", count: 40_000), "merchant": "REWE", "category": "c\u{1B}[31m",
+            "note": String(repeating: "n", count: 1_001)
+        ])
         let s = Sidecar.parse(Array(json), today: CalendarDay(year: 2026, month: 11, day: 30)!)
         #expect(s.referenceNumber == nil)
         #expect(s.category == nil)

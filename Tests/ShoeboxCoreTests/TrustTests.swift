@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShoeboxCore
 
 /// The merge policy and routing: every reason on the kind of document that earns it, the other sources
@@ -11,8 +12,9 @@ struct TrustTests {
 
     func record(_ lines: [String], confidence: Double = 95, name: String = "a.jpg", other: OtherSources = OtherSources()) -> DocumentRecord {
         let source = SourceFile(path: "/x/\(name)", relativePath: name, folder: "", kind: .jpeg, sha256: "00", size: 1)
-        return merger.merge(parser.parse(pages: [page(lines, confidence: confidence)], language: "deu"), source: source,
-                            language: LanguageGuess(language: "deu", confidence: 0.9), pages: 1, other: other)
+        return merger.merge(
+            parser.parse(pages: [page(lines, confidence: confidence)], language: "deu"), source: source,
+            language: LanguageGuess(language: "deu", confidence: 0.9), pages: 1, other: other)
     }
 
     @Test func aCleanReceiptIsAcceptedWithProvenance() {
@@ -57,8 +59,10 @@ struct TrustTests {
         let month = record(["YAM FRESH SDN BHD", "Date: 17-06-18", "Total RM7.90", "17-66-18 12:56 SH01"])
         #expect(month.reasons.contains("date-ambiguous"), "\(month.reasons)")
         // A due date that reads as nothing is not the purchase date; times, amounts and IDs are no date shapes.
-        let fine = record(["YAM FRESH SDN BHD", "Date: 17-06-18 12:56:01", "Total RM7.90", "Due date 31-02-18",
-                           "Invoice 17664/103/T0027", "Tel 03-7845-1234", "GST 12.50.00x"])
+        let fine = record([
+            "YAM FRESH SDN BHD", "Date: 17-06-18 12:56:01", "Total RM7.90", "Due date 31-02-18",
+            "Invoice 17664/103/T0027", "Tel 03-7845-1234", "GST 12.50.00x"
+        ])
         #expect(fine.status == .accepted, "\(fine.reasons)")
     }
 
@@ -76,8 +80,10 @@ struct TrustTests {
         // Two totals the rules cannot tell apart.
         var e = parser.parse(pages: [page(clean)], language: "deu")
         let best = e.amounts.filter { $0.role == "total" }.max { $0.score < $1.score }!
-        e.amounts.append(Candidate(value: AmountReading(minorUnits: 386, fractionDigits: 2, currencyHint: "EUR"), role: "total",
-                                   score: best.score, evidence: best.evidence, notes: ["keyword 'summe'"]))
+        e.amounts.append(
+            Candidate(
+                value: AmountReading(minorUnits: 386, fractionDigits: 2, currencyHint: "EUR"), role: "total",
+                score: best.score, evidence: best.evidence, notes: ["keyword 'summe'"]))
         let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
         let two = merger.merge(e, source: source, language: LanguageGuess(language: "deu", confidence: 0.9), pages: 1)
         #expect(two.reasons.contains("total-ambiguous"), "\(two.reasons)")
@@ -90,18 +96,21 @@ struct TrustTests {
     }
 
     @Test func aSidecarConfirmsFillsOrDisagreesButNeverOverrides() {
-        var agree = Sidecar(); agree.total = FieldInput.amount("3.68")
+        var agree = Sidecar()
+        agree.total = FieldInput.amount("3.68")
         let confirmed = record(clean, other: OtherSources(sidecar: agree))
         #expect(confirmed.status == .accepted)
         #expect(confirmed.evidence["total"]?.confirmedBy == ["sidecar"])
 
-        var disagree = Sidecar(); disagree.total = FieldInput.amount("36.80")
+        var disagree = Sidecar()
+        disagree.total = FieldInput.amount("36.80")
         let r = record(clean, other: OtherSources(sidecar: disagree))
         #expect(r.total?.decimalString == "3.68", "the document's reading stays")
         #expect(r.reasons == ["sources-disagree"])
         #expect(r.alternates["total"]?.first == Alternate(value: "36.80", confidence: 0.7, source: "sidecar", reason: "the sidecar says 36.80"))
 
-        var fills = Sidecar(); fills.date = CalendarDay(iso: "2026-03-14")
+        var fills = Sidecar()
+        fills.date = CalendarDay(iso: "2026-03-14")
         let filled = record(["REWE Markt GmbH", "SUMME EUR 3,68"], other: OtherSources(sidecar: fills))
         #expect(filled.date?.iso == "2026-03-14")
         #expect(filled.evidence["date"]?.source == "sidecar")
@@ -151,7 +160,8 @@ struct TrustTests {
         let suggestion = record(["REWE Markt GmbH", "Datum 14.03.2026", "SUMME EUR 3,68"], confidence: 50)
         #expect(suggestion.status == .review)
         guard case .success(let v) = Review.validate(field: "total", value: "3,86", record: suggestion, today: today) else {
-            Issue.record("3,86 must validate"); return
+            Issue.record("3,86 must validate")
+            return
         }
         let confirmed = Review.apply([ReviewDecision(action: .edit, field: "total", value: v), ReviewDecision(action: .accept)], to: suggestion)
         #expect(confirmed.total?.decimalString == "3.86")
@@ -189,8 +199,10 @@ struct DuplicateRulesTests {
         let twoDays = DuplicateRules.Entry(record("b/3.jpg", merchant: "REWE Markt GmbH", total: "23.45", date: "2026-03-16"))
         #expect(rules.match(twoDays, in: [first])?.why == "the same merchant and total within 2 days")
         // Not suspects: three days later; another total; another merchant; the same record itself.
-        #expect(rules.match(DuplicateRules.Entry(record("b/4.jpg", merchant: "REWE Markt GmbH", total: "23.45", date: "2026-03-17")), in: [first]) == nil)
-        #expect(rules.match(DuplicateRules.Entry(record("b/5.jpg", merchant: "REWE Markt GmbH", total: "23.46", date: "2026-03-14")), in: [first]) == nil)
+        #expect(
+            rules.match(DuplicateRules.Entry(record("b/4.jpg", merchant: "REWE Markt GmbH", total: "23.45", date: "2026-03-17")), in: [first]) == nil)
+        #expect(
+            rules.match(DuplicateRules.Entry(record("b/5.jpg", merchant: "REWE Markt GmbH", total: "23.46", date: "2026-03-14")), in: [first]) == nil)
         #expect(rules.match(DuplicateRules.Entry(record("b/6.jpg", merchant: "Aldi GmbH", total: "23.45", date: "2026-03-14")), in: [first]) == nil)
         #expect(rules.match(first, in: [first]) == nil)
         // The window is configurable.
@@ -216,8 +228,10 @@ struct DuplicateRulesTests {
 
     @Test func thePrintedNumbersFindACroppedRescanAndTellOtherPurchasesApart() {
         let rules = DuplicateRules(windowHours: 48)
-        let page = ["UNIHAKKA INTERNATIONAL SDN BHD", "Tel 07-555 1234  GST 001234567890", "Date 02/05/2018 13:18:48",
-                    "Doc No CS00412887", "NASI LEMAK 6.30", "TEH O 2.40", "TOTAL RM 8.70", "CASH 10.00 CHANGE 1.30"].joined(separator: "\n")
+        let page = [
+            "UNIHAKKA INTERNATIONAL SDN BHD", "Tel 07-555 1234  GST 001234567890", "Date 02/05/2018 13:18:48",
+            "Doc No CS00412887", "NASI LEMAK 6.30", "TEH O 2.40", "TOTAL RM 8.70", "CASH 10.00 CHANGE 1.30"
+        ].joined(separator: "\n")
         #expect(DuplicateRules.printedNumbers(in: "Date 02/05/2018 13:18:48 RM8.70 No 7") == ["02052018", "131848", "RM870"])
         let a = DuplicateRules.Entry(record("a/1.jpg", merchant: "UNIHAKKA", total: "8.70", date: "2018-05-02"), firstPageText: page)
         // Cropped and tilted: the image no longer matches, the merchant and total were read otherwise, the
@@ -233,10 +247,14 @@ struct DuplicateRulesTests {
         // Two pages that look alike but print other numbers are not the same paper.
         let print = PageFingerprint(aspect: 100, whole: [1, 2, 3, 4], lower: [5, 6, 7, 8])
         let other = "SHOP 11 22\nNO 9981 12.00\n5.50 17.50\n2018 0099\nTEL 55 66"
-        let x = DuplicateRules.Entry(record("a/1.jpg", merchant: "UNIHAKKA", total: "8.70", date: "2018-05-02"), fingerprint: print, firstPageText: page)
-        let y = DuplicateRules.Entry(record("b/3.jpg", merchant: "KEDAI", total: "17.50", date: "2018-05-02"), fingerprint: print, firstPageText: other)
+        let x = DuplicateRules.Entry(
+            record("a/1.jpg", merchant: "UNIHAKKA", total: "8.70", date: "2018-05-02"), fingerprint: print, firstPageText: page)
+        let y = DuplicateRules.Entry(
+            record("b/3.jpg", merchant: "KEDAI", total: "17.50", date: "2018-05-02"), fingerprint: print, firstPageText: other)
         #expect(rules.match(y, in: [x]) == nil)
-        #expect(rules.match(DuplicateRules.Entry(record("b/3.jpg", merchant: "KEDAI", total: "17.50", date: "2018-05-02"), fingerprint: print), in: [x])?.why
+        #expect(
+            rules.match(DuplicateRules.Entry(record("b/3.jpg", merchant: "KEDAI", total: "17.50", date: "2018-05-02"), fingerprint: print), in: [x])?
+                .why
                 == "the same page image", "without text to compare, the image decides")
     }
 

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ShoeboxCore
 import ShoeboxTestSupport
+import Testing
 
 /// Runs the built `shoebox` binary (built by `make build` before the tests) as a user would.
 /// SHOEBOX_BIN picks another build (`make check-asan` runs these tests on the AddressSanitizer build).
@@ -10,7 +10,8 @@ let today = "2026-11-30"
 
 /// Every file under a folder with its sha256 and mode: to prove the scan folder is never modified.
 func snapshot(_ dir: URL) throws -> [String: String] {
-    let r = try runProgram("/bin/sh", ["-c", "cd '\(dir.path)' && find . -exec stat -c '%n %a %s %Y' {} \\; | sort && find . -type f -exec sha256sum {} \\; | sort"])
+    let r = try runProgram(
+        "/bin/sh", ["-c", "cd '\(dir.path)' && find . -exec stat -c '%n %a %s %Y' {} \\; | sort && find . -type f -exec sha256sum {} \\; | sort"])
     return ["listing": r.out]
 }
 
@@ -21,7 +22,8 @@ func readCSV(_ data: Data) throws -> [[String]] {
     let path = dir.appendingPathComponent("x.csv")
     try data.write(to: path)
     let python = try #require(which("python3"), "python3 is missing: apt-get install -y python3 (make setup)")
-    let r = try runProgram(python, ["-c", "import csv,json,sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))))", path.path])
+    let r = try runProgram(
+        python, ["-c", "import csv,json,sys; print(json.dumps(list(csv.reader(open(sys.argv[1], newline='', encoding='utf-8')))))", path.path])
     #expect(r.code == 0, "python csv failed: \(r.err)")
     return try JSONDecoder().decode([[String]].self, from: Data(r.out.utf8))
 }
@@ -41,7 +43,12 @@ func readCSV(_ data: Data) throws -> [[String]] {
         FileManager.default.createFile(atPath: bad.appendingPathComponent("truncated.jpg").path, contents: Data(jpeg.prefix(jpeg.count / 3)))
         FileManager.default.createFile(atPath: bad.appendingPathComponent("notes.pdf").path, contents: Data("shopping list: milk, bread\n".utf8))
         let qpdf = try #require(which("qpdf"), "qpdf is missing: apt-get install -y qpdf (make setup)")
-        try runProgram(qpdf, ["--encrypt", "secret", "owner", "256", "--", fixtures.path + "/receipts/eng-invoice-textpdf.pdf", bad.appendingPathComponent("locked.pdf").path])
+        try runProgram(
+            qpdf,
+            [
+                "--encrypt", "secret", "owner", "256", "--", fixtures.path + "/receipts/eng-invoice-textpdf.pdf",
+                bad.appendingPathComponent("locked.pdf").path
+            ])
         let secret = bad.appendingPathComponent("secret.png")
         try FileManager.default.copyItem(atPath: fixtures.path + "/receipts/eng-gb-grocer.png", toPath: secret.path)
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: secret.path)
@@ -77,8 +84,11 @@ func readCSV(_ data: Data) throws -> [[String]] {
         }
         // The sample receipts are read right.
         let berlin = try #require(bySource["2026-03-berlin-trip/IMG_0427.png"])
-        let expected = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: fixtures.appendingPathComponent(
-            "sample-expected/2026-03-berlin-trip/IMG_0427.png.expected.json"))) as? [String: Any])
+        let expected = try #require(
+            try JSONSerialization.jsonObject(
+                with: Data(
+                    contentsOf: fixtures.appendingPathComponent(
+                        "sample-expected/2026-03-berlin-trip/IMG_0427.png.expected.json"))) as? [String: Any])
         for key in ["merchant", "date", "total", "currency"] { #expect(berlin[key] as? String == expected[key] as? String, "\(key)") }
 
         // A second run does nothing new and creates no record twice; only the unreadable file is tried again
@@ -177,7 +187,9 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let args = ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", "1", "--today", today]
         let first = try startProgram(shoebox, args)
         // Wait until the first run holds the lock (it writes its pid into run.lock).
-        for _ in 0..<100 where (try? String(contentsOfFile: out + "/run.lock", encoding: .utf8))?.isEmpty ?? true { Thread.sleep(forTimeInterval: 0.05) }
+        for _ in 0..<100 where (try? String(contentsOfFile: out + "/run.lock", encoding: .utf8))?.isEmpty ?? true {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
         let second = try runProgram(shoebox, args)
         #expect(second.code == 8)
         #expect(second.err.contains("another shoebox run (process \(first.processIdentifier))"))
@@ -199,7 +211,8 @@ func readCSV(_ data: Data) throws -> [[String]] {
         for (file, line) in zip(files, lines) {
             let found = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             let stem = (file as NSString).deletingPathExtension
-            let expected = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("\(stem).expected.json"))) as? [String: Any])
+            let expected = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: dir.appendingPathComponent("\(stem).expected.json"))) as? [String: Any])
             for key in ["merchant", "date", "total", "currency"] {
                 #expect(found[key] as? String == expected[key] as? String, "\(file) \(key)")
             }
@@ -265,7 +278,8 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let office = work.appendingPathComponent("scans/office")
         try FileManager.default.createDirectory(at: office, withIntermediateDirectories: true)
         for f in ["IMG_2201.jpg", "scan_0007.png", "scan_2026-02-03_001.pdf"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: office.appendingPathComponent(f))
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: office.appendingPathComponent(f))
         }
         // Sidecars: one disagrees with the printed total (97.52), one does not validate.
         try Data(#"{"total": "79.52"}"#.utf8).write(to: office.appendingPathComponent("IMG_2201.jpg.json"))
@@ -282,7 +296,9 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let session = try runProgram(shoebox, ["review", "--out", out, "--today", today], input: "e total 12,3x\n97.52\nu\ne total 97,52\na\nq\n")
         #expect(session.code == 0, "\(session.err)")
         #expect(session.out.contains("[1/2] office/IMG_2201.jpg"), "\(session.out)")
-        #expect(session.out.contains(") total 79.52   0.70  sidecar: the sidecar says 79.52"), "the sidecar's value is the first total alternate: \(session.out)")
+        #expect(
+            session.out.contains(") total 79.52   0.70  sidecar: the sidecar says 79.52"),
+            "the sidecar's value is the first total alternate: \(session.out)")
         #expect(session.out.contains("refused: '12,3x' is not an amount"), "\(session.out)")
         #expect(session.out.contains("undone: edit total on office/IMG_2201.jpg"), "\(session.out)")
         #expect(session.out.contains("accepted."), "\(session.out)")
@@ -298,11 +314,13 @@ func readCSV(_ data: Data) throws -> [[String]] {
 
         // A decisions file with one bad line: reported with its number, nothing applied.
         let decisions = work.appendingPathComponent("decisions.jsonl").path
-        try Data("""
+        try Data(
+            """
             {"source": "office/scan_0007.png", "action": "accept", "fields": {"date": "2026-01-05"}}
             {"source": "office/scan_0007.png", "action": "explode"}
 
-            """.utf8).write(to: URL(fileURLWithPath: decisions))
+            """.utf8
+        ).write(to: URL(fileURLWithPath: decisions))
         let bad = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions, "--today", today])
         #expect(bad.code == 2)
         #expect(bad.err.contains("decisions.jsonl:2: \"action\" must be one of"), "\(bad.err)")
@@ -332,7 +350,8 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
-        let a = scans.appendingPathComponent("a"), b = scans.appendingPathComponent("b")
+        let a = scans.appendingPathComponent("a")
+        let b = scans.appendingPathComponent("b")
         try FileManager.default.createDirectory(at: a, withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: b, withIntermediateDirectories: true)
         let original = fixtures.appendingPathComponent("sample-scans/office-supplies/IMG_2201.jpg")
@@ -340,8 +359,12 @@ func readCSV(_ data: Data) throws -> [[String]] {
         try FileManager.default.copyItem(at: original, to: b.appendingPathComponent("same-bytes.jpg"))
         // The same paper again: scaled to 90 %, turned 2°, re-encoded at quality 80 (ImageMagick, installed by make setup).
         let convert = try #require(which("convert"), "ImageMagick is missing: make setup")
-        let made = try runProgram(convert, [original.path, "-resize", "90%", "-background", "white", "-rotate", "2", "-quality", "80",
-                                            b.appendingPathComponent("rescan.jpg").path])
+        let made = try runProgram(
+            convert,
+            [
+                original.path, "-resize", "90%", "-background", "white", "-rotate", "2", "-quality", "80",
+                b.appendingPathComponent("rescan.jpg").path
+            ])
         #expect(made.code == 0, "\(made.err)")
         let out = work.appendingPathComponent("out").path
         let run = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today])
@@ -369,13 +392,16 @@ func readCSV(_ data: Data) throws -> [[String]] {
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans"), to: scans)
         let unshare = try #require(which("unshare"), "unshare is missing: apt-get install -y util-linux (make setup)")
         let strace = try #require(which("strace"), "strace is missing: apt-get install -y strace (make setup)")
-        let offline = work.appendingPathComponent("offline").path, traced = work.appendingPathComponent("traced").path
+        let offline = work.appendingPathComponent("offline").path
+        let traced = work.appendingPathComponent("traced").path
         let a = try runProgram(unshare, ["-n", shoebox, "run", scans.path, "--out", offline, "--today", today])
         #expect(a.code == 0, "shoebox under unshare -n (needs root or user namespaces): \(a.err)")
         let trace = work.appendingPathComponent("trace.txt").path
         let b = try runProgram(strace, ["-f", "-e", "trace=network", "-o", trace, shoebox, "run", scans.path, "--out", traced, "--today", today])
         #expect(b.code == 0, "\(b.err)")
-        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { !$0.contains("+++ exited") && !$0.contains("--- SIG") }
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+            !$0.contains("+++ exited") && !$0.contains("--- SIG")
+        }
         #expect(calls.isEmpty, "network calls: \(calls.prefix(5))")
         let offlineRecords = try String(contentsOfFile: offline + "/records.jsonl", encoding: .utf8)
         let tracedRecords = try String(contentsOfFile: traced + "/records.jsonl", encoding: .utf8)
@@ -395,7 +421,9 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let png = fixtures.appendingPathComponent("sample-scans/office-supplies/scan_0007.png").path
         let jpg = fixtures.appendingPathComponent("sample-scans/office-supplies/IMG_2201.jpg").path
         // Latin-1 "café.png" (byte 0xE9) and a name with a newline, made by the shell.
-        let made = try runProgram("/bin/sh", ["-c", "cp '\(png)' \"$(printf '\(folder.path)/caf\\351.png')\" && cp '\(jpg)' \"$(printf '\(folder.path)/two\\nlines.jpg')\""])
+        let made = try runProgram(
+            "/bin/sh", ["-c", "cp '\(png)' \"$(printf '\(folder.path)/caf\\351.png')\" && cp '\(jpg)' \"$(printf '\(folder.path)/two\\nlines.jpg')\""]
+        )
         #expect(made.code == 0, "\(made.err)")
         let out = work.appendingPathComponent("out").path
         let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today])
@@ -416,7 +444,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
         defer { try? FileManager.default.removeItem(at: work) }
         let folder = work.appendingPathComponent("scans/broken")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var generator = SplitMix64(seed: 20261130)  // fixed: the same broken files on every run
+        var generator = SplitMix64(seed: 20_261_130) // fixed: the same broken files on every run
         var expected = 0
         for name in ["deu-baeckerei.jpg", "eng-us-hardware.png", "fra-mobilier.pdf", "eng-invoice-textpdf.pdf"] {
             let bytes = [UInt8](try fixtureBytes(name))
@@ -427,7 +455,10 @@ func readCSV(_ data: Data) throws -> [[String]] {
             }
             for flip in 0..<4 {
                 var b = bytes
-                for _ in 0..<8 { let i = Int.random(in: 0..<b.count, using: &generator); b[i] ^= UInt8.random(in: 1...255, using: &generator) }
+                for _ in 0..<8 {
+                    let i = Int.random(in: 0..<b.count, using: &generator)
+                    b[i] ^= UInt8.random(in: 1...255, using: &generator)
+                }
                 try Data(b).write(to: folder.appendingPathComponent("\(name)-flip\(flip).\(ext)"))
                 expected += 1
             }
@@ -435,15 +466,21 @@ func readCSV(_ data: Data) throws -> [[String]] {
         // A three-page TIFF, whole, truncated and bit-flipped (made with ImageMagick from the fixtures).
         let convert = try #require(which("convert"), "ImageMagick is missing: apt-get install -y imagemagick (make setup)")
         let tiff = work.appendingPathComponent("three.tif").path
-        let made = try runProgram(convert, ["eng-gb-grocer.png", "deu-supermarkt.png", "msa-kedai-runcit.png", "-compress", "lzw", tiff].map {
-            $0.hasSuffix(".png") ? fixtures.path + "/receipts/" + $0 : $0 })
+        let made = try runProgram(
+            convert,
+            ["eng-gb-grocer.png", "deu-supermarkt.png", "msa-kedai-runcit.png", "-compress", "lzw", tiff].map {
+                $0.hasSuffix(".png") ? fixtures.path + "/receipts/" + $0 : $0
+            })
         #expect(made.code == 0, "\(made.err)")
         let tiffBytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: tiff)))
         try Data(tiffBytes).write(to: folder.appendingPathComponent("three.tif"))
         try Data(tiffBytes.prefix(tiffBytes.count / 2)).write(to: folder.appendingPathComponent("three-cut.tif"))
         for flip in 0..<3 {
             var b = tiffBytes
-            for _ in 0..<8 { let i = Int.random(in: 0..<b.count, using: &generator); b[i] ^= UInt8.random(in: 1...255, using: &generator) }
+            for _ in 0..<8 {
+                let i = Int.random(in: 0..<b.count, using: &generator)
+                b[i] ^= UInt8.random(in: 1...255, using: &generator)
+            }
             try Data(b).write(to: folder.appendingPathComponent("three-flip\(flip).tif"))
         }
         expected += 5
@@ -451,28 +488,37 @@ func readCSV(_ data: Data) throws -> [[String]] {
         // sent to review because only its first and last pages were parsed.
         let qpdf = try #require(which("qpdf"), "qpdf is missing (make setup)")
         let invoice = fixtures.path + "/receipts/eng-invoice-textpdf.pdf"
-        let long = try runProgram(qpdf, ["--empty", "--pages"] + Array(repeating: invoice, count: 2000) + ["--", folder.appendingPathComponent("thousands.pdf").path])
+        let long = try runProgram(
+            qpdf, ["--empty", "--pages"] + Array(repeating: invoice, count: 2000) + ["--", folder.appendingPathComponent("thousands.pdf").path])
         #expect(long.code == 0, "\(long.err)")
         expected += 1
         // A TIFF header with nothing after it, and a PDF whose page tree is empty.
         try Data([0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00]).write(to: folder.appendingPathComponent("header-only.tif"))
-        let emptyPDF = "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
+        let emptyPDF =
+            "%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
         try Data(emptyPDF.utf8).write(to: folder.appendingPathComponent("no-pages.pdf"))
         expected += 2
         // A PDF page drawing an image that says it is 20000 × 20000 pixels (its data a few bytes): refused from
         // its stored size (poppler would make surfaces of 1.6 GB to decode it).
-        try onePageImagePDF(pointsWide: 1440, pointsHigh: 1440, width: 20000, height: 20000, filter: "ASCIIHexDecode",
-                            data: Array("FF>".utf8)).write(to: folder.appendingPathComponent("huge-image.pdf"))
+        try onePageImagePDF(
+            pointsWide: 1440, pointsHigh: 1440, width: 20000, height: 20000, filter: "ASCIIHexDecode",
+            data: Array("FF>".utf8)
+        ).write(to: folder.appendingPathComponent("huge-image.pdf"))
         expected += 1
         // A black-and-white scan stored as CCITT fax data (decoded by leptonica, not poppler), whole and bit-flipped.
         let fax = try faxData("eng-gb-grocer.png", in: work)
-        let faxPDF = [UInt8](onePageImagePDF(pointsWide: 216, pointsHigh: 325, width: fax.width, height: fax.height, bitsPerComponent: 1,
-                                             filter: "CCITTFaxDecode", decodeParms: "<</K -1/Columns \(fax.width)>>", data: fax.data))
+        let faxPDF = [UInt8](
+            onePageImagePDF(
+                pointsWide: 216, pointsHigh: 325, width: fax.width, height: fax.height, bitsPerComponent: 1,
+                filter: "CCITTFaxDecode", decodeParms: "<</K -1/Columns \(fax.width)>>", data: fax.data))
         try Data(faxPDF).write(to: folder.appendingPathComponent("fax.pdf"))
         let faxStart = try #require(faxPDF.firstRange(of: fax.data.prefix(64))).lowerBound
         for flip in 0..<3 {
             var b = faxPDF
-            for _ in 0..<8 { let i = Int.random(in: faxStart..<faxStart + fax.data.count, using: &generator); b[i] ^= UInt8.random(in: 1...255, using: &generator) }
+            for _ in 0..<8 {
+                let i = Int.random(in: faxStart..<faxStart + fax.data.count, using: &generator)
+                b[i] ^= UInt8.random(in: 1...255, using: &generator)
+            }
             try Data(b).write(to: folder.appendingPathComponent("fax-flip\(flip).pdf"))
         }
         expected += 4
@@ -534,11 +580,23 @@ func readCSV(_ data: Data) throws -> [[String]] {
         defer { try? FileManager.default.removeItem(at: work) }
         let pipeline = work.appendingPathComponent("tiny.json")
         try Data(#"{"version": 1, "pageTimeoutSeconds": 0.001}"#.utf8).write(to: pipeline)
-        let r = try runProgram(shoebox, ["extract", fixtures.appendingPathComponent("receipts/eng-us-hardware.png").path,
-                                         "--pipeline", pipeline.path, "--json", "--today", today])
+        let r = try runProgram(
+            shoebox,
+            [
+                "extract", fixtures.appendingPathComponent("receipts/eng-us-hardware.png").path,
+                "--pipeline", pipeline.path, "--json", "--today", today
+            ])
         #expect(r.code == 1, "\(r.err)")
         #expect(r.out.contains(#""code":"page-timeout""#), "\(r.out)")
-        let bad = try runProgram(shoebox, ["extract", "x.png", "--pipeline", { try? Data(#"{"version": 1, "pageTimeoutSeconds": 0}"#.utf8).write(to: pipeline); return pipeline.path }()])
+        let bad = try runProgram(
+            shoebox,
+            [
+                "extract", "x.png", "--pipeline",
+                {
+                    try? Data(#"{"version": 1, "pageTimeoutSeconds": 0}"#.utf8).write(to: pipeline)
+                    return pipeline.path
+                }()
+            ])
         #expect(bad.code == 6)
         #expect(bad.err.contains("pageTimeoutSeconds"), "\(bad.err)")
     }
@@ -548,21 +606,21 @@ func readCSV(_ data: Data) throws -> [[String]] {
 /// what they saw, as JSON.
 func readExportZip(_ zip: String, delimiter: String = ",") throws -> [String: Any] {
     let script = #"""
-import csv, hashlib, io, json, sys, zipfile, openpyxl
-z = zipfile.ZipFile(sys.argv[1]); delim = sys.argv[2]
-names = z.namelist()
-def rows(name):
-    text = z.read(name).decode('utf-8')
-    return list(csv.reader(io.StringIO(text.lstrip('\ufeff'), newline=''), delimiter=delim))
-ws = openpyxl.load_workbook(io.BytesIO(z.read('summary.xlsx'))).active
-xlsx = [[{'v': (c.value.date().isoformat() if hasattr(c.value, 'date') else c.value), 't': c.data_type, 'f': c.number_format} for c in r] for r in ws.iter_rows()]
-manifest_ok = all(hashlib.sha256(z.read(n)).hexdigest() == h for h, n in (l.split('  ', 1) for l in z.read('MANIFEST.sha256').decode().splitlines()))
-manifest_names = sorted(l.split('  ', 1)[1] for l in z.read('MANIFEST.sha256').decode().splitlines())
-print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows('totals.csv'), 'xlsx': xlsx,
-                  'frozen': ws.freeze_panes, 'manifestOK': manifest_ok, 'manifestNames': manifest_names,
-                  'ledger': z.read('ledger.beancount').decode(), 'json': json.loads(z.read('summary.json')),
-                  'bom': z.read('summary.csv')[:3] == b'\xef\xbb\xbf'}))
-"""#
+        import csv, hashlib, io, json, sys, zipfile, openpyxl
+        z = zipfile.ZipFile(sys.argv[1]); delim = sys.argv[2]
+        names = z.namelist()
+        def rows(name):
+            text = z.read(name).decode('utf-8')
+            return list(csv.reader(io.StringIO(text.lstrip('\ufeff'), newline=''), delimiter=delim))
+        ws = openpyxl.load_workbook(io.BytesIO(z.read('summary.xlsx'))).active
+        xlsx = [[{'v': (c.value.date().isoformat() if hasattr(c.value, 'date') else c.value), 't': c.data_type, 'f': c.number_format} for c in r] for r in ws.iter_rows()]
+        manifest_ok = all(hashlib.sha256(z.read(n)).hexdigest() == h for h, n in (l.split('  ', 1) for l in z.read('MANIFEST.sha256').decode().splitlines()))
+        manifest_names = sorted(l.split('  ', 1)[1] for l in z.read('MANIFEST.sha256').decode().splitlines())
+        print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows('totals.csv'), 'xlsx': xlsx,
+                          'frozen': ws.freeze_panes, 'manifestOK': manifest_ok, 'manifestNames': manifest_names,
+                          'ledger': z.read('ledger.beancount').decode(), 'json': json.loads(z.read('summary.json')),
+                          'bom': z.read('summary.csv')[:3] == b'\xef\xbb\xbf'}))
+        """#
     // Debian's python3 (make setup installs python3-openpyxl for it), whatever python3 PATH finds first.
     let r = try runProgram("/usr/bin/python3", ["-c", script, zip, delimiter])
     #expect(r.code == 0, "reading \(zip) failed: \(r.err)")
@@ -574,19 +632,24 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
-        let trip = scans.appendingPathComponent("trip"), office = scans.appendingPathComponent("office")
+        let trip = scans.appendingPathComponent("trip")
+        let office = scans.appendingPathComponent("office")
         for dir in [trip, office] { try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true) }
         for f in ["IMG_0412.jpg", "IMG_0427.png", "IMG_0433.jpg"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans/2026-03-berlin-trip/\(f)"), to: trip.appendingPathComponent(f))
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("sample-scans/2026-03-berlin-trip/\(f)"), to: trip.appendingPathComponent(f))
         }
         for f in ["scan_0007.png", "scan_2026-02-03_001.pdf"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: office.appendingPathComponent(f))
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: office.appendingPathComponent(f))
         }
         let injection = #"=HYPERLINK("http://x","y")"#
         try JSONSerialization.data(withJSONObject: ["merchant": injection]).write(to: trip.appendingPathComponent("IMG_0412.jpg.json"))
-        try Data(#"{"defaultCategory": "work trip", "categories": ["work trip", "medical"]}"#.utf8).write(to: trip.appendingPathComponent(".shoebox.json"))
+        try Data(#"{"defaultCategory": "work trip", "categories": ["work trip", "medical"]}"#.utf8).write(
+            to: trip.appendingPathComponent(".shoebox.json"))
         let pipeline = work.appendingPathComponent("pipeline.json")
-        try Data(#"{"version": 1, "categoryRules": [{"keyword": "museum", "category": "medical"}, {"keyword": "taxi", "category": "travel"}]}"#.utf8).write(to: pipeline)
+        try Data(#"{"version": 1, "categoryRules": [{"keyword": "museum", "category": "medical"}, {"keyword": "taxi", "category": "travel"}]}"#.utf8)
+            .write(to: pipeline)
 
         let out = work.appendingPathComponent("out").path
         let run = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--pipeline", pipeline.path])
@@ -594,7 +657,9 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         #expect(try runProgram(shoebox, ["status", "--out", out]).out.contains("review  trip/IMG_0412.jpg: sources-disagree"))
         // The person takes the sidecar's merchant: a formula, as far as a spreadsheet is concerned.
         let decisions = work.appendingPathComponent("d.jsonl")
-        try (JSONSerialization.data(withJSONObject: ["source": "trip/IMG_0412.jpg", "action": "accept", "fields": ["merchant": injection]]) + Data("\n".utf8))
+        try
+            (JSONSerialization.data(withJSONObject: ["source": "trip/IMG_0412.jpg", "action": "accept", "fields": ["merchant": injection]])
+            + Data("\n".utf8))
             .write(to: decisions)
         let applied = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions.path, "--today", today])
         #expect(applied.code == 0, "\(applied.err)")
@@ -602,7 +667,8 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         let export = try runProgram(shoebox, ["export", "--out", out, "--pipeline", pipeline.path])
         #expect(export.code == 0, "\(export.err)")
         let unzip = try #require(which("unzip"), "unzip is missing (make setup)")
-        let tripZip = out + "/exports/trip.zip", officeZip = out + "/exports/office.zip"
+        let tripZip = out + "/exports/trip.zip"
+        let officeZip = out + "/exports/office.zip"
         for zip in [tripZip, officeZip] { #expect(try runProgram(unzip, ["-t", zip]).code == 0, "unzip -t \(zip)") }
 
         // The store's values, as the export must show them.
@@ -616,8 +682,11 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         let header = summary[0]
         let col = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         #expect(Array(header.prefix(5)) == ["date", "merchant", "total", "currency", "net"])
-        #expect(Array(header.suffix(11)) == ["tip", "payment_method", "category", "reference_number", "document_kind", "file", "original_path",
-                                             "sha256", "confidence", "reviewed_by", "record_id"])
+        #expect(
+            Array(header.suffix(11)) == [
+                "tip", "payment_method", "category", "reference_number", "document_kind", "file", "original_path",
+                "sha256", "confidence", "reviewed_by", "record_id"
+            ])
         #expect(header.contains("tax_19"), "a tax column per rate: \(header)")
         #expect(summary.count == 4, "three accepted records: \(summary)")
         #expect(summary.allSatisfy { $0.count == header.count })
@@ -640,7 +709,8 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
             #expect(row[col["total"]!] == record["total"] as? String)
             #expect(row[col["date"]!] == record["date"] as? String)
             #expect(row[col["sha256"]!] == record["sha256"] as? String)
-            #expect(row[col["category"]!] == (source.contains("0427") ? "medical" : "work trip"), "rules apply only where the folder allows them: \(row)")
+            #expect(
+                row[col["category"]!] == (source.contains("0427") ? "medical" : "work trip"), "rules apply only where the folder allows them: \(row)")
             // XLSX: the same values, amounts as numbers with two decimals, the date as a date.
             let total = xlsx[i][col["total"]!]
             #expect(total["t"] as? String == "n")
@@ -706,7 +776,8 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         let scans = work.appendingPathComponent("scans/office")
         try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
         for f in ["IMG_2201.jpg", "scan_0007.png"] {
-            try FileManager.default.copyItem(at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: scans.appendingPathComponent(f))
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: scans.appendingPathComponent(f))
         }
         try Data(#"{"total": "79.52"}"#.utf8).write(to: scans.appendingPathComponent("IMG_2201.jpg.json"))
         let out = work.appendingPathComponent("out").path
@@ -757,22 +828,26 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         let folder = work.appendingPathComponent("scans/long")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let convert = try #require(which("convert"), "ImageMagick is missing (make setup)")
-        let pages = ["eng-gb-grocer.png", "deu-supermarkt.png", "msa-kedai-runcit.png", "spa-supermercado.png"].map { fixtures.path + "/receipts/" + $0 }
+        let pages = ["eng-gb-grocer.png", "deu-supermarkt.png", "msa-kedai-runcit.png", "spa-supermercado.png"].map {
+            fixtures.path + "/receipts/" + $0
+        }
         let made = try runProgram(convert, pages + ["-compress", "lzw", folder.appendingPathComponent("four.tif").path])
         #expect(made.code == 0, "\(made.err)")
         var texts: [String] = []
         for jobs in ["1", "2"] {
             let out = work.appendingPathComponent("out\(jobs)").path
             let log = work.appendingPathComponent("log\(jobs).jsonl").path
-            let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", jobs, "--today", today, "--log-json", log])
+            let run = try runProgram(
+                shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", jobs, "--today", today, "--log-json", log])
             #expect(run.code == 0, "\(run.err)")
             let finished = try #require(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last)
             let event = try #require(try JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [String: Any])
             let helped = try #require(event["pagesHelped"] as? Int)
             #expect(jobs == "1" ? helped == 0 : helped >= 1, "jobs \(jobs): \(helped) pages helped")
             let sqlite = try #require(which("sqlite3"), "sqlite3 is missing (make setup)")
-            texts.append(try runProgram(sqlite, [out + "/store.sqlite", "SELECT page_number, text FROM pages ORDER BY page_number"]).out
-                         + (try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)))
+            texts.append(
+                try runProgram(sqlite, [out + "/store.sqlite", "SELECT page_number, text FROM pages ORDER BY page_number"]).out
+                    + (try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)))
         }
         #expect(texts[0].contains("Harbour Lane Grocers"))
         #expect(texts[0] == texts[1], "the same pages, text and record whoever read them")
@@ -785,7 +860,8 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         defer { try? FileManager.default.removeItem(at: work) }
         let folder = work.appendingPathComponent("scans/one")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: fixtures.path + "/receipts/eng-gb-grocer.png", toPath: folder.appendingPathComponent("grocer.png").path)
+        try FileManager.default.copyItem(
+            atPath: fixtures.path + "/receipts/eng-gb-grocer.png", toPath: folder.appendingPathComponent("grocer.png").path)
         let pipeline = work.appendingPathComponent("doubting.json").path
         let settings = try String(contentsOfFile: packageRoot.path + "/pipelines/default.json", encoding: .utf8)
             .replacingOccurrences(of: "\"acceptThreshold\": 0.6", with: "\"acceptThreshold\": 0.999")
@@ -794,8 +870,12 @@ print(json.dumps({'names': names, 'summary': rows('summary.csv'), 'totals': rows
         for jobs in ["1", "2"] {
             let out = work.appendingPathComponent("out\(jobs)").path
             let log = work.appendingPathComponent("log\(jobs).jsonl").path
-            let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", jobs, "--today", today,
-                                               "--pipeline", pipeline, "--log-json", log])
+            let run = try runProgram(
+                shoebox,
+                [
+                    "run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", jobs, "--today", today,
+                    "--pipeline", pipeline, "--log-json", log
+                ])
             #expect(run.code == 0, "\(run.err)")
             let finished = try #require(try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n").last)
             let event = try #require(try JSONSerialization.jsonObject(with: Data(finished.utf8)) as? [String: Any])

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ShoeboxCore
 import ShoeboxTestSupport
+import Testing
 
 /// Runs `shoebox run` on `files` (name → bytes) in one folder and returns each file's record from records.jsonl.
 /// The run must end (exit 0 or 1: no crash, no abort) with a record for every file.
@@ -36,8 +36,9 @@ private func failureCode(_ record: [String: Any]?) -> String? {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let giant = 2_000_000_000
-        let image = pdfStream("/Type/XObject/Subtype/Image/Width \(giant)/Height \(giant)/ColorSpace/DeviceGray/BitsPerComponent 8/Filter/ASCIIHexDecode",
-                              Array("FF>".utf8))
+        let image = pdfStream(
+            "/Type/XObject/Subtype/Image/Width \(giant)/Height \(giant)/ColorSpace/DeviceGray/BitsPerComponent 8/Filter/ASCIIHexDecode",
+            Array("FF>".utf8))
         let cover = "q 612 0 0 792 0 0 cm /Im0 Do Q"
         var files: [String: [UInt8]] = [
             "mediabox-1e20.pdf": [UInt8](onePagePDF(mediaBox: "0 0 99999999999999999999 99999999999999999999", content: "")),
@@ -45,17 +46,22 @@ private func failureCode(_ record: [String: Any]?) -> String? {
             "mediabox-int-range.pdf": [UInt8](onePagePDF(mediaBox: "-2147483648 -2147483648 2147483647 2147483647", content: "")),
             "mediabox-tiny.pdf": [UInt8](onePagePDF(mediaBox: "0 0 0.0001 0.0001", content: "")),
             "image-giant.pdf": [UInt8](onePagePDF(mediaBox: "0 0 612 792", resources: "/XObject<</Im0 5 0 R>>", content: cover, extra: [image])),
-            "image-giant-wide.pdf": [UInt8](onePageImagePDF(pointsWide: 612, pointsHigh: 792, width: giant, height: 1, filter: "ASCIIHexDecode",
-                                                             data: Array("FF>".utf8))),
-            "image-giant-in-form.pdf": [UInt8](onePagePDF(
-                mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>", content: "q 612 0 0 792 0 0 cm /Fm0 Do Q",
-                extra: [pdfStream("/Type/XObject/Subtype/Form/BBox[0 0 1 1]/Resources<</XObject<</Im0 6 0 R>>>>", Array("/Im0 Do".utf8)), image])),
-            "image-giant-inline.pdf": [UInt8](onePagePDF(
-                mediaBox: "0 0 612 792", content: "q 612 0 0 792 0 0 cm BI /W \(giant) /H \(giant) /CS /G /BPC 8 /F /AHx ID FF> EI Q")),
-            "text-at-1e30.pdf": [UInt8](onePagePDF(
-                mediaBox: "0 0 612 792", resources: "/Font<</F1 5 0 R>>",
-                content: "BT /F1 12 Tf 1e30 0 0 1e30 10 10 Tm (TOTAL 12.50) Tj ET",
-                extra: [Array("<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>".utf8)])),
+            "image-giant-wide.pdf": [UInt8](
+                onePageImagePDF(
+                    pointsWide: 612, pointsHigh: 792, width: giant, height: 1, filter: "ASCIIHexDecode",
+                    data: Array("FF>".utf8))),
+            "image-giant-in-form.pdf": [UInt8](
+                onePagePDF(
+                    mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>", content: "q 612 0 0 792 0 0 cm /Fm0 Do Q",
+                    extra: [pdfStream("/Type/XObject/Subtype/Form/BBox[0 0 1 1]/Resources<</XObject<</Im0 6 0 R>>>>", Array("/Im0 Do".utf8)), image])),
+            "image-giant-inline.pdf": [UInt8](
+                onePagePDF(
+                    mediaBox: "0 0 612 792", content: "q 612 0 0 792 0 0 cm BI /W \(giant) /H \(giant) /CS /G /BPC 8 /F /AHx ID FF> EI Q")),
+            "text-at-1e30.pdf": [UInt8](
+                onePagePDF(
+                    mediaBox: "0 0 612 792", resources: "/Font<</F1 5 0 R>>",
+                    content: "BT /F1 12 Tf 1e30 0 0 1e30 10 10 Tm (TOTAL 12.50) Tj ET",
+                    extra: [Array("<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>".utf8)]))
         ]
         // Image files whose headers declare absurd sizes (the rest of the file as it was).
         let png = try fixtureBytes("eng-gb-grocer.png")
@@ -65,8 +71,9 @@ private func failureCode(_ record: [String: Any]?) -> String? {
         let frame = try #require((2..<jpeg.count - 9).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
         jpeg.replaceSubrange(frame + 5..<frame + 9, with: [0x75, 0x30, 0x75, 0x30])
         files["sof-30000.jpg"] = jpeg
-        let tiff = try imageMagick([fixtures.path + "/receipts/eng-gb-grocer.png", "-compress", "lzw", "-define", "tiff:endian=lsb"],
-                                   output: work.appendingPathComponent("base.tif"))
+        let tiff = try imageMagick(
+            [fixtures.path + "/receipts/eng-gb-grocer.png", "-compress", "lzw", "-define", "tiff:endian=lsb"],
+            output: work.appendingPathComponent("base.tif"))
         files["tags-4294967295.tif"] = tiffDeclaring(tiff, width: .max, height: .max)
         files["tags-100000.tif"] = tiffDeclaring(tiff, width: 100_000, height: 100_000)
 
@@ -74,8 +81,10 @@ private func failureCode(_ record: [String: Any]?) -> String? {
         for name in ["mediabox-1e20.pdf", "mediabox-1e9.pdf", "mediabox-int-range.pdf", "mediabox-tiny.pdf"] {
             #expect(failureCode(records[name]) == "bad-page-size", "\(name): \(records[name] ?? [:])")
         }
-        for name in ["image-giant.pdf", "image-giant-wide.pdf", "image-giant-in-form.pdf", "image-giant-inline.pdf",
-                     "ihdr-2e9.png", "sof-30000.jpg", "tags-4294967295.tif", "tags-100000.tif"] {
+        for name in [
+            "image-giant.pdf", "image-giant-wide.pdf", "image-giant-in-form.pdf", "image-giant-inline.pdf",
+            "ihdr-2e9.png", "sof-30000.jpg", "tags-4294967295.tif", "tags-100000.tif"
+        ] {
             #expect(failureCode(records[name]) == "image-too-large", "\(name): \(records[name] ?? [:])")
         }
         let message = try #require((records["mediabox-1e20.pdf"]?["failure"] as? [String: Any])?["message"] as? String)
@@ -99,14 +108,20 @@ private func failureCode(_ record: [String: Any]?) -> String? {
             "float-32.tif": try make("b.tif", ["-colorspace", "Gray", "-depth", "32", "-define", "quantum:format=floating-point"]),
             "float-64.tif": try make("c.tif", ["-colorspace", "Gray", "-depth", "64", "-define", "quantum:format=floating-point"]),
             "gray-16.tif": try make("d.tif", ["-colorspace", "Gray", "-depth", "16"]),
-            "gray-alpha-16.png": try make("e.png", ["-colorspace", "Gray", "-alpha", "on", "-depth", "16",
-                                                    "-define", "png:bit-depth=16", "-define", "png:color-type=4"]),
+            "gray-alpha-16.png": try make(
+                "e.png",
+                [
+                    "-colorspace", "Gray", "-alpha", "on", "-depth", "16",
+                    "-define", "png:bit-depth=16", "-define", "png:color-type=4"
+                ])
         ]
         #expect(TIFFLayout.read(files["float-32.tif"]!, page: 0)?.sampleFormat == 3, "ImageMagick wrote floating-point samples")
         let records = try runOn(files, in: work)
-        for (name, format) in [("gray-alpha-16.tif", "TIFF of 16-bit gray with an alpha channel"),
-                               ("float-32.tif", "TIFF of 32-bit floating-point gray"),
-                               ("float-64.tif", "TIFF of 64-bit floating-point gray")] {
+        for (name, format) in [
+            ("gray-alpha-16.tif", "TIFF of 16-bit gray with an alpha channel"),
+            ("float-32.tif", "TIFF of 32-bit floating-point gray"),
+            ("float-64.tif", "TIFF of 64-bit floating-point gray")
+        ] {
             #expect(failureCode(records[name]) == "unsupported-image-format", "\(name): \(records[name] ?? [:])")
             let message = (records[name]?["failure"] as? [String: Any])?["message"] as? String ?? ""
             #expect(message.contains(format), "\(message)")
@@ -130,7 +145,7 @@ private func failureCode(_ record: [String: Any]?) -> String? {
             "zeros-after-eof.pdf": invoice + [UInt8](repeating: 0, count: 100_000),
             "signature-after-eof.pdf": invoice + Array(String(repeating: "\r\n-- \nSent from my scanner. ", count: 300).utf8),
             "cut.pdf": Array(invoice.prefix(invoice.count * 3 / 4)),
-            "cut-update.pdf": invoice + update,
+            "cut-update.pdf": invoice + update
         ]
         let records = try runOn(files, in: work)
         for name in ["noise-after-eof.pdf", "zeros-after-eof.pdf", "signature-after-eof.pdf"] {
@@ -152,8 +167,12 @@ private func failureCode(_ record: [String: Any]?) -> String? {
         let python = try #require(which("python3"), "python3 is missing (make setup)")
         let binary = ProcessInfo.processInfo.environment["SHOEBOX_FUZZ_BIN"] ?? packageRoot.appendingPathComponent(".build/debug/shoebox-fuzz").path
         #expect(FileManager.default.isExecutableFile(atPath: binary), "\(binary) is not built: swift build")
-        let r = try runProgram(python, [packageRoot.appendingPathComponent("fuzz/fuzz.py").path, "--cases", "200", "--seed", "smoke",
-                                        "--batch", "100", "--timeout", "60", "--bin", binary, "--work", work.path])
+        let r = try runProgram(
+            python,
+            [
+                packageRoot.appendingPathComponent("fuzz/fuzz.py").path, "--cases", "200", "--seed", "smoke",
+                "--batch", "100", "--timeout", "60", "--bin", binary, "--work", work.path
+            ])
         #expect(r.code == 0, "\(r.out)\n\(r.err.suffix(3000))")
         #expect(r.out.contains("200 cases") && r.out.contains("0 crashes, hangs or leaks"), "\(r.out)")
     }

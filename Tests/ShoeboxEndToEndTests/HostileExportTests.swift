@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ShoeboxTestSupport
+import Testing
 
 // Issue 15, classes 2, 3, 5 and 13: hostile folder names, concurrent exports, over-long text values and
 // socket calls, each run end to end on the built binary with real readers (unzip, zipinfo, Python's zipfile,
@@ -16,8 +16,12 @@ private struct Hashes {
     subscript(_ name: String) -> String? { byBytes[Array(name.utf8)] }
 }
 private func hash8(_ names: [String]) throws -> Hashes {
-    let r = try runProgram("/usr/bin/python3", ["-c", "import hashlib,json,sys; print(json.dumps([hashlib.sha256(n.encode()).hexdigest()[:8] for n in json.loads(sys.argv[1])]))",
-                                                String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self)])
+    let r = try runProgram(
+        "/usr/bin/python3",
+        [
+            "-c", "import hashlib,json,sys; print(json.dumps([hashlib.sha256(n.encode()).hexdigest()[:8] for n in json.loads(sys.argv[1])]))",
+            String(decoding: try JSONSerialization.data(withJSONObject: names), as: UTF8.self)
+        ])
     #expect(r.code == 0, "\(r.err)")
     let hashes = try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String])
     return Hashes(byBytes: Dictionary(zip(names.map { Array($0.utf8) }, hashes), uniquingKeysWith: { a, _ in a }))
@@ -47,7 +51,8 @@ private func unzipTest(_ zip: String) throws -> Bool { try runProgram(unzipPath,
 
 /// Starts shoebox in the background (stdout discarded), with a pipe for its stderr.
 private func startShoebox(_ args: [String]) throws -> (Process, Pipe) {
-    let p = Process(), err = Pipe()
+    let p = Process()
+    let err = Pipe()
     p.executableURL = URL(fileURLWithPath: shoebox)
     p.arguments = args
     p.standardOutput = FileHandle.nullDevice
@@ -78,9 +83,10 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let long = String(repeating: "a", count: 80)
         let layout: [(folder: String, file: String)] = [
             ("trip1", "deu-supermarkt.png"), ("trip:1", "eng-gb-grocer.png"), ("unsorted", "fra-boulangerie.png"), ("", "spa-supermercado.png"),
-            (long + "-x", "msa-kedai-runcit.png"), (long + "-y", "eng-us-hardware.png"), ("Case", "deu-ch-elektro.png"), ("case", "spa-cafeteria.jpg"),
+            (long + "-x", "msa-kedai-runcit.png"), (long + "-y", "eng-us-hardware.png"), ("Case", "deu-ch-elektro.png"),
+            ("case", "spa-cafeteria.jpg"),
             // "café" composed and decomposed: two folders here, one name on a Mac (Swift's == holds them equal).
-            ("caf\u{E9}", "msa-restoran.jpg"), ("cafe\u{301}", "deu-baeckerei.jpg"),
+            ("caf\u{E9}", "msa-restoran.jpg"), ("cafe\u{301}", "deu-baeckerei.jpg")
         ]
         for (folder, file) in layout { try copyFixture(file, to: folder.isEmpty ? scans : scans.appendingPathComponent(folder)) }
         let out = work.appendingPathComponent("out").path
@@ -93,7 +99,9 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         for pair in [["trip1", "trip:1"], ["unsorted", ""], [long + "-x", long + "-y"], ["caf\u{E9}", "cafe\u{301}"]] {
             for folder in pair {
-                #expect(accepted.contains { bytes(($0 as NSString).deletingLastPathComponent) == bytes(folder) }, "no accepted record in '\(folder)': \(stored)")
+                #expect(
+                    accepted.contains { bytes(($0 as NSString).deletingLastPathComponent) == bytes(folder) },
+                    "no accepted record in '\(folder)': \(stored)")
             }
         }
 
@@ -105,7 +113,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let expected = [
             "trip1.zip", "trip1_\(h["trip:1"]!).zip", "unsorted.zip", "unsorted_\(h["unsorted"]!).zip",
             "\(long)_\(h[long + "-x"]!).zip", "\(long)_\(h[long + "-y"]!).zip", "Case_\(h["Case"]!).zip", "case_\(h["case"]!).zip",
-            "caf\u{E9}_\(h["caf\u{E9}"]!).zip", "cafe\u{301}_\(h["cafe\u{301}"]!).zip",
+            "caf\u{E9}_\(h["caf\u{E9}"]!).zip", "cafe\u{301}_\(h["cafe\u{301}"]!).zip"
         ].sorted()
         #expect(zips == expected, "one zip per folder, named by the documented rule: \(zips)")
         #expect(Set(zips.map(bytes)) == Set(expected.map(bytes)), "the same bytes too")
@@ -171,13 +179,16 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
-        for f in ["IMG_2201.jpg", "scan_0007.png", "scan_2026-02-03_001.pdf"] { try copyFixture("sample-scans/office-supplies/\(f)", to: scans.appendingPathComponent("office")) }
+        for f in ["IMG_2201.jpg", "scan_0007.png", "scan_2026-02-03_001.pdf"] {
+            try copyFixture("sample-scans/office-supplies/\(f)", to: scans.appendingPathComponent("office"))
+        }
         try copyFixture("sample-scans/2026-03-berlin-trip/IMG_0433.jpg", to: scans.appendingPathComponent("trip"))
         let out = work.appendingPathComponent("out").path
         #expect(try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today]).code == 0)
         let exports = out + "/exports"
         #expect(try runProgram(shoebox, ["export", "--out", out]).code == 0)
-        let reference = try Dictionary(uniqueKeysWithValues: zipsIn(exports).map { ($0, try Data(contentsOf: URL(fileURLWithPath: exports + "/" + $0))) })
+        let reference = try Dictionary(
+            uniqueKeysWithValues: zipsIn(exports).map { ($0, try Data(contentsOf: URL(fileURLWithPath: exports + "/" + $0))) })
         #expect(reference.keys.sorted() == ["office.zip", "trip.zip"])
 
         func both(_ args: [String]) throws -> [(code: Int32, err: String)] {
@@ -217,7 +228,8 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) is [String: Any])
         #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).filter { $0.contains(".partial") }.isEmpty)
         // A bare file name is a file in the current folder (before: exit 4 with raw NSError text).
-        let bare = try runProgram("/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" export --out \"$3\" --format json --file bare.json", "sh", work.path, shoebox, out])
+        let bare = try runProgram(
+            "/bin/sh", ["-c", "cd \"$1\" && exec \"$2\" export --out \"$3\" --format json --file bare.json", "sh", work.path, shoebox, out])
         #expect(bare.code == 0, "\(bare.err)")
         #expect(FileManager.default.fileExists(atPath: work.path + "/bare.json"))
 
@@ -303,13 +315,17 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
 
         // review --apply: a reference over 100 characters is refused with the limit named; nothing applied.
         let decisions = work.appendingPathComponent("d.jsonl")
-        try (JSONSerialization.data(withJSONObject: ["source": "trip/IMG_0412.jpg", "action": "accept", "fields": ["referenceNumber": String(repeating: "7", count: 101)]])
-             + Data("\n".utf8)).write(to: decisions)
+        try
+            (JSONSerialization.data(withJSONObject: [
+                "source": "trip/IMG_0412.jpg", "action": "accept", "fields": ["referenceNumber": String(repeating: "7", count: 101)]
+            ])
+            + Data("\n".utf8)).write(to: decisions)
         let tooLong = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions.path, "--today", today])
         #expect(tooLong.code == 2, "\(tooLong.err)")
         #expect(tooLong.err.contains("a referenceNumber is at most 100 characters; this one has 101"), "\(tooLong.err)")
-        try (JSONSerialization.data(withJSONObject: ["source": "trip/IMG_0412.jpg", "action": "accept", "fields": ["referenceNumber": "4711"]])
-             + Data("\n".utf8)).write(to: decisions)
+        try
+            (JSONSerialization.data(withJSONObject: ["source": "trip/IMG_0412.jpg", "action": "accept", "fields": ["referenceNumber": "4711"]])
+            + Data("\n".utf8)).write(to: decisions)
         let accepted = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions.path, "--today", today])
         #expect(accepted.code == 0, "\(accepted.err)")
         let export = try runProgram(shoebox, ["export", "--out", out])
@@ -318,13 +334,18 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
 
         // A store written before the limits: a 40,000-character reference and merchant (one a would-be formula)
         // put straight into the record by SQLite. The export cuts those cells and exports the whole folder.
-        let edit = try runProgram("/usr/bin/python3", ["-c", """
-            import json, sqlite3, sys
-            db = sqlite3.connect(sys.argv[1])
-            (sid, text), = db.execute("SELECT r.source_id, r.json FROM records r JOIN sources s ON s.id = r.source_id WHERE s.path = 'trip/IMG_0433.jpg'")
-            o = json.loads(text); o['referenceNumber'] = 'Q' * 40000; o['merchant'] = '=' + 'M' * 39999
-            db.execute("UPDATE records SET json = ? WHERE source_id = ?", (json.dumps(o), sid)); db.commit()
-            """, out + "/store.sqlite"])
+        let edit = try runProgram(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import json, sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                (sid, text), = db.execute("SELECT r.source_id, r.json FROM records r JOIN sources s ON s.id = r.source_id WHERE s.path = 'trip/IMG_0433.jpg'")
+                o = json.loads(text); o['referenceNumber'] = 'Q' * 40000; o['merchant'] = '=' + 'M' * 39999
+                db.execute("UPDATE records SET json = ? WHERE source_id = ?", (json.dumps(o), sid)); db.commit()
+                """, out + "/store.sqlite"
+            ])
         #expect(edit.code == 0, "\(edit.err)")
         let again = try runProgram(shoebox, ["export", "--out", out])
         #expect(again.code == 0, "\(again.err)")
@@ -335,7 +356,8 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let summary = try #require(z["summary"] as? [[String]])
         #expect(summary.count == 3)
         let header = summary[0]
-        let ref = try #require(header.firstIndex(of: "reference_number")), merchant = try #require(header.firstIndex(of: "merchant"))
+        let ref = try #require(header.firstIndex(of: "reference_number"))
+        let merchant = try #require(header.firstIndex(of: "merchant"))
         let source = try #require(header.firstIndex(of: "original_path"))
         let row = try #require(summary.firstIndex { $0[source] == "trip/IMG_0433.jpg" })
         let marker = "…[truncated]"
@@ -373,10 +395,13 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         let strace = try #require(which("strace"), "strace is missing: apt-get install -y strace (make setup)")
         let unshare = try #require(which("unshare"), "unshare is missing: apt-get install -y util-linux (make setup)")
         let scans = work.appendingPathComponent("scans")
-        for f in ["IMG_0412.jpg", "IMG_0427.png"] { try copyFixture("sample-scans/2026-03-berlin-trip/\(f)", to: scans.appendingPathComponent("trip")) }
+        for f in ["IMG_0412.jpg", "IMG_0427.png"] {
+            try copyFixture("sample-scans/2026-03-berlin-trip/\(f)", to: scans.appendingPathComponent("trip"))
+        }
         try copyFixture("sample-scans/office-supplies/scan_0007.png", to: scans.appendingPathComponent("office"))
         // A disagreeing sidecar puts one record in review, for review --export and --apply.
-        try JSONSerialization.data(withJSONObject: ["merchant": "Somewhere Else GmbH"]).write(to: scans.appendingPathComponent("trip/IMG_0412.jpg.json"))
+        try JSONSerialization.data(withJSONObject: ["merchant": "Somewhere Else GmbH"]).write(
+            to: scans.appendingPathComponent("trip/IMG_0412.jpg.json"))
         let decisions = work.appendingPathComponent("d.jsonl")
         try (JSONSerialization.data(withJSONObject: ["source": "trip/IMG_0412.jpg", "action": "accept"]) + Data("\n".utf8)).write(to: decisions)
 
@@ -394,30 +419,42 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
                 ("import", ["import", work.path + "/store-\(tag).json", "--out", out + "-imported"], [0], nil),
                 ("--help", ["--help"], [0], nil),
                 ("--version", ["--version"], [0], nil),
-                ("export --help", ["export", "--help"], [0], nil),
+                ("export --help", ["export", "--help"], [0], nil)
             ]
         }
         for (name, args, codes, input) in verbs(work.path + "/traced", "traced") {
             let trace = work.appendingPathComponent("trace.txt").path
             let r = try runProgram(strace, ["-f", "-e", "trace=network", "-o", trace] + [shoebox] + args, input: input)
             #expect(codes.contains(r.code), "\(name): exit \(r.code): \(r.err)")
-            let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { !$0.contains("+++ exited") && !$0.contains("--- SIG") }
+            let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+                !$0.contains("+++ exited") && !$0.contains("--- SIG")
+            }
             #expect(calls.isEmpty, "\(name): network calls: \(calls.prefix(4))")
         }
         for (name, args, codes, input) in verbs(work.path + "/offline", "offline") {
             let r = try runProgram(unshare, ["-n", shoebox] + args, input: input)
             #expect(codes.contains(r.code), "\(name) under unshare -n (needs root or user namespaces): exit \(r.code): \(r.err)")
         }
-        #expect(try String(contentsOfFile: work.path + "/traced/records.jsonl", encoding: .utf8) == String(contentsOfFile: work.path + "/offline/records.jsonl", encoding: .utf8))
-        #expect(try Data(contentsOf: URL(fileURLWithPath: work.path + "/traced/exports/trip.zip")) == Data(contentsOf: URL(fileURLWithPath: work.path + "/offline/exports/trip.zip")))
+        #expect(
+            try String(contentsOfFile: work.path + "/traced/records.jsonl", encoding: .utf8)
+                == String(contentsOfFile: work.path + "/offline/records.jsonl", encoding: .utf8))
+        #expect(
+            try Data(contentsOf: URL(fileURLWithPath: work.path + "/traced/exports/trip.zip"))
+                == Data(contentsOf: URL(fileURLWithPath: work.path + "/offline/exports/trip.zip")))
 
         // regress on the committed sample fixtures (the slowest verb: traced only).
         let trace = work.appendingPathComponent("trace-regress.txt").path
-        let r = try runProgram(strace, ["-f", "-e", "trace=network", "-o", trace, shoebox, "regress", fixtures.path + "/sample-expected",
-                                        "--scans", fixtures.path + "/sample-scans", "--today", today, "--quiet"])
+        let r = try runProgram(
+            strace,
+            [
+                "-f", "-e", "trace=network", "-o", trace, shoebox, "regress", fixtures.path + "/sample-expected",
+                "--scans", fixtures.path + "/sample-scans", "--today", today, "--quiet"
+            ])
         #expect(r.code == 0 || r.code == 7, "regress: exit \(r.code): \(r.err)")
         #expect(r.out.contains("shoebox regress: 7 documents"), "\(r.out)")
-        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter { !$0.contains("+++ exited") && !$0.contains("--- SIG") }
+        let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
+            !$0.contains("+++ exited") && !$0.contains("--- SIG")
+        }
         #expect(calls.isEmpty, "regress: network calls: \(calls.prefix(4))")
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ShoeboxTestSupport
+import Testing
 
 /// Issue 15, class 12: `import` checks every value as strictly as a run would make it, and refuses the whole
 /// file (exit 11) naming the document, its path and the field, with nothing written.
@@ -25,7 +25,9 @@ import ShoeboxTestSupport
 
         /// Imports the export with document 1 (or the top level) changed; expects exit 11 naming `expected`, and an
         /// untouched store.
-        func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil) throws {
+        func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil)
+            throws
+        {
             let bad = try changed(original, in: work, change, top: top)
             let other = work.appendingPathComponent("other-\(UUID().uuidString)").path
             let r = try runProgram(shoebox, ["import", bad, "--out", other])
@@ -35,18 +37,35 @@ import ShoeboxTestSupport
             let status = try runProgram(shoebox, ["status", "--out", other])
             #expect(status.out.contains("store: 0 documents") || status.code != 0, "\(what): nothing is written: \(status.out)")
         }
-        try refused("escaping path", expected: #"document 1 (shop/../../../etc/hostname): "path" has a ".." part, which would lead outside the scan folder"#) {
+        try refused(
+            "escaping path", expected: #"document 1 (shop/../../../etc/hostname): "path" has a ".." part, which would lead outside the scan folder"#
+        ) {
             $0["path"] = "shop/../../../etc/hostname"
             $0["suggestion"] = NSNull()
         }
-        try refused("absolute path", expected: #"document 1 (/etc/hostname): "path" is absolute"#) { $0["path"] = "/etc/hostname"; $0["folder"] = ""; $0["suggestion"] = NSNull() }
-        try refused("empty part", expected: #""path" has an empty part"#) { $0["path"] = "shop//Alpha.pdf"; $0["suggestion"] = NSNull() }
-        try refused("dot part", expected: #""path" has a "." part"#) { $0["path"] = "shop/./Alpha.pdf"; $0["suggestion"] = NSNull() }
-        try refused("NUL in path", expected: #"(shop/Alpha<U+0000>.pdf): "path" holds a control character (U+0000)"#) { $0["path"] = "shop/Alpha\u{0}.pdf"; $0["suggestion"] = NSNull() }
+        try refused("absolute path", expected: #"document 1 (/etc/hostname): "path" is absolute"#) {
+            $0["path"] = "/etc/hostname"
+            $0["folder"] = ""
+            $0["suggestion"] = NSNull()
+        }
+        try refused("empty part", expected: #""path" has an empty part"#) {
+            $0["path"] = "shop//Alpha.pdf"
+            $0["suggestion"] = NSNull()
+        }
+        try refused("dot part", expected: #""path" has a "." part"#) {
+            $0["path"] = "shop/./Alpha.pdf"
+            $0["suggestion"] = NSNull()
+        }
+        try refused("NUL in path", expected: #"(shop/Alpha<U+0000>.pdf): "path" holds a control character (U+0000)"#) {
+            $0["path"] = "shop/Alpha\u{0}.pdf"
+            $0["suggestion"] = NSNull()
+        }
         try refused("relative root", expected: #""root" must be the absolute path of the scan folder"#) { $0["root"] = "scans" }
         try refused("root with ..", expected: #""root" must be a normalised absolute path"#) { $0["root"] = "/tmp/../etc" }
         for sha in [String(repeating: "z", count: 64), String(repeating: "A", count: 64), String(repeating: "a", count: 63)] {
-            try refused("sha256 \(sha)", expected: #"document 1 (shop/Alpha.pdf): "sha256" must be 64 lowercase hexadecimal digits"#) { $0["sha256"] = sha }
+            try refused("sha256 \(sha)", expected: #"document 1 (shop/Alpha.pdf): "sha256" must be 64 lowercase hexadecimal digits"#) {
+                $0["sha256"] = sha
+            }
         }
         try refused("state", expected: #""state" must be one of accepted, duplicate, failed, review"#) { $0["state"] = "exploded" }
         try refused("size", expected: #""size" must be a whole number of bytes"#) { $0["size"] = -5 }
@@ -67,14 +86,18 @@ import ShoeboxTestSupport
         try refused("merchant NUL", expected: #""suggestion.merchant" holds a control character (U+0000)"#, suggestion("merchant", "A\u{0}B"))
         try refused("source", expected: #""suggestion.source" must be the document's path"#, suggestion("source", "../x.pdf"))
         func decision(_ d: [String: Any]) -> (inout [String: Any]) -> Void { { $0["decisions"] = [d] } }
-        try refused("decision value", expected: #""decisions[0].value" '-5' is not a valid total"#,
-                    decision(["action": "edit", "field": "total", "value": "-5", "at": "2026-11-30T00:00:00Z", "undone": false]))
-        try refused("decision field", expected: #""decisions[0].field" must be one of merchant"#,
-                    decision(["action": "edit", "field": "colour", "value": "red", "at": "2026-11-30T00:00:00Z", "undone": false]))
-        try refused("decision NUL", expected: #""decisions[0].value" holds a control character (U+0000)"#,
-                    decision(["action": "edit", "field": "merchant", "value": "A\u{0}B", "at": "2026-11-30T00:00:00Z", "undone": false]))
-        try refused("decision date", expected: #""decisions[0].value" '0001-01-01' is not a valid date"#,
-                    decision(["action": "edit", "field": "date", "value": "0001-01-01", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        try refused(
+            "decision value", expected: #""decisions[0].value" '-5' is not a valid total"#,
+            decision(["action": "edit", "field": "total", "value": "-5", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        try refused(
+            "decision field", expected: #""decisions[0].field" must be one of merchant"#,
+            decision(["action": "edit", "field": "colour", "value": "red", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        try refused(
+            "decision NUL", expected: #""decisions[0].value" holds a control character (U+0000)"#,
+            decision(["action": "edit", "field": "merchant", "value": "A\u{0}B", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        try refused(
+            "decision date", expected: #""decisions[0].value" '0001-01-01' is not a valid date"#,
+            decision(["action": "edit", "field": "date", "value": "0001-01-01", "at": "2026-11-30T00:00:00Z", "undone": false]))
         // A store that already holds such a path (imported by an older Shoebox; written here with Python's sqlite3,
         // a real SQLite) exports nothing rather than zip a file from outside the scans.
         let hostname = "/etc/hostname"
@@ -113,17 +136,21 @@ import ShoeboxTestSupport
         #expect(broken.err.contains("holds a record that cannot be read (\"status\" is wrong: invalid value sideways)"), "\(broken.err)")
         #expect(!broken.err.contains("DecodingError"), "\(broken.err)")
 
-        try refused("the same path twice", expected: #"document 2 (shop/Alpha.pdf): "path" is the path of document 1 too"#, top: {
-            var documents = $0["documents"] as! [[String: Any]]
-            documents[1]["path"] = documents[0]["path"]
-            documents[1]["suggestion"] = NSNull()
-            $0["documents"] = documents
-        })
+        try refused(
+            "the same path twice", expected: #"document 2 (shop/Alpha.pdf): "path" is the path of document 1 too"#,
+            top: {
+                var documents = $0["documents"] as! [[String: Any]]
+                documents[1]["path"] = documents[0]["path"]
+                documents[1]["suggestion"] = NSNull()
+                $0["documents"] = documents
+            })
     }
 
     /// A store export with one thing changed in document 1 (or at the top), written to a file of its own.
-    func changed(_ original: [String: Any], in work: URL, _ change: ((inout [String: Any]) -> Void)? = nil,
-                 top: ((inout [String: Any]) -> Void)? = nil) throws -> String {
+    func changed(
+        _ original: [String: Any], in work: URL, _ change: ((inout [String: Any]) -> Void)? = nil,
+        top: ((inout [String: Any]) -> Void)? = nil
+    ) throws -> String {
         var object = original
         var documents = try #require(object["documents"] as? [[String: Any]])
         if let change { change(&documents[0]) }
@@ -149,7 +176,9 @@ import ShoeboxTestSupport
         #expect(try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", file]).code == 0)
         let original = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: file))) as? [String: Any])
 
-        func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil) throws {
+        func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil)
+            throws
+        {
             let bad = try changed(original, in: work, change, top: top)
             let other = work.appendingPathComponent("other-\(UUID().uuidString)").path
             let r = try runProgram(shoebox, ["import", bad, "--out", other])
@@ -170,20 +199,30 @@ import ShoeboxTestSupport
         try refused("version Int.max", expected: "says format version 9223372036854775807", top: { $0["version"] = Int.max })
         try refused("version 1e300", expected: "says format version", top: { $0["version"] = 1e300 })
         // Tax: each amount bounded like a total, and at most 64 lines (before: imported, and then sums overflowed).
-        try refused("huge tax", expected: #"document 1 (shop/Alpha.pdf): "suggestion.tax[1].amount" 999999999999999.99 is beyond any receipt"#,
-                    suggestion(["currency": "EUR", "tax": [["rate": "7", "amount": "1.00"], ["rate": "19", "amount": "999999999999999.99"]]]))
-        try refused("65 tax lines", expected: #""suggestion.tax" has 65 lines; at most 64"#,
-                    suggestion(["currency": "EUR", "tax": Array(repeating: ["rate": "19", "amount": "1.00"], count: 65)]))
+        try refused(
+            "huge tax", expected: #"document 1 (shop/Alpha.pdf): "suggestion.tax[1].amount" 999999999999999.99 is beyond any receipt"#,
+            suggestion(["currency": "EUR", "tax": [["rate": "7", "amount": "1.00"], ["rate": "19", "amount": "999999999999999.99"]]]))
+        try refused(
+            "65 tax lines", expected: #""suggestion.tax" has 65 lines; at most 64"#,
+            suggestion(["currency": "EUR", "tax": Array(repeating: ["rate": "19", "amount": "1.00"], count: 65)]))
         // A typed referenceNumber over TextLimits' 100 (but under review's general 200): named like every other
         // invalid value (before: "document 1 is invalid (…)" without path or field).
-        let typed = ["action": "edit", "field": "referenceNumber", "value": String(repeating: "7", count: 150), "at": "2026-11-30T00:00:00Z", "undone": false] as [String: Any]
-        try refused("long typed reference", expected: #"document 1 (shop/Alpha.pdf): "decisions[0].value" is 150 characters long; a referenceNumber is at most 100"#,
-                    { $0["decisions"] = [typed] })
+        let typed =
+            ["action": "edit", "field": "referenceNumber", "value": String(repeating: "7", count: 150), "at": "2026-11-30T00:00:00Z", "undone": false]
+            as [String: Any]
+        try refused(
+            "long typed reference",
+            expected: #"document 1 (shop/Alpha.pdf): "decisions[0].value" is 150 characters long; a referenceNumber is at most 100"#,
+            { $0["decisions"] = [typed] })
 
         // What the pipeline read keeps import's own 1,000-character bound: a 500-character merchant and reference
         // (a long line read from the page) import (before: refused by the 200/100 limits meant for typed values).
-        let longRead = try changed(original, in: work, suggestion(["merchant": String(repeating: "M", count: 500),
-                                                                  "referenceNumber": String(repeating: "R", count: 500)]))
+        let longRead = try changed(
+            original, in: work,
+            suggestion([
+                "merchant": String(repeating: "M", count: 500),
+                "referenceNumber": String(repeating: "R", count: 500)
+            ]))
         let fresh = work.appendingPathComponent("fresh").path
         let imported = try runProgram(shoebox, ["import", longRead, "--out", fresh])
         #expect(imported.code == 0 && imported.out.contains("1 document added"), "exit \(imported.code): \(imported.out) \(imported.err)")
@@ -194,11 +233,16 @@ import ShoeboxTestSupport
         // with exit 8 naming it and writes nothing; with --wait it imports once the lock is free.
         let locked = work.appendingPathComponent("locked").path
         try FileManager.default.createDirectory(atPath: locked, withIntermediateDirectories: true)
-        let holder = try startProgram("/usr/bin/python3", ["-c", """
-            import fcntl, os, sys, time
-            f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.seek(0); f.truncate()
-            f.write('%d run\\n' % os.getpid()); f.flush(); time.sleep(float(sys.argv[2]))
-            """, locked + "/run.lock", "3"])
+        let holder = try startProgram(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import fcntl, os, sys, time
+                f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.seek(0); f.truncate()
+                f.write('%d run\\n' % os.getpid()); f.flush(); time.sleep(float(sys.argv[2]))
+                """, locked + "/run.lock", "3"
+            ])
         for _ in 0..<200 where !((try? String(contentsOfFile: locked + "/run.lock", encoding: .utf8)) ?? "").contains("run") {
             Thread.sleep(forTimeInterval: 0.02)
         }

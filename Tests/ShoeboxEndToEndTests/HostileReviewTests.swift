@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ShoeboxTestSupport
+import Testing
 
 /// A one-page born-digital PDF whose text layer holds `lines` (Helvetica): read without OCR, in milliseconds.
 func textPDF(_ lines: [String]) -> Data {
@@ -9,7 +9,7 @@ func textPDF(_ lines: [String]) -> Data {
         "<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[3 0 R]/Count 1>>",
         "<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Resources<</Font<</F1 4 0 R>>>>/Contents 5 0 R>>",
         "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>",
-        "<</Length \(content.utf8.count)>>\nstream\n\(content)\nendstream",
+        "<</Length \(content.utf8.count)>>\nstream\n\(content)\nendstream"
     ]
     var pdf = "%PDF-1.4\n"
     var offsets: [Int] = []
@@ -58,13 +58,17 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         // Alpha: the total typed with its currency is stored, currency and all. Bravo: a total alone is refused
         // with the way out, then typed with a sign. A date of 0001-01-01 and a NUL in a merchant are refused.
         // Charlie: the first alternate (a total without a currency) is refused, not stored empty.
-        let input = "e total 15.00 EUR\na\n"
+        let input =
+            "e total 15.00 EUR\na\n"
             + "e total 15.00\n15,00 €\ne date 0001-01-01\n2026-03-14\ne merchant Bravo\u{0}Shop\nBravo Shop\na\n"
             + "1\ns\nq\n"
         let session = try runProgram(shoebox, ["review", "--out", out, "--today", today], input: input)
         #expect(session.code == 0, "\(session.err)")
         #expect(session.out.contains("total set to 15.00 EUR."), "\(session.out)")
-        #expect(session.out.contains("refused: the record has no currency, so '15.00' cannot be stored alone. Give the currency with the amount, e.g. 15.00 EUR"), "\(session.out)")
+        #expect(
+            session.out.contains(
+                "refused: the record has no currency, so '15.00' cannot be stored alone. Give the currency with the amount, e.g. 15.00 EUR"),
+            "\(session.out)")
         #expect(session.out.contains("refused: '0001-01-01' is not a date from 1900-01-01 to \(today)"), "\(session.out)")
         #expect(session.out.contains("refused: the merchant holds a control character (U+0000)"), "\(session.out)")
         #expect(session.out.contains("refused: the record has no currency, so '3.00' cannot be stored alone"), "the alternate: \(session.out)")
@@ -79,10 +83,14 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         let alone = try apply([#"{"source": "shop/Charlie.pdf", "action": "accept", "fields": {"total": "15.00"}}"#])
         #expect(alone.code == 2, "\(alone.err)")
         #expect(alone.err.contains("decisions.jsonl:1: total: the record has no currency"), "\(alone.err)")
-        let conflicting = try apply([#"{"source": "shop/Charlie.pdf", "action": "accept"}"#, #"{"source": "shop/Delta.pdf", "action": "accept"}"#,
-                                     #"{"source": "shop/Charlie.pdf", "action": "reject"}"#])
+        let conflicting = try apply([
+            #"{"source": "shop/Charlie.pdf", "action": "accept"}"#, #"{"source": "shop/Delta.pdf", "action": "accept"}"#,
+            #"{"source": "shop/Charlie.pdf", "action": "reject"}"#
+        ])
         #expect(conflicting.code == 2, "\(conflicting.err)")
-        #expect(conflicting.err.contains("decisions.jsonl:3: conflicting decisions: shop/Charlie.pdf is accepted on line 1 and rejected on line 3"), "\(conflicting.err)")
+        #expect(
+            conflicting.err.contains("decisions.jsonl:3: conflicting decisions: shop/Charlie.pdf is accepted on line 1 and rejected on line 3"),
+            "\(conflicting.err)")
         #expect(conflicting.err.contains("nothing was applied"), "\(conflicting.err)")
         let nul = try apply([#"{"source": "shop/Charlie.pdf", "action": "accept", "fields": {"referenceNumber": "A\u0000B"}}"#])
         #expect(nul.code == 2 && nul.err.contains("referenceNumber: the referenceNumber holds a control character (U+0000)"), "\(nul.err)")
@@ -90,8 +98,10 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         #expect(old.code == 2 && old.err.contains("'1066-10-14' is not a date from 1900-01-01"), "\(old.err)")
         #expect(try runProgram(shoebox, ["status", "--out", out]).out.contains("2 review"), "nothing of the refused files was applied")
         // The currency on the same line lets the total go without one; a currency typed with the total sets it.
-        let good = try apply([#"{"source": "shop/Charlie.pdf", "action": "accept", "fields": {"total": "15.00", "currency": "gbp"}}"#,
-                              #"{"source": "shop/Delta.pdf", "action": "accept", "fields": {"total": "USD 15"}}"#])
+        let good = try apply([
+            #"{"source": "shop/Charlie.pdf", "action": "accept", "fields": {"total": "15.00", "currency": "gbp"}}"#,
+            #"{"source": "shop/Delta.pdf", "action": "accept", "fields": {"total": "USD 15"}}"#
+        ])
         #expect(good.code == 0, "\(good.err)")
 
         // What was accepted is what is stored: records.jsonl (rewritten by a run that has nothing new to do).
@@ -100,7 +110,9 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         for (name, currency) in [("Alpha", "EUR"), ("Bravo", "EUR"), ("Charlie", "GBP"), ("Delta", "USD")] {
             let r = try #require(after["shop/\(name).pdf"])
             #expect(r["status"] as? String == "accepted", "\(name): \(r)")
-            #expect(r["total"] as? String == "15.00" && r["currency"] as? String == currency, "\(name): total \(r["total"] ?? "nil") \(r["currency"] ?? "nil")")
+            #expect(
+                r["total"] as? String == "15.00" && r["currency"] as? String == currency,
+                "\(name): total \(r["total"] ?? "nil") \(r["currency"] ?? "nil")")
         }
         #expect(after["shop/Bravo.pdf"]?["date"] as? String == "2026-03-14")
         #expect(after["shop/Bravo.pdf"]?["merchant"] as? String == "Bravo Shop")
@@ -113,7 +125,9 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         try Data(#"{"version": 1, "maxExportMegabytes": 0.001}"#.utf8).write(to: URL(fileURLWithPath: small))
         let tooLarge = try runProgram(shoebox, ["export", "--out", out, "--pipeline", small])
         #expect(tooLarge.code == 9, "\(tooLarge.err)")
-        let pdfBytes = try ["Alpha", "Bravo", "Charlie", "Delta"].reduce(0) { $0 + (try Data(contentsOf: shop.appendingPathComponent("\($1).pdf"))).count }
+        let pdfBytes = try ["Alpha", "Bravo", "Charlie", "Delta"].reduce(0) {
+            $0 + (try Data(contentsOf: shop.appendingPathComponent("\($1).pdf"))).count
+        }
         let held = String(format: "%.2f KiB", Double(pdfBytes) / 1024)
         #expect(tooLarge.err.contains("this export would hold \(held) of originals, more than the limit of 1.02 KiB."), "\(held): \(tooLarge.err)")
         #expect(!tooLarge.err.contains("0 MiB"), "\(tooLarge.err)")
@@ -124,7 +138,7 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         let failures = [
             try runProgram(shoebox, ["review", "--out", out, "--export", "/nonexistent/queue.jsonl"]),
             try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", notAFolder + "/store.json"]),
-            try runProgram(shoebox, ["import", small, "--out", notAFolder]),
+            try runProgram(shoebox, ["import", small, "--out", notAFolder])
         ]
         for r in failures {
             #expect(r.code == 4, "exit \(r.code): \(r.err)")
@@ -145,7 +159,8 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         try receiptWithoutCurrency("Bravo").write(to: shop.appendingPathComponent("Bravo.pdf"))
         // The same as {"total": "15.00", "currency": "EUR"}: the currency typed with the total was dropped.
         try Data(#"{"total": "15.00 EUR"}"#.utf8).write(to: shop.appendingPathComponent("Alpha.pdf.json"))
-        try Data(#"{"total": "15.00", "currency": "EUR", "merchant": "Bravo\u0000Ltd"}"#.utf8).write(to: shop.appendingPathComponent("Bravo.pdf.json"))
+        try Data(#"{"total": "15.00", "currency": "EUR", "merchant": "Bravo\u0000Ltd"}"#.utf8).write(
+            to: shop.appendingPathComponent("Bravo.pdf.json"))
         let out = work.appendingPathComponent("out").path
         let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--jobs", "1"])
         #expect(run.code == 0, "\(run.err)")
@@ -172,18 +187,25 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         for (what, path) in [("missing file", work.path + "/no-such.jsonl"), ("a folder", work.path)] {
             let r = try runProgram(shoebox, ["review", "--out", out, "--apply", path, "--today", today])
             #expect(r.code == 2, "\(what): exit \(r.code): \(r.err)")
-            #expect(r.err.hasPrefix("shoebox review: ") && (r.err.contains("Check the path") || r.err.contains("is not a regular file")), "\(what): \(r.err)")
+            #expect(
+                r.err.hasPrefix("shoebox review: ") && (r.err.contains("Check the path") || r.err.contains("is not a regular file")),
+                "\(what): \(r.err)")
         }
         let wait = try runProgram(shoebox, ["review", "--out", out, "--wait"], input: "q\n")
         #expect(wait.code == 2 && wait.err.contains("--wait goes with --apply"), "exit \(wait.code): \(wait.err)")
 
         let decisions = work.appendingPathComponent("decisions.jsonl").path
         try Data(#"{"source": "shop/Alpha.pdf", "action": "reject"}"#.utf8).write(to: URL(fileURLWithPath: decisions))
-        let holder = try startProgram("/usr/bin/python3", ["-c", """
-            import fcntl, os, sys, time
-            f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.seek(0); f.truncate()
-            f.write('%d import\\n' % os.getpid()); f.flush(); time.sleep(float(sys.argv[2]))
-            """, out + "/run.lock", "3"])
+        let holder = try startProgram(
+            "/usr/bin/python3",
+            [
+                "-c",
+                """
+                import fcntl, os, sys, time
+                f = open(sys.argv[1], 'a+'); fcntl.flock(f, fcntl.LOCK_EX); f.seek(0); f.truncate()
+                f.write('%d import\\n' % os.getpid()); f.flush(); time.sleep(float(sys.argv[2]))
+                """, out + "/run.lock", "3"
+            ])
         for _ in 0..<200 where !((try? String(contentsOfFile: out + "/run.lock", encoding: .utf8)) ?? "").contains("import") {
             Thread.sleep(forTimeInterval: 0.02)
         }
@@ -198,7 +220,9 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         let waited = try runProgram(shoebox, ["review", "--out", out, "--apply", decisions, "--today", today, "--wait"])
         holder.waitUntilExit()
         #expect(waited.code == 0 && waited.out.contains("1 decision applied"), "exit \(waited.code): \(waited.out) \(waited.err)")
-        #expect(((try? String(contentsOfFile: out + "/run.lock", encoding: .utf8)) ?? "").hasSuffix(" review\n"), "review --apply holds the lock under its verb")
+        #expect(
+            ((try? String(contentsOfFile: out + "/run.lock", encoding: .utf8)) ?? "").hasSuffix(" review\n"),
+            "review --apply holds the lock under its verb")
         let status = try runProgram(shoebox, ["status", "--out", out])
         #expect(status.out.contains("2 rejected"), "the session's decision (Bravo) and the file's (Alpha): \(status.out)")
     }

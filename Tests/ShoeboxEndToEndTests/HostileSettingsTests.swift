@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import ShoeboxTestSupport
+import Testing
 
 /// Issue 15, classes 10 and 11: numbers outside their documented range, and output folders that cannot be
 /// used, through the real binary. The commands are chosen so that even a binary without the checks starts no
@@ -15,8 +15,12 @@ import ShoeboxTestSupport
     @Test func aJobsFlagOutsideItsRangeIsAUsageErrorNamingTheRange() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        for (verb, value) in [("run", "99999"), ("run", "65"), ("run", "0"), ("run", "-3"), ("run", "2.5"), ("extract", "99999"), ("regress", "1000000")] {
-            let args = verb == "run" ? ["run", "/nonexistent/scans", "--out", dir.appendingPathComponent("out").path, "--jobs", value]
+        for (verb, value) in [
+            ("run", "99999"), ("run", "65"), ("run", "0"), ("run", "-3"), ("run", "2.5"), ("extract", "99999"), ("regress", "1000000")
+        ] {
+            let args =
+                verb == "run"
+                ? ["run", "/nonexistent/scans", "--out", dir.appendingPathComponent("out").path, "--jobs", value]
                 : [verb, "/nonexistent/file.png", "--jobs", value]
             let r = try run(args)
             #expect(r.code == 2, "\(verb) --jobs \(value): \(r.err)")
@@ -49,7 +53,7 @@ import ShoeboxTestSupport
             (#""pageTimeoutSeconds": 1e9"#, #"key "pageTimeoutSeconds" is 1000000000, outside its range 0.001 to 3600 seconds"#),
             (#""textHeightTarget": 5"#, #"key "textHeightTarget" is 5, outside its range 10 to 80 (or 0: off)"#),
             (#""maxExportMegabytes": 1e-300"#, #"key "maxExportMegabytes" is 1e-300, outside its range 0.001 to 1048576 MiB"#),
-            (#""maxExportMegabytes": 1e300"#, #"key "maxExportMegabytes" is 1e+300, outside its range 0.001 to 1048576 MiB"#),
+            (#""maxExportMegabytes": 1e300"#, #"key "maxExportMegabytes" is 1e+300, outside its range 0.001 to 1048576 MiB"#)
         ]
         for (setting, message) in cases {
             try Data("{\"version\": 1, \(setting)}".utf8).write(to: URL(fileURLWithPath: file))
@@ -64,8 +68,11 @@ import ShoeboxTestSupport
             #expect(r.code == 6 && r.err.contains("version \(v) is not supported"), "version \(v): \(r.err)")
         }
         // Values inside the ranges still read (the run then stops at the missing folder).
-        try Data(#"{"version": 1, "jobs": 64, "maxMegapixels": 500, "extraPassSegmentationModes": [3.0, 11], "textHeightTarget": 0, "maxExportMegabytes": 0.01}"#.utf8)
-            .write(to: URL(fileURLWithPath: file))
+        try Data(
+            #"{"version": 1, "jobs": 64, "maxMegapixels": 500, "extraPassSegmentationModes": [3.0, 11], "textHeightTarget": 0, "maxExportMegabytes": 0.01}"#
+                .utf8
+        )
+        .write(to: URL(fileURLWithPath: file))
         #expect(try run(["run", "/nonexistent/scans", "--out", dir.appendingPathComponent("out").path, "--jobs", "1", "--pipeline", file]).code == 3)
         // Broken JSON is named in plain words, not Foundation's "The operation could not be completed".
         try Data(#"{"version": 1,"#.utf8).write(to: URL(fileURLWithPath: file))
@@ -109,15 +116,21 @@ import ShoeboxTestSupport
         let asUser = try #require(try unprivilegedCommand(shoebox, in: work), "setpriv is missing: apt-get install -y util-linux")
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: readOnly.path)
         let env = ["PATH": "/usr/bin:/bin", "HOME": work.path]
-        let ro = try runProgram(asUser[0], Array(asUser.dropFirst()) + ["run", work.appendingPathComponent("scans").path, "--out", readOnly.path, "--jobs", "1", "--today", today],
-                                environment: env)
+        let ro = try runProgram(
+            asUser[0],
+            Array(asUser.dropFirst()) + ["run", work.appendingPathComponent("scans").path, "--out", readOnly.path, "--jobs", "1", "--today", today],
+            environment: env)
         #expect(ro.code == 4, "exit \(ro.code): \(ro.err)")
         #expect(ro.err.contains("cannot create \(readOnly.path)/run.lock: Permission denied"), "\(ro.err)")
         // A folder to be created inside a read-only one.
         let inside = readOnly.appendingPathComponent("new/out").path
-        let ro2 = try runProgram(asUser[0], Array(asUser.dropFirst()) + ["run", work.appendingPathComponent("scans").path, "--out", inside, "--jobs", "1", "--today", today],
-                                 environment: env)
-        #expect(ro2.code == 4 && ro2.err.contains("cannot create the output folder \(readOnly.path)/new: Permission denied"), "exit \(ro2.code): \(ro2.err)")
+        let ro2 = try runProgram(
+            asUser[0],
+            Array(asUser.dropFirst()) + ["run", work.appendingPathComponent("scans").path, "--out", inside, "--jobs", "1", "--today", today],
+            environment: env)
+        #expect(
+            ro2.code == 4 && ro2.err.contains("cannot create the output folder \(readOnly.path)/new: Permission denied"),
+            "exit \(ro2.code): \(ro2.err)")
         // import into a read-only folder says why too, without Foundation's "Cocoa error" text.
         let imp = try runProgram(asUser[0], Array(asUser.dropFirst()) + ["import", file.path, "--out", inside], environment: env)
         #expect(imp.code == 4, "exit \(imp.code): \(imp.err)")

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 import ShoeboxCore
 import ShoeboxTestSupport
+import Testing
 
 /// Hostile scan folders (issue 15): every file under the scan root ends in a named state, nothing hangs on a
 /// special file, nothing is held whole that need not be, and no document can crash every run.
@@ -31,7 +31,8 @@ import ShoeboxTestSupport
     @Test func aDuplicateIsJudgedAgainWhenItsOriginalChangesOrVanishes() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans"), out = work.appendingPathComponent("out")
+        let scans = work.appendingPathComponent("scans")
+        let out = work.appendingPathComponent("out")
         try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("a/x.png"))
         try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("b/copy.png"))
         try copyFixture("deu-supermarkt.png", to: scans.appendingPathComponent("c/y.png"))
@@ -75,7 +76,8 @@ import ShoeboxTestSupport
     @Test func anOriginalReadAgainStaysTheOriginalOfItsCopies() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans"), out = work.appendingPathComponent("out")
+        let scans = work.appendingPathComponent("scans")
+        let out = work.appendingPathComponent("out")
         try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("b/x.png"))
         #expect(try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today]).code == 0)
         // A copy whose path sorts first arrives later: a duplicate of the stored original.
@@ -96,18 +98,24 @@ import ShoeboxTestSupport
     @Test func foldersThatCannotBeReadOrNamedAreNotSkippedSilently() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans"), out = work.appendingPathComponent("out")
+        let scans = work.appendingPathComponent("scans")
+        let out = work.appendingPathComponent("out")
         try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("ok/x.png"))
         try copyFixture("deu-supermarkt.png", to: scans.appendingPathComponent("locked/y.png"))
         // A folder named in Latin-1 ("café" with byte E9), holding two files.
         let python = try #require(which("python3"))
-        let made = try runProgram(python, ["-c", """
-            import os, shutil, sys
-            d = os.path.join(sys.argv[1].encode(), b'caf\\xe9')
-            os.makedirs(d)
-            shutil.copy(sys.argv[2], os.path.join(d, b'z.png'))
-            shutil.copy(sys.argv[2], os.path.join(d, b'w\\xfc.png'))
-            """, scans.path, fixtures.appendingPathComponent("receipts/fra-boulangerie.png").path])
+        let made = try runProgram(
+            python,
+            [
+                "-c",
+                """
+                import os, shutil, sys
+                d = os.path.join(sys.argv[1].encode(), b'caf\\xe9')
+                os.makedirs(d)
+                shutil.copy(sys.argv[2], os.path.join(d, b'z.png'))
+                shutil.copy(sys.argv[2], os.path.join(d, b'w\\xfc.png'))
+                """, scans.path, fixtures.appendingPathComponent("receipts/fra-boulangerie.png").path
+            ])
         #expect(made.code == 0, "\(made.err)")
         // Root reads any folder: the run is made as an unprivileged user so that the locked folder really is locked.
         let asUser = try #require(try unprivilegedCommand(shoebox, in: work), "setpriv is missing: apt-get install -y util-linux (make setup)")
@@ -133,7 +141,8 @@ import ShoeboxTestSupport
     @Test func specialFilesAndLinkedSidecarsAreNeverReadAndNeverHang() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans"), out = work.appendingPathComponent("out")
+        let scans = work.appendingPathComponent("scans")
+        let out = work.appendingPathComponent("out")
         let mkfifo = try #require(which("mkfifo"))
         try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("a/fifo.png"))
         try runProgram(mkfifo, [scans.appendingPathComponent("a/fifo.png.json").path])
@@ -143,12 +152,17 @@ import ShoeboxTestSupport
         try copyFixture("fra-boulangerie.png", to: scans.appendingPathComponent("a/linked.png"))
         let elsewhere = work.appendingPathComponent("elsewhere.json")
         try Data(#"{"total": "999.99 EUR", "merchant": "Linked Sidecar GmbH"}"#.utf8).write(to: elsewhere)
-        try FileManager.default.createSymbolicLink(atPath: scans.appendingPathComponent("a/linked.png.json").path, withDestinationPath: elsewhere.path)
+        try FileManager.default.createSymbolicLink(
+            atPath: scans.appendingPathComponent("a/linked.png.json").path, withDestinationPath: elsewhere.path)
         try runProgram(mkfifo, [scans.appendingPathComponent("a/pipe.jpg").path])
         // A socket named like a scan: never opened (a socket cannot be), named like the FIFO.
         let python = try #require(which("python3"))
-        let made = try runProgram(python, ["-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
-                                           scans.appendingPathComponent("a/socket.pdf").path])
+        let made = try runProgram(
+            python,
+            [
+                "-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+                scans.appendingPathComponent("a/socket.pdf").path
+            ])
         #expect(made.code == 0, "\(made.err)")
 
         let run = try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today, "--jobs", "2"], seconds: 300)
@@ -186,7 +200,8 @@ import ShoeboxTestSupport
     @Test func aLargeFileIsRejectedWithoutBeingHeldInMemory() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans"), out = work.appendingPathComponent("out")
+        let scans = work.appendingPathComponent("scans")
+        let out = work.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: scans.appendingPathComponent("a"), withIntermediateDirectories: true)
         // 48 MB that is no scan (a sparse file: zeros), and a JPEG over a 1 MiB limit. (Hashing in the debug build
         // runs at a few MB/s: the file is large enough to show whether it is held whole, and no larger.)
@@ -202,12 +217,17 @@ import ShoeboxTestSupport
         try Data(#"{"version": 1, "name": "small", "maxFileMegabytes": 1}"#.utf8).write(to: pipeline)
         // Peak memory of the run, as the kernel counts it for a child (Python's getrusage after it ended).
         let python = try #require(which("python3"))
-        let measured = try runProgram(python, ["-c", """
-            import resource, subprocess, sys
-            p = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=600)
-            print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
-            print(p.stdout)
-            """, shoebox, "run", scans.path, "--out", out.path, "--today", today, "--pipeline", pipeline.path])
+        let measured = try runProgram(
+            python,
+            [
+                "-c",
+                """
+                import resource, subprocess, sys
+                p = subprocess.run(sys.argv[1:], capture_output=True, text=True, timeout=600)
+                print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)
+                print(p.stdout)
+                """, shoebox, "run", scans.path, "--out", out.path, "--today", today, "--pipeline", pipeline.path
+            ])
         let first = measured.out.split(separator: "\n").first?.split(separator: " ") ?? []
         #expect(first.count == 2 && first[0] == "1", "exit 1 (failed documents): \(measured.out) \(measured.err)")
         let peakKiB = Int(first.last ?? "") ?? Int.max
@@ -225,7 +245,8 @@ import ShoeboxTestSupport
     @Test func aDocumentThatCrashedARunFailsByNameInTheNextRun() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans"), out = work.appendingPathComponent("out")
+        let scans = work.appendingPathComponent("scans")
+        let out = work.appendingPathComponent("out")
         try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("a/boom.png"))
         try copyFixture("deu-supermarkt.png", to: scans.appendingPathComponent("a/fine.png"))
         // The test hook makes a worker abort on a path holding "boom", as a library abort would.
@@ -253,7 +274,8 @@ import ShoeboxTestSupport
     @Test func aBrokenStoredRecordIsReadAgainByTheNextRun() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans"), out = work.appendingPathComponent("out")
+        let scans = work.appendingPathComponent("scans")
+        let out = work.appendingPathComponent("out")
         try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("a/x.png"))
         #expect(try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today]).code == 0)
         let sqlite = try #require(which("sqlite3"), "sqlite3 is missing: make setup")

@@ -1,14 +1,15 @@
-import Foundation
-import Testing
-import ShoeboxTestSupport
-import ShoeboxCore
 import CLeptonica
-import LineImages
+import Foundation
 import GrayJPEG
+import LineImages
+import ShoeboxCore
+import ShoeboxTestSupport
+import Testing
+
 @testable import ShoeboxEngines
+@testable import ShoeboxExport
 @testable import ShoeboxPipeline
 @testable import ShoeboxStore
-@testable import ShoeboxExport
 
 struct ImageAndOCRTests {
     @Test func tesseractReadsAPNGFixture() throws {
@@ -51,25 +52,31 @@ struct ImageAndOCRTests {
     // depth, resolution and input format; gray and 1-bit, odd widths, pad bits left dirty by the writer's pix.
     // (Leptonica's reader takes a first pixel byte that is white space for part of the header: ours does not.)
     @Test func lineImagesReadBackAsLeptonicaReadsThem() throws {
-        _ = ImageLoader.silenced  // leptonica's own message for the file it cannot read
+        _ = ImageLoader.silenced // leptonica's own message for the file it cannot read
         var generator = SplitMix64(seed: 5)
-        for (depth, width, height) in [(8, 1, 1), (8, 3, 7), (8, 33, 20), (8, 257, 40), (1, 1, 3), (1, 7, 5), (1, 33, 9), (1, 100, 31),
-                                       (8, 2, 2), (1, 9, 2)] {
+        for (depth, width, height) in [
+            (8, 1, 1), (8, 3, 7), (8, 33, 20), (8, 257, 40), (1, 1, 3), (1, 7, 5), (1, 33, 9), (1, 100, 31),
+            (8, 2, 2), (1, 9, 2)
+        ] {
             var pix = pixCreateNoInit(Int32(width), Int32(height), Int32(depth))
             defer { pixDestroy(&pix) }
             let data = try #require(pixGetData(pix))
             for i in 0..<Int(pixGetWpl(pix)) * height { data[i] = UInt32(truncatingIfNeeded: generator.next()) }
-            let spaceFirst = width == 2 || width == 9  // the first pixel byte a space (0x20), or a byte beyond it
+            let spaceFirst = width == 2 || width == 9 // the first pixel byte a space (0x20), or a byte beyond it
             data[0] = data[0] & 0x00FF_FFFF | (spaceFirst ? 0x2000_0000 : 0xA500_0000)
             var bytes: UnsafeMutablePointer<UInt8>?
             var size = 0
             #expect(pixWriteMem(&bytes, &size, pix, Int32(IFF_PNG)) == 0)
             defer { free(bytes) }
             let written = try #require(bytes)
-            #expect(String(decoding: UnsafeBufferPointer(start: written, count: 18), as: UTF8.self) == (depth == 8 ? "P5" : "P4") + "\n# shoebox line\n")
+            #expect(
+                String(decoding: UnsafeBufferPointer(start: written, count: 18), as: UTF8.self) == (depth == 8 ? "P5" : "P4") + "\n# shoebox line\n")
             var ours = pixReadMem(written, size)
             var theirs = LineImages_leptonicaReadMem(written, size)?.assumingMemoryBound(to: PIX.self)
-            defer { pixDestroy(&ours); pixDestroy(&theirs) }
+            defer {
+                pixDestroy(&ours)
+                pixDestroy(&theirs)
+            }
             let a = try #require(ours)
             var same: Int32 = 0
             pixEqual(a, pix, &same)
@@ -122,23 +129,34 @@ struct ImageAndOCRTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
-        let gray = dir.appendingPathComponent("gray.jpg").path, cmyk = dir.appendingPathComponent("cmyk.jpg").path
-        try runProgram(convert, [fixtures.path + "/receipts/deu-baeckerei.jpg", "-colorspace", "Gray", "-density", "118", "-units",
-                                 "PixelsPerCentimeter", gray], environment: ["MAGICK_THREAD_LIMIT": "1"])
-        try runProgram(convert, [fixtures.path + "/receipts/deu-baeckerei.jpg", "-colorspace", "CMYK", cmyk], environment: ["MAGICK_THREAD_LIMIT": "1"])
+        let gray = dir.appendingPathComponent("gray.jpg").path
+        let cmyk = dir.appendingPathComponent("cmyk.jpg").path
+        try runProgram(
+            convert,
+            [
+                fixtures.path + "/receipts/deu-baeckerei.jpg", "-colorspace", "Gray", "-density", "118", "-units",
+                "PixelsPerCentimeter", gray
+            ], environment: ["MAGICK_THREAD_LIMIT": "1"])
+        try runProgram(
+            convert, [fixtures.path + "/receipts/deu-baeckerei.jpg", "-colorspace", "CMYK", cmyk], environment: ["MAGICK_THREAD_LIMIT": "1"])
         var files = try ["deu-baeckerei.jpg", "msa-restoran.jpg", "spa-cafeteria.jpg"].map { try fixtureBytes($0) }
         files.append([UInt8](try #require(FileManager.default.contents(atPath: gray))))
         for (index, bytes) in files.enumerated() {
             var ours = bytes.withUnsafeBufferPointer { GrayJPEG_read($0.baseAddress, $0.count)?.assumingMemoryBound(to: PIX.self) }
             var read = bytes.withUnsafeBufferPointer { pixReadMem($0.baseAddress, $0.count) }
             var theirs = pixConvertTo8(read, 0)
-            defer { pixDestroy(&ours); pixDestroy(&read); pixDestroy(&theirs) }
-            let a = try #require(ours), b = try #require(theirs)
+            defer {
+                pixDestroy(&ours)
+                pixDestroy(&read)
+                pixDestroy(&theirs)
+            }
+            let a = try #require(ours)
+            let b = try #require(theirs)
             var same: Int32 = 0
             pixEqual(a, b, &same)
             #expect(same == 1 && pixGetDepth(a) == 8)
             #expect(pixGetXRes(a) == pixGetXRes(read) && pixGetYRes(a) == pixGetYRes(read) && pixGetInputFormat(a) == pixGetInputFormat(read))
-            if index == files.count - 1 { #expect(pixGetXRes(a) == 300) }  // 118 pixels per centimetre
+            if index == files.count - 1 { #expect(pixGetXRes(a) == 300) } // 118 pixels per centimetre
         }
         let cmykBytes = [UInt8](try #require(FileManager.default.contents(atPath: cmyk)))
         #expect(cmykBytes.withUnsafeBufferPointer { GrayJPEG_read($0.baseAddress, $0.count) } == nil)
@@ -153,7 +171,10 @@ struct ImageAndOCRTests {
 
     @Test func hugeImagesAreRefusedBeforeDecodingPixels() throws {
         let result = ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 1)
-        guard case .failure(let f) = result else { Issue.record("expected failure"); return }
+        guard case .failure(let f) = result else {
+            Issue.record("expected failure")
+            return
+        }
         #expect(f.code == "image-too-large")
     }
 }
@@ -171,22 +192,31 @@ struct PDFTests {
 
     @Test func aScannedPageIsReadFromItsOwnImage() throws {
         let pdf = try PDFRenderer(bytes: try fixtureBytes("fra-mobilier.pdf"))
-        guard case .image(let image) = pdf.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else { Issue.record("expected the page's image"); return }
-        #expect(image.width == 2576 && image.height == 3604 && image.dpi == 300)   // pdfimages -list says so
+        guard case .image(let image) = pdf.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
+            Issue.record("expected the page's image")
+            return
+        }
+        #expect(image.width == 2576 && image.height == 3604 && image.dpi == 300) // pdfimages -list says so
         // The same pixels the renderer gives at that resolution, without decoding the image twice.
         let rendered = try pdf.render(page: 0, dpi: 300, maxMegapixels: 60).get()
         #expect(rendered.width == image.width && rendered.height == image.height)
         let difference = zip(image.gray, rendered.gray).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
         #expect(Double(difference) / Double(image.gray.count) < 2)
         // A scan finer than wanted is read smaller (area averaging), close to what rendering smaller gives.
-        guard case .image(let smaller) = pdf.scan(page: 0, highestDPI: 200, maxMegapixels: 60) else { Issue.record("expected the page's image"); return }
+        guard case .image(let smaller) = pdf.scan(page: 0, highestDPI: 200, maxMegapixels: 60) else {
+            Issue.record("expected the page's image")
+            return
+        }
         #expect(smaller.dpi == 200 && abs(smaller.width - 1717) <= 1 && abs(smaller.height - 2403) <= 1)
         let renderedSmaller = try pdf.render(page: 0, dpi: 200, maxMegapixels: 60).get()
         let pairs = zip(smaller.gray, renderedSmaller.gray)
         #expect(Double(pairs.reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }) / Double(smaller.gray.count) < 8)
         // A born-digital page has no scan.
-        guard case .render(nil) = try PDFRenderer(bytes: try fixtureBytes("eng-invoice-textpdf.pdf")).scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
-            Issue.record("expected no scan"); return
+        guard
+            case .render(nil) = try PDFRenderer(bytes: try fixtureBytes("eng-invoice-textpdf.pdf")).scan(page: 0, highestDPI: 300, maxMegapixels: 60)
+        else {
+            Issue.record("expected no scan")
+            return
         }
     }
 
@@ -196,7 +226,7 @@ struct PDFTests {
         let image = try pdf.render(page: 0, dpi: 300, maxMegapixels: 60).get()
         #expect(image.dpi == 300)
         #expect(image.gray.count == image.width * image.height)
-        #expect(image.gray.contains { $0 < 64 } && image.gray.contains { $0 > 200 })  // ink on paper
+        #expect(image.gray.contains { $0 < 64 } && image.gray.contains { $0 > 200 }) // ink on paper
     }
 
     @Test func twoPagePDFHasTwoPages() throws {
@@ -224,13 +254,14 @@ struct PDFTests {
 }
 
 struct LanguageTests {
-    @Test(arguments: [
-        ("Vielen Dank für Ihren Einkauf. Rückgeld bitte sofort nachzählen. Zu zahlen inklusive Mehrwertsteuer", "deu"),
-        ("Gracias por su visita. El importe total incluye el impuesto sobre el valor añadido", "spa"),
-        ("Merci de votre visite. Le montant total à payer comprend la taxe sur la valeur ajoutée", "fra"),
-        ("Thank you for shopping with us. Please keep your receipt for returns and exchanges", "eng"),
-        ("Terima kasih kerana membeli-belah di kedai kami. Sila simpan resit ini untuk rujukan", "msa"),
-    ] as [(String, String)])
+    @Test(
+        arguments: [
+            ("Vielen Dank für Ihren Einkauf. Rückgeld bitte sofort nachzählen. Zu zahlen inklusive Mehrwertsteuer", "deu"),
+            ("Gracias por su visita. El importe total incluye el impuesto sobre el valor añadido", "spa"),
+            ("Merci de votre visite. Le montant total à payer comprend la taxe sur la valeur ajoutée", "fra"),
+            ("Thank you for shopping with us. Please keep your receipt for returns and exchanges", "eng"),
+            ("Terima kasih kerana membeli-belah di kedai kami. Sila simpan resit ini untuk rujukan", "msa")
+        ] as [(String, String)])
     func detectsTheFiveLanguages(text: String, language: String) {
         let guess = LanguageDetector.detect(text)
         #expect(guess.language == language)
@@ -251,8 +282,10 @@ struct StoreTests {
         var r = DocumentRecord(source: "trip/a.jpg", folder: "trip", sha256: "aa", status: .review)
         r.reasons = ["total-missing"]
         try store.save(DocumentOutcome(record: r, size: 10, kind: .jpeg, pages: []), root: "/scans", runID: run)
-        try store.save(DocumentOutcome(record: .failed("trip/b.pdf", folder: "trip", sha256: "bb", failure: .encryptedPDF),
-                                       size: 5, kind: .pdf, pages: []), root: "/scans", runID: run)
+        try store.save(
+            DocumentOutcome(
+                record: .failed("trip/b.pdf", folder: "trip", sha256: "bb", failure: .encryptedPDF),
+                size: 5, kind: .pdf, pages: []), root: "/scans", runID: run)
         #expect(try store.records().map(\.source) == ["trip/a.jpg", "trip/b.pdf"])
         #expect(try store.finishedSHA(path: "trip/a.jpg") == "aa")
         #expect(try store.originalPaths()["trip/b.pdf"] == "/scans/trip/b.pdf")
@@ -340,8 +373,12 @@ struct PipelineReadingTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let jpg = dir.appendingPathComponent("big.jpg").path
         let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
-        try runProgram(convert, [fixtures.path + "/receipts/deu-supermarkt.png", "-scale", "500%", "-units", "PixelsPerInch",
-                                 "-density", "600", "-quality", "85", jpg], environment: ["MAGICK_THREAD_LIMIT": "1"])
+        try runProgram(
+            convert,
+            [
+                fixtures.path + "/receipts/deu-supermarkt.png", "-scale", "500%", "-units", "PixelsPerInch",
+                "-density", "600", "-quality", "85", jpg
+            ], environment: ["MAGICK_THREAD_LIMIT": "1"])
         let bytes = [UInt8](try #require(FileManager.default.contents(atPath: jpg)))
         let size = try #require(ImageLoader.size(bytes))
         #expect(size.width * size.height > 34_000_000)
@@ -365,15 +402,19 @@ struct PipelineReadingTests {
         let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
         func page(scale: String, density: String) throws -> PageImage {
             let jpg = dir.appendingPathComponent("r\(scale)-\(density).jpg").path
-            try runProgram(convert, [fixtures.path + "/receipts/eng-gb-grocer.png", "-scale", scale, "-units", "PixelsPerInch",
-                                     "-density", density, "-quality", "85", jpg], environment: ["MAGICK_THREAD_LIMIT": "1"])
+            try runProgram(
+                convert,
+                [
+                    fixtures.path + "/receipts/eng-gb-grocer.png", "-scale", scale, "-units", "PixelsPerInch",
+                    "-density", density, "-quality", "85", jpg
+                ], environment: ["MAGICK_THREAD_LIMIT": "1"])
             return try ImageLoader.load([UInt8](try #require(FileManager.default.contents(atPath: jpg))), kind: .jpeg, maxMegapixels: 60).get()[0]
         }
         #expect(try page(scale: "100%", density: "96").dpi == 96)
-        let big = try page(scale: "200%", density: "96")  // 1890 px at 96 dpi: 19.7 inches
+        let big = try page(scale: "200%", density: "96") // 1890 px at 96 dpi: 19.7 inches
         #expect(big.width == 1890 && big.dpi == ImageLoader.assumedDPI)
-        #expect(try page(scale: "200%", density: "200").dpi == 200)  // 9.5 inches
-        #expect(ImageLoader.statedResolution(96, width: 1152, height: 3000) == 96)  // 12 inches
+        #expect(try page(scale: "200%", density: "200").dpi == 200) // 9.5 inches
+        #expect(ImageLoader.statedResolution(96, width: 1152, height: 3000) == 96) // 12 inches
         #expect(ImageLoader.statedResolution(96, width: 1153, height: 3000) == nil)
         #expect(ImageLoader.statedResolution(69, width: 500, height: 800) == nil)
         let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
@@ -402,18 +443,21 @@ struct PipelineReadingTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let jpg = dir.appendingPathComponent("big.jpg").path
         let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
-        try runProgram(convert, [fixtures.path + "/receipts/deu-supermarkt.png", "-scale", "500%", "-quality", "85", jpg],
-                       environment: ["MAGICK_THREAD_LIMIT": "1"])
+        try runProgram(
+            convert, [fixtures.path + "/receipts/deu-supermarkt.png", "-scale", "500%", "-quality", "85", jpg],
+            environment: ["MAGICK_THREAD_LIMIT": "1"])
         let bytes = [UInt8](try #require(FileManager.default.contents(atPath: jpg)))
         let size = try #require(ImageLoader.size(bytes))
         // The page is as big as the image at 600 dpi.
-        let pdf = onePageImagePDF(pointsWide: size.width * 72 / 600, pointsHigh: size.height * 72 / 600, width: size.width,
-                                  height: size.height, filter: "DCTDecode", data: bytes)
+        let pdf = onePageImagePDF(
+            pointsWide: size.width * 72 / 600, pointsHigh: size.height * 72 / 600, width: size.width,
+            height: size.height, filter: "DCTDecode", data: bytes)
         let renderer = try PDFRenderer(bytes: [UInt8](pdf))
         let stored = try #require(renderer.storedImage(page: 0))
         #expect(stored.width == size.width && stored.height == size.height && stored.kind == .file(.jpeg))
         guard case .image(let page) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
-            Issue.record("expected the page's own image"); return
+            Issue.record("expected the page's own image")
+            return
         }
         #expect(page.width == (size.width + 1) / 2 && page.height == (size.height + 1) / 2)
         #expect(abs(page.dpi - 300) <= 1, "\(page.dpi)")
@@ -421,7 +465,8 @@ struct PipelineReadingTests {
         #expect(try engine.recognize(page).get().text.contains("Frischmarkt Berger GmbH"))
         // Over the limit it is refused from the stored size, before anything decodes it.
         guard case .failed(let failure) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 30) else {
-            Issue.record("expected image-too-large"); return
+            Issue.record("expected image-too-large")
+            return
         }
         #expect(failure == .imageTooLarge(width: size.width, height: size.height, limit: 30))
     }
@@ -437,13 +482,15 @@ struct PipelineReadingTests {
         #expect(width == 945 * 4 && height == 1484 * 4)
         func mean(_ page: PageImage) -> Double { Double(page.gray.reduce(0) { $0 + Int($1) }) / Double(page.gray.count) }
         for blackIs1 in [false, true] {
-            let pdf = onePageImagePDF(pointsWide: 216, pointsHigh: 339, width: width, height: height, bitsPerComponent: 1,
-                                      filter: "CCITTFaxDecode", decodeParms: "<</K -1/Columns \(width)/Rows \(height)/BlackIs1 \(blackIs1)>>",
-                                      data: data)
+            let pdf = onePageImagePDF(
+                pointsWide: 216, pointsHigh: 339, width: width, height: height, bitsPerComponent: 1,
+                filter: "CCITTFaxDecode", decodeParms: "<</K -1/Columns \(width)/Rows \(height)/BlackIs1 \(blackIs1)>>",
+                data: data)
             let renderer = try PDFRenderer(bytes: [UInt8](pdf))
             #expect(renderer.storedImage(page: 0)?.kind == .file(.tiff))
             guard case .image(let page) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
-                Issue.record("expected the page's own image"); return
+                Issue.record("expected the page's own image")
+                return
             }
             #expect(abs(page.dpi - 300) <= 1 && abs(page.width - 900) <= 1, "\(page.width) px at \(page.dpi) dpi")
             let rendered = try renderer.render(page: 0, dpi: 300, maxMegapixels: 60).get()
@@ -464,40 +511,43 @@ struct PipelineReadingTests {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let small = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()[0]
-        let page = small.scaled(by: 4)  // 3780 × 5936, 22 MP
+        let page = small.scaled(by: 4) // 3780 × 5936, 22 MP
         func mean(_ p: PageImage) -> Double { Double(p.gray.reduce(0) { $0 + Int($1) }) / Double(p.gray.count) }
         // zlib-compressed by python3: `mode` bits (as given), gray, or rgb (gray made three channels); gray and rgb
         // rows each behind a PNG filter byte, the first 200 rows with the types 0–4 in turn, the rest with 0.
         func flate(_ raw: [UInt8], mode: String) throws -> [UInt8] {
-            let input = dir.appendingPathComponent("raw"), output = dir.appendingPathComponent("z")
+            let input = dir.appendingPathComponent("raw")
+            let output = dir.appendingPathComponent("z")
             try Data(raw).write(to: input)
             let script = """
-            import sys, zlib
-            raw = open(sys.argv[1], 'rb').read(); mode = sys.argv[3]; w = int(sys.argv[4])
-            if mode == 'bits': open(sys.argv[2], 'wb').write(zlib.compress(raw, 6)); sys.exit(0)
-            bpp = 1
-            if mode == 'rgb':
-                rgb = bytearray(3 * len(raw)); rgb[0::3] = raw; rgb[1::3] = raw; rgb[2::3] = raw; raw = bytes(rgb); bpp = 3
-            n = w * bpp; out = bytearray(); prev = bytes(n)
-            def paeth(a, b, c):
-                p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                return a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-            for y in range(len(raw) // n):
-                row = raw[y * n:(y + 1) * n]
-                if y >= 200: out.append(0); out += row; continue
-                f = y % 5; out.append(f)
-                for i in range(n):
-                    a = row[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
-                    out.append((row[i] - [0, a, b, (a + b) // 2, paeth(a, b, c)][f]) & 255)
-                prev = row
-            open(sys.argv[2], 'wb').write(zlib.compress(bytes(out), 6))
-            """
+                import sys, zlib
+                raw = open(sys.argv[1], 'rb').read(); mode = sys.argv[3]; w = int(sys.argv[4])
+                if mode == 'bits': open(sys.argv[2], 'wb').write(zlib.compress(raw, 6)); sys.exit(0)
+                bpp = 1
+                if mode == 'rgb':
+                    rgb = bytearray(3 * len(raw)); rgb[0::3] = raw; rgb[1::3] = raw; rgb[2::3] = raw; raw = bytes(rgb); bpp = 3
+                n = w * bpp; out = bytearray(); prev = bytes(n)
+                def paeth(a, b, c):
+                    p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    return a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                for y in range(len(raw) // n):
+                    row = raw[y * n:(y + 1) * n]
+                    if y >= 200: out.append(0); out += row; continue
+                    f = y % 5; out.append(f)
+                    for i in range(n):
+                        a = row[i - bpp] if i >= bpp else 0; b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
+                        out.append((row[i] - [0, a, b, (a + b) // 2, paeth(a, b, c)][f]) & 255)
+                    prev = row
+                open(sys.argv[2], 'wb').write(zlib.compress(bytes(out), 6))
+                """
             let r = try runProgram("/usr/bin/python3", ["-c", script, input.path, output.path, mode, "\(page.width)"])
             #expect(r.code == 0, "\(r.err)")
             return [UInt8](try #require(FileManager.default.contents(atPath: output.path)))
         }
-        let w = page.width, h = page.height, stride = (w + 7) / 8
-        var bits = [UInt8](repeating: 0, count: stride * h)  // 1 is white, as PDF gray has it
+        let w = page.width
+        let h = page.height
+        let stride = (w + 7) / 8
+        var bits = [UInt8](repeating: 0, count: stride * h) // 1 is white, as PDF gray has it
         page.gray.withUnsafeBufferPointer { g in
             bits.withUnsafeMutableBufferPointer { b in
                 for y in 0..<h { for x in 0..<w where g[y * w + x] >= 128 { b[y * stride + x / 8] |= 0x80 >> UInt8(x % 8) } }
@@ -506,17 +556,19 @@ struct PipelineReadingTests {
         let cases: [(name: String, space: String, bpc: Int, data: [UInt8], parms: String)] = [
             ("1-bit", "DeviceGray", 1, try flate(bits, mode: "bits"), ""),
             ("gray", "DeviceGray", 8, try flate(page.gray, mode: "gray"), "<</Predictor 15/Colors 1/BitsPerComponent 8/Columns \(w)>>"),
-            ("rgb", "DeviceRGB", 8, try flate(page.gray, mode: "rgb"), "[<</Predictor 15/Colors 3/BitsPerComponent 8/Columns \(w)>>]"),
+            ("rgb", "DeviceRGB", 8, try flate(page.gray, mode: "rgb"), "[<</Predictor 15/Colors 3/BitsPerComponent 8/Columns \(w)>>]")
         ]
         let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
         var grayRead: PageImage?
         for c in cases {
-            let pdf = onePageImagePDF(pointsWide: 216, pointsHigh: 339, width: w, height: h, colorSpace: c.space, bitsPerComponent: c.bpc,
-                                      filter: "FlateDecode", decodeParms: c.parms, data: c.data)
+            let pdf = onePageImagePDF(
+                pointsWide: 216, pointsHigh: 339, width: w, height: h, colorSpace: c.space, bitsPerComponent: c.bpc,
+                filter: "FlateDecode", decodeParms: c.parms, data: c.data)
             let renderer = try PDFRenderer(bytes: [UInt8](pdf))
             #expect(renderer.storedImage(page: 0)?.kind == .pixels, "\(c.name)")
             guard case .image(let read) = renderer.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
-                Issue.record("\(c.name): expected the page's own image"); continue
+                Issue.record("\(c.name): expected the page's own image")
+                continue
             }
             #expect(abs(read.dpi - 300) <= 1 && abs(read.width - 900) <= 1, "\(c.name): \(read.width) px at \(read.dpi) dpi")
             if c.space == "DeviceRGB" {
@@ -531,14 +583,15 @@ struct PipelineReadingTests {
             #expect(try engine.recognize(read).get().text.contains("Frischmarkt Berger GmbH"), "\(c.name)")
         }
         // Cut short: half the compressed data. Not decoded here; poppler is asked instead.
-        let short = onePageImagePDF(pointsWide: 216, pointsHigh: 339, width: w, height: h, bitsPerComponent: 1, filter: "FlateDecode",
-                                    data: Array(cases[0].data.prefix(cases[0].data.count / 2)))
+        let short = onePageImagePDF(
+            pointsWide: 216, pointsHigh: 339, width: w, height: h, bitsPerComponent: 1, filter: "FlateDecode",
+            data: Array(cases[0].data.prefix(cases[0].data.count / 2)))
         #expect(try PDFRenderer(bytes: [UInt8](short)).storedImagePage(page: 0, kind: .pixels, maxMegapixels: 60, placed: (1260, 300)) == nil)
     }
 
     @Test func theWorkersShareEnginesAndMakeOneOnlyWhenAllOfItsSetAreBusy() throws {
         let pool = try EnginePool(config: PipelineConfig())
-        #expect(pool.idleCount == 1)   // the first pass's, made at once
+        #expect(pool.idleCount == 1) // the first pass's, made at once
         // Two pages in German at the same time need two engines.
         let (outer, inner) = try pool.use(["deu", "eng"]) { a in
             (ObjectIdentifier(a), try! pool.use(["deu", "eng"]) { b in ObjectIdentifier(b) })
@@ -556,7 +609,8 @@ struct PipelineReadingTests {
         // A clean synthetic receipt: its total is confirmed by arithmetic, so one pass is enough.
         let path = fixtures.appendingPathComponent("receipts/deu-supermarkt.png").path
         let bytes = try fixtureBytes("deu-supermarkt.png")
-        let source = SourceFile(path: path, relativePath: "deu-supermarkt.png", folder: "", kind: .png, sha256: SHA256.hex(of: bytes), size: bytes.count)
+        let source = SourceFile(
+            path: path, relativePath: "deu-supermarkt.png", folder: "", kind: .png, sha256: SHA256.hex(of: bytes), size: bytes.count)
         let outcome = try DocumentProcessor(config: PipelineConfig(), today: today).process(source)
         #expect(outcome.record.status == .accepted)
         #expect(outcome.extraction?.totalConfirmed == true)

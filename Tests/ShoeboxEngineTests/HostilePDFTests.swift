@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-import ShoeboxTestSupport
 import ShoeboxCore
+import ShoeboxTestSupport
+import Testing
+
 @testable import ShoeboxEngines
 
 /// The readers themselves on hostile sizes (issue 15, class 7), with real poppler, qpdf and leptonica: each call
@@ -17,11 +18,13 @@ struct HostilePDFTests {
             #expect(pdf.badPage()?.code == "bad-page-size", "\(box)")
             #expect(pdf.readResolution(page: 0, dpi: 300) >= 1)
             guard case .failure(let failure) = pdf.render(page: 0, dpi: 300, maxMegapixels: 60) else {
-                Issue.record("\(box): rendered"); continue
+                Issue.record("\(box): rendered")
+                continue
             }
             #expect(failure.code == "bad-page-size", "\(box): \(failure)")
             guard case .failed(let scanned) = pdf.scan(page: 0, highestDPI: 300, maxMegapixels: 60) else {
-                Issue.record("\(box): scanned"); continue
+                Issue.record("\(box): scanned")
+                continue
             }
             #expect(scanned.code == "bad-page-size")
             _ = pdf.textLayer(page: 0, dpi: 300)
@@ -33,39 +36,63 @@ struct HostilePDFTests {
     /// Before: rendering a page that draws an image declared 2000000000 × 2000000000 inside a form XObject or
     /// inline aborted the process in poppler ("Bogus memory allocation size").
     @Test func anAbsurdImageAnywhereOnAPageIsRefusedBeforePopplerRendersIt() throws {
-        let image = pdfStream("/Type/XObject/Subtype/Image/Width \(giant)/Height \(giant)/ColorSpace/DeviceGray/BitsPerComponent 8/Filter/ASCIIHexDecode",
-                              Array("FF>".utf8))
+        let image = pdfStream(
+            "/Type/XObject/Subtype/Image/Width \(giant)/Height \(giant)/ColorSpace/DeviceGray/BitsPerComponent 8/Filter/ASCIIHexDecode",
+            Array("FF>".utf8))
         let form = pdfStream("/Type/XObject/Subtype/Form/BBox[0 0 1 1]/Resources<</XObject<</Im0 6 0 R>>>>", Array("/Im0 Do".utf8))
         // A form that draws itself: the walk must end.
         let loop = pdfStream("/Type/XObject/Subtype/Form/BBox[0 0 1 1]/Resources<</XObject<</Fm0 5 0 R>>>>", Array("/Fm0 Do".utf8))
         let annotation = Array("<</Type/Annot/Subtype/Stamp/Rect[0 0 612 792]/AP<</N 6 0 R>>>>".utf8)
         let appearance = pdfStream("/BBox[0 0 1 1]", Array("BI /W \(giant) /H 1 /CS /G /BPC 8 ID \u{1} EI".utf8))
         var cases: [(String, Data)] = [
-            ("form", onePagePDF(mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>", content: "q 612 0 0 792 0 0 cm /Fm0 Do Q",
-                                extra: [form, image])),
-            ("inline", onePagePDF(mediaBox: "0 0 612 792", content: "q 612 0 0 792 0 0 cm BI /W \(giant) /H \(giant) /CS /G /BPC 8 /F /AHx ID FF> EI Q")),
-            ("inline, real sizes", onePagePDF(mediaBox: "0 0 612 792", content: "BI /Width 2.0e9 /Height 000000000000000000000002000000000 /CS /G /BPC 8 ID \u{1} EI")),
-            ("annotation", pdfFile([
-                Array("<</Type/Catalog/Pages 2 0 R>>".utf8), Array("<</Type/Pages/Kids[3 0 R]/Count 1>>".utf8),
-                Array("<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Annots[5 0 R]/Contents 4 0 R>>".utf8),
-                pdfStream("", []), annotation, appearance])),
+            (
+                "form",
+                onePagePDF(
+                    mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>", content: "q 612 0 0 792 0 0 cm /Fm0 Do Q",
+                    extra: [form, image])
+            ),
+            (
+                "inline",
+                onePagePDF(mediaBox: "0 0 612 792", content: "q 612 0 0 792 0 0 cm BI /W \(giant) /H \(giant) /CS /G /BPC 8 /F /AHx ID FF> EI Q")
+            ),
+            (
+                "inline, real sizes",
+                onePagePDF(mediaBox: "0 0 612 792", content: "BI /Width 2.0e9 /Height 000000000000000000000002000000000 /CS /G /BPC 8 ID \u{1} EI")
+            ),
+            (
+                "annotation",
+                pdfFile([
+                    Array("<</Type/Catalog/Pages 2 0 R>>".utf8), Array("<</Type/Pages/Kids[3 0 R]/Count 1>>".utf8),
+                    Array("<</Type/Page/Parent 2 0 R/MediaBox[0 0 612 792]/Annots[5 0 R]/Contents 4 0 R>>".utf8),
+                    pdfStream("", []), annotation, appearance
+                ])
+            )
         ]
         // The image under 60 nested forms (before: poppler aborted; a walk of 32 levels had not reached it).
         let nested = (0..<60).map { i in
             pdfStream("/Type/XObject/Subtype/Form/BBox[0 0 1 1]/Resources<</XObject<</Fm0 \(6 + i) 0 R>>>>", Array("/Fm0 Do".utf8))
         }
-        cases.append(("60 nested forms", onePagePDF(mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>",
-                                                    content: "q 612 0 0 792 0 0 cm /Fm0 Do Q", extra: nested + [image])))
+        cases.append(
+            (
+                "60 nested forms",
+                onePagePDF(
+                    mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>",
+                    content: "q 612 0 0 792 0 0 cm /Fm0 Do Q", extra: nested + [image])
+            ))
         for (name, bytes) in cases {
             let pdf = try PDFRenderer(bytes: [UInt8](bytes))
             #expect(pdf.imageOverLimit(page: 0, maxMegapixels: 60)?.code == "image-too-large", "\(name)")
             guard case .failure(let failure) = pdf.render(page: 0, dpi: 300, maxMegapixels: 60) else {
-                Issue.record("\(name): rendered"); continue
+                Issue.record("\(name): rendered")
+                continue
             }
             #expect(failure.code == "image-too-large", "\(name): \(failure)")
         }
-        let looping = try PDFRenderer(bytes: [UInt8](onePagePDF(mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>",
-                                                                 content: "/Fm0 Do", extra: [loop])))
+        let looping = try PDFRenderer(
+            bytes: [UInt8](
+                onePagePDF(
+                    mediaBox: "0 0 612 792", resources: "/XObject<</Fm0 5 0 R>>",
+                    content: "/Fm0 Do", extra: [loop])))
         #expect(looping.imageOverLimit(page: 0, maxMegapixels: 60) == nil)
         // A real scan's image is not refused.
         let fax = try PDFRenderer(bytes: try fixtureBytes("fra-mobilier.pdf"))

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import ShoeboxPipeline
 
 /// The order work is handed out in, and the window that keeps finished-but-undelivered results few.
@@ -34,6 +35,14 @@ final class Mutex<T>: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: T
     init(_ value: T) { stored = value }
-    var value: T { lock.lock(); defer { lock.unlock() }; return stored }
-    func set(_ v: T) { lock.lock(); stored = v; lock.unlock() }
+    var value: T {
+        lock.lock()
+        defer { lock.unlock() }
+        return stored
+    }
+    func set(_ v: T) {
+        lock.lock()
+        stored = v
+        lock.unlock()
+    }
 }

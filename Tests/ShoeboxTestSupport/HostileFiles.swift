@@ -23,12 +23,13 @@ public func pdfStream(_ dictionary: String, _ data: [UInt8]) -> [UInt8] {
 /// A one-page PDF: catalog (1), pages (2), the page (3) with `mediaBox` and `resources`, its content (4), then
 /// `extra` objects from 5 on (for the resources to refer to).
 public func onePagePDF(mediaBox: String, resources: String = "", content: String, extra: [[UInt8]] = []) -> Data {
-    pdfFile([
-        Array("<</Type/Catalog/Pages 2 0 R>>".utf8),
-        Array("<</Type/Pages/Kids[3 0 R]/Count 1>>".utf8),
-        Array("<</Type/Page/Parent 2 0 R/MediaBox[\(mediaBox)]/Resources<<\(resources)>>/Contents 4 0 R>>".utf8),
-        pdfStream("", Array(content.utf8)),
-    ] + extra)
+    pdfFile(
+        [
+            Array("<</Type/Catalog/Pages 2 0 R>>".utf8),
+            Array("<</Type/Pages/Kids[3 0 R]/Count 1>>".utf8),
+            Array("<</Type/Page/Parent 2 0 R/MediaBox[\(mediaBox)]/Resources<<\(resources)>>/Contents 4 0 R>>".utf8),
+            pdfStream("", Array(content.utf8))
+        ] + extra)
 }
 
 /// A PNG with its IHDR width and height replaced (and the chunk's CRC made right again, so that the reader

@@ -26,13 +26,16 @@ public func temporaryDirectory() throws -> URL {
 
 /// Runs a program and returns its exit code, stdout and stderr.
 @discardableResult
-public func runProgram(_ path: String, _ args: [String], environment: [String: String]? = nil,
-                       input: String? = nil) throws -> (code: Int32, out: String, err: String) {
+public func runProgram(
+    _ path: String, _ args: [String], environment: [String: String]? = nil,
+    input: String? = nil
+) throws -> (code: Int32, out: String, err: String) {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: path)
     p.arguments = args
     if let environment { p.environment = environment }
-    let out = Pipe(), err = Pipe()
+    let out = Pipe()
+    let err = Pipe()
     p.standardOutput = out
     p.standardError = err
     let stdin = input.map { _ in Pipe() }
@@ -70,16 +73,20 @@ public func which(_ name: String) -> String? {
 /// A one-page PDF (cross-reference table and all) whose page of `points` × `points` is covered by one image
 /// XObject: `width` × `height` pixels as its dictionary says, stored as `data` under `filter` (DCTDecode:
 /// JPEG bytes as they are) with `decodeParms` (a PDF dictionary, when the filter takes one).
-public func onePageImagePDF(pointsWide: Int, pointsHigh: Int, width: Int, height: Int, colorSpace: String = "DeviceGray",
-                            bitsPerComponent: Int = 8, filter: String, decodeParms: String = "", data: [UInt8]) -> Data {
+public func onePageImagePDF(
+    pointsWide: Int, pointsHigh: Int, width: Int, height: Int, colorSpace: String = "DeviceGray",
+    bitsPerComponent: Int = 8, filter: String, decodeParms: String = "", data: [UInt8]
+) -> Data {
     let content = "q \(pointsWide) 0 0 \(pointsHigh) 0 0 cm /Im0 Do Q"
     let objects: [[UInt8]] = [
         Array("<</Type/Catalog/Pages 2 0 R>>".utf8),
         Array("<</Type/Pages/Kids[3 0 R]/Count 1>>".utf8),
         Array("<</Type/Page/Parent 2 0 R/MediaBox[0 0 \(pointsWide) \(pointsHigh)]/Resources<</XObject<</Im0 4 0 R>>>>/Contents 5 0 R>>".utf8),
-        Array("<</Type/XObject/Subtype/Image/Width \(width)/Height \(height)/ColorSpace/\(colorSpace)/BitsPerComponent \(bitsPerComponent)/Filter/\(filter)\(decodeParms.isEmpty ? "" : "/DecodeParms" + decodeParms)/Length \(data.count)>>\nstream\n".utf8)
+        Array(
+            "<</Type/XObject/Subtype/Image/Width \(width)/Height \(height)/ColorSpace/\(colorSpace)/BitsPerComponent \(bitsPerComponent)/Filter/\(filter)\(decodeParms.isEmpty ? "" : "/DecodeParms" + decodeParms)/Length \(data.count)>>\nstream\n"
+                .utf8)
             + data + Array("\nendstream".utf8),
-        Array("<</Length \(content.utf8.count)>>\nstream\n\(content)\nendstream".utf8),
+        Array("<</Length \(content.utf8.count)>>\nstream\n\(content)\nendstream".utf8)
     ]
     return pdfFile(objects)
 }
@@ -89,9 +96,13 @@ public func onePageImagePDF(pointsWide: Int, pointsHigh: Int, width: Int, height
 public func faxData(_ fixture: String, in dir: URL) throws -> (data: [UInt8], width: Int, height: Int) {
     let tif = dir.appendingPathComponent("\(fixture).tif").path
     guard let convert = which("convert") else { throw FixtureMissing(path: "convert (imagemagick: make setup)") }
-    try runProgram(convert, [fixtures.path + "/receipts/" + fixture, "-scale", "400%", "-threshold", "50%", "-compress", "Group4",
-                             "-define", "tiff:rows-per-strip=100000", "-define", "tiff:endian=lsb", tif],
-                   environment: ["MAGICK_THREAD_LIMIT": "1"])
+    try runProgram(
+        convert,
+        [
+            fixtures.path + "/receipts/" + fixture, "-scale", "400%", "-threshold", "50%", "-compress", "Group4",
+            "-define", "tiff:rows-per-strip=100000", "-define", "tiff:endian=lsb", tif
+        ],
+        environment: ["MAGICK_THREAD_LIMIT": "1"])
     guard let contents = FileManager.default.contents(atPath: tif) else { throw FixtureMissing(path: tif) }
     let file = [UInt8](contents)
     func u16(_ at: Int) -> Int { Int(file[at]) | Int(file[at + 1]) << 8 }
@@ -100,7 +111,7 @@ public func faxData(_ fixture: String, in dir: URL) throws -> (data: [UInt8], wi
     var tags: [Int: Int] = [:]
     for i in 0..<u16(ifd) {
         let e = ifd + 2 + 12 * i
-        tags[u16(e)] = u16(e + 2) == 3 ? u16(e + 8) : u32(e + 8)  // SHORT or LONG
+        tags[u16(e)] = u16(e + 2) == 3 ? u16(e + 8) : u32(e + 8) // SHORT or LONG
     }
     guard let offset = tags[273], let count = tags[279], let width = tags[256], let height = tags[257] else { throw FixtureMissing(path: tif) }
     return (Array(file[offset..<offset + count]), width, height)
