@@ -16,20 +16,43 @@ public struct TaxLine: Hashable, Sendable {
     }
 }
 
-/// Where a field's value came from: `ocr` or `text-layer` (a line of the document), `arithmetic` (computed
-/// from the document's own lines), `sidecar`, `filename`, or `person` (confirmed in review).
+/// The fields of a record that are chosen from candidates; raw values are the names JSON, the store and the
+/// command line use.
+public enum Field: String, Sendable, Codable, CaseIterable, CodingKeyRepresentable {
+    case merchant, date, total, currency, referenceNumber, sellerTaxID, paymentMethod
+}
+
+/// Where a value came from: a line of the document (`ocr`, `text-layer`), the document as a whole (`document`:
+/// inferred from its language, no line), its own arithmetic (`arithmetic`), a JSON sidecar, the file name, or a
+/// person in review. Raw values are the stable strings of JSON and the store.
+public enum Provenance: String, Sendable, Codable, CaseIterable {
+    case ocr
+    case textLayer = "text-layer"
+    case arithmetic, sidecar, filename, person, document
+
+    public init(_ source: TextSource) {
+        switch source {
+        case .ocr: self = .ocr
+        case .textLayer: self = .textLayer
+        }
+    }
+}
+
+/// Where a field's value came from, and the line that prints it.
 public struct FieldEvidence: Hashable, Sendable, Codable {
-    public var source: String
+    public var source: Provenance
     public var page: Int?
     /// 1-based line on the page.
     public var line: Int?
     public var text: String?
     /// OCR confidence (0–100) of the words that print the value, else of the line.
     public var ocrConfidence: Double?
-    /// Other sources that gave the same value ("sidecar", "filename").
-    public var confirmedBy: [String]
+    /// Other sources that gave the same value (sidecar, filename).
+    public var confirmedBy: [Provenance]
 
-    public init(source: String, page: Int? = nil, line: Int? = nil, text: String? = nil, ocrConfidence: Double? = nil, confirmedBy: [String] = []) {
+    public init(
+        source: Provenance, page: Int? = nil, line: Int? = nil, text: String? = nil, ocrConfidence: Double? = nil, confirmedBy: [Provenance] = []
+    ) {
         self.source = source
         self.page = page
         self.line = line
@@ -50,12 +73,12 @@ public struct FieldEvidence: Hashable, Sendable, Codable {
     }
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        source = try c.decode(String.self, forKey: .source)
+        source = try c.decode(Provenance.self, forKey: .source)
         page = try c.decodeIfPresent(Int.self, forKey: .page)
         line = try c.decodeIfPresent(Int.self, forKey: .line)
         text = try c.decodeIfPresent(String.self, forKey: .text)
         ocrConfidence = try c.decodeIfPresent(Double.self, forKey: .ocrConfidence)
-        confirmedBy = try c.decodeIfPresent([String].self, forKey: .confirmedBy) ?? []
+        confirmedBy = try c.decodeIfPresent([Provenance].self, forKey: .confirmedBy) ?? []
     }
 }
 
@@ -63,10 +86,11 @@ public struct FieldEvidence: Hashable, Sendable, Codable {
 public struct Alternate: Hashable, Sendable, Codable {
     public let value: String
     public let confidence: Double
-    public let source: String
+    public let source: Provenance
+    /// Why it was a candidate, for people.
     public let reason: String
 
-    public init(value: String, confidence: Double, source: String, reason: String) {
+    public init(value: String, confidence: Double, source: Provenance, reason: String) {
         self.value = value
         self.confidence = confidence
         self.source = source
@@ -95,12 +119,12 @@ public struct DocumentRecord: Hashable, Sendable {
     public var referenceNumber: String?
     public var sellerTaxID: String?
     public var paymentMethod: String?
-    public var confidence: [String: Double]
+    public var confidence: [Field: Double]
     /// Per field: where the chosen value came from.
-    public var evidence: [String: FieldEvidence]
+    public var evidence: [Field: FieldEvidence]
     /// Per field: up to three other values, best first.
-    public var alternates: [String: [Alternate]]
-    public var reasons: [String]
+    public var alternates: [Field: [Alternate]]
+    public var reasons: [ReviewReason]
     /// Who accepted the record: "pipeline" (auto-accepted) or "person" (confirmed in review); nil while pending.
     public var reviewedBy: String?
     public var duplicateOf: String?
@@ -123,7 +147,7 @@ public struct DocumentRecord: Hashable, Sendable {
     public static func failed(_ source: String, folder: String, sha256: String, failure: DocumentFailure) -> DocumentRecord {
         var r = DocumentRecord(source: source, folder: folder, sha256: sha256, status: .failed)
         r.failure = failure
-        r.reasons = [failure.code]
+        r.reasons = [ReviewReason(code: failure.code)]
         return r
     }
 }
@@ -162,10 +186,10 @@ extension DocumentRecord: Codable {
         try c.encode(sellerTaxID, forKey: .sellerTaxID)
         try c.encode(paymentMethod, forKey: .paymentMethod)
         // Confidences rounded to 3 places so the JSON is stable and readable.
-        try c.encode(confidence.mapValues { ($0 * 1000).rounded() / 1000 }, forKey: .confidence)
-        try c.encode(evidence, forKey: .evidence)
-        try c.encode(alternates, forKey: .alternates)
-        try c.encode(reasons, forKey: .reasons)
+        try c.encode(DocumentRecord.byName(confidence.mapValues { ($0 * 1000).rounded() / 1000 }), forKey: .confidence)
+        try c.encode(DocumentRecord.byName(evidence), forKey: .evidence)
+        try c.encode(DocumentRecord.byName(alternates), forKey: .alternates)
+        try c.encode(reasons.map(\.code), forKey: .reasons)
         try c.encode(reviewedBy, forKey: .reviewedBy)
         try c.encode(duplicateOf, forKey: .duplicateOf)
         if let failure {
@@ -219,16 +243,26 @@ extension DocumentRecord: Codable {
         referenceNumber = try c.decodeIfPresent(String.self, forKey: .referenceNumber)
         sellerTaxID = try c.decodeIfPresent(String.self, forKey: .sellerTaxID)
         paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
-        confidence = try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:]
-        evidence = try c.decodeIfPresent([String: FieldEvidence].self, forKey: .evidence) ?? [:]
-        alternates = try c.decodeIfPresent([String: [Alternate]].self, forKey: .alternates) ?? [:]
-        reasons = try c.decodeIfPresent([String].self, forKey: .reasons) ?? []
+        confidence = DocumentRecord.byField(try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:])
+        evidence = DocumentRecord.byField(try c.decodeIfPresent([String: FieldEvidence].self, forKey: .evidence) ?? [:])
+        alternates = DocumentRecord.byField(try c.decodeIfPresent([String: [Alternate]].self, forKey: .alternates) ?? [:])
+        reasons = (try c.decodeIfPresent([String].self, forKey: .reasons) ?? []).map(ReviewReason.init(code:))
         reviewedBy = try c.decodeIfPresent(String.self, forKey: .reviewedBy)
         duplicateOf = try c.decodeIfPresent(String.self, forKey: .duplicateOf)
         if let fc = try? c.nestedContainer(keyedBy: FailureKeys.self, forKey: .failure) {
             failure = DocumentFailure(code: try fc.decode(String.self, forKey: .code), message: try fc.decode(String.self, forKey: .message))
         }
         pages = try c.decodeIfPresent(Int.self, forKey: .pages) ?? 0
+    }
+
+    /// A per-field dictionary keyed by the fields' names, as JSON writes it.
+    static func byName<V>(_ d: [Field: V]) -> [String: V] {
+        Dictionary(uniqueKeysWithValues: d.map { ($0.key.rawValue, $0.value) })
+    }
+
+    /// A per-field dictionary read from JSON; names no field has (written by another tool) are left out.
+    static func byField<V>(_ d: [String: V]) -> [Field: V] {
+        Dictionary(uniqueKeysWithValues: d.compactMap { k, v in Field(rawValue: k).map { ($0, v) } })
     }
 
     /// One line of JSON (sorted keys, no trailing newline): the form of `records.jsonl` and `extract --json`.

@@ -110,7 +110,7 @@ public struct ExportTable: Sendable {
                 let r = row.record
                 // A person's confirmation is certain; else the weakest required field's confidence.
                 if r.reviewedBy == "person" { return .number(1, digits: 3) }
-                return .number(["merchant", "date", "total", "currency"].compactMap { r.confidence[$0] }.min() ?? 0, digits: 3)
+                return .number([Field.merchant, .date, .total, .currency].compactMap { r.confidence[$0] }.min() ?? 0, digits: 3)
             },
             Column(name: "reviewed_by") { ExportTable.text($0.record.reviewedBy) },
             Column(name: "record_id") { .text($0.recordID) }

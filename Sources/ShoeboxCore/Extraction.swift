@@ -18,29 +18,117 @@ public struct Evidence: Hashable, Sendable, Codable {
     }
 }
 
-/// One proposed value for a field, with the role the parser gave it, a rule score (0–1) and its evidence.
-public struct Candidate<Value: Hashable & Sendable & Codable>: Hashable, Sendable, Codable {
+/// A candidate's role for its field, named by a stable string (shown by `extract --explain`, and as an
+/// alternate's reason when the candidate has no notes).
+public protocol CandidateRole: RawRepresentable<String>, Hashable, Sendable, Codable {}
+
+/// One proposed value for a field, with the role the parser gave it, a rule score (0–1), the checks it passed
+/// and its evidence.
+public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRole>: Hashable, Sendable, Codable {
     public let value: Value
-    public let role: String
+    public let role: Role
     /// Rule score, 0–1 for a single rule; amounts confirmed by several checks may score above 1 so that
     /// they still rank apart. The merge turns it into a confidence in 0–1.
     public var score: Double
     public let evidence: Evidence?
-    /// Why the score is what it is, for review and debugging ("keyword 'summe'", "subtotal+tax matches").
+    /// What the candidate passed (its keyword, an arithmetic identity, a second reading): what logic reads.
+    public var checks: Set<Check>
+    /// Why the score is what it is, for people (review, `extract --explain`, alternates' reasons): never read
+    /// by logic.
     public var notes: [String]
     /// The lowest OCR confidence (0–100) of the words that print this value, when they could be told apart
     /// on the evidence line; nil otherwise (the line's mean then stands for it).
     public var wordConfidence: Double?
 
-    public init(value: Value, role: String, score: Double, evidence: Evidence?, notes: [String] = [], wordConfidence: Double? = nil) {
+    public init(
+        value: Value, role: Role, score: Double, evidence: Evidence?, checks: Set<Check> = [], notes: [String] = [],
+        wordConfidence: Double? = nil
+    ) {
         self.value = value
         self.role = role
         self.score = score
         self.evidence = evidence
+        self.checks = checks
         self.notes = notes
         self.wordConfidence = wordConfidence
     }
+
+    /// The keyword of its line that gave the candidate its role, if any.
+    public var keyword: String? {
+        for check in checks { if case .keyword(let k) = check { return k } }
+        return nil
+    }
+
+    /// Confirmed by the document's own arithmetic (subtotal + tax = total, tendered − change = total, …).
+    public var arithmeticConfirmed: Bool { checks.contains { if case .arithmetic = $0 { true } else { false } } }
+
+    /// Proposed by the arithmetic itself, not read from a line (`computed: tendered − change`).
+    public var computed: Bool { checks.contains { if case .computed = $0 { true } else { false } } }
 }
+
+/// A check a candidate passed. The parser and the merge decide by these; notes only tell people.
+public enum Check: Hashable, Sendable, Codable {
+    /// A keyword of the candidate's line (or of the line above, or its own label) gave it its role: "summe".
+    case keyword(String)
+    /// An identity of the document's own amounts holds for this total.
+    case arithmetic(ArithmeticIdentity)
+    /// The value is not read from a line but computed from others.
+    case computed(Computation)
+    /// Two OCR passes of the document read this value.
+    case bothOCRPasses
+    /// The same value is printed on this many lines (a date in the header and the footer).
+    case printed(times: Int)
+
+    /// The note a person reads for the check.
+    public var note: String? {
+        switch self {
+        case .keyword: nil
+        case .arithmetic(let identity): identity.rawValue
+        case .computed(let how): "computed: \(how.rawValue)"
+        case .bothOCRPasses: "both OCR passes"
+        case .printed(let times): "printed \(times)×"
+        }
+    }
+}
+
+/// Identities of a receipt's amounts that confirm a total; raw values are the notes people read.
+public enum ArithmeticIdentity: String, Hashable, Sendable, Codable {
+    case subtotalPlusTax = "subtotal + tax = total"
+    case taxIsRateTimesNet = "tax = rate × net"
+    case itemsSumToSubtotal = "line items sum = subtotal"
+    case subtotalTaxTipDiscount = "subtotal + tax + tip − discount = total"
+    case itemsSumToTotal = "line items sum = total"
+    case totalPlusRounding = "total + rounding = this total"
+    case tenderedMinusChange = "tendered − change = total"
+}
+
+/// How a total the page does not print was computed; raw values are what the note names.
+public enum Computation: String, Hashable, Sendable, Codable {
+    case tenderedMinusChange = "tendered − change"
+    case subtotalPlusTax = "subtotal + tax"
+    case subtotalTaxTipDiscount = "subtotal + tax + tip − discount"
+}
+
+/// The roles a date can play: the transaction (or issue) date, or another date (due, delivery, validity).
+public enum DateRole: String, CandidateRole, CaseIterable {
+    case transaction, other
+}
+
+/// A currency written on the page, or inferred from country hints or the language.
+public enum CurrencyRole: String, CandidateRole, CaseIterable {
+    case explicit, inferred
+}
+
+/// The role of a candidate read as text for one field.
+public enum TextRole: String, CandidateRole, CaseIterable {
+    case merchant, reference, payment
+    case sellerTaxID = "seller-tax-id"
+}
+
+public typealias AmountCandidate = Candidate<AmountReading, AmountRole>
+public typealias DateCandidate = Candidate<CalendarDay, DateRole>
+public typealias CurrencyCandidate = Candidate<String, CurrencyRole>
+public typealias TextCandidate = Candidate<String, TextRole>
 
 /// An amount as printed: minor units at the printed precision plus the currency written next to it, if any.
 public struct AmountReading: Hashable, Sendable, Codable {
@@ -84,7 +172,7 @@ public struct AmountReading: Hashable, Sendable, Codable {
 }
 
 /// The roles an amount can play on a receipt.
-public enum AmountRole: String, Sendable, Codable, CaseIterable {
+public enum AmountRole: String, CandidateRole, CaseIterable {
     case total, subtotal, tax, tip, rounding, discount, change, tendered, cashback
     /// What the till advertises, not what was paid: "You saved 3.20", "Sie sparen", points and vouchers.
     case advert
@@ -106,14 +194,14 @@ public enum DocumentKind: String, Sendable, Codable {
 
 /// Everything the deterministic parser found in a document: every candidate for every field.
 public struct Extraction: Sendable, Codable {
-    public var amounts: [Candidate<AmountReading>] = []
-    public var dates: [Candidate<CalendarDay>] = []
-    public var merchants: [Candidate<String>] = []
-    public var currencies: [Candidate<String>] = []
-    public var references: [Candidate<String>] = []
+    public var amounts: [AmountCandidate] = []
+    public var dates: [DateCandidate] = []
+    public var merchants: [TextCandidate] = []
+    public var currencies: [CurrencyCandidate] = []
+    public var references: [TextCandidate] = []
     /// The seller's VAT / tax number ("DE123456789", "GST Reg No 000136577024").
-    public var sellerTaxIDs: [Candidate<String>] = []
-    public var paymentMethods: [Candidate<String>] = []
+    public var sellerTaxIDs: [TextCandidate] = []
+    public var paymentMethods: [TextCandidate] = []
     public var taxes: [TaxReading] = []
     /// Lines that print a date shape no plausible date reads from ("17-66-13"): a misread date, which
     /// makes the date chosen from another line or pass less sure.
@@ -125,34 +213,34 @@ public struct Extraction: Sendable, Codable {
     public init() {}
 
     /// The candidates of two readings of the same document (two OCR passes) together, for the fields named in
-    /// `fields` ("total", "date", "merchant", "currency", "referenceNumber"; nil: all). A value both readings
-    /// found gains `agreement` on each of its candidates: independent passes agreeing is evidence. Fields not
-    /// named keep this reading's candidates: a further pass is for what was uncertain, and its noise (a "€"
-    /// read into a faint line) must not unsettle a field that was clear.
-    public func union(_ other: Extraction, agreement: Double = 0.05, fields: Set<String>? = nil) -> Extraction {
-        func join<V>(_ a: [Candidate<V>], _ b: [Candidate<V>], _ field: String) -> [Candidate<V>] {
+    /// `fields` (nil: all). A value both readings found gains `agreement` on each of its candidates:
+    /// independent passes agreeing is evidence. Fields not named keep this reading's candidates: a further pass
+    /// is for what was uncertain, and its noise (a "€" read into a faint line) must not unsettle a field that
+    /// was clear.
+    public func union(_ other: Extraction, agreement: Double = 0.05, fields: Set<Field>? = nil) -> Extraction {
+        func join<V, R>(_ a: [Candidate<V, R>], _ b: [Candidate<V, R>], _ field: Field) -> [Candidate<V, R>] {
             guard fields?.contains(field) ?? true else { return a }
             let inA = Set(a.filter { $0.score > 0 }.map(\.value))
             let inB = Set(b.filter { $0.score > 0 }.map(\.value))
             return (a + b).map { c in
                 guard c.score > 0, inA.contains(c.value), inB.contains(c.value) else { return c }
                 var c = c
-                guard !c.notes.contains("both OCR passes") else { return c }
+                guard c.checks.insert(.bothOCRPasses).inserted else { return c }
                 c.score += agreement
-                c.notes.append("both OCR passes")
+                c.notes.append(Check.bothOCRPasses.note!)
                 return c
             }
         }
         var out = self
-        out.amounts = join(amounts, other.amounts, "total")
-        out.dates = join(dates, other.dates, "date")
-        if fields?.contains("date") ?? true { out.unreadDates += other.unreadDates }
-        out.merchants = join(merchants, other.merchants, "merchant")
-        out.currencies = join(currencies, other.currencies, "currency")
-        out.references = join(references, other.references, "referenceNumber")
-        out.sellerTaxIDs = join(sellerTaxIDs, other.sellerTaxIDs, "sellerTaxID")
-        out.paymentMethods = join(paymentMethods, other.paymentMethods, "paymentMethod")
-        if out.taxes.isEmpty && (fields?.contains("total") ?? true) { out.taxes = other.taxes }
+        out.amounts = join(amounts, other.amounts, .total)
+        out.dates = join(dates, other.dates, .date)
+        if fields?.contains(.date) ?? true { out.unreadDates += other.unreadDates }
+        out.merchants = join(merchants, other.merchants, .merchant)
+        out.currencies = join(currencies, other.currencies, .currency)
+        out.references = join(references, other.references, .referenceNumber)
+        out.sellerTaxIDs = join(sellerTaxIDs, other.sellerTaxIDs, .sellerTaxID)
+        out.paymentMethods = join(paymentMethods, other.paymentMethods, .paymentMethod)
+        if out.taxes.isEmpty && (fields?.contains(.total) ?? true) { out.taxes = other.taxes }
         return out
     }
 
@@ -160,11 +248,11 @@ public struct Extraction: Sendable, Codable {
     /// total is worth a second pass.
     public var totalConfirmed: Bool {
         guard let best = amounts.filter({ $0.score > 0 }).max(by: { $0.score < $1.score }) else { return false }
-        return best.notes.contains { $0.contains(" = ") || $0.hasPrefix("both OCR") }
+        return best.arithmeticConfirmed || best.checks.contains(.bothOCRPasses)
     }
 
-    public func amounts(withRole role: AmountRole) -> [Candidate<AmountReading>] {
-        amounts.filter { $0.role == role.rawValue }
+    public func amounts(withRole role: AmountRole) -> [AmountCandidate] {
+        amounts.filter { $0.role == role }
     }
 }
 

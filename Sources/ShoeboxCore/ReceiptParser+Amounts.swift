@@ -29,8 +29,8 @@ extension ReceiptParser {
     /// some tills round to 50 cents), in minor units.
     static let largestRounding: Int64 = 50
 
-    func amountCandidates(_ lines: [Line]) -> [Candidate<AmountReading>] {
-        var out: [Candidate<AmountReading>] = []
+    func amountCandidates(_ lines: [Line]) -> [AmountCandidate] {
+        var out: [AmountCandidate] = []
         var pendingRole: (AmountRole, String, Int)?
         for line in lines {
             let found = line.amounts.filter { !$0.isRate }
@@ -52,10 +52,15 @@ extension ReceiptParser {
             }
             var role = lineRole
             var notes: [String] = []
-            if let keyword, lineRole != .lineItem { notes.append("keyword '\(keyword)'") }
+            var checks: Set<Check> = []
+            if let keyword, lineRole != .lineItem {
+                notes.append("keyword '\(keyword)'")
+                checks.insert(.keyword(keyword))
+            }
             if lineRole == .lineItem, let (pending, k, at) = pendingRole, at == line.order - 1 {
                 role = pending
                 notes.append("keyword '\(k)' on the line above")
+                checks.insert(.keyword(k))
             }
             pendingRole = nil
             // Several labelled amounts on one line ("TOTAL HT 100,00 TOTAL TVA 20,00 TOTAL 120,00 TTC"): each takes
@@ -66,18 +71,20 @@ extension ReceiptParser {
                 let isLast = k == found.count - 1
                 if labelled, let ownRole = own[k].0 {
                     let n = ownRole == .lineItem ? [] : ["keyword '\(own[k].1 ?? "")' before it"]
-                    out.append(Candidate(value: f.reading, role: ownRole.rawValue, score: 0, evidence: line.evidence, notes: n))
+                    let c: Set<Check> = ownRole == .lineItem ? [] : [.keyword(own[k].1 ?? "")]
+                    out.append(Candidate(value: f.reading, role: ownRole, score: 0, evidence: line.evidence, checks: c, notes: n))
                     continue
                 }
                 var effectiveRole: AmountRole = isLast ? role : (role == .tax ? .subtotal : .lineItem)
                 var n = isLast ? notes : []
+                let c = isLast ? checks : []
                 // Rounding moves a total by cents ("Rounding Adjustment -0.02"); a "Rounding RM 177.20" line
                 // prints the rounded total itself.
                 if effectiveRole == .rounding && abs(f.reading.minorUnits) > ReceiptParser.largestRounding {
                     effectiveRole = .total
                     n.append("too large for a rounding: the rounded total")
                 }
-                out.append(Candidate(value: f.reading, role: effectiveRole.rawValue, score: 0, evidence: line.evidence, notes: n))
+                out.append(Candidate(value: f.reading, role: effectiveRole, score: 0, evidence: line.evidence, checks: c, notes: n))
             }
             _ = lineRole
         }
@@ -115,7 +122,7 @@ extension ReceiptParser {
         let totals = e.amounts(withRole: .total)
         let largestTotal = totals.map(\.value.minorUnits).max { abs($0) < abs($1) }
         let lastTotalLine = totals.compactMap { $0.evidence?.line }.max()
-        let moneyOnPage = e.amounts.filter { $0.role != AmountRole.tendered.rawValue && $0.role != AmountRole.change.rawValue }
+        let moneyOnPage = e.amounts.filter { $0.role != .tendered && $0.role != .change }
         let largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
         let taxSum = taxes.reduce(0, +)
 
@@ -123,7 +130,7 @@ extension ReceiptParser {
         let discounts = values(.discount).map { abs($0) }.reduce(0, +)
         // The items: the right-most amount of each line without a role (a price column), for "items sum to …".
         var itemsByLine: [Int: Int64] = [:]
-        for c in e.amounts where c.role == AmountRole.lineItem.rawValue {
+        for c in e.amounts where c.role == .lineItem {
             if let ev = c.evidence { itemsByLine[ReceiptParser.key(ev)] = c.value.minorUnits }
         }
         /// The sum of the item lines above a line (two at least), or nil.
@@ -138,35 +145,40 @@ extension ReceiptParser {
             return subtotals.first { abs(Double($0) * rate / 100 - Double(t.amount.minorUnits)) <= 1 }.map { ($0, t.amount.minorUnits) }
         }
 
-        func crossChecks(_ c: Candidate<AmountReading>) -> (Double, [String]) {
+        func crossChecks(_ c: AmountCandidate) -> (Double, [ArithmeticIdentity], [String]) {
             let units = c.value.minorUnits
             var bonus = 0.0
+            var identities: [ArithmeticIdentity] = []
             var notes: [String] = []
+            func confirmed(by identity: ArithmeticIdentity) {
+                identities.append(identity)
+                notes.append(identity.rawValue)
+            }
             if units != 0, subtotals.contains(where: { s in taxes.contains { s + $0 == units } || (taxes.count > 1 && s + taxSum == units) }) {
                 bonus += 0.1
-                notes.append("subtotal + tax = total")
+                confirmed(by: .subtotalPlusTax)
                 if ratedTaxes.contains(where: { $0.0 + $0.1 == units }) {
                     bonus += 0.05
-                    notes.append("tax = rate × net")
+                    confirmed(by: .taxIsRateTimesNet)
                 }
                 if let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
                     subtotals.contains(where: { s in s == sum && taxes.contains { s + $0 == units } })
                 {
                     bonus += 0.03
-                    notes.append("line items sum = subtotal")
+                    confirmed(by: .itemsSumToSubtotal)
                 }
             } else if units != 0, tips != 0 || discounts != 0, subtotals.contains(where: { $0 + taxSum + tips - discounts == units }) {
                 bonus += 0.1
-                notes.append("subtotal + tax + tip − discount = total")
+                confirmed(by: .subtotalTaxTipDiscount)
             }
             // Only for the largest total: items summing to a smaller "total" above a larger one make it a subtotal
             // (a service charge or tax follows).
-            if units > 0, c.role != AmountRole.lineItem.rawValue, largestTotal.map({ abs(units) >= abs($0) }) ?? true,
+            if units > 0, c.role != .lineItem, largestTotal.map({ abs(units) >= abs($0) }) ?? true,
                 let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
                 sum == units || (subtotals.isEmpty && sum - discounts == units)
             {
                 bonus += 0.08
-                notes.append("line items sum = total")
+                confirmed(by: .itemsSumToTotal)
             }
             // Rounding (to 5 cents in Malaysia, Switzerland, …) comes after the total it rounds: the later total wins.
             if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
@@ -178,7 +190,7 @@ extension ReceiptParser {
                 })
             {
                 bonus += 0.15
-                notes.append("total + rounding = this total")
+                confirmed(by: .totalPlusRounding)
             }
             // A later total a few cents from an earlier one, on a 5-cent step, is that total rounded (the rounding
             // line itself may be misread): the amount paid. The earlier one is the total before rounding.
@@ -204,7 +216,7 @@ extension ReceiptParser {
             }
             if units > 0, tendered.contains(where: { t in changes.contains { t - $0 == units } }) {
                 bonus += 0.12
-                notes.append("tendered − change = total")
+                confirmed(by: .tenderedMinusChange)
             }
             // A total that a later line rounds ("Total incl. GST 112.36", "Rounding -0.01", "TOTAL 112.35") is
             // not the amount paid.
@@ -220,18 +232,16 @@ extension ReceiptParser {
                 bonus -= 0.2
                 notes.append("before rounding")
             }
-            return (bonus, notes)
+            return (bonus, identities, notes)
         }
 
         for i in e.amounts.indices {
             var c = e.amounts[i]
             let units = c.value.minorUnits
             switch c.role {
-            case AmountRole.total.rawValue:
-                let strong = c.notes.contains { note in
-                    (Keywords.strongTotal.words + Keywords.inclusive.words).contains { TextFolding.containsSubstring(note, "'\($0)'") }
-                }
-                let gross = c.notes.contains { note in Keywords.grossTotal.contains { TextFolding.containsSubstring(note, "'\($0)'") } }
+            case .total:
+                let strong = c.keyword.map { Keywords.strongTotal.words.contains($0) || Keywords.inclusive.words.contains($0) } ?? false
+                let gross = c.keyword.map { Keywords.grossTotal.words.contains($0) } ?? false
                 c.score = strong ? 0.8 : 0.7
                 // The gross total beats the amount due when both are printed (a prepayment was taken off).
                 if gross {
@@ -250,10 +260,10 @@ extension ReceiptParser {
                     c.score -= 0.3
                     c.notes.append("zero")
                 }
-            case AmountRole.lineItem.rawValue:
+            case .lineItem:
                 c.score = totals.isEmpty && units == largest ? 0.35 : 0.02
                 if c.score > 0.3 { c.notes.append("largest amount, no total line") }
-            case AmountRole.tendered.rawValue where totals.isEmpty && changes.allSatisfy({ $0 == 0 }):
+            case .tendered where totals.isEmpty && changes.allSatisfy({ $0 == 0 }):
                 // "CASH RM 5.90" with no change and no total line: the payment is the total.
                 c.score = 0.5
                 c.notes.append("payment without change, no total line")
@@ -261,10 +271,11 @@ extension ReceiptParser {
                 c.score = 0
             }
             if c.score > 0 {
-                let (bonus, notes) = crossChecks(c)
+                let (bonus, identities, notes) = crossChecks(c)
                 // An unlabelled amount that the arithmetic confirms is a total whose label OCR lost.
-                if bonus > 0 && c.role == AmountRole.lineItem.rawValue { c.score = max(c.score, 0.45) + bonus }
+                if bonus > 0 && c.role == .lineItem { c.score = max(c.score, 0.45) + bonus }
                 c.score += bonus
+                c.checks.formUnion(identities.map(Check.arithmetic))
                 c.notes += notes
             }
             // Not capped at 1: when several checks agree the ranking must still tell them apart; the merge clamps.
@@ -273,7 +284,7 @@ extension ReceiptParser {
         }
 
         // "$8.20" read as "98.20" beside a "$8.20" read right: the longer one starts with a misread currency sign.
-        let scoredTotals = e.amounts.indices.filter { e.amounts[$0].role == AmountRole.total.rawValue }
+        let scoredTotals = e.amounts.indices.filter { e.amounts[$0].role == .total }
         for i in scoredTotals {
             let a = String(e.amounts[i].value.minorUnits)
             if let first = a.first, "9586".contains(first),
@@ -290,10 +301,10 @@ extension ReceiptParser {
         // tendered − change, and subtotal + tax. When a total line reads nearly the same digits (one digit
         // different, or one more in front), the computed value is preferred over the misread one.
         let read = Set(e.amounts.filter { $0.score > 0 }.map(\.value.minorUnits))
-        var computed: [(Int64, Evidence?, String, String?)] = []
+        var computed: [(Int64, Evidence?, Computation, String?)] = []
         for t in e.amounts(withRole: .tendered) {
             for ch in e.amounts(withRole: .change) where t.value.minorUnits - ch.value.minorUnits > 0 {
-                computed.append((t.value.minorUnits - ch.value.minorUnits, ch.evidence, "tendered − change", t.value.currencyHint))
+                computed.append((t.value.minorUnits - ch.value.minorUnits, ch.evidence, .tenderedMinusChange, t.value.currencyHint))
             }
         }
         for s in e.amounts(withRole: .subtotal) {
@@ -302,7 +313,7 @@ extension ReceiptParser {
                 computed.append(
                     (
                         s.value.minorUnits + t.value.minorUnits + extra, t.evidence,
-                        extra == 0 ? "subtotal + tax" : "subtotal + tax + tip − discount", s.value.currencyHint
+                        extra == 0 ? .subtotalPlusTax : .subtotalTaxTipDiscount, s.value.currencyHint
                     ))
             }
         }
@@ -316,12 +327,13 @@ extension ReceiptParser {
                 ReceiptParser.ocrNear(String(t.value.minorUnits), String(units))
                     && Set(totals.filter { $0.value.minorUnits == t.value.minorUnits }.compactMap { $0.evidence.map(ReceiptParser.key) }).count < 2
             }
-            let best = e.amounts.filter { $0.role == AmountRole.total.rawValue }.map(\.score).max() ?? 0
+            let best = e.amounts.filter { $0.role == .total }.map(\.score).max() ?? 0
             e.amounts.append(
                 Candidate(
                     value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint),
-                    role: AmountRole.total.rawValue, score: misread != nil ? min(0.95, best + 0.03) : 0.4, evidence: misread?.evidence ?? evidence,
-                    notes: ["computed: \(how)"]
+                    role: .total, score: misread != nil ? min(0.95, best + 0.03) : 0.4, evidence: misread?.evidence ?? evidence,
+                    checks: [.computed(how)],
+                    notes: [Check.computed(how).note!]
                         + (misread.map { ["the total line reads \(Money.decimalString(minorUnits: $0.value.minorUnits, digits: 2)), one digit off"] }
                             ?? [])))
         }

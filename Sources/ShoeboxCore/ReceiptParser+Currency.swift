@@ -4,7 +4,7 @@ extension ReceiptParser {
     /// A bare "$" names no country: it is resolved by the country hints, else read as USD.
     static let dollar = "$"
 
-    func currencyCandidates(_ lines: [Line], language: String?) -> [Candidate<String>] {
+    func currencyCandidates(_ lines: [Line], language: String?) -> [CurrencyCandidate] {
         typealias Marks = (count: Int, evidence: Evidence, doubtful: Bool)
         var counts: [String: Marks] = [:]
         func add(_ code: String, _ line: Line, doubtful: Bool) {
@@ -40,32 +40,32 @@ extension ReceiptParser {
         var out = counts.sorted { ($0.value.count, $0.key == local ? 1 : 0, $0.key) > ($1.value.count, $1.key == local ? 1 : 0, $1.key) }.map {
             entry in
             stray(entry.key, entry.value)
-                ? Candidate(
-                    value: entry.key, role: "explicit", score: 0.4, evidence: entry.value.evidence,
+                ? CurrencyCandidate(
+                    value: entry.key, role: .explicit, score: 0.4, evidence: entry.value.evidence,
                     notes: ["written once, doubtfully read, against the country hints (\(local ?? ""))"])
-                : Candidate(
-                    value: entry.key, role: "explicit", score: min(0.99, 0.8 + 0.05 * Double(entry.value.count) + (entry.key == local ? 0.02 : 0)),
+                : CurrencyCandidate(
+                    value: entry.key, role: .explicit, score: min(0.99, 0.8 + 0.05 * Double(entry.value.count) + (entry.key == local ? 0.02 : 0)),
                     evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"] + (entry.key == local ? ["the country's currency"] : []))
         }
         if let first = dollarLines.first {
             // "$" on a receipt whose hints say Malaysia is the ringgit; without hints it is the US dollar.
             if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || out.isEmpty {
                 out.append(
-                    Candidate(
-                        value: country.currency, role: "inferred", score: 0.6, evidence: first.evidence,
+                    CurrencyCandidate(
+                        value: country.currency, role: .inferred, score: 0.6, evidence: first.evidence,
                         notes: ["'$' with \(country.notes.joined(separator: ", "))"]))
             } else {
                 out.append(
-                    Candidate(
-                        value: "USD", role: out.isEmpty ? "explicit" : "inferred", score: out.isEmpty ? 0.8 : 0.4,
+                    CurrencyCandidate(
+                        value: "USD", role: out.isEmpty ? .explicit : .inferred, score: out.isEmpty ? 0.8 : 0.4,
                         evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"]))
             }
         }
         // Nothing written but stray marks (or nothing at all): the country's currency, inferred.
         if dollarLines.isEmpty, counts.allSatisfy({ stray($0.key, $0.value) }), let country = hints.first {
             out.append(
-                Candidate(
-                    value: country.currency, role: "inferred", score: min(0.75, 0.45 + 0.05 * Double(country.weight)),
+                CurrencyCandidate(
+                    value: country.currency, role: .inferred, score: min(0.75, 0.45 + 0.05 * Double(country.weight)),
                     evidence: nil,
                     notes: [
                         (out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
@@ -74,8 +74,8 @@ extension ReceiptParser {
         }
         if out.isEmpty, let inferred = ReceiptParser.currency(forLanguage: language) {
             out.append(
-                Candidate(
-                    value: inferred, role: "inferred", score: 0.5, evidence: nil,
+                CurrencyCandidate(
+                    value: inferred, role: .inferred, score: 0.5, evidence: nil,
                     notes: ["no currency on the page; inferred from language \(language ?? "?")"]))
         }
         return out.sorted { $0.score > $1.score }

@@ -1,14 +1,15 @@
 /// Dates: every date on the page; the transaction or issue date is preferred over due, delivery, order,
 /// validity and print dates by the words on its line, and over later dates by its place near the top.
 extension ReceiptParser {
-    func dateCandidates(_ lines: [Line], order: DateReader.NumericOrder) -> [Candidate<CalendarDay>] {
-        var out: [Candidate<CalendarDay>] = []
+    func dateCandidates(_ lines: [Line], order: DateReader.NumericOrder) -> [DateCandidate] {
+        var out: [DateCandidate] = []
         for line in lines {
             let other = TextFolding.firstKeyword(in: line.folded, of: Keywords.otherDate)
             let issue = TextFolding.firstKeyword(in: line.folded, of: Keywords.issueDate)
             for f in DateReader.dates(in: ReceiptParser.mendDate(line.text), folded: line.folded, order: order, today: today) {
                 var score = 0.85 - 0.2 * line.position
                 var notes: [String] = []
+                var checks: Set<Check> = []
                 if f.orderAmbiguous {
                     score -= 0.1
                     notes.append("day/month order from locale")
@@ -19,17 +20,19 @@ extension ReceiptParser {
                 } else if let issue {
                     score += 0.1
                     notes.append("keyword '\(issue)'")
+                    checks.insert(.keyword(issue))
                 }
                 out.append(
                     Candidate(
-                        value: f.day, role: other == nil ? "transaction" : "other", score: max(0.05, min(0.99, score)),
-                        evidence: line.evidence, notes: notes))
+                        value: f.day, role: other == nil ? .transaction : .other, score: max(0.05, min(0.99, score)),
+                        evidence: line.evidence, checks: checks, notes: notes))
             }
         }
         // The same day read on several lines (a header and a footer) is surer.
         let counts = Dictionary(grouping: out, by: \.value).mapValues(\.count)
-        for i in out.indices where (counts[out[i].value] ?? 0) > 1 && out[i].role == "transaction" {
+        for i in out.indices where (counts[out[i].value] ?? 0) > 1 && out[i].role == .transaction {
             out[i].score = min(0.99, out[i].score + 0.05)
+            out[i].checks.insert(.printed(times: counts[out[i].value]!))
             out[i].notes.append("printed \(counts[out[i].value]!)×")
         }
         return out

@@ -5,12 +5,12 @@ import Foundation
 /// and the buyer's block. A name printed over two lines ("POPULAR BOOK" / "CO. (M) SDN BHD") is joined.
 extension ReceiptParser {
     /// `dateLines`: the lines the date rules found a date on (`ReceiptParser.key`).
-    func merchantCandidates(_ lines: [Line], dateLines: Set<Int>) -> [Candidate<String>] {
+    func merchantCandidates(_ lines: [Line], dateLines: Set<Int>) -> [TextCandidate] {
         guard let firstPage = lines.first?.page else { return [] }
         let top = Array(lines.filter { $0.page == firstPage }.prefix(40))
         let heights = top.map { Double($0.line.box.height) }.sorted()
         let medianHeight = heights.isEmpty ? 1 : heights[heights.count / 2]
-        var out: [Candidate<String>] = []
+        var out: [TextCandidate] = []
         var rank = 0
         var firstLegalSeen = false
         // The name comes before the transaction: the first line with a date or an amount ends the header.
@@ -118,7 +118,7 @@ extension ReceiptParser {
                     score -= 0.2
                     notes.append("too short for a name")
                 }
-                out.append(Candidate(value: name, role: "merchant", score: max(0.05, score), evidence: line.evidence, notes: notes))
+                out.append(Candidate(value: name, role: .merchant, score: max(0.05, score), evidence: line.evidence, notes: notes))
                 // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
                 if let prev = previousName, line.segments.count == 1,
                     ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil)),
@@ -126,7 +126,7 @@ extension ReceiptParser {
                 {
                     var joined = out[out.count - 1]
                     joined = Candidate(
-                        value: prev.name + " " + name, role: "merchant", score: joined.score + 0.08,
+                        value: prev.name + " " + name, role: .merchant, score: joined.score + 0.08,
                         evidence: prev.line.evidence, notes: joined.notes + ["joined with the line above"])
                     out.append(joined)
                 }
@@ -151,8 +151,8 @@ extension ReceiptParser {
 
     /// "Thank you for shopping at FUYI MINI MARKET", "Welcome to Café Central", "Danke für Ihren Einkauf bei
     /// REWE": the name a receipt repeats in its greeting, wherever the greeting stands.
-    func closingLineNames(_ lines: [Line]) -> [Candidate<String>] {
-        var out: [Candidate<String>] = []
+    func closingLineNames(_ lines: [Line]) -> [TextCandidate] {
+        var out: [TextCandidate] = []
         for (k, line) in lines.enumerated() {
             guard let phrase = Keywords.greetingBeforeName.first(in: line.folded),
                 let range = line.folded.range(of: phrase)
@@ -167,7 +167,7 @@ extension ReceiptParser {
                 name += " " + lines[k + 1].text
             }
             guard let clean = ReceiptParser.merchantName(name, today: today), clean.split(separator: " ").count <= 6 else { continue }
-            out.append(Candidate(value: clean, role: "merchant", score: 0.72, evidence: line.evidence, notes: ["after '\(phrase)'"]))
+            out.append(Candidate(value: clean, role: .merchant, score: 0.72, evidence: line.evidence, notes: ["after '\(phrase)'"]))
         }
         return out
     }

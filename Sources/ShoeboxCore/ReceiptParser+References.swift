@@ -4,8 +4,8 @@ import Foundation
 extension ReceiptParser {
     /// "Rechnung Nr. 4711", "FACTURE N° : F20220024", "Invoice 103767", "INV NO: CS-SA-0079030", "Bon-Nr. 4711":
     /// a document word, perhaps a number marker, then the first token that holds digits.
-    func referenceCandidates(_ lines: [Line]) -> [Candidate<String>] {
-        var out: [Candidate<String>] = []
+    func referenceCandidates(_ lines: [Line]) -> [TextCandidate] {
+        var out: [TextCandidate] = []
         for line in lines {
             // Cheap test first: most lines name no document.
             guard ReceiptParser.referencePrefilter.any(in: line.folded) else { continue }
@@ -73,7 +73,7 @@ extension ReceiptParser {
                     score -= 0.4
                     notes.append("'\(otherDocument)': another document's number")
                 }
-                out.append(Candidate(value: value, role: "reference", score: score, evidence: line.evidence, notes: notes))
+                out.append(Candidate(value: value, role: .reference, score: score, evidence: line.evidence, notes: notes))
                 break
             }
         }
@@ -85,13 +85,13 @@ extension ReceiptParser {
 
     static let tokenJunk: Set<Character> = [":", ";", ",", ".", "#", "|", "(", ")", "[", "]"]
 
-    func paymentCandidates(_ lines: [Line]) -> [Candidate<String>] {
-        var out: [Candidate<String>] = []
+    func paymentCandidates(_ lines: [Line]) -> [TextCandidate] {
+        var out: [TextCandidate] = []
         for line in lines {
             if let k = TextFolding.firstKeyword(in: line.folded, of: Keywords.card) {
-                out.append(Candidate(value: "card", role: "payment", score: 0.8, evidence: line.evidence, notes: ["keyword '\(k)'"]))
+                out.append(Candidate(value: "card", role: .payment, score: 0.8, evidence: line.evidence, notes: ["keyword '\(k)'"]))
             } else if let k = TextFolding.firstKeyword(in: line.folded, of: Keywords.cash) {
-                out.append(Candidate(value: "cash", role: "payment", score: 0.7, evidence: line.evidence, notes: ["keyword '\(k)'"]))
+                out.append(Candidate(value: "cash", role: .payment, score: 0.7, evidence: line.evidence, notes: ["keyword '\(k)'"]))
             }
         }
         return out.sorted { $0.score > $1.score }
@@ -99,8 +99,8 @@ extension ReceiptParser {
 
     /// "USt-IdNr.: DE123456789", "GST REG NO: 000136577024", "N° TVA : FR 11 123 456 782", "NIF B12345678":
     /// the token(s) after a tax-ID keyword, digits and capitals only. A number in the buyer's block is not the seller's.
-    func sellerTaxIDCandidates(_ lines: [Line]) -> [Candidate<String>] {
-        var out: [Candidate<String>] = []
+    func sellerTaxIDCandidates(_ lines: [Line]) -> [TextCandidate] {
+        var out: [TextCandidate] = []
         var buyerUntil = -1
         for (k, line) in lines.enumerated() {
             if Keywords.buyerBlock.any(in: line.folded) { buyerUntil = k + 5 }
@@ -130,7 +130,7 @@ extension ReceiptParser {
             let vatFormat = id.prefix(2).allSatisfy(\.isLetterFast) && id.dropFirst(2).first?.isDigitASCII == true
             out.append(
                 Candidate(
-                    value: id, role: "seller-tax-id", score: (inBuyer ? 0.3 : 0.8 - 0.002 * Double(k)) + (vatFormat ? 0.1 : 0),
+                    value: id, role: .sellerTaxID, score: (inBuyer ? 0.3 : 0.8 - 0.002 * Double(k)) + (vatFormat ? 0.1 : 0),
                     evidence: line.evidence,
                     notes: ["keyword '\(keyword)'"] + (inBuyer ? ["in the buyer's block"] : []) + (vatFormat ? ["VAT number format"] : [])))
         }

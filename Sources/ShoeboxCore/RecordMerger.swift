@@ -24,37 +24,37 @@ import Foundation
 ///    that only its first and last pages were parsed (`long-document`).
 public struct RecordMerger: Sendable {
     public let acceptThreshold: Double
-    public let requiredFields: [String]
+    public let requiredFields: [Field]
     public let ambiguityMargin: Double
     /// Below this OCR confidence of its own words (0–100), a total is `low-ocr-confidence`.
     public static let totalWordConfidenceFloor = 75.0
-    /// The same for a date (dates are printed in smaller type and read lower, measured on SROIE).
+    /// The same for a date (dates are printed in smaller type and read lower).
     public static let dateWordConfidenceFloor = 60.0
     static let sidecarConfidence = 0.7
     static let fileNameConfidence = 0.5
     static let agreementBonus = 0.15
 
-    public init(acceptThreshold: Double, requiredFields: [String], ambiguityMargin: Double = 0.05) {
+    public init(acceptThreshold: Double, requiredFields: [Field], ambiguityMargin: Double = 0.05) {
         self.acceptThreshold = acceptThreshold
         self.requiredFields = requiredFields
         self.ambiguityMargin = ambiguityMargin
     }
 
-    static func ocrFactor<V>(_ c: Candidate<V>) -> Double {
+    static func ocrFactor<V, R>(_ c: Candidate<V, R>) -> Double {
         guard let e = c.evidence else { return 1 }
         return 0.8 + 0.2 * min(1, max(0, (c.wordConfidence ?? e.ocrConfidence) / 100))
     }
 
     /// One field's choice: the winner, its confidence, whether a different runner-up is close, and the
     /// best candidates with other values.
-    struct Choice<V: Hashable & Sendable & Codable> {
-        let candidate: Candidate<V>
+    struct Choice<V: Hashable & Sendable & Codable, R: CandidateRole> {
+        let candidate: Candidate<V, R>
         var confidence: Double
         let ambiguous: Bool
         var alternates: [Alternate]
     }
 
-    func choose<V>(_ candidates: [Candidate<V>], _ render: (V) -> String) -> Choice<V>? {
+    func choose<V, R>(_ candidates: [Candidate<V, R>], _ render: (V) -> String) -> Choice<V, R>? {
         // Equal confidences go to the value more lines print, then to the earlier candidate: the same reading
         // every time, whatever order the passes came in.
         let live = candidates.filter { $0.score > 0 }
@@ -69,17 +69,17 @@ public struct RecordMerger: Sendable {
             alternates.append(
                 Alternate(
                     value: render(c.value), confidence: RecordMerger.rounded(min(1, conf)),
-                    source: RecordMerger.source(of: c), reason: c.notes.first ?? c.role))
+                    source: RecordMerger.source(of: c), reason: c.notes.first ?? c.role.rawValue))
         }
         return Choice(candidate: first.0, confidence: min(1, first.1), ambiguous: ambiguous, alternates: alternates)
     }
 
-    static func source<V>(of c: Candidate<V>) -> String {
-        if c.notes.contains(where: { $0.hasPrefix("computed:") }) { return "arithmetic" }
-        return c.evidence?.source.rawValue ?? "document"
+    static func source<V, R>(of c: Candidate<V, R>) -> Provenance {
+        if c.computed { return .arithmetic }
+        return c.evidence.map { Provenance($0.source) } ?? .document
     }
 
-    static func evidence<V>(of c: Candidate<V>) -> FieldEvidence {
+    static func evidence<V, R>(of c: Candidate<V, R>) -> FieldEvidence {
         FieldEvidence(
             source: source(of: c), page: c.evidence?.page, line: c.evidence.map { $0.line + 1 }, text: c.evidence?.text,
             ocrConfidence: (c.wordConfidence ?? c.evidence?.ocrConfidence).map(rounded))
@@ -97,153 +97,17 @@ public struct RecordMerger: Sendable {
         record.pages = pages
         record.language = language.language
         record.documentKind = extraction.documentKind
-        var reasons: [String] = []
+        var reasons: [ReviewReason] = []
         let sidecar = other.sidecar
-
-        // Currency.
-        if let ch = choose(extraction.currencies, { $0 }) {
-            record.currency = CurrencyCode(ch.candidate.value)
-            record.confidence["currency"] = ch.confidence
-            record.evidence["currency"] = RecordMerger.evidence(of: ch.candidate)
-            record.alternates["currency"] = ch.alternates
-            if ch.candidate.role == "inferred" { reasons.append("currency-inferred") }
-            if ch.ambiguous { reasons.append("currency-ambiguous") }
-        }
-        if let given = sidecar?.currency {
-            if reconcile("currency", document: record.currency?.code, given: given.code, source: "sidecar", record: &record, reasons: &reasons) {
-                record.currency = given
-            }
-            // A currency the sidecar confirms is no longer only inferred.
-            if record.currency == given { reasons.removeAll { $0 == "currency-inferred" } }
-        }
-
-        // Total.
-        let totals = extraction.amounts.filter { $0.score > 0 }
-        if let ch = choose(totals, { $0.decimalString }) {
-            let c = ch.candidate
-            if let currency = record.currency ?? c.value.currencyHint.flatMap(CurrencyCode.init) {
-                record.total = c.value.money(in: currency)
-                record.currency = currency
-            }
-            record.confidence["total"] = ch.confidence
-            record.evidence["total"] = RecordMerger.evidence(of: c)
-            record.alternates["total"] = ch.alternates
-            if ch.ambiguous { reasons.append("total-ambiguous") }
-            // The page's own arithmetic (tendered − change, subtotal + tax) gives another total, and none
-            // confirms the chosen one: one of the lines was misread, and a person must look.
-            let confirmed = c.notes.contains { $0.contains(" = ") }
-            if !confirmed, totals.contains(where: { $0.value.minorUnits != c.value.minorUnits && $0.notes.contains { $0.hasPrefix("computed:") } }) {
-                reasons.append("arithmetic-mismatch")
-            }
-            if c.evidence?.source == .ocr, let w = c.wordConfidence ?? c.evidence?.ocrConfidence, w < RecordMerger.totalWordConfidenceFloor {
-                reasons.append("low-ocr-confidence")
-            }
-        }
-        if let given = sidecar?.total {
-            let currency = record.currency ?? sidecar?.currency ?? given.currencyHint.flatMap(CurrencyCode.init)
-            let document = record.total?.decimalString
-            if reconcile(
-                "total", document: document, given: currency.map { given.money(in: $0).decimalString } ?? given.decimalString,
-                source: "sidecar", record: &record, reasons: &reasons), let currency
-            {
-                record.total = given.money(in: currency)
-                record.currency = currency
-            }
-        }
-        if let cur = record.currency {
-            if let sub = extraction.amounts(withRole: .subtotal).last { record.subtotal = sub.value.money(in: cur) }
-            if let tip = extraction.amounts(withRole: .tip).last, tip.value.minorUnits > 0 { record.tip = tip.value.money(in: cur) }
-            // No tax rate in use anywhere exceeds 27 % of the net, about 21 % of the gross: a larger "tax" is the
-            // net or gross amount printed on the tax line, not the tax.
-            record.tax = extraction.taxes.map { TaxLine(rate: $0.rate, amount: $0.amount.money(in: cur)) }
-                .filter { t in record.total.map { abs(t.amount.minorUnits) * 100 <= abs($0.minorUnits) * 30 } ?? true }
-        }
-
-        // Date: transaction dates first.
-        if let ch = choose(extraction.dates.filter { $0.role == "transaction" } + extraction.dates.filter { $0.role != "transaction" }, { $0.iso }) {
-            record.date = ch.candidate.value
-            record.confidence["date"] = ch.confidence
-            record.evidence["date"] = RecordMerger.evidence(of: ch.candidate)
-            record.alternates["date"] = ch.alternates
-            // A date shape elsewhere on the page that reads as no date ("17-66-13", "2918-03-18") is the date
-            // printed again and misread, or this date misread in another pass: a digit misread with confidence
-            // is told apart only by the page reading its date differently. Measured on SROIE: it caught all
-            // three wrong auto-accepted records and cost two right ones.
-            if ch.ambiguous || !extraction.unreadDates.isEmpty { reasons.append("date-ambiguous") }
-            if ch.candidate.evidence?.source == .ocr, let w = ch.candidate.wordConfidence, w < RecordMerger.dateWordConfidenceFloor {
-                reasons.append("low-ocr-confidence")
-            }
-        }
-        if let given = sidecar?.date {
-            let document = record.date?.iso
-            if reconcile("date", document: document, given: given.iso, source: "sidecar", record: &record, reasons: &reasons) { record.date = given }
-        }
-        if let named = other.fileNameDate {
-            if record.date == named {
-                record.confidence["date"] = min(1, (record.confidence["date"] ?? 0) + RecordMerger.agreementBonus)
-                record.evidence["date"]?.confirmedBy.append("filename")
-            } else if record.date == nil {
-                record.date = named
-                record.confidence["date"] = RecordMerger.fileNameConfidence
-                record.evidence["date"] = FieldEvidence(source: "filename", text: (source.relativePath as NSString).lastPathComponent)
-            } else {
-                var alts = record.alternates["date"] ?? []
-                alts.removeAll { $0.value == named.iso }
-                alts.append(
-                    Alternate(value: named.iso, confidence: RecordMerger.fileNameConfidence, source: "filename", reason: "the date in the file name"))
-                record.alternates["date"] = Array(alts.suffix(3))
-            }
-        }
-
-        // Merchant.
-        if let ch = choose(extraction.merchants, { $0 }) {
-            record.merchant = ch.candidate.value
-            record.confidence["merchant"] = ch.confidence
-            record.evidence["merchant"] = RecordMerger.evidence(of: ch.candidate)
-            record.alternates["merchant"] = ch.alternates
-        }
-        if let given = sidecar?.merchant {
-            let same = record.merchant.map { ReceiptParser.normalizedMerchant($0) == ReceiptParser.normalizedMerchant(given) } ?? false
-            let document = same ? given : record.merchant
-            if reconcile("merchant", document: document, given: given, source: "sidecar", record: &record, reasons: &reasons) {
-                record.merchant = given
-            }
-        }
-        record.merchantNormalized = record.merchant.map(ReceiptParser.normalizedMerchant)
-
-        // Reference number, seller tax ID, payment method.
-        if let ch = choose(extraction.references, { $0 }) {
-            record.referenceNumber = ch.candidate.value
-            record.evidence["referenceNumber"] = RecordMerger.evidence(of: ch.candidate)
-            record.alternates["referenceNumber"] = ch.alternates
-        }
-        if let given = sidecar?.referenceNumber {
-            let document = record.referenceNumber
-            if reconcile("referenceNumber", document: document, given: given, source: "sidecar", record: &record, reasons: &reasons) {
-                record.referenceNumber = given
-            }
-        }
-        record.sellerTaxID = choose(extraction.sellerTaxIDs, { $0 })?.candidate.value
-        record.paymentMethod = choose(extraction.paymentMethods, { $0 })?.candidate.value
-        if extraction.documentKind == .notAPurchase { reasons.append("not-a-purchase") }
-        if extraction.pagesSkipped > 0 { reasons.append("long-document") }
-        if let problems = sidecar?.problems, !problems.isEmpty { reasons.append("sidecar-invalid") }
-
-        for field in requiredFields {
-            let present: Bool
-            switch field {
-            case "total": present = record.total != nil
-            case "date": present = record.date != nil
-            case "merchant": present = record.merchant != nil
-            case "currency": present = record.currency != nil
-            default: present = true
-            }
-            if !present {
-                reasons.append("\(field)-missing")
-            } else if let conf = record.confidence[field], conf < acceptThreshold {
-                reasons.append("\(field)-low-confidence")
-            }
-        }
+        mergeCurrency(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
+        mergeTotal(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
+        mergeAmountsBesideTotal(extraction, into: &record)
+        mergeDate(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
+        if let named = other.fileNameDate { weighFileNameDate(named, fileName: (source.relativePath as NSString).lastPathComponent, record: &record) }
+        mergeMerchant(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
+        mergeIdentifiers(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
+        reasons += RecordMerger.documentReasons(extraction, sidecar: sidecar)
+        reasons += requiredFieldReasons(record)
         record.alternates = record.alternates.filter { !$0.value.isEmpty }
         record.reasons = RecordMerger.unique(reasons)
         record.status = record.reasons.isEmpty ? .accepted : .review
@@ -251,35 +115,232 @@ public struct RecordMerger: Sendable {
         return record
     }
 
-    /// Weighs another source's value for a field against the document's (policy points 2 and 3). True when
-    /// the document has no value, so the caller takes the given one (its confidence and provenance are set here).
-    private func reconcile(
-        _ field: String, document: String?, given: String, source: String, record: inout DocumentRecord,
-        reasons: inout [String]
+    /// Sets a field's confidence, evidence and alternates from its choice.
+    static func record<V, R>(_ ch: Choice<V, R>, as field: Field, in record: inout DocumentRecord) {
+        record.confidence[field] = ch.confidence
+        record.evidence[field] = RecordMerger.evidence(of: ch.candidate)
+        record.alternates[field] = ch.alternates
+    }
+
+    private func mergeCurrency(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
+        if let ch = choose(extraction.currencies, { $0 }) {
+            record.currency = CurrencyCode(ch.candidate.value)
+            RecordMerger.record(ch, as: .currency, in: &record)
+            if ch.candidate.role == .inferred { reasons.append(.currencyInferred) }
+            if ch.ambiguous { reasons.append(.ambiguous(.currency)) }
+        }
+        if let given = sidecar?.currency {
+            if weighSidecar(.currency, document: record.currency?.code, given: given.code, record: &record, reasons: &reasons) {
+                record.currency = given
+            }
+            // A currency the sidecar confirms is no longer only inferred.
+            if record.currency == given { reasons.removeAll { $0 == .currencyInferred } }
+        }
+    }
+
+    private func mergeTotal(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
+        let totals = extraction.amounts.filter { $0.score > 0 }
+        if let ch = choose(totals, { $0.decimalString }) {
+            let c = ch.candidate
+            if let currency = record.currency ?? c.value.currencyHint.flatMap(CurrencyCode.init) {
+                record.total = c.value.money(in: currency)
+                record.currency = currency
+            }
+            RecordMerger.record(ch, as: .total, in: &record)
+            if ch.ambiguous { reasons.append(.ambiguous(.total)) }
+            if let r = RecordMerger.arithmeticCheck(c, among: totals) { reasons.append(r) }
+            let words = c.wordConfidence ?? c.evidence?.ocrConfidence
+            if let r = RecordMerger.ocrCheck(c.evidence?.source, words: words, floor: RecordMerger.totalWordConfidenceFloor) { reasons.append(r) }
+        }
+        if let given = sidecar?.total {
+            let currency = record.currency ?? sidecar?.currency ?? given.currencyHint.flatMap(CurrencyCode.init)
+            let document = record.total?.decimalString
+            let text = currency.map { given.money(in: $0).decimalString } ?? given.decimalString
+            if weighSidecar(.total, document: document, given: text, record: &record, reasons: &reasons), let currency {
+                record.total = given.money(in: currency)
+                record.currency = currency
+            }
+        }
+    }
+
+    /// Subtotal, tip and tax lines, in the record's currency.
+    private func mergeAmountsBesideTotal(_ extraction: Extraction, into record: inout DocumentRecord) {
+        guard let cur = record.currency else { return }
+        if let sub = extraction.amounts(withRole: .subtotal).last { record.subtotal = sub.value.money(in: cur) }
+        if let tip = extraction.amounts(withRole: .tip).last, tip.value.minorUnits > 0 { record.tip = tip.value.money(in: cur) }
+        // No tax rate in use anywhere exceeds 27 % of the net, about 21 % of the gross: a larger "tax" is the
+        // net or gross amount printed on the tax line, not the tax.
+        let total = record.total
+        record.tax = extraction.taxes.map { TaxLine(rate: $0.rate, amount: $0.amount.money(in: cur)) }
+            .filter { t in total.map { abs(t.amount.minorUnits) * 100 <= abs($0.minorUnits) * 30 } ?? true }
+    }
+
+    private func mergeDate(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
+        // Transaction dates first.
+        if let ch = choose(extraction.dates.filter { $0.role == .transaction } + extraction.dates.filter { $0.role != .transaction }, { $0.iso }) {
+            record.date = ch.candidate.value
+            RecordMerger.record(ch, as: .date, in: &record)
+            // A date shape elsewhere on the page that reads as no date ("17-66-13", "2918-03-18") is the date
+            // printed again and misread, or this date misread in another pass: a digit misread with confidence
+            // is told apart only by the page reading its date differently.
+            if ch.ambiguous || !extraction.unreadDates.isEmpty { reasons.append(.ambiguous(.date)) }
+            let c = ch.candidate
+            if let r = RecordMerger.ocrCheck(c.evidence?.source, words: c.wordConfidence, floor: RecordMerger.dateWordConfidenceFloor) {
+                reasons.append(r)
+            }
+        }
+        if let given = sidecar?.date {
+            if weighSidecar(.date, document: record.date?.iso, given: given.iso, record: &record, reasons: &reasons) { record.date = given }
+        }
+    }
+
+    private func mergeMerchant(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
+        if let ch = choose(extraction.merchants, { $0 }) {
+            record.merchant = ch.candidate.value
+            RecordMerger.record(ch, as: .merchant, in: &record)
+        }
+        if let given = sidecar?.merchant {
+            let same = record.merchant.map { ReceiptParser.normalizedMerchant($0) == ReceiptParser.normalizedMerchant(given) } ?? false
+            let document = same ? given : record.merchant
+            if weighSidecar(.merchant, document: document, given: given, record: &record, reasons: &reasons) {
+                record.merchant = given
+            }
+        }
+        record.merchantNormalized = record.merchant.map(ReceiptParser.normalizedMerchant)
+    }
+
+    /// Reference number, seller tax ID, payment method.
+    private func mergeIdentifiers(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
+        if let ch = choose(extraction.references, { $0 }) {
+            record.referenceNumber = ch.candidate.value
+            record.evidence[.referenceNumber] = RecordMerger.evidence(of: ch.candidate)
+            record.alternates[.referenceNumber] = ch.alternates
+        }
+        if let given = sidecar?.referenceNumber {
+            if weighSidecar(.referenceNumber, document: record.referenceNumber, given: given, record: &record, reasons: &reasons) {
+                record.referenceNumber = given
+            }
+        }
+        record.sellerTaxID = choose(extraction.sellerTaxIDs, { $0 })?.candidate.value
+        record.paymentMethod = choose(extraction.paymentMethods, { $0 })?.candidate.value
+    }
+
+    // MARK: Cross-checks
+
+    /// The page's own arithmetic (tendered − change, subtotal + tax) gives another total, and none confirms
+    /// the chosen one: one of the lines was misread, and a person must look.
+    static func arithmeticCheck(_ chosen: AmountCandidate, among totals: [AmountCandidate]) -> ReviewReason? {
+        guard !chosen.arithmeticConfirmed else { return nil }
+        let other = totals.contains { $0.value.minorUnits != chosen.value.minorUnits && $0.computed }
+        return other ? .arithmeticMismatch : nil
+    }
+
+    /// A value read by OCR whose own words (`words`, 0–100) were read below `floor`.
+    static func ocrCheck(_ source: TextSource?, words: Double?, floor: Double) -> ReviewReason? {
+        guard source == .ocr, let words, words < floor else { return nil }
+        return .lowOCRConfidence
+    }
+
+    /// Reasons of the document as a whole: paper that is no purchase, pages skipped, a sidecar that does not
+    /// validate.
+    static func documentReasons(_ extraction: Extraction, sidecar: Sidecar?) -> [ReviewReason] {
+        var reasons: [ReviewReason] = []
+        if extraction.documentKind == .notAPurchase { reasons.append(.notAPurchase) }
+        if extraction.pagesSkipped > 0 { reasons.append(.longDocument) }
+        if let problems = sidecar?.problems, !problems.isEmpty { reasons.append(.sidecarInvalid) }
+        return reasons
+    }
+
+    /// A required field missing, or below the accept threshold.
+    func requiredFieldReasons(_ record: DocumentRecord) -> [ReviewReason] {
+        var reasons: [ReviewReason] = []
+        for field in requiredFields {
+            let present: Bool
+            switch field {
+            case .total: present = record.total != nil
+            case .date: present = record.date != nil
+            case .merchant: present = record.merchant != nil
+            case .currency: present = record.currency != nil
+            case .referenceNumber, .sellerTaxID, .paymentMethod: present = true
+            }
+            if !present {
+                reasons.append(.missing(field))
+            } else if let conf = record.confidence[field], conf < acceptThreshold {
+                reasons.append(.lowConfidence(field))
+            }
+        }
+        return reasons
+    }
+
+    /// What another source's value does to a field's (policy points 2 and 3).
+    enum Reconciliation: Equatable {
+        /// The document has no value: the caller takes the given one (its confidence and provenance are set).
+        case fillsGap
+        /// The same value: the document's confidence rises.
+        case agrees
+        /// Another value: the document's stays, the given one leads the alternates, and a person looks.
+        case disagrees
+    }
+
+    /// Weighs the sidecar's value for a field against the document's; true when the caller takes the given value.
+    private func weighSidecar(
+        _ field: Field, document: String?, given: String, record: inout DocumentRecord, reasons: inout [ReviewReason]
     ) -> Bool {
+        let result = RecordMerger.reconcile(field, document: document, given: given, source: .sidecar, record: &record)
+        if result == .disagrees { reasons.append(.sourcesDisagree) }
+        return result == .fillsGap
+    }
+
+    static func reconcile(_ field: Field, document: String?, given: String, source: Provenance, record: inout DocumentRecord) -> Reconciliation {
         guard let document else {
             record.confidence[field] = RecordMerger.sidecarConfidence
             record.evidence[field] = FieldEvidence(source: source)
-            return true
+            return .fillsGap
         }
         if document == given {
             if record.confidence[field] != nil {
                 record.confidence[field] = min(1, record.confidence[field]! + RecordMerger.agreementBonus)
             }
             record.evidence[field]?.confirmedBy.append(source)
-            return false
+            return .agrees
         }
         var alts = record.alternates[field] ?? []
         alts.removeAll { $0.value == given }
-        alts.insert(Alternate(value: given, confidence: RecordMerger.sidecarConfidence, source: source, reason: "the \(source) says \(given)"), at: 0)
+        alts.insert(
+            Alternate(value: given, confidence: RecordMerger.sidecarConfidence, source: source, reason: "the \(source.rawValue) says \(given)"), at: 0
+        )
         record.alternates[field] = Array(alts.prefix(3))
-        reasons.append("sources-disagree")
-        return false
+        return .disagrees
+    }
+
+    /// The date in the file name: it confirms the document's date, fills its gap (at a confidence below any
+    /// sensible threshold), or is only an alternate (a file name usually records when the photo was taken).
+    static func fileNameCheck(_ named: CalendarDay, document: CalendarDay?) -> Reconciliation {
+        if document == named { return .agrees }
+        return document == nil ? .fillsGap : .disagrees
+    }
+
+    private func weighFileNameDate(_ named: CalendarDay, fileName: String, record: inout DocumentRecord) {
+        switch RecordMerger.fileNameCheck(named, document: record.date) {
+        case .agrees:
+            record.confidence[.date] = min(1, (record.confidence[.date] ?? 0) + RecordMerger.agreementBonus)
+            record.evidence[.date]?.confirmedBy.append(.filename)
+        case .fillsGap:
+            record.date = named
+            record.confidence[.date] = RecordMerger.fileNameConfidence
+            record.evidence[.date] = FieldEvidence(source: .filename, text: fileName)
+        case .disagrees:
+            var alts = record.alternates[.date] ?? []
+            alts.removeAll { $0.value == named.iso }
+            alts.append(
+                Alternate(value: named.iso, confidence: RecordMerger.fileNameConfidence, source: .filename, reason: "the date in the file name"))
+            record.alternates[.date] = Array(alts.suffix(3))
+        }
     }
 
     /// Keeps first occurrences, in order.
-    static func unique(_ items: [String]) -> [String] {
-        var seen = Set<String>()
+    static func unique<T: Hashable>(_ items: [T]) -> [T] {
+        var seen = Set<T>()
         return items.filter { seen.insert($0).inserted }
     }
 }

@@ -31,7 +31,7 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
 
 public enum Review {
     /// Fields a person may edit.
-    public static let editableFields = ["merchant", "date", "total", "currency", "referenceNumber"]
+    public static let editableFields: [Field] = [.merchant, .date, .total, .currency, .referenceNumber]
 
     /// A typed total above 10¹² (in cents: 10¹⁴) is a typing mistake; the bound also keeps every conversion of
     /// minor units far from overflow.
@@ -44,8 +44,8 @@ public enum Review {
     /// returns is exactly what `apply` stores: a total comes back with its currency ("15.00 EUR"), so an
     /// accepted edit is never stored empty.
     public static func validate(field: String, value: String, record: DocumentRecord, today: CalendarDay) -> Result<String, ReviewInputError> {
-        guard editableFields.contains(field) else {
-            return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.joined(separator: ", "))."))
+        guard let typed = Field(rawValue: field), editableFields.contains(typed) else {
+            return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.map(\.rawValue).joined(separator: ", "))."))
         }
         if let c = FieldInput.controlCharacter(in: value) {
             return .failure(
@@ -56,8 +56,8 @@ public enum Review {
         guard v.count <= maxTypedLength else {
             return .failure(ReviewInputError("the \(field) is \(v.count) characters long; at most \(maxTypedLength) can be typed."))
         }
-        switch field {
-        case "total":
+        switch typed {
+        case .total:
             if v.hasPrefix("-") || v.hasPrefix("−") || FieldInput.amount(v)?.minorUnits == 0 {
                 return .failure(ReviewInputError("'\(v)' is not more than 0; a total is what was paid, e.g. 23.45."))
             }
@@ -91,14 +91,14 @@ public enum Review {
                     ))
             }
             return .success(money.description)
-        case "date":
+        case .date:
             guard let d = FieldInput.date(v, today: today) else {
                 return .failure(
                     ReviewInputError(
                         "'\(v)' is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso). Type it as 2026-03-14 or 14.03.2026."))
             }
             return .success(d.iso)
-        case "currency":
+        case .currency:
             // A code, or a sign that stands for one currency only (€, £, RM).
             guard !v.contains(where: \.isNumber), case .code(let c) = FieldInput.currency(typedWith: v) else {
                 return .failure(ReviewInputError("'\(v)' is not a currency code. Type three letters, e.g. EUR, MYR, USD."))
@@ -155,48 +155,48 @@ public enum Review {
         for d in decisions {
             switch d.action {
             case .edit:
-                guard let field = d.field, let value = d.value else { continue }
+                guard let field = d.field.flatMap(Field.init(rawValue:)), let value = d.value else { continue }
                 switch field {
-                case "merchant":
+                case .merchant:
                     r.merchant = value
                     r.merchantNormalized = ReceiptParser.normalizedMerchant(value)
-                case "date":
+                case .date:
                     guard let day = CalendarDay(iso: value) else { continue }
                     r.date = day
-                case "currency":
+                case .currency:
                     guard let c = CurrencyCode(value) else { continue }
                     setCurrency(c, of: &r)
-                case "total":
+                case .total:
                     // "15.00 EUR" (the currency typed with it sets the record's), or "15.00" in the record's currency.
                     let parts = value.split(separator: " ")
                     if parts.count == 2, let c = CurrencyCode(String(parts[1])), let m = Money(decimal: String(parts[0]), currency: c) {
                         if r.currency != c { setCurrency(c, of: &r) }
                         r.total = m
-                        r.confidence["currency"] = 1
-                        r.evidence["currency"] = FieldEvidence(source: "person")
+                        r.confidence[.currency] = 1
+                        r.evidence[.currency] = FieldEvidence(source: .person)
                     } else if parts.count == 1, let c = r.currency, let m = Money(decimal: value, currency: c) {
                         r.total = m
                     } else {
                         continue
                     }
-                case "referenceNumber": r.referenceNumber = value
-                default: continue
+                case .referenceNumber: r.referenceNumber = value
+                case .sellerTaxID, .paymentMethod: continue
                 }
                 r.confidence[field] = 1
-                r.evidence[field] = FieldEvidence(source: "person")
+                r.evidence[field] = FieldEvidence(source: .person)
             case .accept:
                 r.status = .accepted
                 r.reasons = []
                 r.reviewedBy = "person"
             case .reject:
                 r.status = .rejected
-                r.reasons = ["not-a-purchase"]
+                r.reasons = [.notAPurchase]
                 r.reviewedBy = "person"
             case .duplicate:
                 r.status = .duplicate
                 r.reviewedBy = "person"
             case .notDuplicate:
-                r.reasons.removeAll { $0 == "possible-duplicate" }
+                r.reasons.removeAll { $0 == .possibleDuplicate }
                 r.duplicateOf = nil
             }
         }

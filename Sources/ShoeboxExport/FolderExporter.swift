@@ -45,7 +45,7 @@ public struct FolderExporter {
         switch r.status {
         case .accepted: return nil
         case .failed: return "failed:\(r.failure?.code ?? "unknown")"
-        case .review: return "review:\(r.reasons.first ?? "pending")"
+        case .review: return "review:\(r.reasons.first?.code ?? "pending")"
         default: return r.status.rawValue
         }
     }

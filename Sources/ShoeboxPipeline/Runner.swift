@@ -177,7 +177,7 @@ public struct PipelineRunner {
                     outcome.record.status = .review
                     outcome.record.reviewedBy = nil
                     outcome.record.duplicateOf = other
-                    outcome.record.reasons.append("possible-duplicate")
+                    outcome.record.reasons.append(.possibleDuplicate)
                     progress(.note("\(outcome.record.source) may duplicate \(other): \(why)"))
                 }
                 earlier.removeAll { $0.source == entry.source }
@@ -193,12 +193,13 @@ public struct PipelineRunner {
             summary.counts[r.status, default: 0] += 1
             if r.status == .failed { summary.failures.append(r) }
             if r.status == .review { summary.reviews.append(r) }
-            progress(.document(source: r.source, status: r.status, reasons: r.reasons, pages: outcome.pages.count, done: summary.processed))
+            progress(
+                .document(source: r.source, status: r.status, reasons: r.reasons.map(\.code), pages: outcome.pages.count, done: summary.processed))
         }
         func sameBytes(_ source: SourceFile, as original: String) -> DocumentOutcome {
             var record = DocumentRecord(source: source.relativePath, folder: source.folder, sha256: source.sha256, status: .duplicate)
             record.duplicateOf = original
-            record.reasons = ["same-bytes"]
+            record.reasons = [.sameBytes]
             return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
         }
 

@@ -161,7 +161,7 @@ public struct ParseStage: Sendable {
 public struct MergeStage: Sendable {
     public let merger: RecordMerger
     public init(config: PipelineConfig) {
-        merger = RecordMerger(acceptThreshold: config.acceptThreshold, requiredFields: config.requiredFields)
+        merger = RecordMerger(acceptThreshold: config.acceptThreshold, requiredFields: config.requiredFields.compactMap(Field.init(rawValue:)))
     }
     public func run(_ extraction: Extraction, source: SourceFile, language: LanguageGuess, pages: Int, other: OtherSources) -> DocumentRecord {
         merger.merge(extraction, source: source, language: language, pages: pages, other: other)
@@ -204,9 +204,9 @@ public final class DocumentProcessor {
     let cache: OCRCache?
 
     /// Reasons that make a second OCR pass worth its time.
-    static let uncertain: Set<String> = [
-        "total-missing", "total-low-confidence", "total-ambiguous", "date-missing", "date-low-confidence", "date-ambiguous",
-        "merchant-missing", "merchant-low-confidence", "currency-missing", "arithmetic-mismatch", "low-ocr-confidence"
+    static let uncertain: Set<ReviewReason> = [
+        .missing(.total), .lowConfidence(.total), .ambiguous(.total), .missing(.date), .lowConfidence(.date), .ambiguous(.date),
+        .missing(.merchant), .lowConfidence(.merchant), .missing(.currency), .arithmeticMismatch, .lowOCRConfidence
     ]
 
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
@@ -310,13 +310,16 @@ public final class DocumentProcessor {
 
     /// The fields a further pass may add candidates to: those the reasons call uncertain, and the total
     /// while no arithmetic or second reading confirms it.
-    static func uncertainFields(_ reasons: [String], totalConfirmed: Bool) -> Set<String> {
-        var fields: Set<String> = totalConfirmed ? [] : ["total"]
+    static func uncertainFields(_ reasons: [ReviewReason], totalConfirmed: Bool) -> Set<Field> {
+        var fields: Set<Field> = totalConfirmed ? [] : [.total]
         for r in reasons {
-            if r == "arithmetic-mismatch" { fields.insert("total") }
-            if r == "low-ocr-confidence" { fields.formUnion(["total", "date"]) }
-            // An inferred currency means no symbol was printed; another pass would only find stray ones.
-            for f in ["total", "date", "merchant", "currency"] where r.hasPrefix(f + "-") && r != "currency-inferred" { fields.insert(f) }
+            switch r {
+            case .arithmeticMismatch: fields.insert(.total)
+            case .lowOCRConfidence: fields.formUnion([.total, .date])
+            // An inferred currency (`currencyInferred`) means no symbol was printed; another pass would only find stray ones.
+            case .missing(let f), .lowConfidence(let f), .ambiguous(let f): if [.total, .date, .merchant, .currency].contains(f) { fields.insert(f) }
+            default: break
+            }
         }
         return fields
     }

@@ -279,7 +279,8 @@ public final class Store {
         guard let r else { return }
         try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)", [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
         if r.status == .review {
-            try db.query("INSERT INTO review_items(source_id, reasons) VALUES (?, ?)", [.int(id), .text(r.reasons.joined(separator: ","))])
+            try db.query(
+                "INSERT INTO review_items(source_id, reasons) VALUES (?, ?)", [.int(id), .text(r.reasons.map(\.code).joined(separator: ","))])
         }
     }
 

@@ -228,8 +228,8 @@ extension StoreJSON {
             guard name == nil, value == nil else { throw Problem(field, "only an edit has a field and a value") }
             return
         }
-        guard let name, Review.editableFields.contains(name) else {
-            throw Problem("\(field).field", "must be one of \(Review.editableFields.joined(separator: ", "))")
+        guard let name, let typed = Field(rawValue: name), Review.editableFields.contains(typed) else {
+            throw Problem("\(field).field", "must be one of \(Review.editableFields.map(\.rawValue).joined(separator: ", "))")
         }
         guard let value else { throw Problem("\(field).value", "is missing") }
         if let c = FieldInput.controlCharacter(in: value) {

@@ -42,7 +42,7 @@ enum RunCommand {
         if !reasons.isEmpty {
             print("failed by reason: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
-        for r in summary.reviews { print("  review  \(r.source): \(r.reasons.joined(separator: ", "))") }
+        for r in summary.reviews { print("  review  \(r.source): \(r.reasons.map(\.code).joined(separator: ", "))") }
         for r in summary.failures { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
         for (folder, reason) in summary.unreadableFolders {
             print(
@@ -122,13 +122,14 @@ enum ExtractCommand {
 
     /// Every candidate per field, best first, with role, score, evidence line and the notes behind the score.
     static func explain(_ e: Extraction) -> String {
-        func rows<V>(_ name: String, _ cs: [Candidate<V>], _ show: (V) -> String) -> [String] {
+        func rows<V, R>(_ name: String, _ cs: [Candidate<V, R>], _ show: (V) -> String) -> [String] {
             let ranked = cs.filter { $0.score > 0 }.sorted { $0.score > $1.score }.prefix(6)
             guard !ranked.isEmpty else { return ["  \(name): no candidate"] }
             return ["  \(name):"]
                 + ranked.map { c in
                     let at = c.evidence.map { "p\($0.page) l\($0.line + 1) \"\($0.text)\"" } ?? "no line"
-                    return String(format: "    %.2f  %@  [%@]  %@  — %@", c.score, show(c.value), c.role, at, c.notes.joined(separator: "; "))
+                    return String(
+                        format: "    %.2f  %@  [%@]  %@  — %@", c.score, show(c.value), c.role.rawValue, at, c.notes.joined(separator: "; "))
                 }
         }
         var out = ["candidates:"]
@@ -142,11 +143,11 @@ enum ExtractCommand {
 
     static func describe(_ r: DocumentRecord) -> String {
         if let f = r.failure { return "\(r.source): failed — \(f.code): \(f.message)" }
-        func conf(_ k: String) -> String { r.confidence[k].map { String(format: " (%.2f)", $0) } ?? "" }
-        var lines = ["\(r.source): \(r.status.rawValue)\(r.reasons.isEmpty ? "" : " — " + r.reasons.joined(separator: ", "))"]
-        lines.append("  merchant  \(r.merchant ?? "—")\(conf("merchant"))")
-        lines.append("  date      \(r.date?.iso ?? "—")\(conf("date"))")
-        lines.append("  total     \(r.total?.decimalString ?? "—") \(r.currency?.code ?? "")\(conf("total"))")
+        func conf(_ k: Field) -> String { r.confidence[k].map { String(format: " (%.2f)", $0) } ?? "" }
+        var lines = ["\(r.source): \(r.status.rawValue)\(r.reasons.isEmpty ? "" : " — " + r.reasons.map(\.code).joined(separator: ", "))"]
+        lines.append("  merchant  \(r.merchant ?? "—")\(conf(.merchant))")
+        lines.append("  date      \(r.date?.iso ?? "—")\(conf(.date))")
+        lines.append("  total     \(r.total?.decimalString ?? "—") \(r.currency?.code ?? "")\(conf(.total))")
         lines.append("  language  \(r.language ?? "—")   kind \(r.documentKind?.rawValue ?? "—")   pages \(r.pages)")
         return lines.joined(separator: "\n")
     }
@@ -182,7 +183,7 @@ enum StatusCommand {
                 )
             }
         }
-        for r in records where r.status == .review { print("  review  \(r.source): \(r.reasons.joined(separator: ", "))") }
+        for r in records where r.status == .review { print("  review  \(r.source): \(r.reasons.map(\.code).joined(separator: ", "))") }
         for r in records where r.status == .duplicate { print("  duplicate  \(r.source) of \(r.duplicateOf ?? "?")") }
         for r in records where r.status == .failed { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
         return ExitCode.success

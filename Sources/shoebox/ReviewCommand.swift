@@ -237,8 +237,8 @@ final class ReviewSession {
                 say("review: \(decided) decided; every decision is saved.")
                 return ExitCode.success
             case "e", "edit":
-                guard parts.count >= 2, Review.editableFields.contains(parts[1]) else {
-                    say("edit which field? e FIELD, with FIELD one of \(Review.editableFields.joined(separator: ", ")).")
+                guard parts.count >= 2, let named = Field(rawValue: parts[1]), Review.editableFields.contains(named) else {
+                    say("edit which field? e FIELD, with FIELD one of \(Review.editableFields.map(\.rawValue).joined(separator: ", ")).")
                     continue
                 }
                 var value = parts.count == 3 ? parts[2] : nil
@@ -279,24 +279,24 @@ final class ReviewSession {
 
     /// The alternates shown as numbered choices, field by field.
     func alternates(_ r: DocumentRecord) -> [(String, Alternate)] {
-        Review.editableFields.flatMap { f in (r.alternates[f] ?? []).map { (f, $0) } }
+        Review.editableFields.flatMap { f in (r.alternates[f] ?? []).map { (f.rawValue, $0) } }
     }
 
     func show(_ r: DocumentRecord, position: Int, of count: Int) {
         say("")
         say("[\(position)/\(count)] \(r.source)   folder: \(r.folder.isEmpty ? "(top)" : r.folder)")
-        say("reasons: \(r.reasons.joined(separator: ", "))\(r.duplicateOf.map { " (possible duplicate of \($0))" } ?? "")")
-        let values: [(String, String?)] = [
-            ("merchant", r.merchant), ("date", r.date?.iso), ("total", r.total?.decimalString),
-            ("currency", r.currency?.code), ("referenceNumber", r.referenceNumber)
+        say("reasons: \(r.reasons.map(\.code).joined(separator: ", "))\(r.duplicateOf.map { " (possible duplicate of \($0))" } ?? "")")
+        let values: [(Field, String?)] = [
+            (.merchant, r.merchant), (.date, r.date?.iso), (.total, r.total?.decimalString),
+            (.currency, r.currency?.code), (.referenceNumber, r.referenceNumber)
         ]
         for (f, v) in values {
             let conf = r.confidence[f].map { String(format: "%.2f", $0) } ?? "    "
             var line =
-                "  " + f.padding(toLength: 16, withPad: " ", startingAt: 0)
+                "  " + f.rawValue.padding(toLength: 16, withPad: " ", startingAt: 0)
                 + (v ?? "—").padding(toLength: max(28, (v ?? "").count + 2), withPad: " ", startingAt: 0) + conf
             if let e = r.evidence[f] {
-                line += "  \(e.source)"
+                line += "  \(e.source.rawValue)"
                 if let p = e.page, let l = e.line { line += " p\(p) l\(l)" }
                 if let t = e.text { line += " \"\(t)\"" }
             }
@@ -306,7 +306,7 @@ final class ReviewSession {
         if !choices.isEmpty {
             say("alternates:")
             for (k, (f, alt)) in choices.enumerated() {
-                say("  \(k + 1)) \(f) \(alt.value)   \(String(format: "%.2f", alt.confidence))  \(alt.source): \(alt.reason)")
+                say("  \(k + 1)) \(f) \(alt.value)   \(String(format: "%.2f", alt.confidence))  \(alt.source.rawValue): \(alt.reason)")
             }
         }
         say(ReviewSession.keys)

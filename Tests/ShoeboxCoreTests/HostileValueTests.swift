@@ -57,11 +57,11 @@ struct HostileValueTests {
         // What validate accepts, apply stores: total and currency, marked as a person's.
         let applied = Review.apply([ReviewDecision(action: .edit, field: "total", value: "15.00 EUR")], to: none)
         #expect(applied.total == Money(decimal: "15.00", currency: .eur) && applied.currency == .eur)
-        #expect(applied.evidence["total"]?.source == "person" && applied.evidence["currency"]?.source == "person")
+        #expect(applied.evidence[.total]?.source == .person && applied.evidence[.currency]?.source == .person)
         // A decision stored before totals carried their currency cannot be applied to such a record: it changes
         // nothing and does not claim the field was set.
         let old = Review.apply([ReviewDecision(action: .edit, field: "total", value: "15.00")], to: none)
-        #expect(old.total == nil && old.evidence["total"] == nil)
+        #expect(old.total == nil && old.evidence[.total] == nil)
         // In the record's own currency, "15.00" still applies.
         #expect(
             Review.apply([ReviewDecision(action: .edit, field: "total", value: "15.00")], to: euro).total == Money(decimal: "15.00", currency: .eur))

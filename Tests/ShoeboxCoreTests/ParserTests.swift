@@ -92,7 +92,7 @@ struct DateReaderTests {
 
 struct ReceiptParserTests {
     let parser = ReceiptParser(today: today)
-    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: ["merchant", "date", "total", "currency"])
+    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency])
     let source = SourceFile(path: "/x/a.png", relativePath: "a.png", folder: "", kind: .png, sha256: "00", size: 1)
 
     func record(_ lines: [String], language: String? = nil) -> DocumentRecord {
@@ -120,7 +120,7 @@ struct ReceiptParserTests {
         let r = merger.merge(e, source: source, language: .unknown, pages: 1)
         #expect(r.total?.minorUnits == 1240)
         #expect(r.currency?.code == "GBP")
-        let total = e.amounts.filter { $0.role == "total" }.first
+        let total = e.amounts.filter { $0.role == .total }.first
         #expect(total?.evidence?.text == "TOTAL £12.40")
         #expect(total?.notes.contains("tendered − change = total") == true)
     }
@@ -136,7 +136,7 @@ struct ReceiptParserTests {
                 $0.offset == 4 ? OCRLine(words: $0.element.words.map { OCRWord(text: $0.text, box: $0.box, confidence: 0) }) : $0.element
             })
         let inferred = parser.parse(pages: [doubtful], language: "msa").currencies
-        #expect(inferred.first?.value == "MYR" && inferred.first?.role == "inferred")
+        #expect(inferred.first?.value == "MYR" && inferred.first?.role == .inferred)
         #expect(inferred.contains { $0.value == "GBP" && $0.score < inferred[0].score })
         #expect(parser.parse(pages: [page(slip + ["_ £ ies"])], language: "msa").currencies.first?.value == "GBP")
         #expect(parser.parse(pages: [page(slip + ["TOTAL £12.40"], confidence: 20)], language: "msa").currencies.first?.value == "GBP")
@@ -156,14 +156,14 @@ struct ReceiptParserTests {
     @Test func currencyInferredGoesToReview() {
         let r = record(["Panaderia Sol S.L.", "12/03/2026", "TOTAL 4,50"], language: "spa")
         #expect(r.currency?.code == "EUR")
-        #expect(r.reasons.contains("currency-inferred"))
+        #expect(r.reasons.contains(.currencyInferred))
         #expect(r.status == .review)
     }
 
     @Test func missingFieldsAreNamed() {
         let r = record(["Some Shop Ltd", "thank you"], language: "eng")
-        #expect(r.reasons.contains("total-missing"))
-        #expect(r.reasons.contains("date-missing"))
+        #expect(r.reasons.contains(.missing(.total)))
+        #expect(r.reasons.contains(.missing(.date)))
         #expect(r.status == .review)
     }
 
@@ -171,7 +171,7 @@ struct ReceiptParserTests {
         let lines = ["Corner Shop Ltd", "12/03/2026", "TOTAL £12.40"]
         let good = merger.merge(parser.parse(pages: [page(lines, confidence: 95)], language: "eng"), source: source, language: .unknown, pages: 1)
         let bad = merger.merge(parser.parse(pages: [page(lines, confidence: 20)], language: "eng"), source: source, language: .unknown, pages: 1)
-        #expect(good.confidence["total"]! > bad.confidence["total"]!)
+        #expect(good.confidence[.total]! > bad.confidence[.total]!)
     }
 
     @Test func normalisedMerchant() {

@@ -7,7 +7,7 @@ import Testing
 /// (sidecar, file name), alternates and provenance, and the review decisions applied to a suggestion.
 struct TrustTests {
     let parser = ReceiptParser(today: today)
-    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: ["merchant", "date", "total", "currency"])
+    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency])
     let clean = ["REWE Markt GmbH", "Domstr. 20, 50668 Köln", "Datum 14.03.2026", "Brot 2,49", "Milch 1,19", "SUMME EUR 3,68"]
 
     func record(_ lines: [String], confidence: Double = 95, name: String = "a.jpg", other: OtherSources = OtherSources()) -> DocumentRecord {
@@ -21,43 +21,43 @@ struct TrustTests {
         let r = record(clean)
         #expect(r.status == .accepted, "\(r.reasons)")
         #expect(r.reviewedBy == "pipeline")
-        #expect(r.evidence["total"]?.source == "ocr")
-        #expect(r.evidence["total"]?.line == 6)
-        #expect(r.evidence["total"]?.text == "SUMME EUR 3,68")
-        #expect(r.evidence["date"]?.text == "Datum 14.03.2026")
+        #expect(r.evidence[.total]?.source == .ocr)
+        #expect(r.evidence[.total]?.line == 6)
+        #expect(r.evidence[.total]?.text == "SUMME EUR 3,68")
+        #expect(r.evidence[.date]?.text == "Datum 14.03.2026")
     }
 
     @Test func missingFieldsAreNamed() {
         let r = record(["REWE Markt GmbH", "Brot 2,49"])
-        #expect(r.reasons.contains("date-missing"))
+        #expect(r.reasons.contains(.missing(.date)))
         let s = record(["REWE Markt GmbH", "Datum 14.03.2026", "Danke"])
-        #expect(s.reasons.contains("total-missing"))
+        #expect(s.reasons.contains(.missing(.total)))
         #expect(s.status == .review)
     }
 
     @Test func arithmeticThatComputesAnotherTotalIsAMismatch() {
         // Tendered − change says 8.35; the total line says 7.90: one of them was misread.
         let r = record(["YAM FRESH SDN BHD", "Date: 2016-07-31", "Total RM7.90", "Cash RM10.50", "Change RM2.15"])
-        #expect(r.reasons.contains("arithmetic-mismatch"), "\(r.reasons)")
-        #expect(r.alternates["total"]?.contains { $0.value == "8.35" && $0.source == "arithmetic" } == true)
+        #expect(r.reasons.contains(.arithmeticMismatch), "\(r.reasons)")
+        #expect(r.alternates[.total]?.contains { $0.value == "8.35" && $0.source == .arithmetic } == true)
         // The same page with the change that fits: confirmed, no mismatch.
         let ok = record(["YAM FRESH SDN BHD", "Date: 2016-07-31", "Total RM7.90", "Cash RM10.00", "Change RM2.10"])
-        #expect(!ok.reasons.contains("arithmetic-mismatch"), "\(ok.reasons)")
+        #expect(!ok.reasons.contains(.arithmeticMismatch), "\(ok.reasons)")
     }
 
     @Test func aTotalReadWithLowConfidenceGoesToAPerson() {
         let r = record(clean, confidence: 50)
-        #expect(r.reasons.contains("low-ocr-confidence"), "\(r.reasons)")
+        #expect(r.reasons.contains(.lowOCRConfidence), "\(r.reasons)")
     }
 
     @Test func aDateThePageAlsoPrintsMisreadIsAmbiguous() {
         // The footer prints the same date again, misread into no date at all: the header's "16" may be
         // a misread "18" too (SROIE X51005719904), so a person looks.
         let r = record(["YAM FRESH SDN BHD", "Date: 2018-03-16 13:18:48", "Total RM7.90", "001-2918-03-18 13:21:02"])
-        #expect(r.reasons == ["date-ambiguous"], "\(r.reasons)")
+        #expect(r.reasons == [.ambiguous(.date)], "\(r.reasons)")
         #expect(r.date?.iso == "2018-03-16")
         let month = record(["YAM FRESH SDN BHD", "Date: 17-06-18", "Total RM7.90", "17-66-18 12:56 SH01"])
-        #expect(month.reasons.contains("date-ambiguous"), "\(month.reasons)")
+        #expect(month.reasons.contains(.ambiguous(.date)), "\(month.reasons)")
         // A due date that reads as nothing is not the purchase date; times, amounts and IDs are no date shapes.
         let fine = record([
             "YAM FRESH SDN BHD", "Date: 17-06-18 12:56:01", "Total RM7.90", "Due date 31-02-18",
@@ -79,20 +79,20 @@ struct TrustTests {
     @Test func ambiguityInferredCurrencyAndNoPurchaseAreNamed() {
         // Two totals the rules cannot tell apart.
         var e = parser.parse(pages: [page(clean)], language: "deu")
-        let best = e.amounts.filter { $0.role == "total" }.max { $0.score < $1.score }!
+        let best = e.amounts.filter { $0.role == .total }.max { $0.score < $1.score }!
         e.amounts.append(
-            Candidate(
-                value: AmountReading(minorUnits: 386, fractionDigits: 2, currencyHint: "EUR"), role: "total",
+            AmountCandidate(
+                value: AmountReading(minorUnits: 386, fractionDigits: 2, currencyHint: "EUR"), role: .total,
                 score: best.score, evidence: best.evidence, notes: ["keyword 'summe'"]))
         let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
         let two = merger.merge(e, source: source, language: LanguageGuess(language: "deu", confidence: 0.9), pages: 1)
-        #expect(two.reasons.contains("total-ambiguous"), "\(two.reasons)")
+        #expect(two.reasons.contains(.ambiguous(.total)), "\(two.reasons)")
         let inferred = record(["Bäckerei Schmidt GmbH", "Datum 14.03.2026", "Summe 3,68"])
-        #expect(inferred.reasons.contains("currency-inferred"), "\(inferred.reasons)")
+        #expect(inferred.reasons.contains(.currencyInferred), "\(inferred.reasons)")
         let quote = record(["Handwerker GmbH", "ANGEBOT", "Datum 14.03.2026", "Summe EUR 3,68"])
-        #expect(quote.reasons.contains("not-a-purchase"), "\(quote.reasons)")
+        #expect(quote.reasons.contains(.notAPurchase), "\(quote.reasons)")
         let dates = record(["SHOP SDN BHD", "05/03/2018", "06/03/2018", "TOTAL RM 10.00"])
-        #expect(dates.reasons.contains("date-ambiguous"), "\(dates.reasons)")
+        #expect(dates.reasons.contains(.ambiguous(.date)), "\(dates.reasons)")
     }
 
     @Test func aSidecarConfirmsFillsOrDisagreesButNeverOverrides() {
@@ -100,25 +100,25 @@ struct TrustTests {
         agree.total = FieldInput.amount("3.68")
         let confirmed = record(clean, other: OtherSources(sidecar: agree))
         #expect(confirmed.status == .accepted)
-        #expect(confirmed.evidence["total"]?.confirmedBy == ["sidecar"])
+        #expect(confirmed.evidence[.total]?.confirmedBy == [.sidecar])
 
         var disagree = Sidecar()
         disagree.total = FieldInput.amount("36.80")
         let r = record(clean, other: OtherSources(sidecar: disagree))
         #expect(r.total?.decimalString == "3.68", "the document's reading stays")
-        #expect(r.reasons == ["sources-disagree"])
-        #expect(r.alternates["total"]?.first == Alternate(value: "36.80", confidence: 0.7, source: "sidecar", reason: "the sidecar says 36.80"))
+        #expect(r.reasons == [.sourcesDisagree])
+        #expect(r.alternates[.total]?.first == Alternate(value: "36.80", confidence: 0.7, source: .sidecar, reason: "the sidecar says 36.80"))
 
         var fills = Sidecar()
         fills.date = CalendarDay(iso: "2026-03-14")
         let filled = record(["REWE Markt GmbH", "SUMME EUR 3,68"], other: OtherSources(sidecar: fills))
         #expect(filled.date?.iso == "2026-03-14")
-        #expect(filled.evidence["date"]?.source == "sidecar")
+        #expect(filled.evidence[.date]?.source == .sidecar)
 
         let invalid = Sidecar.parse(Array(#"{"total": "12,3x", "date": "2031-01-01", "colour": "red"}"#.utf8), today: today)
         #expect(invalid.total == nil && invalid.date == nil)
         #expect(invalid.problems.count == 3, "\(invalid.problems)")
-        #expect(record(clean, other: OtherSources(sidecar: invalid)).reasons == ["sidecar-invalid"])
+        #expect(record(clean, other: OtherSources(sidecar: invalid)).reasons == [.sidecarInvalid])
         #expect(Sidecar.parse(Array("not json".utf8), today: today).problems == ["the sidecar is not a JSON object"])
     }
 
@@ -130,14 +130,14 @@ struct TrustTests {
         #expect(OtherSources.date(inFileName: "X51005361895.jpg", today: today) == nil)
         #expect(OtherSources.date(inFileName: "IMG_20291231.jpg", today: today) == nil, "after today")
         let same = record(clean, other: OtherSources(fileNameDate: CalendarDay(iso: "2026-03-14")))
-        #expect(same.evidence["date"]?.confirmedBy == ["filename"])
+        #expect(same.evidence[.date]?.confirmedBy == [.filename])
         let other = record(clean, other: OtherSources(fileNameDate: CalendarDay(iso: "2026-03-20")))
         #expect(other.date?.iso == "2026-03-14")
         #expect(other.status == .accepted, "a photo taken later is no disagreement: \(other.reasons)")
-        #expect(other.alternates["date"]?.contains { $0.value == "2026-03-20" && $0.source == "filename" } == true)
+        #expect(other.alternates[.date]?.contains { $0.value == "2026-03-20" && $0.source == .filename } == true)
         let only = record(["REWE Markt GmbH", "SUMME EUR 3,68"], other: OtherSources(fileNameDate: CalendarDay(iso: "2026-03-20")))
         #expect(only.date?.iso == "2026-03-20")
-        #expect(only.reasons.contains("date-low-confidence"))
+        #expect(only.reasons.contains(.lowConfidence(.date)))
     }
 
     @Test func typedValuesAreReadByTheParsersRules() {
@@ -166,7 +166,7 @@ struct TrustTests {
         let confirmed = Review.apply([ReviewDecision(action: .edit, field: "total", value: v), ReviewDecision(action: .accept)], to: suggestion)
         #expect(confirmed.total?.decimalString == "3.86")
         #expect(confirmed.status == .accepted && confirmed.reviewedBy == "person")
-        #expect(confirmed.evidence["total"]?.source == "person")
+        #expect(confirmed.evidence[.total]?.source == .person)
         #expect(suggestion.total?.decimalString == "3.68", "the suggestion is a value: unchanged")
         #expect(Review.apply([ReviewDecision(action: .reject)], to: suggestion).status == .rejected)
         if case .success = Review.validate(field: "total", value: "12,3x", record: suggestion, today: today) { Issue.record("12,3x must be refused") }

@@ -280,7 +280,7 @@ struct StoreTests {
         let store = try Store(directory: dir.path)
         let run = try store.beginRun(root: "/scans", pipeline: "default", started: "2026-11-30T00:00:00Z")
         var r = DocumentRecord(source: "trip/a.jpg", folder: "trip", sha256: "aa", status: .review)
-        r.reasons = ["total-missing"]
+        r.reasons = [.missing(.total)]
         try store.save(DocumentOutcome(record: r, size: 10, kind: .jpeg, pages: []), root: "/scans", runID: run)
         try store.save(
             DocumentOutcome(

@@ -1,0 +1,84 @@
+/// Why a record waits for a person, or why it failed. Each reason has a stable code: the form JSON, CSV, the
+/// store and the command line show, and the form a store is read back from.
+public enum ReviewReason: Sendable, CustomStringConvertible {
+    /// A required field no source gave: `total-missing`.
+    case missing(Field)
+    /// A required field whose confidence is below the accept threshold: `date-low-confidence`.
+    case lowConfidence(Field)
+    /// A runner-up within the ambiguity margin (for a date also a date shape that reads as no date): `total-ambiguous`.
+    case ambiguous(Field)
+    /// The page's own arithmetic computes another total than the one chosen.
+    case arithmeticMismatch
+    /// The total's or date's own words were read with low OCR confidence.
+    case lowOCRConfidence
+    /// No currency is printed: it was inferred from country hints or the language.
+    case currencyInferred
+    /// A sidecar gives another value than the document.
+    case sourcesDisagree
+    /// A quote, statement or balance: paper that proves no purchase.
+    case notAPurchase
+    /// A document so long that only its first and last pages were parsed.
+    case longDocument
+    /// A sidecar that does not validate.
+    case sidecarInvalid
+    /// Another record looks like the same purchase.
+    case possibleDuplicate
+    /// The same bytes as a document already in the store.
+    case sameBytes
+    /// Any other code: a failed record's reason (its `DocumentFailure.code`), or a code read from a store
+    /// written by another version, kept as it was read.
+    case other(String)
+
+    /// The stable code ("total-missing", "arithmetic-mismatch", "empty-file").
+    public var code: String {
+        switch self {
+        case .missing(let f): "\(f.rawValue)-missing"
+        case .lowConfidence(let f): "\(f.rawValue)-low-confidence"
+        case .ambiguous(let f): "\(f.rawValue)-ambiguous"
+        case .arithmeticMismatch: "arithmetic-mismatch"
+        case .lowOCRConfidence: "low-ocr-confidence"
+        case .currencyInferred: "currency-inferred"
+        case .sourcesDisagree: "sources-disagree"
+        case .notAPurchase: "not-a-purchase"
+        case .longDocument: "long-document"
+        case .sidecarInvalid: "sidecar-invalid"
+        case .possibleDuplicate: "possible-duplicate"
+        case .sameBytes: "same-bytes"
+        case .other(let code): code
+        }
+    }
+
+    public var description: String { code }
+
+    static let simple: [ReviewReason] = [
+        .arithmeticMismatch, .lowOCRConfidence, .currencyInferred, .sourcesDisagree, .notAPurchase, .longDocument, .sidecarInvalid,
+        .possibleDuplicate, .sameBytes
+    ]
+    static let byCode: [String: ReviewReason] = {
+        var out: [String: ReviewReason] = [:]
+        for r in simple { out[r.code] = r }
+        for f in Field.allCases {
+            for r in [ReviewReason.missing(f), .lowConfidence(f), .ambiguous(f)] { out[r.code] = r }
+        }
+        return out
+    }()
+
+    /// The reason a code names; a code no case names is kept as `.other`.
+    public init(code: String) {
+        self = ReviewReason.byCode[code] ?? .other(code)
+    }
+
+    /// The field the reason is about, for the per-field reasons.
+    public var field: Field? {
+        switch self {
+        case .missing(let f), .lowConfidence(let f), .ambiguous(let f): f
+        default: nil
+        }
+    }
+}
+
+/// Two reasons are the same when their codes are.
+extension ReviewReason: Hashable {
+    public static func == (a: ReviewReason, b: ReviewReason) -> Bool { a.code == b.code }
+    public func hash(into hasher: inout Hasher) { hasher.combine(code) }
+}
