@@ -57,40 +57,7 @@ public enum Review {
             return .failure(ReviewInputError("the \(field) is \(v.count) characters long; at most \(maxTypedLength) can be typed."))
         }
         switch typed {
-        case .total:
-            if v.hasPrefix("-") || v.hasPrefix("−") || FieldInput.amount(v)?.minorUnits == 0 {
-                return .failure(ReviewInputError("'\(v)' is not more than 0; a total is what was paid, e.g. 23.45."))
-            }
-            guard let a = FieldInput.amount(v), a.minorUnits > 0 else {
-                return .failure(ReviewInputError("'\(v)' is not an amount. Type it as printed, e.g. 23.45 or 23,45."))
-            }
-            guard a.minorUnits <= maxTotalMinorUnits else {
-                return .failure(ReviewInputError("'\(v)' is more than any receipt's total (at most 1,000,000,000,000). Type the total as printed."))
-            }
-            let currency: CurrencyCode
-            switch FieldInput.currency(typedWith: v) {
-            case .code(let c): currency = c
-            case .unclear(let mark):
-                let example = mark == "¥" ? "\(a.decimalString) CNY or \(a.minorUnits / 100) JPY" : "\(a.decimalString) USD"
-                return .failure(
-                    ReviewInputError("'\(mark)' in '\(v)' is not one currency. Type the amount with its three-letter code, e.g. \(example)."))
-            case .none:
-                guard let c = record.currency else {
-                    return .failure(
-                        ReviewInputError(
-                            "the record has no currency, so '\(v)' cannot be stored alone. Give the currency with the amount, e.g. \(a.decimalString) EUR (or set it first: e currency EUR)."
-                        ))
-                }
-                currency = c
-            }
-            let money = a.money(in: currency)
-            guard same(money, a) else {
-                return .failure(
-                    ReviewInputError(
-                        "\(currency.code) has \(currency.minorDigits) decimal places, so '\(v)' cannot be stored exactly. Type the amount as the document prints it in \(currency.code)."
-                    ))
-            }
-            return .success(money.description)
+        case .total: return validateTotal(v, record: record)
         case .date:
             guard let d = FieldInput.date(v, today: today) else {
                 return .failure(
@@ -98,23 +65,65 @@ public enum Review {
                         "'\(v)' is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso). Type it as 2026-03-14 or 14.03.2026."))
             }
             return .success(d.iso)
-        case .currency:
-            // A code, or a sign that stands for one currency only (€, £, RM).
-            guard !v.contains(where: \.isNumber), case .code(let c) = FieldInput.currency(typedWith: v) else {
-                return .failure(ReviewInputError("'\(v)' is not a currency code. Type three letters, e.g. EUR, MYR, USD."))
-            }
-            let amounts = [record.total, record.subtotal, record.tip].compactMap { $0 } + record.tax.map(\.amount)
-            if let m = amounts.first(where: { redenominate($0, to: c) == nil }) {
-                return .failure(
-                    ReviewInputError(
-                        "the record holds \(m.decimalString) \(m.currency.code), which \(c.code) (\(c.minorDigits) decimal places) cannot hold exactly. Edit the total first (with its currency, e.g. e total 1500 \(c.code))."
-                    ))
-            }
-            return .success(c.code)
+        case .currency: return validateCurrency(v, record: record)
         default: // merchant, referenceNumber: their lengths and characters as every way in checks them
             if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
             return .success(v)
         }
+    }
+
+    /// A typed total: more than 0, at most `maxTotalMinorUnits`, in one currency (typed with it, else the
+    /// record's) that holds it exactly; returned with its currency ("15.00 EUR").
+    static func validateTotal(_ v: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
+        if v.hasPrefix("-") || v.hasPrefix("−") || FieldInput.amount(v)?.minorUnits == 0 {
+            return .failure(ReviewInputError("'\(v)' is not more than 0; a total is what was paid, e.g. 23.45."))
+        }
+        guard let a = FieldInput.amount(v), a.minorUnits > 0 else {
+            return .failure(ReviewInputError("'\(v)' is not an amount. Type it as printed, e.g. 23.45 or 23,45."))
+        }
+        guard a.minorUnits <= maxTotalMinorUnits else {
+            return .failure(ReviewInputError("'\(v)' is more than any receipt's total (at most 1,000,000,000,000). Type the total as printed."))
+        }
+        let currency: CurrencyCode
+        switch FieldInput.currency(typedWith: v) {
+        case .code(let c): currency = c
+        case .unclear(let mark):
+            let example = mark == "¥" ? "\(a.decimalString) CNY or \(a.minorUnits / 100) JPY" : "\(a.decimalString) USD"
+            return .failure(
+                ReviewInputError("'\(mark)' in '\(v)' is not one currency. Type the amount with its three-letter code, e.g. \(example)."))
+        case .none:
+            guard let c = record.currency else {
+                return .failure(
+                    ReviewInputError(
+                        "the record has no currency, so '\(v)' cannot be stored alone. Give the currency with the amount, e.g. \(a.decimalString) EUR (or set it first: e currency EUR)."
+                    ))
+            }
+            currency = c
+        }
+        let money = a.money(in: currency)
+        guard same(money, a) else {
+            return .failure(
+                ReviewInputError(
+                    "\(currency.code) has \(currency.minorDigits) decimal places, so '\(v)' cannot be stored exactly. Type the amount as the document prints it in \(currency.code)."
+                ))
+        }
+        return .success(money.description)
+    }
+
+    /// A typed currency: a code, or a sign that stands for one currency only (€, £, RM), that can hold every
+    /// amount of the record exactly.
+    static func validateCurrency(_ v: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
+        guard !v.contains(where: \.isNumber), case .code(let c) = FieldInput.currency(typedWith: v) else {
+            return .failure(ReviewInputError("'\(v)' is not a currency code. Type three letters, e.g. EUR, MYR, USD."))
+        }
+        let amounts = [record.total, record.subtotal, record.tip].compactMap { $0 } + record.tax.map(\.amount)
+        if let m = amounts.first(where: { redenominate($0, to: c) == nil }) {
+            return .failure(
+                ReviewInputError(
+                    "the record holds \(m.decimalString) \(m.currency.code), which \(c.code) (\(c.minorDigits) decimal places) cannot hold exactly. Edit the total first (with its currency, e.g. e total 1500 \(c.code))."
+                ))
+        }
+        return .success(c.code)
     }
 
     /// Whether `m` is exactly the typed amount `a` (15.50 typed for yen is not: yen have no decimal places).
