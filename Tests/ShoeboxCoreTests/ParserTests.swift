@@ -123,6 +123,8 @@ struct ReceiptParserTests {
         let total = e.amounts.filter { $0.role == .total }.first
         #expect(total?.evidence?.text == "TOTAL £12.40")
         #expect(total?.notes.contains("tendered − change = total") == true)
+        #expect(total?.checks.contains(.arithmetic(.tenderedMinusChange)) == true && total?.keyword == "total")
+        #expect(e.totalConfirmed)
     }
 
     // A currency mark on its own that OCR itself doubts (a speck read as "£" at confidence 0 on a Malaysian slip)
@@ -194,6 +196,38 @@ struct RecordJSONTests {
         #expect(((o["tax"] as? [[String: Any]])?.first?["amount"]) as? String == "3.74")
         let back = try JSONDecoder().decode(DocumentRecord.self, from: Data(line.utf8))
         #expect(back == r)
+    }
+
+    @Test func typedFieldsReasonsAndProvenanceAreWrittenAsTheirStableStrings() throws {
+        var r = DocumentRecord(source: "a.jpg", folder: "", sha256: "ab", status: .review)
+        r.confidence[.referenceNumber] = 0.7
+        r.evidence[.date] = FieldEvidence(source: .textLayer, page: 1, line: 2, confirmedBy: [.sidecar, .filename])
+        r.alternates[.total] = [Alternate(value: "8.35", confidence: 0.4, source: .arithmetic, reason: "computed: subtotal + tax")]
+        r.reasons = [.missing(.total), .lowConfidence(.merchant), .ambiguous(.date), .arithmeticMismatch, .lowOCRConfidence, .currencyInferred]
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(r.jsonLine().utf8)) as? [String: Any])
+        #expect((o["confidence"] as? [String: Double])?["referenceNumber"] == 0.7)
+        let date = try #require((o["evidence"] as? [String: [String: Any]])?["date"])
+        #expect(date["source"] as? String == "text-layer" && date["confirmedBy"] as? [String] == ["sidecar", "filename"])
+        #expect((o["alternates"] as? [String: [[String: Any]]])?["total"]?.first?["source"] as? String == "arithmetic")
+        #expect(
+            o["reasons"] as? [String] == [
+                "total-missing", "merchant-low-confidence", "date-ambiguous", "arithmetic-mismatch", "low-ocr-confidence", "currency-inferred"
+            ])
+        #expect(try JSONDecoder().decode(DocumentRecord.self, from: Data(r.jsonLine().utf8)) == r)
+    }
+
+    @Test func everyReasonCodeReadsBackAsItsReasonAndUnknownCodesAreKept() {
+        let named: [ReviewReason] =
+            ReviewReason.simple + Field.allCases.flatMap { [ReviewReason.missing($0), .lowConfidence($0), .ambiguous($0)] }
+        for reason in named {
+            let back = ReviewReason(code: reason.code)
+            #expect(back == reason && back.code == reason.code)
+            if case .other = back { Issue.record("\(reason.code) read back as an unnamed code") }
+        }
+        // A failed record's reason is its failure's code, kept as it is.
+        let failed = DocumentRecord.failed("a.jpg", folder: "", sha256: "00", failure: .emptyFile)
+        #expect(failed.reasons.map(\.code) == ["empty-file"])
+        #expect(ReviewReason(code: "empty-file") == .other("empty-file"))
     }
 }
 

@@ -51,6 +51,7 @@ struct RealReceiptRulesTests {
         let best = e.amounts.max { $0.score < $1.score }
         #expect(best?.value.minorUnits == 3710)
         #expect(best?.notes.contains("computed: tendered − change") == true)
+        #expect(best?.checks == [.computed(.tenderedMinusChange)])
     }
 
     @Test func aPaymentWithoutChangeIsTheTotalWhenNoLineSaysTotal() {

@@ -614,6 +614,6 @@ struct PipelineReadingTests {
         let outcome = try DocumentProcessor(config: PipelineConfig(), today: today).process(source)
         #expect(outcome.record.status == .accepted)
         #expect(outcome.extraction?.totalConfirmed == true)
-        #expect(outcome.extraction?.amounts.contains { $0.notes.contains("both OCR passes") } == false)
+        #expect(outcome.extraction?.amounts.contains { $0.checks.contains(.bothOCRPasses) } == false)
     }
 }
