@@ -116,7 +116,7 @@ public struct RecordMerger: Sendable {
     }
 
     /// Sets a field's confidence, evidence and alternates from its choice.
-    static func record<V, R>(_ ch: Choice<V, R>, as field: Field, in record: inout DocumentRecord) {
+    static func take<V, R>(_ ch: Choice<V, R>, as field: Field, in record: inout DocumentRecord) {
         record.confidence[field] = ch.confidence
         record.evidence[field] = RecordMerger.evidence(of: ch.candidate)
         record.alternates[field] = ch.alternates
@@ -125,7 +125,7 @@ public struct RecordMerger: Sendable {
     private func mergeCurrency(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
         if let ch = choose(extraction.currencies, { $0 }) {
             record.currency = CurrencyCode(ch.candidate.value)
-            RecordMerger.record(ch, as: .currency, in: &record)
+            RecordMerger.take(ch, as: .currency, in: &record)
             if ch.candidate.role == .inferred { reasons.append(.currencyInferred) }
             if ch.ambiguous { reasons.append(.ambiguous(.currency)) }
         }
@@ -146,7 +146,7 @@ public struct RecordMerger: Sendable {
                 record.total = c.value.money(in: currency)
                 record.currency = currency
             }
-            RecordMerger.record(ch, as: .total, in: &record)
+            RecordMerger.take(ch, as: .total, in: &record)
             if ch.ambiguous { reasons.append(.ambiguous(.total)) }
             if let r = RecordMerger.arithmeticCheck(c, among: totals) { reasons.append(r) }
             let words = c.wordConfidence ?? c.evidence?.ocrConfidence
@@ -179,7 +179,7 @@ public struct RecordMerger: Sendable {
         // Transaction dates first.
         if let ch = choose(extraction.dates.filter { $0.role == .transaction } + extraction.dates.filter { $0.role != .transaction }, { $0.iso }) {
             record.date = ch.candidate.value
-            RecordMerger.record(ch, as: .date, in: &record)
+            RecordMerger.take(ch, as: .date, in: &record)
             // A date shape elsewhere on the page that reads as no date ("17-66-13", "2918-03-18") is the date
             // printed again and misread, or this date misread in another pass: a digit misread with confidence
             // is told apart only by the page reading its date differently.
@@ -197,7 +197,7 @@ public struct RecordMerger: Sendable {
     private func mergeMerchant(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
         if let ch = choose(extraction.merchants, { $0 }) {
             record.merchant = ch.candidate.value
-            RecordMerger.record(ch, as: .merchant, in: &record)
+            RecordMerger.take(ch, as: .merchant, in: &record)
         }
         if let given = sidecar?.merchant {
             let same = record.merchant.map { ReceiptParser.normalizedMerchant($0) == ReceiptParser.normalizedMerchant(given) } ?? false
