@@ -16,7 +16,7 @@
 /// 4. **the same merchant and total within the date window** (`duplicateWindowHours`, default 48 h).
 public struct DuplicateRules: Sendable {
     /// The date window in whole days either way.
-    public let windowDays: Int
+    let windowDays: Int
 
     public init(windowHours: Int) { windowDays = (windowHours + 23) / 24 }
 
@@ -43,19 +43,19 @@ public struct DuplicateRules: Sendable {
     }
 
     /// Image distance up to which the same date and total make a re-scan.
-    public static let looseImageDistance = 300
+    static let looseImageDistance = 300
     /// Share of printed numbers (Jaccard: common / all) from which two first pages are the same paper. On
     /// SROIE re-scans: at 0.2 no two different receipts matched (the largest share between two was 0.30,
     /// between receipts whose dates differ), and 90 % of re-scan pairs did.
-    public static let sameNumbersShare = 0.2
+    static let sameNumbersShare = 0.2
     /// Below this share two pages print different numbers: not the same paper, however alike the images.
-    public static let differentNumbersShare = 0.05
+    static let differentNumbersShare = 0.05
     /// Fewer printed numbers than this on a page say nothing either way.
     static let fewestNumbers = 5
 
     /// The words of a page that hold two digits or more, upper-cased, with everything but letters and digits
     /// taken out: "13:18:48" → "131848", "RM9.90" → "RM990", "001-3246" → "0013246".
-    public static func printedNumbers(in text: String) -> Set<String> {
+    static func printedNumbers(in text: String) -> Set<String> {
         var out: Set<String> = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
             let kept = word.uppercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
