@@ -15,7 +15,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var firstPassLanguages: [String] = ["eng"]
     /// Worker threads; 0 means one per core.
     public var jobs: Int = 0
-    /// Tesseract page segmentation mode of the first pass (6, a uniform block, read receipts best: measured).
+    /// Tesseract page segmentation mode of the first pass (6, a uniform block, reads receipts best).
     public var pageSegmentationMode: Int = 6
     /// Modes of further passes over pages whose total, date or merchant came out uncertain, in order; each runs
     /// only while a field is still uncertain. An empty list turns them off.

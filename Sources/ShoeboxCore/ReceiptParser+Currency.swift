@@ -34,21 +34,7 @@ extension ReceiptParser {
                             + (entry.key == local ? CurrencyWeights.countryAgrees : 0)),
                     evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"] + (entry.key == local ? ["the country's currency"] : []))
         }
-        if let first = dollarLines.first {
-            // "$" on a receipt whose hints say Malaysia is the ringgit; without hints it is the US dollar.
-            if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || out.isEmpty {
-                out.append(
-                    Candidate(
-                        value: country.currency, role: "inferred", score: CurrencyWeights.localDollar, evidence: first.evidence,
-                        notes: ["'$' with \(country.notes.joined(separator: ", "))"]))
-            } else {
-                out.append(
-                    Candidate(
-                        value: "USD", role: out.isEmpty ? "explicit" : "inferred",
-                        score: out.isEmpty ? CurrencyWeights.usDollarAlone : CurrencyWeights.usDollarBesideOthers,
-                        evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"]))
-            }
-        }
+        if let dollar = ReceiptParser.dollarCurrency(dollarLines, hints: hints, nothingWritten: out.isEmpty) { out.append(dollar) }
         // Nothing written but stray marks (or nothing at all): the country's currency, inferred.
         if dollarLines.isEmpty, counts.allSatisfy({ stray($0.key, $0.value) }), let country = hints.first {
             out.append(
@@ -70,6 +56,21 @@ extension ReceiptParser {
                     notes: ["no currency on the page; inferred from language \(language ?? "?")"]))
         }
         return out.sorted { $0.score > $1.score }
+    }
+
+    /// A bare "$" on the page: the local dollar the country hints name (the ringgit on a receipt from Malaysia),
+    /// else the US dollar; nil without one.
+    static func dollarCurrency(_ dollarLines: [Line], hints: [CountryGuess], nothingWritten: Bool) -> Candidate<String>? {
+        guard let first = dollarLines.first else { return nil }
+        if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || nothingWritten {
+            return Candidate(
+                value: country.currency, role: "inferred", score: CurrencyWeights.localDollar, evidence: first.evidence,
+                notes: ["'$' with \(country.notes.joined(separator: ", "))"])
+        }
+        return Candidate(
+            value: "USD", role: nothingWritten ? "explicit" : "inferred",
+            score: nothingWritten ? CurrencyWeights.usDollarAlone : CurrencyWeights.usDollarBesideOthers,
+            evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"])
     }
 
     /// The currencies written on the page (by amounts, or on their own), and the lines with a bare "$".

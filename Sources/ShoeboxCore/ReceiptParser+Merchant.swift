@@ -12,7 +12,7 @@ extension ReceiptParser {
         var previousName: (name: String, line: Line)?
         for (k, line) in header.top.enumerated() {
             header.enter(line, at: k)
-            guard line.position <= 0.45 || k < 8 || header.inSeller(k) else {
+            guard line.position <= MerchantWeights.searchedDown || k < MerchantWeights.searchedLines || header.inSeller(k) else {
                 previousName = nil
                 continue
             }

@@ -59,6 +59,10 @@ extension ReceiptParser {
 
     /// Merchant: the seller's name near the top of the first page.
     enum MerchantWeights {
+        /// A name is looked for down to this fraction of the first page…
+        static let searchedDown = 0.45
+        /// … or on its first this many lines (or in the seller block).
+        static let searchedLines = 8
         /// Base of the first name candidate on the page…
         static let first = 0.6
         /// … less this for each earlier candidate…
