@@ -15,7 +15,7 @@ public struct CSVWriter: Sendable {
     public let profile: Profile
     private(set) var rows: [[String]] = []
 
-    public init(header: [String], profile: Profile = .rfc4180) {
+    init(header: [String], profile: Profile = .rfc4180) {
         self.header = header
         self.profile = profile
     }

@@ -23,10 +23,10 @@ public struct CalendarDay: Hashable, Sendable, Comparable, CustomStringConvertib
         self.init(year: y, month: m, day: d)
     }
 
-    public static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
+    static func isLeap(_ year: Int) -> Bool { (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 }
 
     /// Days since 1970-01-01 (proleptic Gregorian; Howard Hinnant's days_from_civil).
-    public var dayNumber: Int {
+    var dayNumber: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -36,9 +36,9 @@ public struct CalendarDay: Hashable, Sendable, Comparable, CustomStringConvertib
     }
 
     /// Whole days from `other` to this day (negative when this day is earlier).
-    public func daysSince(_ other: CalendarDay) -> Int { dayNumber - other.dayNumber }
+    func daysSince(_ other: CalendarDay) -> Int { dayNumber - other.dayNumber }
 
-    public static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -58,7 +58,7 @@ public struct CalendarDay: Hashable, Sendable, Comparable, CustomStringConvertib
     public var description: String { iso }
 
     /// Days since 1970-01-01 (negative before), for day arithmetic.
-    public var daysSinceEpoch: Int {
+    var daysSinceEpoch: Int {
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

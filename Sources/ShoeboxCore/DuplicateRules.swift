@@ -5,8 +5,8 @@
 /// The rules, in order:
 /// 1. **the same paper scanned again, by its image**: the first pages' fingerprints are within
 ///    `PageFingerprint.sameThreshold` and the dates read do not contradict it, or within `looseImageDistance`
-///    when the date and total read are the same too (measured on SROIE variants: the image alone puts some
-///    same-shop slips as close as re-scans, and date plus total tell those apart). Two pages that print
+///    when the date and total read are the same too (the image alone puts some same-shop slips as close as
+///    re-scans; date plus total tell those apart). Two pages that print
 ///    almost none of the same numbers are not the same paper, however alike they look;
 /// 2. **the same paper, by its printed numbers**: the numbers on the first pages (amounts, times, receipt
 ///    and phone numbers) overlap by `sameNumbersShare` or more and the dates read do not contradict it. A
@@ -16,7 +16,7 @@
 /// 4. **the same merchant and total within the date window** (`duplicateWindowHours`, default 48 h).
 public struct DuplicateRules: Sendable {
     /// The date window in whole days either way.
-    public let windowDays: Int
+    let windowDays: Int
 
     public init(windowHours: Int) { windowDays = (windowHours + 23) / 24 }
 
@@ -43,19 +43,18 @@ public struct DuplicateRules: Sendable {
     }
 
     /// Image distance up to which the same date and total make a re-scan.
-    public static let looseImageDistance = 300
-    /// Share of printed numbers (Jaccard: common / all) from which two first pages are the same paper. On
-    /// SROIE re-scans: at 0.2 no two different receipts matched (the largest share between two was 0.30,
-    /// between receipts whose dates differ), and 90 % of re-scan pairs did.
-    public static let sameNumbersShare = 0.2
+    static let looseImageDistance = 300
+    /// Share of printed numbers (Jaccard: common / all) from which two first pages are the same paper: low
+    /// enough for a crop or a tilt, and two different receipts that share this much differ in their dates.
+    static let sameNumbersShare = 0.2
     /// Below this share two pages print different numbers: not the same paper, however alike the images.
-    public static let differentNumbersShare = 0.05
+    static let differentNumbersShare = 0.05
     /// Fewer printed numbers than this on a page say nothing either way.
     static let fewestNumbers = 5
 
     /// The words of a page that hold two digits or more, upper-cased, with everything but letters and digits
     /// taken out: "13:18:48" → "131848", "RM9.90" → "RM990", "001-3246" → "0013246".
-    public static func printedNumbers(in text: String) -> Set<String> {
+    static func printedNumbers(in text: String) -> Set<String> {
         var out: Set<String> = []
         for word in text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }) {
             let kept = word.uppercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }
@@ -79,9 +78,8 @@ public struct DuplicateRules: Sendable {
                 if let share = DuplicateRules.numbersShare(entry, other), share < DuplicateRules.differentNumbersShare { continue }
                 let d = a.distance(to: b)
                 // Receipts of one shop share their layout: a close image alone is not enough when the dates read
-                // differ. Measured on SROIE re-scans (shoebox-bench duplicates): ignoring dates, precision 0.946;
-                // dates, 0.983 at recall 0.858; dates or totals, 0.989 but recall 0.704 (OCR reads the total of a
-                // re-scan differently more often than its date).
+                // differ. Totals are not asked to agree: OCR reads a re-scan's total differently more often than
+                // its date, so that would miss re-scans (`shoebox-bench duplicates` measures the trade).
                 let contradicted = entry.date != nil && other.date != nil && entry.date != other.date
                 if d <= PageFingerprint.sameThreshold && !contradicted { return (other.source, "the same page image") }
                 if d <= DuplicateRules.looseImageDistance, entry.date != nil, entry.date == other.date, entry.total != nil, entry.total == other.total

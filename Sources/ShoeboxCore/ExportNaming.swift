@@ -25,15 +25,15 @@ public enum ExportNaming {
     }
 
     /// The zip name (without `.zip`) of the files at the top of the scan folder (folder "").
-    public static let topLevelZipStem = "unsorted"
+    static let topLevelZipStem = "unsorted"
     /// Names a folder's zip may not take as they are: the top level's, and names Windows cannot create a file
     /// under (compared without case).
-    public static let reservedZipStems: Set<String> = Set(
+    static let reservedZipStems: Set<String> = Set(
         ["unsorted", "con", "prn", "aux", "nul"]
             + (1...9).flatMap { ["com\($0)", "lpt\($0)"] })
     /// The most UTF-8 bytes of a zip name taken from a folder name (file systems allow 255 bytes a name; the
     /// rest is kept for the hash, a date range and the temporary name's suffix).
-    public static let maxZipStemBytes = 120
+    static let maxZipStemBytes = 120
 
     /// The name (without `.zip`) of one folder's zip: the folder's name sanitised (`sanitize`, at most 80
     /// characters and 120 bytes) when that is the name exactly, else that plus `_` and the first 8 hex digits of

@@ -29,9 +29,9 @@ public struct ExportRow: Sendable {
     }
 
     /// A stable ID of the record: the first 16 hex digits of SHA-256 over its source path and content hash.
-    public var recordID: String { ExportRow.recordID(of: record) }
+    var recordID: String { ExportRow.recordID(of: record) }
 
-    public static func recordID(of r: DocumentRecord) -> String { String(SHA256.hex(of: Data("\(r.source)\n\(r.sha256)".utf8)).prefix(16)) }
+    static func recordID(of r: DocumentRecord) -> String { String(SHA256.hex(of: Data("\(r.source)\n\(r.sha256)".utf8)).prefix(16)) }
 }
 
 /// The columns of `summary.csv`, `summary.xlsx` and `summary.json`, defined once.
@@ -67,7 +67,7 @@ public struct ExportTable: Sendable {
     }
 
     /// `values` added up, nil on overflow.
-    public static func checkedSum(_ values: [Int64]) -> Int64? {
+    static func checkedSum(_ values: [Int64]) -> Int64? {
         var total: Int64 = 0
         for v in values {
             let (s, overflow) = total.addingReportingOverflow(v)

@@ -2,7 +2,7 @@
 public struct CurrencyCode: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let code: String
 
-    public init?(_ code: String) {
+    init?(_ code: String) {
         let upper = code.uppercased()
         guard upper.count == 3, upper.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
         self.code = upper
@@ -20,11 +20,11 @@ public struct CurrencyCode: Hashable, Sendable, Comparable, CustomStringConverti
     public var description: String { code }
     public static func < (a: CurrencyCode, b: CurrencyCode) -> Bool { a.code < b.code }
 
-    public static let eur = CurrencyCode("EUR")!
-    public static let usd = CurrencyCode("USD")!
-    public static let gbp = CurrencyCode("GBP")!
-    public static let myr = CurrencyCode("MYR")!
-    public static let chf = CurrencyCode("CHF")!
+    static let eur = CurrencyCode("EUR")!
+    static let usd = CurrencyCode("USD")!
+    static let gbp = CurrencyCode("GBP")!
+    static let myr = CurrencyCode("MYR")!
+    static let chf = CurrencyCode("CHF")!
 }
 
 /// An amount of money: integer minor units plus a currency. Never a floating-point number.
@@ -32,14 +32,14 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     public let minorUnits: Int64
     public let currency: CurrencyCode
 
-    public init(minorUnits: Int64, currency: CurrencyCode) {
+    init(minorUnits: Int64, currency: CurrencyCode) {
         self.minorUnits = minorUnits
         self.currency = currency
     }
 
     /// Parses a plain decimal string with a dot ("23.45", "-0.50", "7") in the currency's minor units.
     /// Returns nil when the string has more fraction digits than the currency allows or is not a number.
-    public init?(decimal: String, currency: CurrencyCode) {
+    init?(decimal: String, currency: CurrencyCode) {
         guard let units = Money.minorUnits(fromDecimal: decimal, digits: currency.minorDigits) else { return nil }
         self.init(minorUnits: units, currency: currency)
     }

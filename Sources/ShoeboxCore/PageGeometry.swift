@@ -3,7 +3,7 @@
 /// an Int, a product that overflows) and none reaches an allocation.
 public enum PageGeometry {
     /// The largest side of a PDF page, in points: 200 inches, the limit of the PDF format (ISO 32000-1, annex C).
-    public static let largestPagePoints = 14_400.0
+    static let largestPagePoints = 14_400.0
 
     /// True when `points` is a page side a real page can have: finite, at least 1 point, at most
     /// `largestPagePoints` (with a little room for rounding).
@@ -29,7 +29,7 @@ public enum PageGeometry {
 
     /// No page is read above this many megapixels, whatever the pipeline's maxMegapixels says: a gigapixel of gray
     /// is a gigabyte, and poppler aborts on images of a few gigapixels.
-    public static let largestMegapixels = 1_000
+    static let largestMegapixels = 1_000
 
     /// True when `width` × `height` pixels are within `megapixels` million (and `largestMegapixels`): checked
     /// arithmetic, so sizes of any magnitude (and negative ones, which never fit) give an answer instead of a trap.

@@ -15,7 +15,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var firstPassLanguages: [String] = ["eng"]
     /// Worker threads; 0 means one per core.
     public var jobs: Int = 0
-    /// Tesseract page segmentation mode of the first pass (6, a uniform block, read receipts best: measured).
+    /// Tesseract page segmentation mode of the first pass (6, a uniform block, reads receipts best).
     public var pageSegmentationMode: Int = 6
     /// Modes of further passes over pages whose total, date or merchant came out uncertain, in order; each runs
     /// only while a field is still uncertain. An empty list turns them off.
@@ -81,127 +81,155 @@ public struct PipelineConfig: Sendable, Equatable {
 
     /// Parses and validates a pipeline file. Unknown keys and wrong types are errors that name the key and the file.
     public static func parse(_ data: Data, file: String) throws(ConfigError) -> PipelineConfig {
-        func fail(_ message: String) -> ConfigError { ConfigError(file: file, message: message) }
+        let reader = ConfigReader(file: file)
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
-            throw fail("not valid JSON (\(SystemReason.ofJSON(error))); `python3 -m json.tool \(file)` shows where")
+            throw reader.fail("not valid JSON (\(SystemReason.ofJSON(error))); `python3 -m json.tool \(file)` shows where")
         }
-        guard let dict = object as? [String: Any] else { throw fail("the top level must be a JSON object") }
+        guard let dict = object as? [String: Any] else { throw reader.fail("the top level must be a JSON object") }
         var config = PipelineConfig()
-        /// A whole number within `range`; a fraction (3.7) is refused, never rounded.
-        func int(_ key: String, _ value: Any, _ range: ClosedRange<Int>, _ meaning: String = "") throws(ConfigError) -> Int {
-            guard let n = value as? NSNumber, isNumberNotBool(n) else { throw fail("key \"\(key)\" must be an integer") }
-            let d = n.doubleValue
-            guard d.isFinite, d == d.rounded() else {
-                throw fail(
-                    "key \"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)\(meaning), not \(PipelineConfig.text(d))")
-            }
-            guard let i = Int(exactly: d), range.contains(i) else {
-                throw fail("key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(range.lowerBound) to \(range.upperBound)\(meaning)")
-            }
-            return i
-        }
-        func number(_ key: String, _ value: Any, _ range: ClosedRange<Double>, _ meaning: String = "") throws(ConfigError) -> Double {
-            guard let n = value as? NSNumber, isNumberNotBool(n) else { throw fail("key \"\(key)\" must be a number") }
-            let d = n.doubleValue
-            guard d.isFinite, range.contains(d) else {
-                throw fail(
-                    "key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(PipelineConfig.text(range.lowerBound)) to \(PipelineConfig.text(range.upperBound))\(meaning)"
-                )
-            }
-            return d
-        }
-        func strings(_ key: String, _ value: Any) throws(ConfigError) -> [String] {
-            guard let a = value as? [Any], let s = a as? [String] else { throw fail("key \"\(key)\" must be an array of strings") }
-            return s
-        }
-        guard let v = dict["version"] else { throw fail("key \"version\" is missing") }
-        guard let vn = v as? NSNumber, isNumberNotBool(vn) else { throw fail("key \"version\" must be an integer") }
-        guard vn.doubleValue == vn.doubleValue.rounded(), vn.doubleValue >= 1, vn.doubleValue <= Double(highestSupportedVersion) else {
-            throw fail(
-                "version \(PipelineConfig.text(vn.doubleValue)) is not supported; this Shoebox reads pipeline versions 1…\(highestSupportedVersion)")
-        }
-        config.version = Int(exactly: vn.doubleValue) ?? 1 // whole and within 1…highestSupportedVersion, checked above
+        config.version = try reader.version(dict["version"])
         for key in dict.keys.sorted() {
-            let value = dict[key]!
-            switch key {
-            case "version": break
-            case "name":
-                guard let s = value as? String, (1...200).contains(s.count),
-                    !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
-                else {
-                    throw fail("key \"name\" must be a string of 1 to 200 characters on one line, without control characters")
-                }
-                config.name = s
-            case "dpi":
-                config.dpi = try int(key, value, dpiRange)
-            case "languages":
-                config.languages = try strings(key, value)
-                guard !config.languages.isEmpty else { throw fail("key \"languages\" must name at least one language") }
-                for l in config.languages where !knownLanguages.contains(l) {
-                    throw fail("key \"languages\": unknown language \"\(l)\" (known: \(knownLanguages.joined(separator: ", ")))")
-                }
-            case "firstPassLanguages":
-                config.firstPassLanguages = try strings(key, value)
-                guard !config.firstPassLanguages.isEmpty else { throw fail("key \"firstPassLanguages\" must name at least one language") }
-                for l in config.firstPassLanguages where !knownLanguages.contains(l) {
-                    throw fail("key \"firstPassLanguages\": unknown language \"\(l)\" (known: \(knownLanguages.joined(separator: ", ")))")
-                }
-            case "extraPassSegmentationModes":
-                guard let a = value as? [Any], let modes = a as? [NSNumber], modes.allSatisfy({ isNumberNotBool($0) }) else {
-                    throw fail("key \"extraPassSegmentationModes\" must be an array of integers")
-                }
-                guard modes.count <= maxExtraPasses else {
-                    throw fail("key \"extraPassSegmentationModes\" holds \(modes.count) modes; at most \(maxExtraPasses) (one pass per mode)")
-                }
-                config.extraPassSegmentationModes = try modes.enumerated().map { (i, m) throws(ConfigError) in
-                    try int("\(key)[\(i)]", m, extraSegmentationModeRange)
-                }
-            case "textHeightTarget":
-                guard let n = value as? NSNumber, isNumberNotBool(n), n.doubleValue == 0 else {
-                    config.textHeightTarget = try number(key, value, textHeightRange, " (or 0: off)")
-                    break
-                }
-                config.textHeightTarget = 0
-            case "jobs":
-                config.jobs = try int(key, value, jobsRange, " (0: one per core)")
-            case "pageSegmentationMode":
-                config.pageSegmentationMode = try int(key, value, segmentationModeRange)
-            case "acceptThreshold":
-                config.acceptThreshold = try number(key, value, 0...1)
-            case "requiredFields":
-                config.requiredFields = try strings(key, value)
-                for f in config.requiredFields where !knownFields.contains(f) {
-                    throw fail("key \"requiredFields\": unknown field \"\(f)\" (known: \(knownFields.joined(separator: ", ")))")
-                }
-            case "maxMegapixels":
-                config.maxMegapixels = try int(key, value, megapixelsRange)
-            case "pageTimeoutSeconds":
-                config.pageTimeoutSeconds = try number(key, value, pageTimeoutRange, " seconds")
-            case "duplicateWindowHours":
-                config.duplicateWindowHours = try int(key, value, duplicateWindowRange, " hours")
-            case "categoryRules":
-                guard let rules = value as? [[String: Any]] else {
-                    throw fail("key \"categoryRules\" must be an array of {\"keyword\": …, \"category\": …}")
-                }
-                config.categoryRules = try rules.map { rule throws(ConfigError) in
-                    guard rule.count == 2, let k = rule["keyword"] as? String, let c = rule["category"] as? String,
-                        !k.trimmingCharacters(in: .whitespaces).isEmpty, !c.trimmingCharacters(in: .whitespaces).isEmpty
-                    else {
-                        throw fail("key \"categoryRules\": each rule is {\"keyword\": \"…\", \"category\": \"…\"}, both non-empty")
-                    }
-                    return CategoryRule(keyword: k, category: c)
-                }
-            case "maxFileMegabytes":
-                config.maxFileMegabytes = try int(key, value, fileMegabytesRange, " MiB")
-            case "maxExportMegabytes":
-                let mb = try number(key, value, exportMegabytesRange, " MiB")
-                config.maxExportBytes = Int64((mb * 1_048_576).rounded())
-            default:
-                throw fail("unknown key \"\(key)\"")
-            }
+            try reader.apply(key, dict[key]!, to: &config)
         }
         return config
+    }
+}
+
+/// Reads the values of one pipeline file, each key by its own rule; every error names the key and the file.
+private struct ConfigReader {
+    let file: String
+
+    func fail(_ message: String) -> PipelineConfig.ConfigError { PipelineConfig.ConfigError(file: file, message: message) }
+
+    /// The pipeline version: present, whole and one this Shoebox reads.
+    func version(_ v: Any?) throws(PipelineConfig.ConfigError) -> Int {
+        let highest = PipelineConfig.highestSupportedVersion
+        guard let v else { throw fail("key \"version\" is missing") }
+        guard let vn = v as? NSNumber, isNumberNotBool(vn) else { throw fail("key \"version\" must be an integer") }
+        guard vn.doubleValue == vn.doubleValue.rounded(), vn.doubleValue >= 1, vn.doubleValue <= Double(highest) else {
+            throw fail("version \(PipelineConfig.text(vn.doubleValue)) is not supported; this Shoebox reads pipeline versions 1…\(highest)")
+        }
+        return Int(exactly: vn.doubleValue) ?? 1 // whole and within 1…highestSupportedVersion, checked above
+    }
+
+    /// Sets the setting `key` names from `value`; an unknown key is an error.
+    func apply(_ key: String, _ value: Any, to config: inout PipelineConfig) throws(PipelineConfig.ConfigError) {
+        typealias P = PipelineConfig
+        switch key {
+        case "version": break
+        case "name": config.name = try name(value)
+        case "dpi": config.dpi = try int(key, value, P.dpiRange)
+        case "languages", "firstPassLanguages":
+            let list = try languages(key, value)
+            if key == "languages" { config.languages = list } else { config.firstPassLanguages = list }
+        case "extraPassSegmentationModes": config.extraPassSegmentationModes = try extraModes(key, value)
+        case "textHeightTarget": config.textHeightTarget = try textHeight(key, value)
+        case "jobs": config.jobs = try int(key, value, P.jobsRange, " (0: one per core)")
+        case "pageSegmentationMode": config.pageSegmentationMode = try int(key, value, P.segmentationModeRange)
+        case "acceptThreshold": config.acceptThreshold = try number(key, value, 0...1)
+        case "requiredFields":
+            config.requiredFields = try strings(key, value)
+            for f in config.requiredFields where !P.knownFields.contains(f) {
+                throw fail("key \"requiredFields\": unknown field \"\(f)\" (known: \(P.knownFields.joined(separator: ", ")))")
+            }
+        case "maxMegapixels": config.maxMegapixels = try int(key, value, P.megapixelsRange)
+        case "pageTimeoutSeconds": config.pageTimeoutSeconds = try number(key, value, P.pageTimeoutRange, " seconds")
+        case "duplicateWindowHours": config.duplicateWindowHours = try int(key, value, P.duplicateWindowRange, " hours")
+        case "categoryRules": config.categoryRules = try categoryRules(value)
+        case "maxFileMegabytes": config.maxFileMegabytes = try int(key, value, P.fileMegabytesRange, " MiB")
+        case "maxExportMegabytes":
+            let mb = try number(key, value, P.exportMegabytesRange, " MiB")
+            config.maxExportBytes = Int64((mb * 1_048_576).rounded())
+        default:
+            throw fail("unknown key \"\(key)\"")
+        }
+    }
+
+    /// A whole number within `range`; a fraction (3.7) is refused, never rounded.
+    func int(_ key: String, _ value: Any, _ range: ClosedRange<Int>, _ meaning: String = "") throws(PipelineConfig.ConfigError) -> Int {
+        guard let n = value as? NSNumber, isNumberNotBool(n) else { throw fail("key \"\(key)\" must be an integer") }
+        let d = n.doubleValue
+        guard d.isFinite, d == d.rounded() else {
+            throw fail(
+                "key \"\(key)\" must be a whole number from \(range.lowerBound) to \(range.upperBound)\(meaning), not \(PipelineConfig.text(d))")
+        }
+        guard let i = Int(exactly: d), range.contains(i) else {
+            throw fail("key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(range.lowerBound) to \(range.upperBound)\(meaning)")
+        }
+        return i
+    }
+
+    func number(_ key: String, _ value: Any, _ range: ClosedRange<Double>, _ meaning: String = "") throws(PipelineConfig.ConfigError) -> Double {
+        guard let n = value as? NSNumber, isNumberNotBool(n) else { throw fail("key \"\(key)\" must be a number") }
+        let d = n.doubleValue
+        guard d.isFinite, range.contains(d) else {
+            throw fail(
+                "key \"\(key)\" is \(PipelineConfig.text(d)), outside its range \(PipelineConfig.text(range.lowerBound)) to \(PipelineConfig.text(range.upperBound))\(meaning)"
+            )
+        }
+        return d
+    }
+
+    func strings(_ key: String, _ value: Any) throws(PipelineConfig.ConfigError) -> [String] {
+        guard let a = value as? [Any], let s = a as? [String] else { throw fail("key \"\(key)\" must be an array of strings") }
+        return s
+    }
+
+    /// A pipeline's name: 1 to 200 characters, no control characters.
+    func name(_ value: Any) throws(PipelineConfig.ConfigError) -> String {
+        guard let s = value as? String, (1...200).contains(s.count),
+            !s.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw fail("key \"name\" must be a string of 1 to 200 characters on one line, without control characters")
+        }
+        return s
+    }
+
+    /// A non-empty list of known OCR languages.
+    func languages(_ key: String, _ value: Any) throws(PipelineConfig.ConfigError) -> [String] {
+        let list = try strings(key, value)
+        guard !list.isEmpty else { throw fail("key \"\(key)\" must name at least one language") }
+        for l in list where !PipelineConfig.knownLanguages.contains(l) {
+            throw fail("key \"\(key)\": unknown language \"\(l)\" (known: \(PipelineConfig.knownLanguages.joined(separator: ", ")))")
+        }
+        return list
+    }
+
+    /// At most `maxExtraPasses` segmentation modes, each within `extraSegmentationModeRange`.
+    func extraModes(_ key: String, _ value: Any) throws(PipelineConfig.ConfigError) -> [Int] {
+        guard let a = value as? [Any], let modes = a as? [NSNumber], modes.allSatisfy({ isNumberNotBool($0) }) else {
+            throw fail("key \"extraPassSegmentationModes\" must be an array of integers")
+        }
+        guard modes.count <= PipelineConfig.maxExtraPasses else {
+            throw fail("key \"extraPassSegmentationModes\" holds \(modes.count) modes; at most \(PipelineConfig.maxExtraPasses) (one pass per mode)")
+        }
+        return try modes.enumerated().map { (i, m) throws(PipelineConfig.ConfigError) in
+            try int("\(key)[\(i)]", m, PipelineConfig.extraSegmentationModeRange)
+        }
+    }
+
+    /// 0 (off) or a height within `textHeightRange`.
+    func textHeight(_ key: String, _ value: Any) throws(PipelineConfig.ConfigError) -> Double {
+        guard let n = value as? NSNumber, isNumberNotBool(n), n.doubleValue == 0 else {
+            return try number(key, value, PipelineConfig.textHeightRange, " (or 0: off)")
+        }
+        return 0
+    }
+
+    /// Rules of exactly two non-empty strings, "keyword" and "category".
+    func categoryRules(_ value: Any) throws(PipelineConfig.ConfigError) -> [CategoryRule] {
+        guard let rules = value as? [[String: Any]] else {
+            throw fail("key \"categoryRules\" must be an array of {\"keyword\": …, \"category\": …}")
+        }
+        return try rules.map { rule throws(PipelineConfig.ConfigError) in
+            guard rule.count == 2, let k = rule["keyword"] as? String, let c = rule["category"] as? String,
+                !k.trimmingCharacters(in: .whitespaces).isEmpty, !c.trimmingCharacters(in: .whitespaces).isEmpty
+            else {
+                throw fail("key \"categoryRules\": each rule is {\"keyword\": \"…\", \"category\": \"…\"}, both non-empty")
+            }
+            return CategoryRule(keyword: k, category: c)
+        }
     }
 }
 

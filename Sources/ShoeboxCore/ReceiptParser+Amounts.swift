@@ -113,73 +113,270 @@ extension ReceiptParser {
     /// (subtotal + tax = total; total before rounding + rounding = total; tendered − change = total).
     /// When no line names a total, a payment without change or the arithmetic itself proposes one.
     func scoreTotals(_ e: inout Extraction, lines: [Line]) {
-        func values(_ role: AmountRole) -> [Int64] { e.amounts(withRole: role).map(\.value.minorUnits) }
-        let subtotals = values(.subtotal)
-        let taxes = values(.tax)
-        let tendered = values(.tendered)
-        let changes = values(.change)
-        let roundings = values(.rounding)
-        let totals = e.amounts(withRole: .total)
-        let largestTotal = totals.map(\.value.minorUnits).max { abs($0) < abs($1) }
-        let lastTotalLine = totals.compactMap { $0.evidence?.line }.max()
-        let moneyOnPage = e.amounts.filter { $0.role != .tendered && $0.role != .change }
-        let largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
-        let taxSum = taxes.reduce(0, +)
-
-        let tips = values(.tip).reduce(0, +)
-        let discounts = values(.discount).map { abs($0) }.reduce(0, +)
-        // The items: the right-most amount of each line without a role (a price column), for "items sum to …".
-        var itemsByLine: [Int: Int64] = [:]
-        for c in e.amounts where c.role == .lineItem {
-            if let ev = c.evidence { itemsByLine[ReceiptParser.key(ev)] = c.value.minorUnits }
+        let page = TotalScoring(e)
+        for i in e.amounts.indices {
+            e.amounts[i] = page.scored(e.amounts[i])
         }
+        ReceiptParser.penalizeMisreadCurrencySigns(&e)
+        ReceiptParser.addComputedTotals(&e, page)
+    }
+
+    /// "$8.20" read as "98.20" beside a "$8.20" read right: the longer one starts with a misread currency sign.
+    static func penalizeMisreadCurrencySigns(_ e: inout Extraction) {
+        let scoredTotals = e.amounts.indices.filter { e.amounts[$0].role == AmountRole.total }
+        for i in scoredTotals {
+            let a = String(e.amounts[i].value.minorUnits)
+            if let first = a.first, "9586".contains(first),
+                scoredTotals.contains(where: { j in
+                    j != i && a == String(first) + String(e.amounts[j].value.minorUnits) && e.amounts[j].value.minorUnits >= 100
+                })
+            {
+                e.amounts[i].score -= TotalWeights.misreadCurrencySign
+                e.amounts[i].notes.append("leading '\(first)' is likely a misread currency sign")
+            }
+        }
+    }
+
+    /// The arithmetic proposes what no line reads right ("$8.20" read as "98.20", "37.10" as "87.10"):
+    /// tendered − change, and subtotal + tax. When a total line reads nearly the same digits (one digit
+    /// different, or one more in front), the computed value is preferred over the misread one.
+    static func addComputedTotals(_ e: inout Extraction, _ page: TotalScoring) {
+        let totals = page.totals
+        let read = Set(e.amounts.filter { $0.score > 0 }.map(\.value.minorUnits))
+        var added = Set<Int64>()
+        for (units, evidence, how, hint) in computedTotals(e, page) where !read.contains(units) && !added.contains(units) {
+            added.insert(units)
+            // A total printed the same on two lines of the page ("Total 3.00", "Final Total 3.00") is no misread:
+            // then the tendered or change line is the one misread ("CASH 3.06"), and the computed value stays a
+            // weak candidate (its disagreement sends the record to review as arithmetic-mismatch).
+            let misread = totals.first { t in
+                ReceiptParser.ocrNear(String(t.value.minorUnits), String(units))
+                    && Set(totals.filter { $0.value.minorUnits == t.value.minorUnits }.compactMap { $0.evidence.map(ReceiptParser.key) }).count < 2
+            }
+            let best = e.amounts.filter { $0.role == AmountRole.total }.map(\.score).max() ?? 0
+            let score =
+                misread != nil ? min(TotalWeights.computedOverMisreadCap, best + TotalWeights.computedOverMisread) : TotalWeights.computedAlone
+            e.amounts.append(
+                Candidate(
+                    value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint),
+                    role: AmountRole.total, score: score, evidence: misread?.evidence ?? evidence,
+                    checks: [.computed(how)],
+                    notes: [Check.computed(how).note!]
+                        + (misread.map { ["the total line reads \(Money.decimalString(minorUnits: $0.value.minorUnits, digits: 2)), one digit off"] }
+                            ?? [])))
+        }
+    }
+
+    /// The totals the arithmetic gives: each tendered − change, each subtotal + tax (+ tips − discounts).
+    static func computedTotals(_ e: Extraction, _ page: TotalScoring) -> [(Int64, Evidence?, Computation, String?)] {
+        var computed: [(Int64, Evidence?, Computation, String?)] = []
+        for t in e.amounts(withRole: .tendered) {
+            for ch in e.amounts(withRole: .change) where t.value.minorUnits - ch.value.minorUnits > 0 {
+                computed.append((t.value.minorUnits - ch.value.minorUnits, ch.evidence, .tenderedMinusChange, t.value.currencyHint))
+            }
+        }
+        for s in e.amounts(withRole: .subtotal) {
+            for t in e.amounts(withRole: .tax) where s.value.minorUnits + t.value.minorUnits > 0 {
+                let extra = page.tips - page.discounts
+                computed.append(
+                    (
+                        s.value.minorUnits + t.value.minorUnits + extra, t.evidence,
+                        extra == 0 ? .subtotalPlusTax : .subtotalTaxTipDiscount, s.value.currencyHint
+                    ))
+            }
+        }
+        return computed
+    }
+
+    /// What a page's amounts say about its total candidates: the amounts of each role, the item lines and the
+    /// taxes whose rate checks out. Scores one candidate at a time (`scored`), the weights from `TotalWeights`.
+    struct TotalScoring {
+        typealias W = TotalWeights
+        let subtotals: [Int64]
+        let taxes: [Int64]
+        let tendered: [Int64]
+        let changes: [Int64]
+        let roundings: [Int64]
+        /// The total candidates before scoring.
+        let totals: [AmountCandidate]
+        let largestTotal: Int64?
+        let lastTotalLine: Int?
+        /// The largest amount that is neither tendered nor change.
+        let largest: Int64
+        let taxSum: Int64
+        let tips: Int64
+        let discounts: Int64
+        /// The items: the right-most amount of each line without a role (a price column), for "items sum to …".
+        let itemsByLine: [Int: Int64]
+        /// Tax lines whose rate times some net gives their amount (to the cent): "MwSt 19 % 3,74" of "Netto 19,71".
+        let ratedTaxes: [(Int64, Int64)]
+
+        init(_ e: Extraction) {
+            func values(_ role: AmountRole) -> [Int64] { e.amounts(withRole: role).map(\.value.minorUnits) }
+            subtotals = values(.subtotal)
+            taxes = values(.tax)
+            tendered = values(.tendered)
+            changes = values(.change)
+            roundings = values(.rounding)
+            totals = e.amounts(withRole: .total)
+            largestTotal = totals.map(\.value.minorUnits).max { abs($0) < abs($1) }
+            lastTotalLine = totals.compactMap { $0.evidence?.line }.max()
+            let moneyOnPage = e.amounts.filter { $0.role != AmountRole.tendered && $0.role != AmountRole.change }
+            largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
+            taxSum = taxes.reduce(0, +)
+            tips = values(.tip).reduce(0, +)
+            discounts = values(.discount).map { abs($0) }.reduce(0, +)
+            var itemsByLine: [Int: Int64] = [:]
+            for c in e.amounts where c.role == AmountRole.lineItem {
+                if let ev = c.evidence { itemsByLine[ReceiptParser.key(ev)] = c.value.minorUnits }
+            }
+            self.itemsByLine = itemsByLine
+            let subs = self.subtotals
+            ratedTaxes = e.taxes.compactMap { t -> (Int64, Int64)? in
+                guard let rate = t.rate.flatMap(Double.init) else { return nil }
+                return subs.first { abs(Double($0) * rate / 100 - Double(t.amount.minorUnits)) <= 1 }.map { ($0, t.amount.minorUnits) }
+            }
+        }
+
         /// The sum of the item lines above a line (two at least), or nil.
         func itemSum(above key: Int?) -> Int64? {
             guard let key else { return nil }
             let above = itemsByLine.filter { $0.key < key }
             return above.count >= 2 ? above.values.reduce(0, +) : nil
         }
-        // Tax lines whose rate times some net gives their amount (to the cent): "MwSt 19 % 3,74" of "Netto 19,71".
-        let ratedTaxes = e.taxes.compactMap { t -> (Int64, Int64)? in
-            guard let rate = t.rate.flatMap(Double.init) else { return nil }
-            return subtotals.first { abs(Double($0) * rate / 100 - Double(t.amount.minorUnits)) <= 1 }.map { ($0, t.amount.minorUnits) }
+
+        /// The candidate with its score: the base its role gives, then the cross-checks' bonus.
+        func scored(_ candidate: AmountCandidate) -> AmountCandidate {
+            var c = candidate
+            baseScore(&c)
+            if c.score > 0 {
+                let checks = crossChecks(c)
+                // An unlabelled amount that the arithmetic confirms is a total whose label OCR lost.
+                if checks.bonus > 0 && c.role == AmountRole.lineItem { c.score = max(c.score, W.confirmedUnlabelled) + checks.bonus }
+                c.score += checks.bonus
+                c.checks.formUnion(checks.identities.map(Check.arithmetic))
+                c.notes += checks.notes
+            }
+            // Not capped at 1: when several checks agree the ranking must still tell them apart; the merge clamps.
+            c.score = max(0, c.score)
+            return c
         }
 
-        func crossChecks(_ c: AmountCandidate) -> (Double, [ArithmeticIdentity], [String]) {
+        /// The score a candidate's role gives before any cross-check (0: not a total).
+        func baseScore(_ c: inout AmountCandidate) {
             let units = c.value.minorUnits
+            switch c.role {
+            case AmountRole.total:
+                totalLineScore(&c)
+            case AmountRole.lineItem:
+                if totals.isEmpty && units == largest {
+                    c.score = W.largestWithoutTotalLine
+                    c.notes.append("largest amount, no total line")
+                } else {
+                    c.score = W.unlabelled
+                }
+            case AmountRole.tendered where totals.isEmpty && changes.allSatisfy({ $0 == 0 }):
+                // "CASH RM 5.90" with no change and no total line: the payment is the total.
+                c.score = W.paymentWithoutChange
+                c.notes.append("payment without change, no total line")
+            default:
+                c.score = 0
+            }
+        }
+
+        /// Whether a total's keyword (its `Check.keyword`) is a strong or tax-inclusive one, and a gross total's.
+        static func keywordStrength(_ c: AmountCandidate) -> (strong: Bool, gross: Bool) {
+            let strong = c.keyword.map { Keywords.strongTotal.words.contains($0) || Keywords.inclusive.words.contains($0) } ?? false
+            let gross = c.keyword.map { Keywords.grossTotal.words.contains($0) } ?? false
+            return (strong, gross)
+        }
+
+        /// A total line's score: its keyword's strength, and its place among the page's totals.
+        func totalLineScore(_ c: inout AmountCandidate) {
+            let units = c.value.minorUnits
+            let (strong, gross) = TotalScoring.keywordStrength(c)
+            c.score = strong ? W.strongKeyword : W.keyword
+            // The gross total beats the amount due when both are printed (a prepayment was taken off).
+            if gross {
+                c.score += W.grossTotal
+                c.notes.append("gross total")
+            }
+            if units == largestTotal && totals.count > 1 {
+                c.score += W.largestOfTotals
+                c.notes.append("largest of the totals")
+            }
+            if c.evidence?.line == lastTotalLine && totals.count > 1 {
+                c.score += W.lastTotalLine
+                c.notes.append("last total line")
+            }
+            if units == 0 {
+                c.score -= W.zero
+                c.notes.append("zero")
+            }
+        }
+
+        /// The bonus of the cross-checks a candidate passes, summed in the order they are made, with their notes.
+        struct Bonus {
             var bonus = 0.0
+            /// The identities of the page's amounts that hold for the candidate: its checks.
             var identities: [ArithmeticIdentity] = []
             var notes: [String] = []
-            func confirmed(by identity: ArithmeticIdentity) {
+            mutating func confirm(_ weight: Double, _ identity: ArithmeticIdentity) {
+                bonus += weight
                 identities.append(identity)
                 notes.append(identity.rawValue)
             }
+            mutating func add(_ weight: Double, _ note: String) {
+                bonus += weight
+                notes.append(note)
+            }
+            mutating func subtract(_ weight: Double, _ note: String) {
+                bonus -= weight
+                notes.append(note)
+            }
+        }
+
+        func crossChecks(_ c: AmountCandidate) -> Bonus {
+            var b = Bonus()
+            sumChecks(c, &b)
+            roundingChecks(c, &b)
+            if c.value.minorUnits > 0, tendered.contains(where: { t in changes.contains { t - $0 == c.value.minorUnits } }) {
+                b.confirm(W.tenderedMinusChange, .tenderedMinusChange)
+            }
+            roundedLaterCheck(c, &b)
+            return b
+        }
+
+        /// Subtotal + tax (+ tip − discount) = total, and the item lines summing to it.
+        func sumChecks(_ c: AmountCandidate, _ b: inout Bonus) {
+            let units = c.value.minorUnits
             if units != 0, subtotals.contains(where: { s in taxes.contains { s + $0 == units } || (taxes.count > 1 && s + taxSum == units) }) {
-                bonus += 0.1
-                confirmed(by: .subtotalPlusTax)
+                b.confirm(W.subtotalPlusTax, .subtotalPlusTax)
                 if ratedTaxes.contains(where: { $0.0 + $0.1 == units }) {
-                    bonus += 0.05
-                    confirmed(by: .taxIsRateTimesNet)
+                    b.confirm(W.taxIsRateTimesNet, .taxIsRateTimesNet)
                 }
                 if let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
                     subtotals.contains(where: { s in s == sum && taxes.contains { s + $0 == units } })
                 {
-                    bonus += 0.03
-                    confirmed(by: .itemsSumToSubtotal)
+                    b.confirm(W.itemsSumToSubtotal, .itemsSumToSubtotal)
                 }
             } else if units != 0, tips != 0 || discounts != 0, subtotals.contains(where: { $0 + taxSum + tips - discounts == units }) {
-                bonus += 0.1
-                confirmed(by: .subtotalTaxTipDiscount)
+                b.confirm(W.subtotalTaxTipDiscount, .subtotalTaxTipDiscount)
             }
             // Only for the largest total: items summing to a smaller "total" above a larger one make it a subtotal
             // (a service charge or tax follows).
-            if units > 0, c.role != .lineItem, largestTotal.map({ abs(units) >= abs($0) }) ?? true,
+            if units > 0, c.role != AmountRole.lineItem, largestTotal.map({ abs(units) >= abs($0) }) ?? true,
                 let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
                 sum == units || (subtotals.isEmpty && sum - discounts == units)
             {
-                bonus += 0.08
-                confirmed(by: .itemsSumToTotal)
+                b.confirm(W.itemsSumToTotal, .itemsSumToTotal)
             }
+        }
+
+        /// A total that rounds an earlier one (by a rounding line, or a few cents onto a 5-cent step), and one
+        /// that a later total rounds.
+        func roundingChecks(_ c: AmountCandidate, _ b: inout Bonus) {
+            let units = c.value.minorUnits
             // Rounding (to 5 cents in Malaysia, Switzerland, …) comes after the total it rounds: the later total wins.
             if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
                 totals.contains(where: { t in
@@ -189,8 +386,7 @@ extension ReceiptParser {
                     }
                 })
             {
-                bonus += 0.15
-                confirmed(by: .totalPlusRounding)
+                b.confirm(W.totalPlusRounding, .totalPlusRounding)
             }
             // A later total a few cents from an earlier one, on a 5-cent step, is that total rounded (the rounding
             // line itself may be misread): the amount paid. The earlier one is the total before rounding.
@@ -201,8 +397,7 @@ extension ReceiptParser {
                     return d > 0 && d < 5 && t.value.minorUnits % 5 != 0
                 })
             {
-                bonus += 0.1
-                notes.append("rounded from the total above")
+                b.add(W.roundedFromTotalAbove, "rounded from the total above")
             }
             if units > 0, units % 5 != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
                 totals.contains(where: { t in
@@ -211,15 +406,14 @@ extension ReceiptParser {
                     return d > 0 && d < 5 && t.value.minorUnits % 5 == 0
                 })
             {
-                bonus -= 0.1
-                notes.append("rounded below")
+                b.subtract(W.roundedBelow, "rounded below")
             }
-            if units > 0, tendered.contains(where: { t in changes.contains { t - $0 == units } }) {
-                bonus += 0.12
-                confirmed(by: .tenderedMinusChange)
-            }
-            // A total that a later line rounds ("Total incl. GST 112.36", "Rounding -0.01", "TOTAL 112.35") is
-            // not the amount paid.
+        }
+
+        /// A total that a later line rounds ("Total incl. GST 112.36", "Rounding -0.01", "TOTAL 112.35") is
+        /// not the amount paid.
+        func roundedLaterCheck(_ c: AmountCandidate, _ b: inout Bonus) {
+            let units = c.value.minorUnits
             if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
                 totals.contains(where: { t in
                     guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl > line, t.value.minorUnits != units else { return false }
@@ -229,113 +423,8 @@ extension ReceiptParser {
                     }
                 })
             {
-                bonus -= 0.2
-                notes.append("before rounding")
+                b.subtract(W.beforeRounding, "before rounding")
             }
-            return (bonus, identities, notes)
-        }
-
-        for i in e.amounts.indices {
-            var c = e.amounts[i]
-            let units = c.value.minorUnits
-            switch c.role {
-            case .total:
-                let strong = c.keyword.map { Keywords.strongTotal.words.contains($0) || Keywords.inclusive.words.contains($0) } ?? false
-                let gross = c.keyword.map { Keywords.grossTotal.words.contains($0) } ?? false
-                c.score = strong ? 0.8 : 0.7
-                // The gross total beats the amount due when both are printed (a prepayment was taken off).
-                if gross {
-                    c.score += 0.04
-                    c.notes.append("gross total")
-                }
-                if units == largestTotal && totals.count > 1 {
-                    c.score += 0.05
-                    c.notes.append("largest of the totals")
-                }
-                if c.evidence?.line == lastTotalLine && totals.count > 1 {
-                    c.score += 0.03
-                    c.notes.append("last total line")
-                }
-                if units == 0 {
-                    c.score -= 0.3
-                    c.notes.append("zero")
-                }
-            case .lineItem:
-                c.score = totals.isEmpty && units == largest ? 0.35 : 0.02
-                if c.score > 0.3 { c.notes.append("largest amount, no total line") }
-            case .tendered where totals.isEmpty && changes.allSatisfy({ $0 == 0 }):
-                // "CASH RM 5.90" with no change and no total line: the payment is the total.
-                c.score = 0.5
-                c.notes.append("payment without change, no total line")
-            default:
-                c.score = 0
-            }
-            if c.score > 0 {
-                let (bonus, identities, notes) = crossChecks(c)
-                // An unlabelled amount that the arithmetic confirms is a total whose label OCR lost.
-                if bonus > 0 && c.role == .lineItem { c.score = max(c.score, 0.45) + bonus }
-                c.score += bonus
-                c.checks.formUnion(identities.map(Check.arithmetic))
-                c.notes += notes
-            }
-            // Not capped at 1: when several checks agree the ranking must still tell them apart; the merge clamps.
-            c.score = max(0, c.score)
-            e.amounts[i] = c
-        }
-
-        // "$8.20" read as "98.20" beside a "$8.20" read right: the longer one starts with a misread currency sign.
-        let scoredTotals = e.amounts.indices.filter { e.amounts[$0].role == .total }
-        for i in scoredTotals {
-            let a = String(e.amounts[i].value.minorUnits)
-            if let first = a.first, "9586".contains(first),
-                scoredTotals.contains(where: { j in
-                    j != i && a == String(first) + String(e.amounts[j].value.minorUnits) && e.amounts[j].value.minorUnits >= 100
-                })
-            {
-                e.amounts[i].score -= 0.15
-                e.amounts[i].notes.append("leading '\(first)' is likely a misread currency sign")
-            }
-        }
-
-        // The arithmetic proposes what no line reads right ("$8.20" read as "98.20", "37.10" as "87.10"):
-        // tendered − change, and subtotal + tax. When a total line reads nearly the same digits (one digit
-        // different, or one more in front), the computed value is preferred over the misread one.
-        let read = Set(e.amounts.filter { $0.score > 0 }.map(\.value.minorUnits))
-        var computed: [(Int64, Evidence?, Computation, String?)] = []
-        for t in e.amounts(withRole: .tendered) {
-            for ch in e.amounts(withRole: .change) where t.value.minorUnits - ch.value.minorUnits > 0 {
-                computed.append((t.value.minorUnits - ch.value.minorUnits, ch.evidence, .tenderedMinusChange, t.value.currencyHint))
-            }
-        }
-        for s in e.amounts(withRole: .subtotal) {
-            for t in e.amounts(withRole: .tax) where s.value.minorUnits + t.value.minorUnits > 0 {
-                let extra = tips - discounts
-                computed.append(
-                    (
-                        s.value.minorUnits + t.value.minorUnits + extra, t.evidence,
-                        extra == 0 ? .subtotalPlusTax : .subtotalTaxTipDiscount, s.value.currencyHint
-                    ))
-            }
-        }
-        var added = Set<Int64>()
-        for (units, evidence, how, hint) in computed where !read.contains(units) && !added.contains(units) {
-            added.insert(units)
-            // A total printed the same on two lines of the page ("Total 3.00", "Final Total 3.00") is no misread:
-            // then the tendered or change line is the one misread ("CASH 3.06"), and the computed value stays a
-            // weak candidate (its disagreement sends the record to review as arithmetic-mismatch).
-            let misread = totals.first { t in
-                ReceiptParser.ocrNear(String(t.value.minorUnits), String(units))
-                    && Set(totals.filter { $0.value.minorUnits == t.value.minorUnits }.compactMap { $0.evidence.map(ReceiptParser.key) }).count < 2
-            }
-            let best = e.amounts.filter { $0.role == .total }.map(\.score).max() ?? 0
-            e.amounts.append(
-                Candidate(
-                    value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint),
-                    role: .total, score: misread != nil ? min(0.95, best + 0.03) : 0.4, evidence: misread?.evidence ?? evidence,
-                    checks: [.computed(how)],
-                    notes: [Check.computed(how).note!]
-                        + (misread.map { ["the total line reads \(Money.decimalString(minorUnits: $0.value.minorUnits, digits: 2)), one digit off"] }
-                            ?? [])))
         }
     }
 

@@ -4,9 +4,78 @@ extension ReceiptParser {
     /// A bare "$" names no country: it is resolved by the country hints, else read as USD.
     static let dollar = "$"
 
+    /// How often a currency is written on the page, where first, and whether every writing is doubtful.
+    typealias CurrencyMarks = (count: Int, evidence: Evidence, doubtful: Bool)
+
     func currencyCandidates(_ lines: [Line], language: String?) -> [CurrencyCandidate] {
-        typealias Marks = (count: Int, evidence: Evidence, doubtful: Bool)
-        var counts: [String: Marks] = [:]
+        typealias Marks = CurrencyMarks
+        let (counts, dollarLines) = ReceiptParser.currencyMarks(lines)
+        let hints = ReceiptParser.countryHints(lines)
+        // A mark the page's country hints agree with is surer than a stray one ("Doc No. : €800013033", a "C"
+        // misread, on a Malaysian slip that prints "(RM)" as often).
+        let local = hints.first?.currency
+        // One mark on its own that OCR itself doubts, against the page's country hints, is as likely a misread
+        // (sparse reading turns a speck or a logo into "_ £ ies", every word at confidence 0) as a currency: it
+        // scores below what the hints infer. A mark by an amount, or read with confidence, is not.
+        func stray(_ code: String, _ entry: Marks) -> Bool {
+            entry.count == 1 && entry.doubtful && local != nil && code != local
+        }
+        var out = counts.sorted { ($0.value.count, $0.key == local ? 1 : 0, $0.key) > ($1.value.count, $1.key == local ? 1 : 0, $1.key) }.map {
+            entry in
+            stray(entry.key, entry.value)
+                ? CurrencyCandidate(
+                    value: entry.key, role: .explicit, score: CurrencyWeights.strayMark, evidence: entry.value.evidence,
+                    notes: ["written once, doubtfully read, against the country hints (\(local ?? ""))"])
+                : CurrencyCandidate(
+                    value: entry.key, role: .explicit,
+                    score: min(
+                        CurrencyWeights.writtenCap,
+                        CurrencyWeights.written + CurrencyWeights.perWriting * Double(entry.value.count)
+                            + (entry.key == local ? CurrencyWeights.countryAgrees : 0)),
+                    evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"] + (entry.key == local ? ["the country's currency"] : []))
+        }
+        if let dollar = ReceiptParser.dollarCurrency(dollarLines, hints: hints, nothingWritten: out.isEmpty) { out.append(dollar) }
+        // Nothing written but stray marks (or nothing at all): the country's currency, inferred.
+        if dollarLines.isEmpty, counts.allSatisfy({ stray($0.key, $0.value) }), let country = hints.first {
+            out.append(
+                CurrencyCandidate(
+                    value: country.currency, role: .inferred,
+                    score: min(
+                        CurrencyWeights.inferredFromCountryCap,
+                        CurrencyWeights.inferredFromCountry + CurrencyWeights.perCountryHint * Double(country.weight)),
+                    evidence: nil,
+                    notes: [
+                        (out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
+                            + "; inferred from " + country.notes.joined(separator: ", ")
+                    ]))
+        }
+        if out.isEmpty, let inferred = ReceiptParser.currency(forLanguage: language) {
+            out.append(
+                CurrencyCandidate(
+                    value: inferred, role: .inferred, score: CurrencyWeights.inferredFromLanguage, evidence: nil,
+                    notes: ["no currency on the page; inferred from language \(language ?? "?")"]))
+        }
+        return out.sorted { $0.score > $1.score }
+    }
+
+    /// A bare "$" on the page: the local dollar the country hints name (the ringgit on a receipt from Malaysia),
+    /// else the US dollar; nil without one.
+    static func dollarCurrency(_ dollarLines: [Line], hints: [CountryGuess], nothingWritten: Bool) -> CurrencyCandidate? {
+        guard let first = dollarLines.first else { return nil }
+        if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || nothingWritten {
+            return CurrencyCandidate(
+                value: country.currency, role: .inferred, score: CurrencyWeights.localDollar, evidence: first.evidence,
+                notes: ["'$' with \(country.notes.joined(separator: ", "))"])
+        }
+        return CurrencyCandidate(
+            value: "USD", role: nothingWritten ? .explicit : .inferred,
+            score: nothingWritten ? CurrencyWeights.usDollarAlone : CurrencyWeights.usDollarBesideOthers,
+            evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"])
+    }
+
+    /// The currencies written on the page (by amounts, or on their own), and the lines with a bare "$".
+    static func currencyMarks(_ lines: [Line]) -> (counts: [String: CurrencyMarks], dollarLines: [Line]) {
+        var counts: [String: CurrencyMarks] = [:]
         func add(_ code: String, _ line: Line, doubtful: Bool) {
             counts[code] = ((counts[code]?.count ?? 0) + 1, counts[code]?.evidence ?? line.evidence, (counts[code]?.doubtful ?? true) && doubtful)
         }
@@ -27,63 +96,11 @@ extension ReceiptParser {
                 add(ReceiptParser.standaloneCode[mark]!, line, doubtful: (confidence ?? 100) < ReceiptParser.doubtfulMarkConfidence)
             }
         }
-        let hints = ReceiptParser.countryHints(lines)
-        // A mark the page's country hints agree with is surer than a stray one ("Doc No. : €800013033", a "C"
-        // misread, on a Malaysian slip that prints "(RM)" as often).
-        let local = hints.first?.currency
-        // One mark on its own that OCR itself doubts, against the page's country hints, is as likely a misread
-        // (sparse reading turns a speck or a logo into "_ £ ies", every word at confidence 0) as a currency: it
-        // scores below what the hints infer. A mark by an amount, or read with confidence, is not.
-        func stray(_ code: String, _ entry: Marks) -> Bool {
-            entry.count == 1 && entry.doubtful && local != nil && code != local
-        }
-        var out = counts.sorted { ($0.value.count, $0.key == local ? 1 : 0, $0.key) > ($1.value.count, $1.key == local ? 1 : 0, $1.key) }.map {
-            entry in
-            stray(entry.key, entry.value)
-                ? CurrencyCandidate(
-                    value: entry.key, role: .explicit, score: 0.4, evidence: entry.value.evidence,
-                    notes: ["written once, doubtfully read, against the country hints (\(local ?? ""))"])
-                : CurrencyCandidate(
-                    value: entry.key, role: .explicit, score: min(0.99, 0.8 + 0.05 * Double(entry.value.count) + (entry.key == local ? 0.02 : 0)),
-                    evidence: entry.value.evidence, notes: ["written \(entry.value.count)×"] + (entry.key == local ? ["the country's currency"] : []))
-        }
-        if let first = dollarLines.first {
-            // "$" on a receipt whose hints say Malaysia is the ringgit; without hints it is the US dollar.
-            if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || out.isEmpty {
-                out.append(
-                    CurrencyCandidate(
-                        value: country.currency, role: .inferred, score: 0.6, evidence: first.evidence,
-                        notes: ["'$' with \(country.notes.joined(separator: ", "))"]))
-            } else {
-                out.append(
-                    CurrencyCandidate(
-                        value: "USD", role: out.isEmpty ? .explicit : .inferred, score: out.isEmpty ? 0.8 : 0.4,
-                        evidence: first.evidence, notes: ["'$' written \(dollarLines.count)×"]))
-            }
-        }
-        // Nothing written but stray marks (or nothing at all): the country's currency, inferred.
-        if dollarLines.isEmpty, counts.allSatisfy({ stray($0.key, $0.value) }), let country = hints.first {
-            out.append(
-                CurrencyCandidate(
-                    value: country.currency, role: .inferred, score: min(0.75, 0.45 + 0.05 * Double(country.weight)),
-                    evidence: nil,
-                    notes: [
-                        (out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
-                            + "; inferred from " + country.notes.joined(separator: ", ")
-                    ]))
-        }
-        if out.isEmpty, let inferred = ReceiptParser.currency(forLanguage: language) {
-            out.append(
-                CurrencyCandidate(
-                    value: inferred, role: .inferred, score: 0.5, evidence: nil,
-                    notes: ["no currency on the page; inferred from language \(language ?? "?")"]))
-        }
-        return out.sorted { $0.score > $1.score }
+        return (counts, dollarLines)
     }
 
-    /// OCR confidence below which a currency mark on its own is doubtful. Measured on the devset's OCR (every pass):
-    /// each of 314 "£" read on the Malaysian receipts is a misread, 29 % of them under 40 (median 48); "RM", the
-    /// real mark there, reads at a median of 89 (10 % under 40, where the country hints agree with it anyway).
+    /// OCR confidence below which a currency mark on its own is doubtful: a misread "£" on a page that prints
+    /// "RM" often reads below it, the real mark rarely (and then the country hints agree with it anyway).
     static let doubtfulMarkConfidence = 40.0
 
     /// Currencies a "$" may stand for on a receipt (local usage), besides the US dollar.

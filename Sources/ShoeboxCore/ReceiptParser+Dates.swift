@@ -7,31 +7,31 @@ extension ReceiptParser {
             let other = TextFolding.firstKeyword(in: line.folded, of: Keywords.otherDate)
             let issue = TextFolding.firstKeyword(in: line.folded, of: Keywords.issueDate)
             for f in DateReader.dates(in: ReceiptParser.mendDate(line.text), folded: line.folded, order: order, today: today) {
-                var score = 0.85 - 0.2 * line.position
+                var score = DateWeights.top - DateWeights.perPageHeight * line.position
                 var notes: [String] = []
                 var checks: Set<Check> = []
                 if f.orderAmbiguous {
-                    score -= 0.1
+                    score -= DateWeights.orderAmbiguous
                     notes.append("day/month order from locale")
                 }
                 if let other {
-                    score -= 0.4
+                    score -= DateWeights.otherDate
                     notes.append("'\(other)': not the transaction date")
                 } else if let issue {
-                    score += 0.1
+                    score += DateWeights.issueKeyword
                     notes.append("keyword '\(issue)'")
                     checks.insert(.keyword(issue))
                 }
                 out.append(
                     Candidate(
-                        value: f.day, role: other == nil ? .transaction : .other, score: max(0.05, min(0.99, score)),
+                        value: f.day, role: other == nil ? .transaction : .other, score: max(DateWeights.floor, min(DateWeights.cap, score)),
                         evidence: line.evidence, checks: checks, notes: notes))
             }
         }
         // The same day read on several lines (a header and a footer) is surer.
         let counts = Dictionary(grouping: out, by: \.value).mapValues(\.count)
         for i in out.indices where (counts[out[i].value] ?? 0) > 1 && out[i].role == .transaction {
-            out[i].score = min(0.99, out[i].score + 0.05)
+            out[i].score = min(DateWeights.cap, out[i].score + DateWeights.printedAgain)
             out[i].checks.insert(.printed(times: counts[out[i].value]!))
             out[i].notes.append("printed \(counts[out[i].value]!)×")
         }

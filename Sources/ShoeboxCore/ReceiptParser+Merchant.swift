@@ -7,146 +7,216 @@ extension ReceiptParser {
     /// `dateLines`: the lines the date rules found a date on (`ReceiptParser.key`).
     func merchantCandidates(_ lines: [Line], dateLines: Set<Int>) -> [TextCandidate] {
         guard let firstPage = lines.first?.page else { return [] }
-        let top = Array(lines.filter { $0.page == firstPage }.prefix(40))
-        let heights = top.map { Double($0.line.box.height) }.sorted()
-        let medianHeight = heights.isEmpty ? 1 : heights[heights.count / 2]
+        var header = MerchantHeader(top: Array(lines.filter { $0.page == firstPage }.prefix(40)), dateLines: dateLines)
         var out: [TextCandidate] = []
-        var rank = 0
-        var firstLegalSeen = false
-        // The name comes before the transaction: the first line with a date or an amount ends the header.
-        let headerEnd = top.firstIndex { !$0.amounts.isEmpty || dateLines.contains(ReceiptParser.key($0.evidence)) } ?? top.count
-        var buyerUntil = -1
-        var sellerUntil = -1
         var previousName: (name: String, line: Line)?
-        for (k, line) in top.enumerated() {
-            let f = line.folded
-            if TextFolding.firstKeyword(in: f, of: Keywords.buyerBlock) != nil { buyerUntil = k + 5 }
-            if TextFolding.firstKeyword(in: f, of: Keywords.sellerBlock) != nil {
-                sellerUntil = k + 6
-                buyerUntil = -1
-            }
-            let inBuyer = k <= buyerUntil
-            let inSeller = k <= sellerUntil
-            guard line.position <= 0.45 || k < 8 || inSeller else {
+        for (k, line) in header.top.enumerated() {
+            header.enter(line, at: k)
+            guard line.position <= MerchantWeights.searchedDown || k < MerchantWeights.searchedLines || header.inSeller(k) else {
                 previousName = nil
                 continue
             }
-            let nextIsCompanyNumber = k + 1 < top.count && ReceiptParser.looksLikeCompanyNumber(top[k + 1].text)
-            var lineName: String?
-            for (s, segment) in line.segments.enumerated() {
-                let wholeLine = line.segments.count == 1
-                guard !(inBuyer && !inSeller),
-                    let name = ReceiptParser.merchantName(
-                        segment, today: today, mayHoldDate: !wholeLine || dateLines.contains(ReceiptParser.key(line.evidence)),
-                        mayHoldAmount: !wholeLine || !line.amounts.isEmpty)
-                else { continue }
-                let fs = TextFolding.fold(name)
-                let legal = TextFolding.firstKeyword(in: fs, of: Keywords.legalForms)
-                if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { continue }
-                if legal == nil, ReceiptParser.looksLikeAddress(fs) { continue }
-                if TextFolding.firstKeyword(in: fs, of: Keywords.slogan) != nil { continue }
-                if legal == nil, fs.utf8.count <= 30, ReceiptParser.isMisreadHeader(fs) { continue }
-                if line.segments.count == 1 { lineName = name }
-                var score = 0.6 - 0.03 * Double(min(rank, 10))
-                var notes = ["line \(line.index + 1) of the page"]
-                if k < 2 {
-                    score += 0.08
-                    notes.append("top of the page")
-                } else if k < 4 {
-                    score += 0.04
-                }
-                if k > headerEnd {
-                    score -= 0.15
-                    notes.append("below the first date or amount")
-                }
-                let business = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords)
-                if let legal {
-                    // Near the top a legal name is the merchant; far below the brand printed on top it is the
-                    // operating company, and counts less.
-                    let near = k < 6 || inSeller
-                    score += near ? 0.3 : 0.15
-                    notes.append("legal form '\(legal)'" + (near ? "" : ", far from the top"))
-                    // The first legal name on the page is the seller's; later ones are customers or suppliers.
-                    if !firstLegalSeen && near {
-                        score += 0.1
-                        notes.append("first legal name")
-                    }
-                    firstLegalSeen = true
-                } else if let business {
-                    score += 0.12
-                    notes.append("business word '\(business)'")
-                }
-                if inSeller {
-                    score += 0.15
-                    notes.append("seller block")
-                }
-                if nextIsCompanyNumber && s == 0 {
-                    score += 0.1
-                    notes.append("company number below")
-                }
-                if Double(line.line.box.height) >= medianHeight * 1.3 {
-                    score += 0.05
-                    notes.append("larger text")
-                }
-                if line.line.meanConfidence < 85 {
-                    score -= (85 - line.line.meanConfidence) / 100
-                    notes.append("OCR confidence \(Int(line.line.meanConfidence))")
-                }
-                let words = name.split(separator: " ")
-                if words.count >= 2 && words.allSatisfy({ $0.count <= 2 }) {
-                    score -= 0.3
-                    notes.append("fragments")
-                }
-                if words.count > 5 && legal == nil {
-                    score -= 0.15
-                    notes.append("a sentence, not a name")
-                }
-                if legal != nil, words.count <= 3,
-                    words.allSatisfy({
-                        ReceiptParser.continuesName(TextFolding.fold(String($0)))
-                            || Keywords.legalForms.first(in: TextFolding.fold(String($0))) != nil
-                    })
-                {
-                    score -= 0.3
-                    notes.append("only a legal form")
-                }
-                if name == name.lowercased() && legal == nil {
-                    score -= 0.1
-                    notes.append("all lower case")
-                }
-                if name.filter(\.isLetterFast).count <= 3 && legal == nil {
-                    score -= 0.2
-                    notes.append("too short for a name")
-                }
-                out.append(Candidate(value: name, role: .merchant, score: max(0.05, score), evidence: line.evidence, notes: notes))
-                // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
-                if let prev = previousName, line.segments.count == 1,
-                    ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil)),
-                    ReceiptParser.similarHeight(prev.line, line)
-                {
-                    var joined = out[out.count - 1]
-                    joined = Candidate(
-                        value: prev.name + " " + name, role: .merchant, score: joined.score + 0.08,
-                        evidence: prev.line.evidence, notes: joined.notes + ["joined with the line above"])
-                    out.append(joined)
-                }
-                rank += 1
-            }
+            let lineName = headerNames(line, at: k, &header, previous: previousName, into: &out)
             // A block heading ("Verkäufer", "Bill to") is not the first half of a name.
-            let heading = Keywords.sellerBlock.any(in: f) || Keywords.buyerBlock.any(in: f)
+            let heading = Keywords.sellerBlock.any(in: line.folded) || Keywords.buyerBlock.any(in: line.folded)
             previousName = heading ? nil : lineName.map { ($0, line) }
         }
         out += closingLineNames(lines)
         out.sort { $0.score > $1.score }
-        // Misread letters in the likeliest names, mended from the page's other printings and the trade vocabulary.
+        mendLikeliestNames(&out, lines)
+        return out
+    }
+
+    /// The top of the first page as the merchant rules walk down it: where the header ends, the buyer's and
+    /// the seller's blocks, how many names came before and whether a legal name did.
+    struct MerchantHeader {
+        /// The first 40 lines of the first page.
+        let top: [Line]
+        let medianHeight: Double
+        /// The name comes before the transaction: the first line with a date or an amount ends the header.
+        let headerEnd: Int
+        let dateLines: Set<Int>
+        var buyerUntil = -1
+        var sellerUntil = -1
+        /// Name candidates so far.
+        var rank = 0
+        var firstLegalSeen = false
+
+        init(top: [Line], dateLines: Set<Int>) {
+            self.top = top
+            self.dateLines = dateLines
+            let heights = top.map { Double($0.line.box.height) }.sorted()
+            medianHeight = heights.isEmpty ? 1 : heights[heights.count / 2]
+            headerEnd = top.firstIndex { !$0.amounts.isEmpty || dateLines.contains(ReceiptParser.key($0.evidence)) } ?? top.count
+        }
+
+        /// A buyer's block heading covers the next five lines, a seller's the next six (and ends the buyer's).
+        mutating func enter(_ line: Line, at k: Int) {
+            if TextFolding.firstKeyword(in: line.folded, of: Keywords.buyerBlock) != nil { buyerUntil = k + 5 }
+            if TextFolding.firstKeyword(in: line.folded, of: Keywords.sellerBlock) != nil {
+                sellerUntil = k + 6
+                buyerUntil = -1
+            }
+        }
+
+        func inBuyer(_ k: Int) -> Bool { k <= buyerUntil }
+        func inSeller(_ k: Int) -> Bool { k <= sellerUntil }
+    }
+
+    /// The names the segments of header line `k` print, scored, appended to `out` (with a name joined to the
+    /// line above); returns the line's name when the line is one segment.
+    func headerNames(
+        _ line: Line, at k: Int, _ header: inout MerchantHeader, previous: (name: String, line: Line)?, into out: inout [TextCandidate]
+    )
+        -> String?
+    {
+        let inBuyer = header.inBuyer(k)
+        let inSeller = header.inSeller(k)
+        let nextIsCompanyNumber = k + 1 < header.top.count && ReceiptParser.looksLikeCompanyNumber(header.top[k + 1].text)
+        var lineName: String?
+        for (s, segment) in line.segments.enumerated() {
+            let wholeLine = line.segments.count == 1
+            guard !(inBuyer && !inSeller),
+                let name = ReceiptParser.merchantName(
+                    segment, today: today, mayHoldDate: !wholeLine || header.dateLines.contains(ReceiptParser.key(line.evidence)),
+                    mayHoldAmount: !wholeLine || !line.amounts.isEmpty)
+            else { continue }
+            let fs = TextFolding.fold(name)
+            let legal = TextFolding.firstKeyword(in: fs, of: Keywords.legalForms)
+            if ReceiptParser.isNoName(fs, legal: legal) { continue }
+            if line.segments.count == 1 { lineName = name }
+            let business = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords)
+            var score =
+                MerchantWeights.first - MerchantWeights.perEarlierCandidate * Double(min(header.rank, MerchantWeights.earlierCandidatesCounted))
+            var notes = ["line \(line.index + 1) of the page"]
+            let place = NamePlace(k: k, segment: s, inSeller: inSeller, nextIsCompanyNumber: nextIsCompanyNumber)
+            ReceiptParser.scoreNamePlace(place, legal: legal, business: business, line: line, &header, &score, &notes)
+            let words = name.split(separator: " ")
+            ReceiptParser.scoreNameWords(name, words: words, legal: legal, &score, &notes)
+            out.append(Candidate(value: name, role: .merchant, score: max(MerchantWeights.floor, score), evidence: line.evidence, notes: notes))
+            // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
+            if let prev = previous, line.segments.count == 1,
+                ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil)),
+                ReceiptParser.similarHeight(prev.line, line)
+            {
+                var joined = out[out.count - 1]
+                joined = Candidate(
+                    value: prev.name + " " + name, role: .merchant, score: joined.score + MerchantWeights.joinedWithLineAbove,
+                    evidence: prev.line.evidence, checks: joined.checks, notes: joined.notes + ["joined with the line above"])
+                out.append(joined)
+            }
+            header.rank += 1
+        }
+        return lineName
+    }
+
+    /// Where a name stands: header line `k`, segment `segment` of it.
+    struct NamePlace {
+        let k: Int
+        let segment: Int
+        let inSeller: Bool
+        let nextIsCompanyNumber: Bool
+    }
+
+    /// Not a name though it reads as one: a label, an address, a slogan, a document header (unless it holds a legal form).
+    static func isNoName(_ fs: String, legal: String?) -> Bool {
+        if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { return true }
+        if legal == nil, ReceiptParser.looksLikeAddress(fs) { return true }
+        if TextFolding.firstKeyword(in: fs, of: Keywords.slogan) != nil { return true }
+        if legal == nil, fs.utf8.count <= 30, ReceiptParser.isMisreadHeader(fs) { return true }
+        return false
+    }
+
+    /// A name's score from its place: near the top, above the header's end, a legal form or business word, the
+    /// seller block, a company number below, large print, OCR confidence. Weights from `MerchantWeights`.
+    static func scoreNamePlace(
+        _ p: NamePlace, legal: String?, business: String?, line: Line, _ header: inout MerchantHeader, _ score: inout Double, _ notes: inout [String]
+    ) {
+        typealias W = MerchantWeights
+        if p.k < 2 {
+            score += W.topTwoLines
+            notes.append("top of the page")
+        } else if p.k < 4 {
+            score += W.topFourLines
+        }
+        if p.k > header.headerEnd {
+            score -= W.belowHeader
+            notes.append("below the first date or amount")
+        }
+        if let legal {
+            // Near the top a legal name is the merchant; far below the brand printed on top it is the
+            // operating company, and counts less.
+            let near = p.k < 6 || p.inSeller
+            score += near ? W.legalFormNear : W.legalFormFar
+            notes.append("legal form '\(legal)'" + (near ? "" : ", far from the top"))
+            // The first legal name on the page is the seller's; later ones are customers or suppliers.
+            if !header.firstLegalSeen && near {
+                score += W.firstLegalName
+                notes.append("first legal name")
+            }
+            header.firstLegalSeen = true
+        } else if let business {
+            score += W.businessWord
+            notes.append("business word '\(business)'")
+        }
+        if p.inSeller {
+            score += W.sellerBlock
+            notes.append("seller block")
+        }
+        if p.nextIsCompanyNumber && p.segment == 0 {
+            score += W.companyNumberBelow
+            notes.append("company number below")
+        }
+        if Double(line.line.box.height) >= header.medianHeight * W.largerTextRatio {
+            score += W.largerText
+            notes.append("larger text")
+        }
+        if line.line.meanConfidence < W.confidenceFloor {
+            score -= (W.confidenceFloor - line.line.meanConfidence) / W.confidenceScale
+            notes.append("OCR confidence \(Int(line.line.meanConfidence))")
+        }
+    }
+
+    /// A name's score from its words: fragments, a sentence, only a legal form, all lower case, too short.
+    static func scoreNameWords(_ name: String, words: [Substring], legal: String?, _ score: inout Double, _ notes: inout [String]) {
+        typealias W = MerchantWeights
+        if words.count >= 2 && words.allSatisfy({ $0.count <= 2 }) {
+            score -= W.fragments
+            notes.append("fragments")
+        }
+        if words.count > 5 && legal == nil {
+            score -= W.sentence
+            notes.append("a sentence, not a name")
+        }
+        if legal != nil, words.count <= 3,
+            words.allSatisfy({
+                ReceiptParser.continuesName(TextFolding.fold(String($0)))
+                    || Keywords.legalForms.first(in: TextFolding.fold(String($0))) != nil
+            })
+        {
+            score -= W.onlyLegalForm
+            notes.append("only a legal form")
+        }
+        if name == name.lowercased() && legal == nil {
+            score -= W.allLowerCase
+            notes.append("all lower case")
+        }
+        if name.filter(\.isLetterFast).count <= 3 && legal == nil {
+            score -= W.tooShort
+            notes.append("too short for a name")
+        }
+    }
+
+    /// Misread letters in the likeliest names, mended from the page's other printings and the trade vocabulary.
+    func mendLikeliestNames(_ out: inout [TextCandidate], _ lines: [Line]) {
         var mender = NameMender(lines: lines)
         for k in out.indices.prefix(5) {
             let line = out[k].evidence.flatMap { e in lines.first { $0.page == e.page && $0.index == e.line } }?.line
             let (mended, notes) = mender.mend(out[k].value, line: line)
             guard !notes.isEmpty else { continue }
-            out[k] = Candidate(value: mended, role: out[k].role, score: out[k].score, evidence: out[k].evidence, notes: out[k].notes + notes)
+            out[k] = Candidate(
+                value: mended, role: out[k].role, score: out[k].score, evidence: out[k].evidence, checks: out[k].checks, notes: out[k].notes + notes)
         }
-        return out
     }
 
     /// "Thank you for shopping at FUYI MINI MARKET", "Welcome to Café Central", "Danke für Ihren Einkauf bei
@@ -167,7 +237,9 @@ extension ReceiptParser {
                 name += " " + lines[k + 1].text
             }
             guard let clean = ReceiptParser.merchantName(name, today: today), clean.split(separator: " ").count <= 6 else { continue }
-            out.append(Candidate(value: clean, role: .merchant, score: 0.72, evidence: line.evidence, notes: ["after '\(phrase)'"]))
+            out.append(
+                Candidate(value: clean, role: .merchant, score: MerchantWeights.afterGreeting, evidence: line.evidence, notes: ["after '\(phrase)'"])
+            )
         }
         return out
     }

@@ -32,32 +32,9 @@ extension ReceiptParser {
                     !compound && Keywords.documentWords.contains { $0.count >= 7 && TextFolding.containsSubstring(head, $0) }
                     && i + 1 < folded.count && Keywords.numberMarkers.contains(folded[i + 1])
                 guard compound || inside else { continue }
-                var marker = glued || parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
-                var j = i + 1
-                var value: String?
-                var skippedWords = 0
-                while j < tokens.count && j <= i + 5 {
-                    let t = folded[j]
-                    if Keywords.numberMarkers.contains(t) || t.isEmpty || (tokens[j].hasPrefix("(") && tokens[j].hasSuffix(")")) {
-                        if Keywords.numberMarkers.contains(t) { marker = true }
-                        j += 1
-                        continue
-                    }
-                    let raw = TextFolding.trim(tokens[j], ReceiptParser.tokenJunk)
-                    // "Teilrechnung Bau (875) Nr. 210112": a word or two may stand between the document word and the marker.
-                    if raw.allSatisfy(\.isLetter), skippedWords < 2, !marker, j + 1 < tokens.count {
-                        skippedWords += 1
-                        j += 1
-                        continue
-                    }
-                    if raw.filter(\.isNumber).count >= 2, DateReader.dates(in: raw, order: .dayFirst, today: today).isEmpty,
-                        AmountReader.amounts(in: raw).isEmpty
-                    {
-                        value = raw
-                    }
-                    break
-                }
-                guard var value else { continue }
+                let marker0 = glued || parts.dropFirst().contains { Keywords.numberMarkers.contains($0) }
+                guard let (found, j, marker) = referenceValue(tokens, folded, after: i, marker: marker0) else { continue }
+                var value = found
                 // "Nr. 210111 mit LV vom 30.05.2026": an invoice number of several words runs up to "vom"/"du"/"dated".
                 if let stop = (j + 1..<min(tokens.count, j + 5)).first(where: { Keywords.datePrepositions.contains(folded[$0]) }),
                     stop + 1 < tokens.count,
@@ -65,12 +42,12 @@ extension ReceiptParser {
                 {
                     value = ([value] + tokens[(j + 1)..<stop]).joined(separator: " ")
                 }
-                var score = marker ? 0.8 : 0.6
+                var score = marker ? ReferenceWeights.withMarker : ReferenceWeights.withoutMarker
                 // The invoice's or receipt's own number beats an order or ride number on the same page.
-                if Keywords.ownDocumentWords.contains(where: { TextFolding.containsSubstring(head, $0) }) { score += 0.05 }
+                if Keywords.ownDocumentWords.contains(where: { TextFolding.containsSubstring(head, $0) }) { score += ReferenceWeights.ownDocument }
                 var notes = ["after '\(tokens[i])'" + (marker ? " and a number marker" : "")]
                 if let otherDocument {
-                    score -= 0.4
+                    score -= ReferenceWeights.otherDocument
                     notes.append("'\(otherDocument)': another document's number")
                 }
                 out.append(Candidate(value: value, role: .reference, score: score, evidence: line.evidence, notes: notes))
@@ -78,6 +55,39 @@ extension ReceiptParser {
             }
         }
         return out.sorted { $0.score > $1.score }
+    }
+
+    /// The number after the document word at token `i`: number markers ("Nr.", "N°") and bracketed words are
+    /// skipped, and a word or two before the marker; the first token with two digits or more that is neither a
+    /// date nor an amount. Returns the value, its token index and whether a marker was seen; nil when none.
+    func referenceValue(_ tokens: [String], _ folded: [String], after i: Int, marker: Bool) -> (String, Int, Bool)? {
+        var marker = marker
+        var j = i + 1
+        var value: String?
+        var skippedWords = 0
+        while j < tokens.count && j <= i + 5 {
+            let t = folded[j]
+            if Keywords.numberMarkers.contains(t) || t.isEmpty || (tokens[j].hasPrefix("(") && tokens[j].hasSuffix(")")) {
+                if Keywords.numberMarkers.contains(t) { marker = true }
+                j += 1
+                continue
+            }
+            let raw = TextFolding.trim(tokens[j], ReceiptParser.tokenJunk)
+            // "Teilrechnung Bau (875) Nr. 210112": a word or two may stand between the document word and the marker.
+            if raw.allSatisfy(\.isLetter), skippedWords < 2, !marker, j + 1 < tokens.count {
+                skippedWords += 1
+                j += 1
+                continue
+            }
+            if raw.filter(\.isNumber).count >= 2, DateReader.dates(in: raw, order: .dayFirst, today: today).isEmpty,
+                AmountReader.amounts(in: raw).isEmpty
+            {
+                value = raw
+            }
+            break
+        }
+        guard let value else { return nil }
+        return (value, j, marker)
     }
 
     /// Cheap first test for a line: a document word anywhere, even inside a compound, or a "-Nr"/"-No".
@@ -89,9 +99,9 @@ extension ReceiptParser {
         var out: [TextCandidate] = []
         for line in lines {
             if let k = TextFolding.firstKeyword(in: line.folded, of: Keywords.card) {
-                out.append(Candidate(value: "card", role: .payment, score: 0.8, evidence: line.evidence, notes: ["keyword '\(k)'"]))
+                out.append(Candidate(value: "card", role: .payment, score: PaymentWeights.card, evidence: line.evidence, notes: ["keyword '\(k)'"]))
             } else if let k = TextFolding.firstKeyword(in: line.folded, of: Keywords.cash) {
-                out.append(Candidate(value: "cash", role: .payment, score: 0.7, evidence: line.evidence, notes: ["keyword '\(k)'"]))
+                out.append(Candidate(value: "cash", role: .payment, score: PaymentWeights.cash, evidence: line.evidence, notes: ["keyword '\(k)'"]))
             }
         }
         return out.sorted { $0.score > $1.score }
@@ -130,7 +140,9 @@ extension ReceiptParser {
             let vatFormat = id.prefix(2).allSatisfy(\.isLetterFast) && id.dropFirst(2).first?.isDigitASCII == true
             out.append(
                 Candidate(
-                    value: id, role: .sellerTaxID, score: (inBuyer ? 0.3 : 0.8 - 0.002 * Double(k)) + (vatFormat ? 0.1 : 0),
+                    value: id, role: .sellerTaxID,
+                    score: (inBuyer ? TaxIDWeights.inBuyerBlock : TaxIDWeights.top - TaxIDWeights.perLine * Double(k))
+                        + (vatFormat ? TaxIDWeights.vatFormat : 0),
                     evidence: line.evidence,
                     notes: ["keyword '\(keyword)'"] + (inBuyer ? ["in the buyer's block"] : []) + (vatFormat ? ["VAT number format"] : [])))
         }

@@ -46,7 +46,7 @@ public struct SHA256: Sendable {
 
     private mutating func absorb(_ input: [UInt8]) { input.withUnsafeBufferPointer { absorb($0) } }
 
-    public mutating func finalize() -> [UInt8] {
+    mutating func finalize() -> [UInt8] {
         let bitLength = length &* 8
         var tail: [UInt8] = [0x80]
         while (buffer.count + tail.count) % 64 != 56 { tail.append(0) }

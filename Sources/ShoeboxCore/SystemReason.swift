@@ -37,7 +37,7 @@ public enum SystemReason {
 
     /// Why JSONSerialization refused some bytes, as its own plain words ("Unexpected end of file during JSON
     /// parse."), without Foundation's "The operation could not be completed" around them.
-    public static func ofJSON(_ error: any Error) -> String {
+    static func ofJSON(_ error: any Error) -> String {
         let ns = error as NSError
         if let detail = ns.userInfo[NSDebugDescriptionErrorKey] as? String, !detail.isEmpty {
             return detail.hasSuffix(".") ? String(detail.dropLast()) : detail

@@ -5,12 +5,12 @@
 public struct TIFFLayout: Equatable, Sendable {
     public var width = 0
     public var height = 0
-    public var bitsPerSample = 1
-    public var samplesPerPixel = 1
+    var bitsPerSample = 1
+    var samplesPerPixel = 1
     /// 1 unsigned integers, 2 signed integers, 3 IEEE floating point (tag 339).
-    public var sampleFormat = 1
+    var sampleFormat = 1
 
-    public init(width: Int = 0, height: Int = 0, bitsPerSample: Int = 1, samplesPerPixel: Int = 1, sampleFormat: Int = 1) {
+    init(width: Int = 0, height: Int = 0, bitsPerSample: Int = 1, samplesPerPixel: Int = 1, sampleFormat: Int = 1) {
         self.width = width
         self.height = height
         self.bitsPerSample = bitsPerSample

@@ -20,7 +20,7 @@ public enum TextLayerCheck {
     static let vowels = Set("aeiouyäöüàâéèêëîïôùûáíóúAEIOUYÄÖÜÀÂÉÈÊËÎÏÔÙÛÁÍÓÚ")
 
     /// A word a person could have printed: "GmbH", "Rückgeld", "INV-2025" yes; "Tbe", "tHiS", "Wa1k3r", "xkcdq" no.
-    public static func isPlausibleWord(_ word: String) -> Bool {
+    static func isPlausibleWord(_ word: String) -> Bool {
         let core = word.trimmingCharactersNotLettersOrDigits()
         let letters = core.filter(\.isLetter)
         guard letters.count >= 3 else { return true }

@@ -19,12 +19,12 @@ public enum TextLimits {
     ]
 
     /// Fields that may span lines.
-    public static let multiLine: Set<String> = ["note"]
+    static let multiLine: Set<String> = ["note"]
 
     /// Excel's limit for one cell (and libxlsxwriter's `LXW_STR_MAX`), in Unicode scalars.
     public static let spreadsheetCell = 32_767
     /// What ends a cell that was cut.
-    public static let truncationMarker = "…[truncated]"
+    static let truncationMarker = "…[truncated]"
 
     /// Why `value` cannot be stored as `field`, as a sentence that says what to type instead; nil when it can.
     /// Fields without a limit in `maximumLength` are not text fields and are not checked here.

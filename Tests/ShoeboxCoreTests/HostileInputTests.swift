@@ -1,5 +1,6 @@
-import ShoeboxCore
 import Testing
+
+@testable import ShoeboxCore
 
 /// The pure checks behind issue 15's classes 7 and 14: a PDF's end, a TIFF directory, sizes.
 struct HostileInputTests {

@@ -1,6 +1,7 @@
 import Foundation
-import ShoeboxCore
 import Testing
+
+@testable import ShoeboxCore
 
 /// Issue 15, classes 2 and 5, in the pure core: the zip name rule and the text limits.
 struct ZipNameTests {

@@ -1,7 +1,8 @@
 import Foundation
-import ShoeboxCore
 import ShoeboxTestSupport
 import Testing
+
+@testable import ShoeboxCore
 
 /// Runs the built `shoebox` binary (built by `make build` before the tests) as a user would.
 /// SHOEBOX_BIN picks another build (`make check-asan` runs these tests on the AddressSanitizer build).

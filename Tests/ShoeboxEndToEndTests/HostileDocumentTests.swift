@@ -1,7 +1,8 @@
 import Foundation
-import ShoeboxCore
 import ShoeboxTestSupport
 import Testing
+
+@testable import ShoeboxCore
 
 /// Runs `shoebox run` on `files` (name → bytes) in one folder and returns each file's record from records.jsonl.
 /// The run must end (exit 0 or 1: no crash, no abort) with a record for every file.

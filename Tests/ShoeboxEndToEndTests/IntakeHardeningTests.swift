@@ -1,7 +1,8 @@
 import Foundation
-import ShoeboxCore
 import ShoeboxTestSupport
 import Testing
+
+@testable import ShoeboxCore
 
 /// Hostile scan folders (issue 15): every file under the scan root ends in a named state, nothing hangs on a
 /// special file, nothing is held whole that need not be, and no document can crash every run.

@@ -2,10 +2,10 @@ import CLeptonica
 import Foundation
 import GrayJPEG
 import LineImages
-import ShoeboxCore
 import ShoeboxTestSupport
 import Testing
 
+@testable import ShoeboxCore
 @testable import ShoeboxEngines
 @testable import ShoeboxExport
 @testable import ShoeboxPipeline

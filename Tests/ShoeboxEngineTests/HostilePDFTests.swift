@@ -1,8 +1,8 @@
 import Foundation
-import ShoeboxCore
 import ShoeboxTestSupport
 import Testing
 
+@testable import ShoeboxCore
 @testable import ShoeboxEngines
 
 /// The readers themselves on hostile sizes (issue 15, class 7), with real poppler, qpdf and leptonica: each call
