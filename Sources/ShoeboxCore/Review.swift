@@ -16,10 +16,11 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
         case notDuplicate = "not-duplicate"
     }
     public let action: Action
-    public let field: String?
+    /// The field an edit sets.
+    public let field: Field?
     public let value: String?
 
-    public init(action: Action, field: String? = nil, value: String? = nil) {
+    public init(action: Action, field: Field? = nil, value: String? = nil) {
         self.action = action
         self.field = field
         self.value = value
@@ -164,7 +165,7 @@ public enum Review {
         for d in decisions {
             switch d.action {
             case .edit:
-                guard let field = d.field.flatMap(Field.init(rawValue:)), let value = d.value else { continue }
+                guard let field = d.field, let value = d.value else { continue }
                 switch field {
                 case .merchant:
                     r.merchant = value

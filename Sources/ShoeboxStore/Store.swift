@@ -313,7 +313,7 @@ public final class Store {
                     try db.query(
                         "INSERT INTO decisions(path, sha256, action, field, value, at) VALUES (?, ?, ?, ?, ?, ?)",
                         [
-                            .text(r.source), .text(r.sha256), .text(d.action.rawValue), d.field.map { .text($0) } ?? .null,
+                            .text(r.source), .text(r.sha256), .text(d.action.rawValue), d.field.map { .text($0.rawValue) } ?? .null,
                             d.value.map { .text($0) } ?? .null, .text(at)
                         ])
                 }
@@ -328,7 +328,7 @@ public final class Store {
                 let id = row[0].int, let path = row[1].text, let action = row[2].text.flatMap(ReviewDecision.Action.init(rawValue:))
             else { return nil }
             try db.query("UPDATE decisions SET undone = 1 WHERE id = ?", [.int(id)])
-            return (path, ReviewDecision(action: action, field: row[3].text, value: row[4].text))
+            return (path, ReviewDecision(action: action, field: row[3].text.flatMap(Field.init(rawValue:)), value: row[4].text))
         }
     }
 
@@ -344,7 +344,7 @@ public final class Store {
         var out: [String: [ReviewDecision]] = [:]
         for row in rows {
             guard let path = row[0].text, let action = row[1].text.flatMap(ReviewDecision.Action.init(rawValue:)) else { continue }
-            out[path, default: []].append(ReviewDecision(action: action, field: row[2].text, value: row[3].text))
+            out[path, default: []].append(ReviewDecision(action: action, field: row[2].text.flatMap(Field.init(rawValue:)), value: row[3].text))
         }
         return out
     }

@@ -119,7 +119,7 @@ enum ReviewCommand {
                 }
                 switch Review.validate(field: field, value: text, record: edited, today: today) {
                 case .success(let v):
-                    let d = ReviewDecision(action: .edit, field: field, value: v)
+                    let d = ReviewDecision(action: .edit, field: Field(rawValue: field), value: v)
                     lineDecisions.append(d)
                     edited = Review.apply([d], to: edited)
                 case .failure(let e):
@@ -229,7 +229,7 @@ final class ReviewSession {
             case "u", "undo":
                 if let (path, d) = try store.undoLastDecision() {
                     skipped.remove(path)
-                    say("undone: \(d.action.rawValue)\(d.field.map { " \($0)" } ?? "") on \(path).")
+                    say("undone: \(d.action.rawValue)\(d.field.map { " \($0.rawValue)" } ?? "") on \(path).")
                 } else {
                     say("nothing to undo.")
                 }
@@ -250,7 +250,7 @@ final class ReviewSession {
                     }
                     switch Review.validate(field: parts[1], value: typed, record: record, today: today) {
                     case .success(let v):
-                        try save(record, ReviewDecision(action: .edit, field: parts[1], value: v))
+                        try save(record, ReviewDecision(action: .edit, field: named, value: v))
                         say("\(parts[1]) set to \(v).")
                     case .failure(let e):
                         say("refused: \(e.message)")
@@ -265,7 +265,7 @@ final class ReviewSession {
                     // An alternate is checked like a typed value (a total alone on a record without a currency is refused).
                     switch Review.validate(field: field, value: alt.value, record: record, today: today) {
                     case .success(let v):
-                        try save(record, ReviewDecision(action: .edit, field: field, value: v))
+                        try save(record, ReviewDecision(action: .edit, field: Field(rawValue: field), value: v))
                         say("\(field) set to \(v).")
                     case .failure(let e): say("refused: \(e.message)")
                     }
