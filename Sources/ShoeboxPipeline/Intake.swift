@@ -137,6 +137,31 @@ public struct IntakeStage: Sendable {
         return .ready(SourceFile(path: path, relativePath: relativePath, folder: folder, kind: kind, sha256: sha, size: size))
     }
 
+    /// A sidecar is a few lines of JSON: a larger one is not read.
+    static let sidecarLimit = 1 << 20
+
+    /// A file's other sources: the date in its file name, and its JSON sidecar (`<file>.json`) if any, read at
+    /// intake so that they travel with the file to the merge.
+    public static func otherSources(of source: SourceFile, today: CalendarDay) -> OtherSources {
+        var other = OtherSources(fileNameDate: OtherSources.date(inFileName: source.relativePath, today: today))
+        let sidecarPath = source.path + ".json"
+        // lstat, not fileExists: a link or a FIFO named like a sidecar is there, and is refused by name below.
+        var info = stat()
+        if lstat(sidecarPath, &info) == 0 {
+            switch InputFile.readAll(sidecarPath, limit: sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
+            case .success(let bytes): other.sidecar = Sidecar.parse(bytes, today: today)
+            case .failure(let f):
+                var s = Sidecar()
+                s.problems.append(
+                    f.code == "file-too-large"
+                        ? "the sidecar is larger than 1 MiB and was not read"
+                        : "the sidecar cannot be read: \(f.message)")
+                other.sidecar = s
+            }
+        }
+        return other
+    }
+
     /// Reads a whole regular file of at most `limitMegabytes`, naming the cause when it cannot.
     public static func read(_ path: String, limitMegabytes: Int) -> Result<[UInt8], DocumentFailure> {
         InputFile.readAll(path, limit: limitMegabytes << 20) { .fileTooLarge(bytes: $0, limitMegabytes: limitMegabytes) }
