@@ -85,11 +85,13 @@ extension PipelineRunner {
             try route.run(checked)
         }
 
+        // Intake: gone, failed and crashed files fail by name, unchanged ones are skipped, same-bytes copies stored
+        // as duplicates; the rest are to read, with their sidecars.
         var plan = try intake(listing, root: root, known: known, crashed: crashed, store: store, finish: finish)
         route.skip(plan.skipped)
         progress(.started(files: listing.paths.count, toRead: route.summary.processed + plan.work.count + plan.pending.count))
-        // Rounds: a copy whose original did not end as a record (it failed, or changed while it was read) is read
-        // itself in the next round.
+        // Render to Reread on the workers, Duplicates and Route here. Rounds: a copy whose original did not end as a
+        // record (it failed, or changed while it was read) is read itself in the next round.
         while !plan.work.isEmpty {
             let pool = WorkerPool(config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine)
             try pool.process(plan.work) { (_, outcome) throws(PipelineError) in try finish(outcome) }
@@ -152,9 +154,11 @@ public final class DocumentProcessor {
                 record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
                 size: source.size, kind: source.kind, pages: [])
         }
+        // Language, Parse, Merge.
         let guess = detectLanguage(&reading, reader: &reader)
         var extraction = cpu.measure("parse") { parse.run(reading.pages, language: guess) }
         var record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
+        // Reread: further passes while the trigger names fields to read again; their candidates join the first's.
         let further = furtherPasses(after: reading)
         for (index, pass) in further.enumerated() where reader.hasImages {
             guard let trigger = RereadTrigger.of(reasons: record.reasons, totalConfirmed: extraction.totalConfirmed) else { break }

@@ -31,8 +31,8 @@ public struct RenderStage: Sendable {
     }
 }
 
-/// OCR: a gray page → words with boxes and confidences, through tesseract engines from the run's pool
-/// (one per language set, made when first needed and shared by the workers).
+/// OCR: a gray page → words with boxes and confidences, through OCR engines (`PageRecognizer`, tesseract's in
+/// a run) from the run's pool: one per language set, made when first needed and shared by the workers.
 public final class OCRStage {
     let config: PipelineConfig
     let engines: EnginePool
