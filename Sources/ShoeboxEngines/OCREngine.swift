@@ -12,9 +12,21 @@ public struct OCREngineError: Error, CustomStringConvertible, Sendable {
     public var description: String { message }
 }
 
-/// One tesseract engine (C API). Not Sendable: create one per worker thread and keep it there.
+/// What the OCR stage needs of an engine: one gray page read with a pass's settings within a timeout, and the
+/// orientation of a page. `OCREngine` is tesseract's; the tests hand the pipeline engines that fail a page,
+/// run past the timeout or read garbage. An engine is used by one thread at a time (the run's pool sees to it).
+public protocol PageRecognizer: AnyObject, Sendable {
+    /// The page's words, or why it could not be read (`DocumentFailure.pageTimeout` past `timeout` seconds).
+    func recognize(
+        _ image: PageImage, scale: Double, pageSegmentationMode: Int?, adaptiveThreshold: Bool, timeout: Double?, cpu: PhaseCPU?
+    ) -> Result<OCRPage, DocumentFailure>
+    /// The clockwise turn in degrees that sets the page upright, and how sure of it the engine is; nil: it cannot tell.
+    func orientation(_ image: PageImage) -> (degrees: Int, confidence: Double)?
+}
+
+/// One tesseract engine (C API). Used by one thread at a time: the run's engine pool hands it from worker to worker.
 /// Lifecycle per capi.h: Create → Init3 → (SetImage → SetSourceResolution → Recognize → read → Clear)* → End → Delete.
-public final class OCREngine {
+public final class OCREngine: PageRecognizer, @unchecked Sendable {
     private var handle: OpaquePointer?
     public let languages: String
 
@@ -61,20 +73,21 @@ public final class OCREngine {
     /// page-timeout.
     /// `scale`: the page is read scaled by this factor, scaled row by row on its way into tesseract's image;
     /// the words' boxes are those of the scaled page, and so are the width, height and dpi of the result.
+    /// `cpu`: the run's phase counters, if any.
     public func recognize(
         _ image: PageImage, scale: Double = 1, pageSegmentationMode: Int? = nil, adaptiveThreshold: Bool = false,
-        timeout: Double? = nil
+        timeout: Double? = nil, cpu: PhaseCPU? = nil
     ) -> Result<OCRPage, DocumentFailure> {
         guard let api = handle else { return .failure(.ocrFailed("engine is closed")) }
         defer {
-            PhaseCPU.measure("clear") { TessBaseAPIClear(api) }
+            cpu.measure("clear") { TessBaseAPIClear(api) }
             if adaptiveThreshold { _ = TessBaseAPISetVariable(api, "thresholding_method", "0") }
         }
         if let mode = pageSegmentationMode { TessBaseAPISetPageSegMode(api, TessPageSegMode(UInt32(mode))) }
         if adaptiveThreshold { _ = TessBaseAPISetVariable(api, "thresholding_method", "1") }
         let (width, height) = image.scaledSize(by: scale)
         let dpi = image.scaledDPI(by: scale)
-        PhaseCPU.measure(scale == 1 ? "set-image" : "scale") { OCREngine.setImage(api, image, scale: scale) }
+        cpu.measure(scale == 1 ? "set-image" : "scale") { OCREngine.setImage(api, image, scale: scale) }
         // After SetImage, or tesseract guesses a resolution and reads differently (platform notes).
         TessBaseAPISetSourceResolution(api, Int32(dpi))
         let monitor =
@@ -85,7 +98,7 @@ public final class OCREngine {
             } ?? nil
         defer { if let monitor { TessMonitorDelete(monitor) } }
         let started = DispatchTime.now().uptimeNanoseconds
-        let status = PhaseCPU.measure("recognition") { TessBaseAPIRecognize(api, monitor) }
+        let status = cpu.measure("recognition") { TessBaseAPIRecognize(api, monitor) }
         if let timeout, Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9 >= timeout {
             return .failure(.pageTimeout(page: image.pageNumber, seconds: timeout))
         }
@@ -93,7 +106,7 @@ public final class OCREngine {
         // Words grouped into the text lines tesseract found (it follows skewed baselines; grouping by
         // box overlap afterwards would split a tilted line into label and amount).
         var lines: [[OCRWord]] = []
-        PhaseCPU.measure("words") {
+        cpu.measure("words") {
             if let iterator = TessBaseAPIGetIterator(api) {
                 defer { TessResultIteratorDelete(iterator) }
                 let pageIterator = TessResultIteratorGetPageIterator(iterator)

@@ -1,23 +1,26 @@
 internal import Foundation
 internal import Synchronization
 
-/// CPU time per phase of the pipeline, all threads together, since the process started: where a run's
-/// CPU goes besides tesseract's recognition (`--log-json` writes it at the end; `make bench` prints it).
-public enum PhaseCPU {
-    private static let totals = Mutex<[String: UInt64]>([:])
+/// CPU time per phase of one run, all threads together: where the run's CPU goes besides tesseract's
+/// recognition (`--log-json` writes it at the end; `make bench` prints it). A run makes one and hands it to
+/// every stage it measures; nothing is counted process-wide.
+public final class PhaseCPU: Sendable {
+    private let totals = Mutex<[String: UInt64]>([:])
+
+    public init() {}
 
     /// Runs `body` and adds the calling thread's CPU time it took to `phase`.
-    public static func measure<T, E: Error>(_ phase: String, _ body: () throws(E) -> T) throws(E) -> T {
-        let before = threadNanoseconds()
+    public func measure<T, E: Error>(_ phase: String, _ body: () throws(E) -> T) throws(E) -> T {
+        let before = PhaseCPU.threadNanoseconds()
         defer {
-            let spent = threadNanoseconds() &- before
+            let spent = PhaseCPU.threadNanoseconds() &- before
             totals.withLock { $0[phase, default: 0] &+= spent }
         }
         return try body()
     }
 
     /// Seconds per phase, rounded to 0.1.
-    public static var seconds: [String: Double] {
+    public var seconds: [String: Double] {
         totals.withLock { $0.mapValues { (Double($0) / 1e8).rounded() / 10 } }
     }
 
@@ -25,5 +28,14 @@ public enum PhaseCPU {
         var t = timespec()
         clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t)
         return UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_nsec)
+    }
+}
+
+extension Optional where Wrapped == PhaseCPU {
+    /// Runs `body`, measured when there is a run's `PhaseCPU` to count it in (a tool or test reading one page
+    /// has none).
+    public func measure<T, E: Error>(_ phase: String, _ body: () throws(E) -> T) throws(E) -> T {
+        guard let cpu = self else { return try body() }
+        return try cpu.measure(phase, body)
     }
 }

@@ -34,76 +34,15 @@ public struct IntakeStage: Sendable {
         guard FileManager.default.isReadableFile(atPath: root) else {
             throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(root) cannot be read (permission denied).")
         }
-        // A walk with opendir, readdir and lstat on byte paths: symbolic links are not followed (so a link loop
-        // cannot trap it), hidden names skipped. A folder or file whose name is not
-        // valid UTF-8 is walked all the same: its files are listed with U+FFFD for the bad bytes (they fail as
-        // bad-file-name, since no String path reaches them). A folder that cannot be opened is named in
-        // `unreadableFolders`. (Foundation's URL resource values look up the owner's name for every file, which
-        // opens a socket to nscd; the walk needs none of that.)
-        var listing = Listing()
-        var out: [String] = []
         var skipped = stat()
-        let skip = skipping.map { stat($0, &skipped) == 0 } ?? false
-        /// The entries of one folder, with a name of its own each, or nil (and the folder named) when it cannot be
-        /// listed. The folder is closed before its sub-folders are walked: a deep tree holds one open folder.
-        func entries(_ directory: [UInt8], _ relative: String) -> [(name: String, bytes: [UInt8])]? {
-            let opened = (directory + [0]).withUnsafeBufferPointer { p in
-                p.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
-            }
-            guard let dir = opened else {
-                listing.unreadableFolders.append((relative.isEmpty ? "." : relative, String(cString: strerror(errno))))
-                return nil
-            }
-            defer { closedir(dir) }
-            var entries: [(name: String, bytes: [UInt8])] = []
-            var taken = Set<String>()
-            while let entry = readdir(dir) {
-                let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
-                if bytes.first == UInt8(ascii: ".") { continue }
-                var name = String(decoding: bytes, as: UTF8.self)
-                if String(validating: bytes, as: UTF8.self) == nil {
-                    // Two bad names may decode alike: each keeps a name of its own, so neither is lost.
-                    var n = 2
-                    let base = name
-                    while taken.contains(name) {
-                        name = "\(base) (\(n))"
-                        n += 1
-                    }
-                }
-                taken.insert(name)
-                entries.append((name, bytes))
-            }
-            return entries.sorted { $0.name < $1.name }
-        }
-        func visit(_ directory: [UInt8], _ relative: String) {
-            guard let found = entries(directory, relative) else { return }
-            for (name, bytes) in found {
-                let path = directory + [UInt8(ascii: "/")] + bytes
-                let rel = relative.isEmpty ? name : relative + "/" + name
-                var info = stat()
-                if (path + [0]).withUnsafeBufferPointer({ p in p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }) != 0 {
-                    // Gone since it was listed: nothing to read. Any other reason (a folder that may be listed but
-                    // not searched): the folder is named as unreadable, so that none of its files counts as removed.
-                    let code = errno
-                    if code == ENOENT { continue }
-                    listing.unreadableFolders.append((relative.isEmpty ? "." : relative, String(cString: strerror(code))))
-                    return
-                }
-                switch info.st_mode & S_IFMT {
-                // A FIFO, socket or device is listed too: it fails as not-a-regular-file, by name, never opened.
-                case S_IFREG, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK: out.append(rel)
-                case S_IFDIR:
-                    if skip && info.st_dev == skipped.st_dev && info.st_ino == skipped.st_ino { continue }
-                    visit(path, rel)
-                default: continue
-                }
-            }
-        }
+        var walk = FolderWalk(skipping: skipping.flatMap { stat($0, &skipped) == 0 ? skipped : nil })
         let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
-        visit(rootPath == "/" ? [] : Array(rootPath.utf8), "")
+        walk.visit(rootPath == "/" ? [] : Array(rootPath.utf8), "")
         // `IMG_0412.jpg.json` beside `IMG_0412.jpg` is that scan's sidecar, read with it, not a document.
-        let all = Set(out)
-        listing.paths = out.filter { !($0.hasSuffix(".json") && all.contains(String($0.dropLast(5)))) }.sorted()
+        let all = Set(walk.files)
+        var listing = Listing()
+        listing.paths = walk.files.filter { !($0.hasSuffix(".json") && all.contains(String($0.dropLast(5)))) }.sorted()
+        listing.unreadableFolders = walk.unreadableFolders
         return listing
     }
 
@@ -137,9 +76,106 @@ public struct IntakeStage: Sendable {
         return .ready(SourceFile(path: path, relativePath: relativePath, folder: folder, kind: kind, sha256: sha, size: size))
     }
 
+    /// A sidecar is a few lines of JSON: a larger one is not read.
+    static let sidecarLimit = 1 << 20
+
+    /// A file's other sources: the date in its file name, and its JSON sidecar (`<file>.json`) if any, read at
+    /// intake so that they travel with the file to the merge.
+    public static func otherSources(of source: SourceFile, today: CalendarDay) -> OtherSources {
+        var other = OtherSources(fileNameDate: OtherSources.date(inFileName: source.relativePath, today: today))
+        let sidecarPath = source.path + ".json"
+        // lstat, not fileExists: a link or a FIFO named like a sidecar is there, and is refused by name below.
+        var info = stat()
+        if lstat(sidecarPath, &info) == 0 {
+            switch InputFile.readAll(sidecarPath, limit: sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
+            case .success(let bytes): other.sidecar = Sidecar.parse(bytes, today: today)
+            case .failure(let f):
+                var s = Sidecar()
+                s.problems.append(
+                    f.code == "file-too-large"
+                        ? "the sidecar is larger than 1 MiB and was not read"
+                        : "the sidecar cannot be read: \(f.message)")
+                other.sidecar = s
+            }
+        }
+        return other
+    }
+
     /// Reads a whole regular file of at most `limitMegabytes`, naming the cause when it cannot.
     public static func read(_ path: String, limitMegabytes: Int) -> Result<[UInt8], DocumentFailure> {
         InputFile.readAll(path, limit: limitMegabytes << 20) { .fileTooLarge(bytes: $0, limitMegabytes: limitMegabytes) }
+    }
+}
+
+/// A walk with opendir, readdir and lstat on byte paths: symbolic links are not followed (so a link loop cannot
+/// trap it), hidden names skipped. A folder or file whose name is not valid UTF-8 is walked all the same: its
+/// files are listed with U+FFFD for the bad bytes (they fail as bad-file-name, since no String path reaches
+/// them). A folder that cannot be opened is named in `unreadableFolders`. (Foundation's URL resource values look
+/// up the owner's name for every file, which opens a socket to nscd; the walk needs none of that.)
+private struct FolderWalk {
+    /// The folder not to walk into, by device and inode.
+    let skipping: stat?
+    /// Every file found, by relative path, in walk order.
+    var files: [String] = []
+    var unreadableFolders: [(path: String, reason: String)] = []
+
+    init(skipping: stat?) { self.skipping = skipping }
+
+    mutating func visit(_ directory: [UInt8], _ relative: String) {
+        guard let found = entries(directory, relative) else { return }
+        for (name, bytes) in found {
+            let path = directory + [UInt8(ascii: "/")] + bytes
+            let rel = relative.isEmpty ? name : relative + "/" + name
+            var info = stat()
+            if (path + [0]).withUnsafeBufferPointer({ p in p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }) != 0 {
+                // Gone since it was listed: nothing to read. Any other reason (a folder that may be listed but
+                // not searched): the folder is named as unreadable, so that none of its files counts as removed.
+                let code = errno
+                if code == ENOENT { continue }
+                unreadableFolders.append((relative.isEmpty ? "." : relative, String(cString: strerror(code))))
+                return
+            }
+            switch info.st_mode & S_IFMT {
+            // A FIFO, socket or device is listed too: it fails as not-a-regular-file, by name, never opened.
+            case S_IFREG, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK: files.append(rel)
+            case S_IFDIR:
+                if let skip = skipping, info.st_dev == skip.st_dev && info.st_ino == skip.st_ino { continue }
+                visit(path, rel)
+            default: continue
+            }
+        }
+    }
+
+    /// The entries of one folder, with a name of its own each, or nil (and the folder named) when it cannot be
+    /// listed. The folder is closed before its sub-folders are walked: a deep tree holds one open folder.
+    mutating func entries(_ directory: [UInt8], _ relative: String) -> [(name: String, bytes: [UInt8])]? {
+        let opened = (directory + [0]).withUnsafeBufferPointer { p in
+            p.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
+        }
+        guard let dir = opened else {
+            unreadableFolders.append((relative.isEmpty ? "." : relative, String(cString: strerror(errno))))
+            return nil
+        }
+        defer { closedir(dir) }
+        var entries: [(name: String, bytes: [UInt8])] = []
+        var taken = Set<String>()
+        while let entry = readdir(dir) {
+            let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
+            if bytes.first == UInt8(ascii: ".") { continue }
+            var name = String(decoding: bytes, as: UTF8.self)
+            if String(validating: bytes, as: UTF8.self) == nil {
+                // Two bad names may decode alike: each keeps a name of its own, so neither is lost.
+                var n = 2
+                let base = name
+                while taken.contains(name) {
+                    name = "\(base) (\(n))"
+                    n += 1
+                }
+            }
+            taken.insert(name)
+            entries.append((name, bytes))
+        }
+        return entries.sorted { $0.name < $1.name }
     }
 }
 

@@ -15,6 +15,7 @@ final class PageSource {
     let backing: Backing
     let count: Int
     let render: RenderStage
+    let cpu: PhaseCPU?
     /// Text-layer pages by index (PDF only); the other pages are images.
     private var textPages: [Int: OCRPage] = [:]
     private var kept: [Int: PageImage] = [:]
@@ -22,10 +23,11 @@ final class PageSource {
     /// Gray bytes of page images kept between passes (a 300-dpi A4 page is 8.7 MB).
     static let imageBudget = 96 << 20
 
-    private init(backing: Backing, count: Int, render: RenderStage) {
+    private init(backing: Backing, count: Int, render: RenderStage, cpu: PhaseCPU?) {
         self.backing = backing
         self.count = count
         self.render = render
+        self.cpu = cpu
     }
 
     var hasImages: Bool { textPages.count < count }
@@ -33,7 +35,8 @@ final class PageSource {
     func isText(_ index: Int) -> Bool { textPages[index] != nil }
 
     /// Opens a document: checks it, counts its pages, sorts PDF pages into text layer and image.
-    static func open(_ source: SourceFile, bytes: [UInt8], render: RenderStage) -> Result<PageSource, DocumentFailure> {
+    /// `cpu`: the run's phase counters, if any.
+    static func open(_ source: SourceFile, bytes: [UInt8], render: RenderStage, cpu: PhaseCPU? = nil) -> Result<PageSource, DocumentFailure> {
         switch source.kind {
         case .pdf:
             guard FileKind.isComplete(bytes, kind: .pdf) else { return .failure(.truncatedPDF()) }
@@ -41,7 +44,7 @@ final class PageSource {
             do { pdf = try PDFRenderer(bytes: bytes) } catch { return .failure(error) }
             guard pdf.pageCount > 0 else { return .failure(.noPages) }
             if let failure = pdf.badPage() { return .failure(failure) }
-            let pages = PageSource(backing: .pdf(pdf), count: pdf.pageCount, render: render)
+            let pages = PageSource(backing: .pdf(pdf), count: pdf.pageCount, render: render, cpu: cpu)
             for index in 0..<pdf.pageCount {
                 if let text = pdf.textLayer(page: index, dpi: render.dpi), TextLayerCheck.isReal(text) { pages.textPages[index] = text }
             }
@@ -53,14 +56,14 @@ final class PageSource {
                 if case .failure(let f) = ImageLoader.tiffPage(bytes, index: 0, maxMegapixels: render.maxMegapixels) { return .failure(f) }
                 return .failure(.corruptImage("leptonica cannot read the TIFF"))
             }
-            let pages = PageSource(backing: .tiff(bytes), count: n, render: render)
+            let pages = PageSource(backing: .tiff(bytes), count: n, render: render, cpu: cpu)
             // The first page is read now, so a TIFF that cannot be decoded fails before any OCR.
             if case .failure(let f) = pages.page(0) { return .failure(f) }
             return .success(pages)
         case .jpeg, .png:
             return ImageLoader.load(bytes, kind: source.kind, maxMegapixels: render.maxMegapixels).flatMap { images in
                 guard let first = images.first else { return .failure(.corruptImage("no image in the file")) }
-                return .success(PageSource(backing: .image(first), count: 1, render: render))
+                return .success(PageSource(backing: .image(first), count: 1, render: render, cpu: cpu))
             }
         }
     }
@@ -73,12 +76,12 @@ final class PageSource {
         switch backing {
         case .image(let image): return .success(.image(image))
         case .tiff(let bytes):
-            result = PhaseCPU.measure("render") { ImageLoader.tiffPage(bytes, index: index, maxMegapixels: render.maxMegapixels) }
+            result = cpu.measure("render") { ImageLoader.tiffPage(bytes, index: index, maxMegapixels: render.maxMegapixels) }
         case .pdf(let pdf):
             // A page that is one scanned image is read from that image as it is, unless it has more pixels than
             // needed; other scanned pages are rendered at their scan's own resolution when that is lower:
             // upscaling adds no detail, only time and memory (small print gets its own scaled pass when needed).
-            result = PhaseCPU.measure("render") { () -> Result<PageImage, DocumentFailure> in
+            result = cpu.measure("render") { () -> Result<PageImage, DocumentFailure> in
                 switch pdf.scan(page: index, highestDPI: render.dpi, maxMegapixels: render.maxMegapixels) {
                 case .image(let image): return .success(image)
                 case .failed(let failure): return .failure(failure)

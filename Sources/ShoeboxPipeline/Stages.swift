@@ -1,7 +1,7 @@
 internal import Foundation
-internal import Glibc
 public import ShoeboxCore
 internal import ShoeboxEngines
+internal import ShoeboxStore
 
 /// Render: a source file → its pages, each either real text from the PDF text layer or a gray image to OCR
 /// (`PageSource` renders them one at a time, when a pass asks).
@@ -17,17 +17,31 @@ public struct RenderStage: Sendable {
     /// Scans that are rendered (their image is not the page alone) are not rendered below this resolution,
     /// whatever their image claims.
     static let lowestScanDPI = 100
+
+    /// Opens a document for its passes: its bytes read once (no more than `limitMegabytes`) and checked to be
+    /// the bytes intake hashed, so a file still being written is not read half-way.
+    func run(_ source: SourceFile, limitMegabytes: Int, cpu: PhaseCPU?) -> Result<PageSource, DocumentFailure> {
+        let bytes: [UInt8]
+        switch IntakeStage.read(source.path, limitMegabytes: limitMegabytes) {
+        case .success(let b): bytes = b
+        case .failure(let f): return .failure(f)
+        }
+        guard cpu.measure("hash", { SHA256.hex(of: bytes) }) == source.sha256 else { return .failure(.changedWhileRead) }
+        return cpu.measure("render") { PageSource.open(source, bytes: bytes, render: self, cpu: cpu) }
+    }
 }
 
-/// OCR: a gray page → words with boxes and confidences, through tesseract engines from the run's pool
-/// (one per language set, made when first needed and shared by the workers).
+/// OCR: a gray page → words with boxes and confidences, through OCR engines (`PageRecognizer`, tesseract's in
+/// a run) from the run's pool: one per language set, made when first needed and shared by the workers.
 public final class OCRStage {
     let config: PipelineConfig
     let engines: EnginePool
+    let cpu: PhaseCPU?
 
-    init(config: PipelineConfig, engines: EnginePool) {
+    init(config: PipelineConfig, engines: EnginePool, cpu: PhaseCPU?) {
         self.config = config
         self.engines = engines
+        self.cpu = cpu
     }
 
     /// One pass over every page: text-layer pages as they are, image pages through tesseract, each rendered
@@ -88,30 +102,46 @@ public final class OCRStage {
             read = try engines.use(pass.languages) { engine in
                 engine.recognize(
                     image, scale: pass.scale, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
-                    timeout: config.pageTimeoutSeconds)
+                    timeout: config.pageTimeoutSeconds, cpu: cpu)
             }
         } catch { return .failure(.ocrFailed(error.message)) }
         return pass.scale != 1 ? read.map { $0.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi) } : read
     }
 
     /// The turn (clockwise degrees) that sets a page upright, when tesseract's OSD is sure enough of it.
-    /// Measured on six SROIE receipts turned by 90°, 180° and 270°: OSD finds quarter turns with confidence
-    /// 0.7–3 and half turns with 1.7–12 (one at 0.06), while it has called upright receipts "turned 180°" with
-    /// up to 4. A wrong turn costs one pass and no accuracy: the turned reading is kept only when it reads
-    /// better. So a quarter turn needs 0.5 and a half turn 1.5 (6 before: quarter turns went unturned).
+    /// OSD is less sure of quarter turns than of half turns, and has called upright receipts "turned 180°"
+    /// with some confidence; a wrong turn costs one pass and no accuracy (the turned reading is kept only when
+    /// it reads better), so a quarter turn needs less confidence than a half turn.
     /// OSD reads a page halved until it is at most `osdMegapixels` (a 600-dpi A4 page at 150 dpi): the shapes of
     /// lines and letters it looks at show as well there, with a quarter of the pixels to threshold.
     func uprightCorrection(_ page: PageImage) -> Int {
-        let image = PhaseCPU.measure("osd") { () -> PageImage in
+        let image = cpu.measure("osd") { () -> PageImage in
             var image = page
             while Double(image.width * image.height) / 1e6 > OCRStage.osdMegapixels { image = image.halved() }
             return image
         }
         // Measured inside: loading the OSD engine counts as engine-load.
-        guard let found = try? engines.use(["osd"], { engine in PhaseCPU.measure("osd") { engine.orientation(image) } }) ?? nil,
+        guard let found = try? engines.use(["osd"], { engine in cpu.measure("osd") { engine.orientation(image) } }) ?? nil,
             found.confidence >= (found.degrees == 180 ? OCRStage.osdMinimumConfidence : OCRStage.osdSidewaysConfidence)
         else { return 0 }
         return found.degrees
+    }
+
+    /// Whether a page's first reading looks like text read on its side or upside down: OSD is asked only then
+    /// (it takes about as long as reading the page). Turned pages read at a low mean word confidence, below that
+    /// of upright pages too faint to read well. A page with almost no words is asked about too.
+    static func mayBeTurned(_ page: OCRPage) -> Bool {
+        page.source == .ocr && (page.meanConfidence < turnedMeanConfidence || page.wordCount < 15)
+    }
+
+    static let turnedMeanConfidence = 45.0
+
+    static func mean(_ pages: [OCRPage]) -> Double { pages.map(\.meanConfidence).reduce(0, +) / Double(max(1, pages.count)) }
+    static func words(_ pages: [OCRPage]) -> Int { pages.reduce(0) { $0 + $1.wordCount } }
+    /// How much of a reading is likely right: the number of words read with confidence (≥ 75). A pass that
+    /// reads one big number does not beat one that reads forty lines; speckles read as words do not count.
+    static func readability(_ pages: [OCRPage]) -> Int {
+        pages.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.words.count { $0.confidence >= 75 } } }
     }
 
     static let osdMinimumConfidence = 1.5
@@ -157,190 +187,95 @@ public struct ParseStage: Sendable {
     public func run(_ pages: [OCRPage], language: LanguageGuess) -> Extraction { parser.parse(pages: pages, language: language.language) }
 }
 
-/// Merge and route: one value per field, confidences, and accepted or review with reasons.
+/// Merge: one value per field from the candidates and the document's other sources (file-name date,
+/// sidecar), with confidences, and accepted or review with reasons.
 public struct MergeStage: Sendable {
     public let merger: RecordMerger
     public init(config: PipelineConfig) {
         merger = RecordMerger(acceptThreshold: config.acceptThreshold, requiredFields: config.requiredFields.compactMap(Field.init(rawValue:)))
     }
-    public func run(_ extraction: Extraction, source: SourceFile, language: LanguageGuess, pages: Int, other: OtherSources) -> DocumentRecord {
-        merger.merge(extraction, source: source, language: language, pages: pages, other: other)
-    }
-
-    /// A sidecar is a few lines of JSON: a larger one is not read.
-    static let sidecarLimit = 1 << 20
-
-    /// The document's other sources: the date in its file name, and its JSON sidecar (`<file>.json`) if any.
-    public static func otherSources(of source: SourceFile, today: CalendarDay) -> OtherSources {
-        var other = OtherSources(fileNameDate: OtherSources.date(inFileName: source.relativePath, today: today))
-        let sidecarPath = source.path + ".json"
-        // lstat, not fileExists: a link or a FIFO named like a sidecar is there, and is refused by name below.
-        var info = stat()
-        if lstat(sidecarPath, &info) == 0 {
-            switch InputFile.readAll(sidecarPath, limit: MergeStage.sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
-            case .success(let bytes): other.sidecar = Sidecar.parse(bytes, today: today)
-            case .failure(let f):
-                var s = Sidecar()
-                s.problems.append(
-                    f.code == "file-too-large"
-                        ? "the sidecar is larger than 1 MiB and was not read"
-                        : "the sidecar cannot be read: \(f.message)")
-                other.sidecar = s
-            }
-        }
-        return other
+    public func run(_ extraction: Extraction, document: ReadyDocument, language: LanguageGuess, pages: Int) -> DocumentRecord {
+        merger.merge(extraction, source: document.source, language: language, pages: pages, other: document.other)
     }
 }
 
-/// Runs the stages in order for one document. One per worker thread; its OCR engines come from the run's pool.
-public final class DocumentProcessor {
-    let render: RenderStage
-    let ocr: OCRStage
-    let language = LanguageStage()
-    let parse: ParseStage
-    let merge: MergeStage
-    let config: PipelineConfig
-    let today: CalendarDay
-    let cache: OCRCache?
+/// Duplicates: an accepted or review record that looks like one kept earlier (in this run or an earlier one,
+/// in any folder) goes to review as possible-duplicate, naming the other and why (`DuplicateRules`).
+struct DuplicateStage {
+    let rules: DuplicateRules
+    /// Every accepted or review record kept so far.
+    private var earlier: [DuplicateRules.Entry]
+    let cpu: PhaseCPU?
 
-    /// Reasons that make a second OCR pass worth its time.
-    static let uncertain: Set<ReviewReason> = [
-        .missing(.total), .lowConfidence(.total), .ambiguous(.total), .missing(.date), .lowConfidence(.date), .ambiguous(.date),
-        .missing(.merchant), .lowConfidence(.merchant), .missing(.currency), .arithmeticMismatch, .lowOCRConfidence
-    ]
-
-    /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
-    /// parser work (`shoebox regress`) does not OCR the same pages again.
-    /// `engines`: the run's shared tesseract engines (a pool of its own when nil).
-    init(config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil, engines: EnginePool? = nil) throws(PipelineError) {
-        self.config = config
-        self.today = today
-        render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
-        let pool: EnginePool
-        if let engines { pool = engines } else { pool = try EnginePool(config: config) }
-        ocr = OCRStage(config: config, engines: pool)
-        parse = ParseStage(today: today)
-        merge = MergeStage(config: config)
-        cache = ocrCache.map { OCRCache(directory: $0, config: config) }
+    init(rules: DuplicateRules, earlier: [DuplicateRules.Entry], cpu: PhaseCPU?) {
+        self.rules = rules
+        self.earlier = earlier
+        self.cpu = cpu
     }
 
-    /// Reads a document: render, a first OCR pass, language detection (and a pass in the detected language when
-    /// the first did not use it), parse, merge; then, only when a required field came out uncertain, a second
-    /// pass with another page segmentation mode whose candidates join the first's. A total that no arithmetic
-    /// confirms counts as uncertain too.
-    public func process(_ source: SourceFile) -> DocumentOutcome {
-        var reader = PassReader(source: source, processor: self)
-        func failed(_ f: DocumentFailure) -> DocumentOutcome {
-            reader.saveCache()
-            return DocumentOutcome(
-                record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
-                size: source.size, kind: source.kind, pages: [])
+    /// The outcome, in review when it may duplicate an earlier record, with the sentence that says so.
+    mutating func run(_ given: DocumentOutcome) -> (outcome: DocumentOutcome, note: String?) {
+        var outcome = given
+        guard outcome.record.status == .accepted || outcome.record.status == .review else { return (outcome, nil) }
+        var note: String?
+        let entry = DuplicateRules.Entry(outcome.record, fingerprint: outcome.fingerprint, firstPageText: outcome.pages.first?.text)
+        if let (other, why) = cpu.measure("duplicates", { rules.match(entry, in: earlier) }) {
+            outcome.record.status = .review
+            outcome.record.reviewedBy = nil
+            outcome.record.duplicateOf = other
+            outcome.record.reasons.append(.possibleDuplicate)
+            note = "\(outcome.record.source) may duplicate \(other): \(why)"
         }
-        let firstPass = OCRPass(languages: config.firstPassLanguages, pageSegmentationMode: config.pageSegmentationMode)
-        var pages: [OCRPage]
-        switch reader.read(firstPass) {
-        case .success(let p): pages = p
-        case .failure(let f): return failed(f)
-        }
-        var main = firstPass
-        // A page the first pass could hardly read may be faint (thermal paper: binarise it adaptively) or lying
-        // on its side (turn it upright with OSD). Each is read again, and kept when it reads better.
-        if reader.hasImages, DocumentProcessor.mean(pages) < 60 || DocumentProcessor.words(pages) < 15 {
-            let doubtful = Set(pages.indices.filter { DocumentProcessor.mayBeTurned(pages[$0]) })
-            var faint = firstPass
-            faint.adaptiveThreshold = true
-            if case .success(let binarised) = reader.read(faint), DocumentProcessor.readability(binarised) > DocumentProcessor.readability(pages) {
-                pages = binarised
-                main = faint
-            }
-            var upright = main
-            upright.upright = true
-            if !doubtful.isEmpty, reader.needsTurning(doubtful), case .success(let turned) = reader.read(upright),
-                DocumentProcessor.readability(turned) > DocumentProcessor.readability(pages)
-            {
-                pages = turned
-                main = upright
-            }
-        }
-        guard pages.contains(where: { $0.wordCount > 0 }) else { return failed(.noTextFound) }
-        var guess = PhaseCPU.measure("language") { language.run(pages) }
-        if reader.hasImages, let languages = ocr.languagesAfterDetection(guess) {
-            var pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
-            pass.upright = main.upright
-            pass.adaptiveThreshold = main.adaptiveThreshold
-            if case .success(let second) = reader.read(pass), DocumentProcessor.mean(second) >= DocumentProcessor.mean(pages) - 1 {
-                pages = second
-                main = pass
-                guess = LanguageGuess(language: guess.language, confidence: max(guess.confidence, language.run(pages).confidence))
-            }
-        }
-        var extraction = PhaseCPU.measure("parse") { parse.run(pages, language: guess) }
-        let other = MergeStage.otherSources(of: source, today: today)
-        var record = merge.run(extraction, source: source, language: guess, pages: pages.count, other: other)
-        // Further passes, each only while a required field is uncertain or the total unconfirmed: other page
-        // segmentation modes, and small print scaled to ~30 px letters. Their candidates join the first's.
-        var further = config.extraPassSegmentationModes.filter { $0 != main.pageSegmentationMode }
-            .map { OCRPass(languages: main.languages, pageSegmentationMode: $0, upright: main.upright, adaptiveThreshold: main.adaptiveThreshold) }
-        let largest = pages.map { Double($0.width * $0.height) / 1e6 }.max() ?? 0
-        if let height = pages.first?.medianWordHeight,
-            let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget, megapixels: largest)
-        {
-            further.insert(
-                OCRPass(
-                    languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: factor,
-                    upright: main.upright, adaptiveThreshold: main.adaptiveThreshold),
-                at: min(1, further.count))
-        }
-        for (index, pass) in further.enumerated() where reader.hasImages {
-            guard !DocumentProcessor.uncertain.isDisjoint(with: record.reasons) || !extraction.totalConfirmed else { break }
-            if index + 1 < further.count { reader.prefetch(further[index + 1]) }
-            if case .success(let otherPages) = reader.read(pass) {
-                extraction = extraction.union(
-                    parse.run(otherPages, language: guess),
-                    fields: DocumentProcessor.uncertainFields(record.reasons, totalConfirmed: extraction.totalConfirmed))
-                record = merge.run(extraction, source: source, language: guess, pages: pages.count, other: other)
-            }
-        }
-        let fingerprint = reader.fingerprint()
-        reader.saveCache()
-        return DocumentOutcome(
-            record: record, size: source.size, kind: source.kind, pages: pages, extraction: extraction,
-            fingerprint: fingerprint)
+        earlier.removeAll { $0.source == entry.source }
+        earlier.append(entry)
+        return (outcome, note)
+    }
+}
+
+/// Route: each outcome to its place: the store (records.jsonl, and the review queue for a record in review),
+/// the run's summary (failures and reviews named at the end) and its progress.
+struct RouteStage {
+    let store: Store
+    let rootPath: String
+    let runID: Int64
+    let settings: String
+    let cpu: PhaseCPU?
+    let progress: @Sendable (RunEvent) -> Void
+    private(set) var summary = RunSummary()
+    /// The state each document ended in, in this run.
+    private(set) var ended: [String: RecordStatus] = [:]
+
+    init(store: Store, rootPath: String, runID: Int64, settings: String, cpu: PhaseCPU?, progress: @escaping @Sendable (RunEvent) -> Void) {
+        self.store = store
+        self.rootPath = rootPath
+        self.runID = runID
+        self.settings = settings
+        self.cpu = cpu
+        self.progress = progress
     }
 
-    /// The fields a further pass may add candidates to: those the reasons call uncertain, and the total
-    /// while no arithmetic or second reading confirms it.
-    static func uncertainFields(_ reasons: [ReviewReason], totalConfirmed: Bool) -> Set<Field> {
-        var fields: Set<Field> = totalConfirmed ? [] : [.total]
-        for r in reasons {
-            switch r {
-            case .arithmeticMismatch: fields.insert(.total)
-            case .lowOCRConfidence: fields.formUnion([.total, .date])
-            // An inferred currency (`currencyInferred`) means no symbol was printed; another pass would only find stray ones.
-            case .missing(let f), .lowConfidence(let f), .ambiguous(let f): if [.total, .date, .merchant, .currency].contains(f) { fields.insert(f) }
-            default: break
-            }
+    mutating func run(_ outcome: DocumentOutcome) throws(PipelineError) {
+        try PipelineRunner.storeError { () throws(StoreError) in
+            try cpu.measure("store") { () throws(StoreError) in try store.save(outcome, root: rootPath, runID: runID, settings: settings) }
         }
-        return fields
+        let r = outcome.record
+        ended[r.source] = r.status
+        summary.processed += 1
+        summary.pages += outcome.pages.count
+        summary.counts[r.status, default: 0] += 1
+        if r.status == .failed { summary.failures.append(r) }
+        if r.status == .review { summary.reviews.append(r) }
+        progress(.document(source: r.source, status: r.status, reasons: r.reasons.map(\.code), pages: outcome.pages.count, done: summary.processed))
     }
 
-    /// Whether a page's first reading looks like text read on its side or upside down: OSD is asked only then
-    /// (it takes 0.3–0.4 s a page, as long as reading it). Six SROIE receipts turned by 90°, 180° and 270°
-    /// read at a mean word confidence of 27–42; the bench's upright pages too faint to read well, at 49–59.
-    /// A page with almost no words is asked about too.
-    static func mayBeTurned(_ page: OCRPage) -> Bool {
-        page.source == .ocr && (page.meanConfidence < turnedMeanConfidence || page.wordCount < 15)
+    /// What the walk found: the files, and the folders that could not be listed.
+    mutating func found(_ listing: IntakeStage.Listing) {
+        summary.found = listing.paths.count
+        summary.unreadableFolders = listing.unreadableFolders
     }
 
-    static let turnedMeanConfidence = 45.0
-
-    static func mean(_ pages: [OCRPage]) -> Double { pages.map(\.meanConfidence).reduce(0, +) / Double(max(1, pages.count)) }
-    static func words(_ pages: [OCRPage]) -> Int { pages.reduce(0) { $0 + $1.wordCount } }
-    /// How much of a reading is likely right: the number of words read with confidence (≥ 75). A pass that
-    /// reads one big number does not beat one that reads forty lines; speckles read as words do not count.
-    static func readability(_ pages: [OCRPage]) -> Int {
-        pages.reduce(0) { $0 + $1.lines.reduce(0) { $0 + $1.words.count { $0.confidence >= 75 } } }
-    }
+    /// Files intake found nothing to do for (read before under the same settings, or failed alike).
+    mutating func skip(_ count: Int) { summary.skipped += count }
 }
 
 /// Reads one document's passes: from the OCR cache when it has them, else rendering the file once and
@@ -359,7 +294,7 @@ struct PassReader {
     init(source: SourceFile, processor: DocumentProcessor) {
         self.source = source
         self.processor = processor
-        cached = PhaseCPU.measure("cache") { processor.cache?.load(sha256: source.sha256) }
+        cached = processor.cpu.measure("cache") { processor.cache?.load(sha256: source.sha256) }
         if let c = cached { hasImages = c.hasImages }
     }
 
@@ -385,14 +320,7 @@ struct PassReader {
 
     private mutating func ensureOpened() -> DocumentFailure? {
         guard pages == nil else { return nil }
-        let bytes: [UInt8]
-        switch IntakeStage.read(source.path, limitMegabytes: processor.config.maxFileMegabytes) {
-        case .success(let b): bytes = b
-        case .failure(let f): return f
-        }
-        // The bytes read now must be the bytes intake hashed: a file still being written is not read half-way.
-        guard PhaseCPU.measure("hash", { SHA256.hex(of: bytes) }) == source.sha256 else { return .changedWhileRead }
-        switch PhaseCPU.measure("render", { PageSource.open(source, bytes: bytes, render: processor.render) }) {
+        switch processor.render.run(source, limitMegabytes: processor.config.maxFileMegabytes, cpu: processor.cpu) {
         case .success(let p): pages = p
         case .failure(let f): return f
         }
@@ -405,7 +333,7 @@ struct PassReader {
     mutating func fingerprint() -> PageFingerprint? {
         if let f = cached?.fingerprint { return f }
         guard let pages, case .success(.image(let image)) = pages.page(0) else { return nil }
-        let f = PhaseCPU.measure("fingerprint") { PageFingerprint(image) }
+        let f = processor.cpu.measure("fingerprint") { PageFingerprint(image) }
         if var c = cached {
             c.fingerprint = f
             cached = c
@@ -442,7 +370,7 @@ struct PassReader {
     }
 
     func saveCache() {
-        if dirty, let c = cached { PhaseCPU.measure("cache") { processor.cache?.store(c, sha256: source.sha256) } }
+        if dirty, let c = cached { processor.cpu.measure("cache") { processor.cache?.store(c, sha256: source.sha256) } }
     }
 }
 

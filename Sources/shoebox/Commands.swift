@@ -24,11 +24,12 @@ enum RunCommand {
         let store: Store
         do { store = try Store(directory: out) } catch { throw PipelineError(code: .store, message: error.message) }
         let progress = try RunProgress(live: isatty(STDERR_FILENO) != 0, logPath: a.values["--log-json"])
+        let metrics = RunMetrics()
         let runner = PipelineRunner(
-            config: config, today: today, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"),
+            config: config, today: today, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"), metrics: metrics,
             progress: progress.handle)
         let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName)
-        progress.finish(summary)
+        progress.finish(summary, metrics: metrics)
         let records = try store.effectiveRecords().map(\.record)
         try RecordFiles.write(records: records, outputDirectory: out)
 
@@ -72,7 +73,7 @@ enum ExtractCommand {
         var records: [Int: DocumentRecord] = [:]
         var texts: [Int: String] = [:]
         var explanations: [Int: String] = [:]
-        var work: [SourceFile] = []
+        var work: [ReadyDocument] = []
         /// The arguments each file read answers (one file named twice, or by a link and by its own name, is read once).
         var order: [String: [Int]] = [:]
         for (i, file) in a.positionals.enumerated() {
@@ -89,13 +90,13 @@ enum ExtractCommand {
                 record.source = file
                 records[i] = record
             case .ready(let source):
-                if order[source.path] == nil { work.append(source) }
+                if order[source.path] == nil { work.append(ReadyDocument(reading: source, today: today)) }
                 order[source.path, default: []].append(i)
             }
         }
         try WorkerPool(config: config, today: today, jobs: jobs).process(work) {
-            (source: SourceFile, outcome: DocumentOutcome) throws(PipelineError) in
-            for index in order[source.path] ?? [] {
+            (document: ReadyDocument, outcome: DocumentOutcome) throws(PipelineError) in
+            for index in order[document.source.path] ?? [] {
                 var record = outcome.record
                 record.source = a.positionals[index]
                 records[index] = record
@@ -371,7 +372,7 @@ enum RegressCommand {
 
         // Every expectation file an adapter understands, and the document it describes.
         var cases: [String: (RegressionCase, truth: String?)] = [:]
-        var work: [SourceFile] = []
+        var work: [ReadyDocument] = []
         var report = RegressionReport()
         for name in names.sorted() where name.hasSuffix(".json") {
             let jsonPath = (dir as NSString).appendingPathComponent(name)
@@ -397,7 +398,7 @@ enum RegressCommand {
             switch IntakeStage().inspect(root: a.values["--scans"] ?? dir, relativePath: relative) {
             case .ready(let s):
                 cases[s.relativePath] = (c, truth)
-                work.append(s)
+                work.append(ReadyDocument(reading: s, today: today))
             case .failed(let r, _): report.add(c, record: r)
             }
         }
@@ -408,7 +409,7 @@ enum RegressCommand {
         }
         let start = Date()
         try WorkerPool(config: config, today: today, jobs: jobs, ocrCache: a.values["--ocr-cache"]).process(work) {
-            (_: SourceFile, outcome: DocumentOutcome) throws(PipelineError) in
+            (_: ReadyDocument, outcome: DocumentOutcome) throws(PipelineError) in
             guard let (c, truth) = cases[outcome.record.source] else { return }
             report.add(
                 c, record: outcome.record, recognizedText: truth == nil ? nil : outcome.pages.map(\.text).joined(separator: "\n"), truthText: truth)

@@ -66,15 +66,15 @@ final class RunProgress: @unchecked Sendable {
         }
     }
 
-    func finish(_ summary: RunSummary) {
+    func finish(_ summary: RunSummary, metrics: RunMetrics) {
         clear()
         let failures = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)
         write([
             "event": "finished", "files": summary.found, "processed": summary.processed, "skipped": summary.skipped,
-            "pages": summary.pages, "seconds": (elapsed * 10).rounded() / 10, "pagesHelped": PipelineStats.pagesHelped,
-            "workerIdleSeconds": (PipelineStats.workerIdleSeconds * 10).rounded() / 10,
+            "pages": summary.pages, "seconds": (elapsed * 10).rounded() / 10, "pagesHelped": metrics.pagesHelped,
+            "workerIdleSeconds": (metrics.workerIdleSeconds * 10).rounded() / 10,
             // CPU seconds: tesseract's recognition, and the whole process (make bench compares them).
-            "cpuSeconds": PhaseCPU.seconds.merging(["process": (RunProgress.processCPUSeconds * 10).rounded() / 10]) { a, _ in a },
+            "cpuSeconds": metrics.cpu.seconds.merging(["process": (RunProgress.processCPUSeconds * 10).rounded() / 10]) { a, _ in a },
             "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures
         ])
         try? log?.close()

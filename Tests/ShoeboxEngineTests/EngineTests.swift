@@ -362,7 +362,7 @@ struct PipelineReadingTests {
         let bytes = [UInt8](try #require(FileManager.default.contents(atPath: png)))
         let source = SourceFile(path: png, relativePath: "sideways.png", folder: "", kind: .png, sha256: SHA256.hex(of: bytes), size: bytes.count)
         let processor = try DocumentProcessor(config: PipelineConfig(), today: today)
-        let record = processor.process(source).record
+        let record = processor.process(ReadyDocument(reading: source, today: today)).record
         #expect(record.total?.decimalString == "13.90")
         #expect(record.merchant == "Harbour Lane Grocers Ltd")
     }
@@ -611,7 +611,7 @@ struct PipelineReadingTests {
         let bytes = try fixtureBytes("deu-supermarkt.png")
         let source = SourceFile(
             path: path, relativePath: "deu-supermarkt.png", folder: "", kind: .png, sha256: SHA256.hex(of: bytes), size: bytes.count)
-        let outcome = try DocumentProcessor(config: PipelineConfig(), today: today).process(source)
+        let outcome = try DocumentProcessor(config: PipelineConfig(), today: today).process(ReadyDocument(reading: source, today: today))
         #expect(outcome.record.status == .accepted)
         #expect(outcome.extraction?.totalConfirmed == true)
         #expect(outcome.extraction?.amounts.contains { $0.checks.contains(.bothOCRPasses) } == false)

@@ -46,3 +46,36 @@ final class Mutex<T>: @unchecked Sendable {
         lock.unlock()
     }
 }
+
+/// The worker pool keeps nothing it has handed on.
+struct WorkerPoolMemoryTests {
+    final class Box: Sendable {}
+
+    @Test func theChannelKeepsNothingItDelivered() {
+        let channel = Channel<Box>()
+        weak var sent: Box?
+        do {
+            let box = Box()
+            sent = box
+            channel.send(box)
+        }
+        #expect(sent != nil && channel.count == 1)
+        _ = channel.receive()
+        #expect(sent == nil, "the channel still holds the item it delivered")
+        #expect(channel.count == 0)
+    }
+
+    @Test func theWorkListKeepsNoItemItHandedOut() {
+        weak var first: Box?
+        let list: WorkList<Box>
+        do {
+            let box = Box()
+            first = box
+            list = WorkList([box, Box()])
+        }
+        do { _ = list.take() }
+        #expect(first == nil, "the work list still holds the item it handed out")
+        #expect(list.take() != nil)
+        #expect(list.take() == nil)
+    }
+}

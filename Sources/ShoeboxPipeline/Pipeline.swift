@@ -1,0 +1,240 @@
+internal import Foundation
+public import ShoeboxCore
+internal import ShoeboxEngines
+public import ShoeboxStore
+
+// The pipeline, in order. Each stage is a value with a typed input and output (its type in Stages.swift,
+// Intake.swift):
+//
+//   Intake      scan root → [`ReadyDocument`] (a file sniffed and hashed, with its file-name date and sidecar),
+//               or a failed `DocumentRecord` (`IntakeStage`). Files read before under the same settings, and
+//               same-bytes copies of a record that stands, are settled here and not read again.
+//   Render      `SourceFile` → `PageSource`: its pages, text layer or gray image, rendered when a pass asks (`RenderStage`).
+//   OCR         `PageSource` + `OCRPass` → [`OCRPage`]: words with boxes and confidences (`OCRStage`, engines behind
+//               `PageRecognizer`); a faint or turned first reading is read again binarised or upright.
+//   Language    [`OCRPage`] → `LanguageGuess` (`LanguageStage`); the pages are read again in the detected language
+//               when the first pass did not use it.
+//   Parse       [`OCRPage`] + `LanguageGuess` → `Extraction`: every candidate for every field (`ParseStage`).
+//   Merge       `Extraction` + `ReadyDocument` → `DocumentRecord`: one value per field, accepted or review (`MergeStage`).
+//   Reread      `DocumentRecord` + `Extraction` → `RereadTrigger?`: while it is not nil, a further pass (another
+//               segmentation mode, small print scaled up) goes through OCR, Parse and Merge again, and its
+//               candidates join those of the fields the trigger names.
+//   Duplicates  `DocumentOutcome` → `DocumentOutcome`, in review when it may duplicate a record kept earlier
+//               (`DuplicateStage`).
+//   Route       `DocumentOutcome` → the store, the run's summary and progress (`RouteStage`).
+//
+// Intake, Duplicates and Route run on the thread that called `PipelineRunner.run` (the only store writer);
+// Render to Reread run for one document at a time on each worker thread (`DocumentProcessor.process`, workers
+// in WorkerPool.swift), and outcomes come back in path order.
+
+/// Intake's output for a file to read: the file, and what is known of it besides its bytes (the date in its
+/// name, its sidecar), read at intake so that it travels with the file to the merge.
+public struct ReadyDocument: Sendable {
+    public let source: SourceFile
+    public let other: OtherSources
+
+    public init(source: SourceFile, other: OtherSources) {
+        self.source = source
+        self.other = other
+    }
+
+    /// The file with its other sources, read now.
+    public init(reading source: SourceFile, today: CalendarDay) {
+        self.init(source: source, other: IntakeStage.otherSources(of: source, today: today))
+    }
+}
+
+/// Why a document is read again, and for what: the fields a further pass may add candidates to.
+struct RereadTrigger: Equatable {
+    let fields: Set<Field>
+
+    /// The one place that reads a record's reasons to decide on reading again: while a required field is
+    /// uncertain, or no arithmetic or second reading confirms the total. Nil: one more pass is not worth its time.
+    static func of(reasons: [ReviewReason], totalConfirmed: Bool) -> RereadTrigger? {
+        let uncertain: Set<ReviewReason> = [
+            .missing(.total), .lowConfidence(.total), .ambiguous(.total), .missing(.date), .lowConfidence(.date), .ambiguous(.date),
+            .missing(.merchant), .lowConfidence(.merchant), .missing(.currency), .arithmeticMismatch, .lowOCRConfidence
+        ]
+        guard !uncertain.isDisjoint(with: reasons) || !totalConfirmed else { return nil }
+        var fields: Set<Field> = totalConfirmed ? [] : [.total]
+        for r in reasons {
+            switch r {
+            case .arithmeticMismatch: fields.insert(.total)
+            case .lowOCRConfidence: fields.formUnion([.total, .date])
+            // An inferred currency (`currencyInferred`) means no symbol was printed; another pass would only find stray ones.
+            case .missing(let f), .lowConfidence(let f), .ambiguous(let f):
+                if [.total, .date, .merchant, .currency].contains(f) { fields.insert(f) }
+            default: break
+            }
+        }
+        return RereadTrigger(fields: fields)
+    }
+}
+
+extension PipelineRunner {
+    /// A run over a scan root: Intake on this thread, the documents to read through the worker pool, and each
+    /// outcome, in path order, through Duplicates and Route on this thread.
+    public func run(root: String, store: Store, pipelineName: String) throws(PipelineError) -> RunSummary {
+        let outputDirectory = (store.path as NSString).deletingLastPathComponent
+        let listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
+        var route = try beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing)
+        // The documents that crashed an earlier run are failed by name at intake; this run notes its own.
+        let crashed = CrashNotes.load(outputDirectory: outputDirectory)
+        CrashNotes.install(outputDirectory: outputDirectory)
+        let known = try KnownRecords(store)
+        var duplicates = DuplicateStage(rules: DuplicateRules(windowHours: config.duplicateWindowHours), earlier: known.earlier, cpu: metrics.cpu)
+        func finish(_ outcome: DocumentOutcome) throws(PipelineError) {
+            let (checked, note) = duplicates.run(outcome)
+            if let note { progress(.note(note)) }
+            try route.run(checked)
+        }
+
+        // Intake: gone, failed and crashed files fail by name, unchanged ones are skipped, same-bytes copies stored
+        // as duplicates; the rest are to read, with their sidecars.
+        var plan = try intake(listing, root: root, known: known, crashed: crashed, store: store, finish: finish)
+        route.skip(plan.skipped)
+        progress(.started(files: listing.paths.count, toRead: route.summary.processed + plan.work.count + plan.pending.count))
+        // Render to Reread on the workers, Duplicates and Route here. Rounds: a copy whose original did not end as a
+        // record (it failed, or changed while it was read) is read itself in the next round.
+        while !plan.work.isEmpty {
+            let pool = WorkerPool(config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine)
+            try pool.process(plan.work) { (_, outcome) throws(PipelineError) in try finish(outcome) }
+            try plan.nextRound(ended: route.ended, finish: finish)
+        }
+        try PipelineRunner.storeError { () throws(StoreError) in
+            try store.finishRun(route.runID, finished: ISO8601DateFormatter().string(from: Date()))
+        }
+        return route.summary
+    }
+}
+
+/// Reads documents: one per worker thread, with OCR engines from the run's pool.
+public final class DocumentProcessor {
+    let render: RenderStage
+    let ocr: OCRStage
+    let language = LanguageStage()
+    let parse: ParseStage
+    let merge: MergeStage
+    let config: PipelineConfig
+    let today: CalendarDay
+    let cache: OCRCache?
+    let cpu: PhaseCPU?
+
+    /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
+    /// parser work (`shoebox regress`) does not OCR the same pages again.
+    /// `engines`: the run's shared OCR engines (a pool of tesseract engines of its own when nil).
+    init(config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil, engines: EnginePool? = nil, metrics: RunMetrics? = nil)
+        throws(PipelineError)
+    {
+        self.config = config
+        self.today = today
+        cpu = metrics?.cpu
+        render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
+        let pool: EnginePool
+        if let engines { pool = engines } else { pool = try EnginePool(config: config, cpu: cpu) }
+        ocr = OCRStage(config: config, engines: pool, cpu: cpu)
+        parse = ParseStage(today: today)
+        merge = MergeStage(config: config)
+        cache = ocrCache.map { OCRCache(directory: $0, config: config) }
+    }
+
+    /// A reading of a document's pages, and the pass that read them.
+    struct Reading {
+        var pages: [OCRPage]
+        var pass: OCRPass
+    }
+
+    /// One document through Render, OCR, Language, Parse, Merge and Reread.
+    public func process(_ document: ReadyDocument) -> DocumentOutcome {
+        let source = document.source
+        // Render and OCR: pages rendered when a pass first asks for them; each pass read once, or taken from the OCR cache.
+        var reader = PassReader(source: source, processor: self)
+        var reading: Reading
+        switch firstReading(&reader) {
+        case .success(let r): reading = r
+        case .failure(let f):
+            reader.saveCache()
+            return DocumentOutcome(
+                record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
+                size: source.size, kind: source.kind, pages: [])
+        }
+        // Language, Parse, Merge.
+        let guess = detectLanguage(&reading, reader: &reader)
+        var extraction = cpu.measure("parse") { parse.run(reading.pages, language: guess) }
+        var record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
+        // Reread: further passes while the trigger names fields to read again; their candidates join the first's.
+        let further = furtherPasses(after: reading)
+        for (index, pass) in further.enumerated() where reader.hasImages {
+            guard let trigger = RereadTrigger.of(reasons: record.reasons, totalConfirmed: extraction.totalConfirmed) else { break }
+            if index + 1 < further.count { reader.prefetch(further[index + 1]) }
+            guard case .success(let pages) = reader.read(pass) else { continue }
+            extraction = extraction.union(parse.run(pages, language: guess), fields: trigger.fields)
+            record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
+        }
+        let fingerprint = reader.fingerprint()
+        reader.saveCache()
+        return DocumentOutcome(
+            record: record, size: source.size, kind: source.kind, pages: reading.pages, extraction: extraction, fingerprint: fingerprint)
+    }
+
+    /// OCR: the first pass. A page it could hardly read may be faint (thermal paper: binarise it adaptively) or
+    /// lying on its side (turn it upright with OSD); each is read again, and kept when it reads better.
+    /// Fails as no-text-found when no page has a word.
+    func firstReading(_ reader: inout PassReader) -> Result<Reading, DocumentFailure> {
+        let first = OCRPass(languages: config.firstPassLanguages, pageSegmentationMode: config.pageSegmentationMode)
+        var best: Reading
+        switch reader.read(first) {
+        case .success(let pages): best = Reading(pages: pages, pass: first)
+        case .failure(let f): return .failure(f)
+        }
+        if reader.hasImages, OCRStage.mean(best.pages) < 60 || OCRStage.words(best.pages) < 15 {
+            let doubtful = Set(best.pages.indices.filter { OCRStage.mayBeTurned(best.pages[$0]) })
+            var faint = first
+            faint.adaptiveThreshold = true
+            if case .success(let binarised) = reader.read(faint), OCRStage.readability(binarised) > OCRStage.readability(best.pages) {
+                best = Reading(pages: binarised, pass: faint)
+            }
+            var upright = best.pass
+            upright.upright = true
+            if !doubtful.isEmpty, reader.needsTurning(doubtful), case .success(let turned) = reader.read(upright),
+                OCRStage.readability(turned) > OCRStage.readability(best.pages)
+            {
+                best = Reading(pages: turned, pass: upright)
+            }
+        }
+        guard best.pages.contains(where: { $0.wordCount > 0 }) else { return .failure(.noTextFound) }
+        return .success(best)
+    }
+
+    /// Language: detected from the text of all pages. When the first pass did not read in it, the pages are
+    /// read again in it (with the first reading's upright and threshold settings), and kept unless they read worse.
+    func detectLanguage(_ reading: inout Reading, reader: inout PassReader) -> LanguageGuess {
+        let guess = cpu.measure("language") { language.run(reading.pages) }
+        guard reader.hasImages, let languages = ocr.languagesAfterDetection(guess) else { return guess }
+        var pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
+        pass.upright = reading.pass.upright
+        pass.adaptiveThreshold = reading.pass.adaptiveThreshold
+        guard case .success(let second) = reader.read(pass), OCRStage.mean(second) >= OCRStage.mean(reading.pages) - 1 else { return guess }
+        reading = Reading(pages: second, pass: pass)
+        return LanguageGuess(language: guess.language, confidence: max(guess.confidence, language.run(second).confidence))
+    }
+
+    /// The passes a Reread may take, in order: the other page segmentation modes, and (second) small print
+    /// scaled to `textHeightTarget` pixel letters; each with the reading's languages, turns and threshold.
+    func furtherPasses(after reading: Reading) -> [OCRPass] {
+        let main = reading.pass
+        var further = config.extraPassSegmentationModes.filter { $0 != main.pageSegmentationMode }
+            .map { OCRPass(languages: main.languages, pageSegmentationMode: $0, upright: main.upright, adaptiveThreshold: main.adaptiveThreshold) }
+        let largest = reading.pages.map { Double($0.width * $0.height) / 1e6 }.max() ?? 0
+        if let height = reading.pages.first?.medianWordHeight,
+            let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget, megapixels: largest)
+        {
+            further.insert(
+                OCRPass(
+                    languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: factor,
+                    upright: main.upright, adaptiveThreshold: main.adaptiveThreshold),
+                at: min(1, further.count))
+        }
+        return further
+    }
+}
