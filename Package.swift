@@ -22,12 +22,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // cld2 is C++ without a .pc file: a tiny extern "C" shim keeps Swift on plain C interop.
         .target(name: "CLD2Shim", linkerSettings: [.linkedLibrary("cld2")]),
-        // Tesseract's text-line images kept uncompressed instead of as PNG (line_images.c says how and why).
-        .target(name: "LineImages", dependencies: ["CLeptonica"]),
-        // Tesseract's table of universal character ambiguities left unbuilt (ambiguity_table.c says how and why).
-        .target(name: "AmbiguityTable"),
-        // Tesseract keeps the page image it is handed instead of copying it (page_hand_off.c says how and why).
-        .target(name: "PageHandOff", dependencies: ["CLeptonica", "CTesseract"]),
+        // Library functions defined in the executable, so that tesseract's calls land there: its text-line images
+        // kept uncompressed, its page image not copied, its universal ambiguity table left unbuilt for LSTM-only
+        // models (include/tesseract_patches.h says how and why; ShoeboxEngines/TesseractPatches.swift checks them).
+        .target(name: "TesseractPatches", dependencies: ["CLeptonica", "CTesseract"]),
         // A JPEG decoded straight to gray, as leptonica's reader and its RGB-to-gray conversion give it (gray_jpeg.c).
         .target(name: "GrayJPEG", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("jpeg")]),
         // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes, fax data as a TIFF,
@@ -42,7 +40,7 @@ let package = Package(
         .target(
             name: "ShoeboxEngines",
             dependencies: [
-                "ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PageHandOff", "PDFImages",
+                "ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "TesseractPatches", "PDFImages",
                 "GrayJPEG"
             ],
             swiftSettings: swiftSettings),

@@ -70,6 +70,7 @@ enum CommandLineTool {
         """
         shoebox \(version)
         tesseract \(OCREngine.tesseractVersion)
+        tesseract patches: \(TesseractPatchCheck.check().summary)
         leptonica \(ImageLoader.leptonicaVersion)
         poppler \(PDFRenderer.popplerVersion)
         libarchive \(ExportVersions.libarchive)

@@ -15,7 +15,16 @@ enum Help {
 
         options:
           -h, --help       show help (also after any command: shoebox run --help)
-          --version        print the versions of Shoebox and the libraries it runs on
+          --version        print the versions of Shoebox and the libraries it runs on, and whether
+                           its tesseract patches are in effect
+
+        environment:
+          TESSDATA_PREFIX  tesseract's language data (default /usr/share/tesseract-ocr/5/tessdata)
+          OMP_THREAD_LIMIT tesseract's threads per page; Shoebox sets 1 when it is unset
+          SHOEBOX_TESSERACT_PATCHES=off
+                           read without the patches that make tesseract faster and lighter (the same
+                           records, slower); they are also off when a start-up check does not see them
+                           work or tesseract is not the version they were written for
 
         Every command that works on a store takes --out DIR (default ./shoebox-out).
         Exit codes: 0 done, 1 finished but some documents failed, 2 usage error (or a file named on the
