@@ -5,7 +5,7 @@ import ShoeboxPipeline
 import ShoeboxStore
 
 enum RunCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(args, verb: "run", valueOptions: ["--out", "--jobs", "--pipeline", "--today", "--log-json"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.run)
@@ -55,7 +55,7 @@ enum RunCommand {
 }
 
 enum ExtractCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
             args, verb: "extract", valueOptions: ["--pipeline", "--today", "--jobs"], flagOptions: ["--json", "--text", "--explain"])
         if a.flags.contains("--help") {
@@ -153,7 +153,7 @@ enum ExtractCommand {
 }
 
 enum StatusCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(args, verb: "status", valueOptions: ["--out"], flagOptions: ["--accuracy"])
         if a.flags.contains("--help") {
             print(Help.status)
@@ -196,7 +196,7 @@ enum StatusCommand {
 }
 
 enum ExportCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
             args, verb: "export", valueOptions: ["--out", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
             flagOptions: ["--wait"])
@@ -309,7 +309,7 @@ enum ExportCommand {
 }
 
 enum ImportCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--today"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.importStore)
@@ -339,7 +339,7 @@ enum ImportCommand {
 }
 
 enum RegressCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
             args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache"],
             flagOptions: ["--quiet"])
