@@ -36,25 +36,29 @@ let package = Package(
 
         // Pure domain: imports no C module.
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
+        // Page images in pure Swift: scaling, rotation, fingerprints.
+        .target(name: "ShoeboxImaging", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        // The regression harness: expectation files in three formats and the report `shoebox regress` writes.
+        .target(name: "ShoeboxRegression", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(
             name: "ShoeboxEngines",
             dependencies: [
-                "ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "TesseractPatches", "PDFImages",
+                "ShoeboxCore", "ShoeboxImaging", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "TesseractPatches", "PDFImages",
                 "GrayJPEG"
             ],
             swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxPipeline",
-            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "CrashNote"],
+            dependencies: ["ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "CrashNote"],
             swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "shoebox",
-            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],
+            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxRegression"],
             swiftSettings: swiftSettings),
         // Renders the synthetic receipts in Fixtures/ (run by `make fixtures`; output is committed).
         .executableTarget(
@@ -73,9 +77,13 @@ let package = Package(
         // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxImagingTests", dependencies: ["ShoeboxCore", "ShoeboxImaging"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxRegressionTests", dependencies: ["ShoeboxCore", "ShoeboxRegression"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ShoeboxEngineTests",
-            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"],
+            dependencies: [
+                "ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"
+            ],
             swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxTestSupport"], swiftSettings: swiftSettings)
     ]

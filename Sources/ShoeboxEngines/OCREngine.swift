@@ -2,6 +2,7 @@ internal import CLeptonica
 internal import CTesseract
 internal import Foundation
 public import ShoeboxCore
+internal import ShoeboxImaging
 internal import TesseractPatches
 
 /// Why an OCR engine could not start: a setup problem, not a problem of one document.

@@ -2,6 +2,7 @@ import Foundation
 import ShoeboxCore
 import ShoeboxExport
 import ShoeboxPipeline
+import ShoeboxRegression
 import ShoeboxStore
 
 enum RunCommand {
@@ -352,10 +353,7 @@ enum RegressCommand {
         let (config, _) = try CommandLineTool.pipeline(a)
         let today = try CommandLineTool.today(a, verb: "regress")
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "regress")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue,
-            let names = FileManager.default.enumerator(atPath: dir)?.allObjects as? [String]
-        else {
+        guard let suite = RegressionSuite(directory: dir, scans: a.values["--scans"]) else {
             throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(dir) does not exist.")
         }
         let baseline: Data?
@@ -368,36 +366,17 @@ enum RegressCommand {
             baseline = nil
         }
 
-        // Every expectation file an adapter understands, and the document it describes.
+        // Each document the suite describes, read as a run reads it.
         var cases: [String: (RegressionCase, truth: String?)] = [:]
         var work: [SourceFile] = []
         var report = RegressionReport()
-        for name in names.sorted() where name.hasSuffix(".json") {
-            let jsonPath = (dir as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: jsonPath),
-                let c = RegressionAdapters.parse(data, name: (name as NSString).lastPathComponent)
-            else { continue }
-            let folder = (name as NSString).deletingLastPathComponent
-            var relative = (folder as NSString).appendingPathComponent(c.document)
-            // In a scan folder, the document may be there wrapped as a PDF (`make bench` reads receipts so).
-            if let scans = a.values["--scans"], !FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(relative)) {
-                let wrapped = (relative as NSString).deletingPathExtension + ".pdf"
-                if FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(wrapped)) { relative = wrapped }
-            }
-            // SROIE's ground-truth text lines, for the OCR character error rate.
-            let stem = ((c.document as NSString).deletingPathExtension as NSString).lastPathComponent
-            let boxPath = ((dir as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("box/\(stem).txt")
-            let truth =
-                c.format == "sroie"
-                ? FileManager.default.contents(atPath: boxPath).map {
-                    CharacterErrorRate.sroieTruth(String(decoding: $0, as: UTF8.self))
-                } : nil
+        for entry in suite.entries {
             // With --scans the documents live in a parallel tree (the sample scan folder), not beside the JSON.
-            switch IntakeStage().inspect(root: a.values["--scans"] ?? dir, relativePath: relative) {
+            switch IntakeStage().inspect(root: a.values["--scans"] ?? dir, relativePath: entry.relativePath) {
             case .ready(let s):
-                cases[s.relativePath] = (c, truth)
+                cases[s.relativePath] = (entry.expectation, entry.truth)
                 work.append(s)
-            case .failed(let r, _): report.add(c, record: r)
+            case .failed(let r, _): report.add(entry.expectation, record: r)
             }
         }
         guard report.documents + work.count > 0 else {

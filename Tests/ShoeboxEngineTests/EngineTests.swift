@@ -2,6 +2,7 @@ import CLeptonica
 import Foundation
 import GrayJPEG
 import ShoeboxCore
+import ShoeboxImaging
 import ShoeboxTestSupport
 import Testing
 

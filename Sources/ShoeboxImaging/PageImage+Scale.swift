@@ -1,3 +1,5 @@
+public import ShoeboxCore
+
 /// Scaling a gray page by the measured height of its text: small print reads better when its letters are
 /// about 30 pixels high (measured on real receipts), and blind upscaling of pages that do not need it only
 /// costs time.

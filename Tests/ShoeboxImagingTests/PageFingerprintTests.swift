@@ -1,7 +1,8 @@
 import Foundation
+import ShoeboxCore
 import Testing
 
-@testable import ShoeboxCore
+@testable import ShoeboxImaging
 
 /// Synthetic receipts: rows of dark "words" (bars) on light paper, drawn from a seeded generator.
 private struct SyntheticReceipt {
