@@ -24,7 +24,7 @@
 // The patches:
 // - Line images (line_images.c). Tesseract hands each text line it recognises to its LSTM as an `ImageData`,
 //   which stores the line's image PNG-compressed (`pixWriteMem(…, IFF_PNG)`) and decodes it again at once
-//   (`pixReadMem`); zlib and libpng took about 6 % of the CPU of reading a page. A PNG request for a 1- or
+//   (`pixReadMem`): zlib and libpng work for nothing inside every recognition. A PNG request for a 1- or
 //   8-bit image without a colour map is answered with an uncompressed PNM that carries a comment of its own,
 //   written and read back here a row at a time: the same pixels.
 // - Page hand-off (page_hand_off.c). `ImageThresholder::SetImage` copies the page image it is given
