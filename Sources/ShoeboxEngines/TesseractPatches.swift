@@ -91,13 +91,20 @@ public enum TesseractPatchCheck {
 
     static func model(_ dataPath: String, _ language: String) -> String { "\(dataPath)/\(language).traineddata" }
 
-    /// Calls each patch answered in this process, in `Patch` order (line images written, read back; pages
-    /// handed over; ambiguity tables skipped).
-    public static var counts: (linesWritten: Int, linesRead: Int, pagesHandedOver: Int, tablesSkipped: Int) {
-        (
-            TesseractPatches_lineImagesWritten(), TesseractPatches_lineImagesRead(), TesseractPatches_pagesHandedOver(),
-            TesseractPatches_ambiguityTablesSkipped()
-        )
+    /// Calls the patches answered in this process.
+    public struct Counts: Sendable, Equatable {
+        /// Line images written as PNM, and read back.
+        public var linesWritten = 0, linesRead = 0
+        /// Page images handed to tesseract without a copy.
+        public var pagesHandedOver = 0
+        /// Universal ambiguity tables left unbuilt.
+        public var tablesSkipped = 0
+    }
+
+    public static var counts: Counts {
+        Counts(
+            linesWritten: TesseractPatches_lineImagesWritten(), linesRead: TesseractPatches_lineImagesRead(),
+            pagesHandedOver: TesseractPatches_pagesHandedOver(), tablesSkipped: TesseractPatches_ambiguityTablesSkipped())
     }
 
     private static func run(dataPath: String, languages: [String]) -> Report {
@@ -125,6 +132,13 @@ public enum TesseractPatchCheck {
         TesseractPatches_setEnabled(Patch.ambiguityTable.bit)
         let plain = read(sample(), with: api)
 
+        return verdict(before: before, after: after, patched: patched, plain: plain)
+    }
+
+    /// Which patches the check saw in effect: each whose count moved while the sample page was loaded and read
+    /// (line images: written and read back), as long as the page read the same without the line-image and
+    /// hand-off patches (`plain`) as with them (`patched`).
+    static func verdict(before: Counts, after: Counts, patched: [String], plain: [String]) -> Report {
         var off: [Patch: String] = [:]
         if after.tablesSkipped == before.tablesSkipped {
             off[.ambiguityTable] = "tesseract built the table itself: its LoadUniversal is not this program's"

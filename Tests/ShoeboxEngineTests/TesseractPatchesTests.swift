@@ -37,6 +37,34 @@ struct TesseractPatchesTests {
         #expect(one.states["page-hand-off"] == "off: its pixCopy is not this program's")
     }
 
+    // A patch whose count does not move while the sample page is read is off, with the function that is not
+    // this program's; so are the line-image and hand-off patches when the page reads differently without them.
+    @Test func theCheckSwitchesOffWhatItDoesNotSeeWork() {
+        let before = TesseractPatchCheck.Counts(linesWritten: 5, linesRead: 5, pagesHandedOver: 1, tablesSkipped: 2)
+        let words = ["TOTAL (20, 20, 170, 55) 96.0", "12.50 (200, 20, 350, 55) 95.0"]
+        var after = before
+        #expect(
+            TesseractPatchCheck.verdict(before: before, after: after, patched: words, plain: words).offReasons == [
+                .lineImages: "tesseract wrote its line images itself: its pixWriteMem is not this program's",
+                .pageHandOff: "tesseract copied the page itself: its pixCopy is not this program's",
+                .ambiguityTable: "tesseract built the table itself: its LoadUniversal is not this program's"
+            ])
+        after.linesWritten += 2
+        after.pagesHandedOver += 1
+        after.tablesSkipped += 1
+        let readOff = TesseractPatchCheck.verdict(before: before, after: after, patched: words, plain: words)
+        #expect(readOff.offReasons == [.lineImages: "tesseract read its line images itself: its pixReadMem is not this program's"])
+        after.linesRead += 2
+        #expect(TesseractPatchCheck.verdict(before: before, after: after, patched: words, plain: words).offReasons.isEmpty)
+        let differently = TesseractPatchCheck.verdict(before: before, after: after, patched: words, plain: [words[0]])
+        #expect(
+            differently.offReasons == [
+                .lineImages: "the sample page read differently with it", .pageHandOff: "the sample page read differently with it"
+            ])
+        #expect(differently.isOn(.ambiguityTable))
+        #expect(!TesseractPatchCheck.verdict(before: before, after: after, patched: [], plain: []).isOn(.lineImages))
+    }
+
     // Debian's language models hold only the LSTM engine; the OSD model holds only the legacy one.
     @Test func modelsAreToldApartByTheirComponents() throws {
         let path = TesseractPatchCheck.currentDataPath
