@@ -64,7 +64,8 @@ enum Help {
           --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
           --today DATE       the day dates are checked against (default: the system's date)
           --wait             when another run is using DIR, wait for it instead of stopping
-          --log-json FILE    write one JSON event per line to FILE (started, each document, notes, finished)
+          --log-json FILE    write one JSON event per line to FILE (started, each document, notes, finished;
+                             finished also says which tesseract patches were on)
 
         On a terminal, a live line on stderr shows files, pages, pages/s and the ETA; nothing of it otherwise.
         At the end: counts per state and per failure reason, pages and pages/s.
