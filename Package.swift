@@ -22,12 +22,10 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // cld2 is C++ without a .pc file: a tiny extern "C" shim keeps Swift on plain C interop.
         .target(name: "CLD2Shim", linkerSettings: [.linkedLibrary("cld2")]),
-        // Tesseract's text-line images kept uncompressed instead of as PNG (line_images.c says how and why).
-        .target(name: "LineImages", dependencies: ["CLeptonica"]),
-        // Tesseract's table of universal character ambiguities left unbuilt (ambiguity_table.c says how and why).
-        .target(name: "AmbiguityTable"),
-        // Tesseract keeps the page image it is handed instead of copying it (page_hand_off.c says how and why).
-        .target(name: "PageHandOff", dependencies: ["CLeptonica", "CTesseract"]),
+        // Library functions defined in the executable, so that tesseract's calls land there: its text-line images
+        // kept uncompressed, its page image not copied, its universal ambiguity table left unbuilt for LSTM-only
+        // models (include/tesseract_patches.h says how and why; ShoeboxEngines/TesseractPatches.swift checks them).
+        .target(name: "TesseractPatches", dependencies: ["CLeptonica", "CTesseract"]),
         // A JPEG decoded straight to gray, as leptonica's reader and its RGB-to-gray conversion give it (gray_jpeg.c).
         .target(name: "GrayJPEG", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("jpeg")]),
         // A PDF page's images as stored (qpdf): their size before decoding, a JPEG's own bytes, fax data as a TIFF,
@@ -38,25 +36,29 @@ let package = Package(
 
         // Pure domain: imports no C module.
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
+        // Page images in pure Swift: scaling, rotation, fingerprints.
+        .target(name: "ShoeboxImaging", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        // The regression harness: expectation files in three formats and the report `shoebox regress` writes.
+        .target(name: "ShoeboxRegression", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(
             name: "ShoeboxEngines",
             dependencies: [
-                "ShoeboxCore", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "LineImages", "AmbiguityTable", "PageHandOff", "PDFImages",
+                "ShoeboxCore", "ShoeboxImaging", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "TesseractPatches", "PDFImages",
                 "GrayJPEG"
             ],
             swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxPipeline",
-            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "CrashNote"],
+            dependencies: ["ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "CrashNote"],
             swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],
             swiftSettings: swiftSettings),
         .executableTarget(
             name: "shoebox",
-            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport"],
+            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxRegression"],
             swiftSettings: swiftSettings),
         // Renders the synthetic receipts in Fixtures/ (run by `make fixtures`; output is committed).
         .executableTarget(
@@ -75,9 +77,13 @@ let package = Package(
         // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxImagingTests", dependencies: ["ShoeboxCore", "ShoeboxImaging"], swiftSettings: swiftSettings),
+        .testTarget(name: "ShoeboxRegressionTests", dependencies: ["ShoeboxCore", "ShoeboxRegression"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ShoeboxEngineTests",
-            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"],
+            dependencies: [
+                "ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"
+            ],
             swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxTestSupport"], swiftSettings: swiftSettings)
     ]

@@ -229,7 +229,7 @@ public enum Review {
         var out: [String: (Int, Int)] = [:]
         for (s, c) in pairs where c.status == .accepted && c.reviewedBy == "person" {
             for f in fields {
-                let same = RegressionReport.value(f, of: s) == RegressionReport.value(f, of: c)
+                let same = s.comparedValue(f) == c.comparedValue(f)
                 let prev = out[f] ?? (0, 0)
                 out[f] = (prev.0 + (same ? 1 : 0), prev.1 + 1)
             }

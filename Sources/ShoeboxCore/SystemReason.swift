@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// The system's own reason for a failed file operation ("Permission denied", "No space left on device"),
 /// for sentences shown to people. Foundation's errors print as "The operation could not be completed.

@@ -2,6 +2,7 @@ internal import CLeptonica
 internal import Foundation
 internal import GrayJPEG
 public import ShoeboxCore
+internal import ShoeboxImaging
 
 /// Loads JPEG/PNG/TIFF bytes through leptonica into 8-bit gray pages, with the image's own resolution.
 public enum ImageLoader {

@@ -1,10 +1,9 @@
-internal import AmbiguityTable
 internal import CLeptonica
 internal import CTesseract
 internal import Foundation
-internal import LineImages
-internal import PageHandOff
 public import ShoeboxCore
+internal import ShoeboxImaging
+internal import TesseractPatches
 
 /// Why an OCR engine could not start: a setup problem, not a problem of one document.
 public struct OCREngineError: Error, CustomStringConvertible, Sendable {
@@ -44,7 +43,7 @@ public final class OCREngine: PageRecognizer, @unchecked Sendable {
         _ = ImageLoader.silenced
         self.languages = languages.joined(separator: "+")
         guard let api = TessBaseAPICreate() else { throw OCREngineError(message: "tesseract could not create an engine (out of memory?)") }
-        guard TessBaseAPIInit3(api, dataPath, self.languages) == 0 else {
+        guard TesseractPatchCheck.load(api, dataPath: dataPath, languages: languages) else {
             TessBaseAPIDelete(api)
             throw OCREngineError(
                 message:
@@ -170,7 +169,7 @@ public final class OCREngine: PageRecognizer, @unchecked Sendable {
     /// Hands a page to tesseract as a leptonica image, scaled by `scale`, filled a row at a time (8-bpp pixels
     /// are big-endian within 32-bit words: platform notes). Tesseract's raw-bytes SetImage stores every pixel
     /// singly and then copies the whole image once more: it took 16 ms per call on a 16-megapixel page, this a
-    /// third of that. Tesseract keeps the image itself, not a copy of it (PageHandOff): this reference to it is
+    /// third of that. Tesseract keeps the image itself, not a copy of it (TesseractPatches): this reference to it is
     /// dropped on return.
     static func setImage(_ api: OpaquePointer, _ image: PageImage, scale: Double = 1) {
         let (width, height) = image.scaledSize(by: scale)
@@ -195,17 +194,8 @@ public final class OCREngine: PageRecognizer, @unchecked Sendable {
         }
         let dpi = Int32(image.scaledDPI(by: scale))
         pixSetResolution(pix, dpi, dpi)
-        PageHandOff_setImage(UnsafeMutableRawPointer(api), pix)
+        TesseractPatches_setImage(UnsafeMutableRawPointer(api), pix)
     }
 
     public static var tesseractVersion: String { String(cString: TessVersion()) }
-
-    /// Text-line images tesseract kept uncompressed instead of as PNG in this process (LineImages target).
-    public static var uncompressedLineImages: Int { LineImages_uncompressedCount() }
-
-    /// Page images tesseract kept as they were handed to it, without copying them (PageHandOff target).
-    public static var pagesHandedOver: Int { PageHandOff_count() }
-
-    /// Engine loads in this process that did without tesseract's universal ambiguity table (AmbiguityTable target).
-    public static var skippedAmbiguityTables: Int { AmbiguityTable_skippedCount() }
 }

@@ -3,6 +3,7 @@ internal import CPoppler
 internal import Foundation
 internal import PDFImages
 public import ShoeboxCore
+internal import ShoeboxImaging
 
 /// Renders PDF pages to 8-bit gray at a given dpi in process (poppler-glib + cairo), and reads the text layer
 /// rebuilt into physical lines when a page has one.

@@ -6,21 +6,20 @@ internal import ShoeboxCore
     internal import Glibc
 #endif
 
-/// A failure of `export` or `import`, with its own exit code (see `shoebox export --help`).
+/// A failure of `export` or `import`: its kind and sentence. The command line gives each kind its exit code
+/// (see `shoebox export --help`).
 public struct ExportError: Error, CustomStringConvertible, Sendable {
-    public enum Code: Int32, Sendable {
+    public enum Code: Sendable {
         /// The zip could not be written (disk, permissions, libarchive, libxlsxwriter).
-        case write = 4
+        case write
         /// The export would pass the configured size: export a date range.
-        case tooLarge = 9
+        case tooLarge
         /// An original of an accepted record is missing or changed since it was read.
-        case originalChanged = 10
-        /// An import file is from a newer Shoebox, or is not a Shoebox export.
-        case importRefused = 11
+        case originalChanged
         /// A folder's `.shoebox.json` is invalid.
-        case folderSettings = 12
+        case folderSettings
         /// Two folders would get the same zip name (`ExportNaming.zipStem`): refused, nothing overwritten.
-        case nameClash = 13
+        case nameClash
     }
     public let code: Code
     public let message: String

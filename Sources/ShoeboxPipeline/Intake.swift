@@ -179,13 +179,18 @@ private struct FolderWalk {
     }
 }
 
-/// A problem that stops a whole run (not one document): its exit code and sentence.
+/// A problem that stops a whole run (not one document): its kind and sentence. The command line gives each
+/// kind its exit code.
 public struct PipelineError: Error, CustomStringConvertible, Sendable {
-    public enum Code: Int32, Sendable {
-        case scanFolderMissing = 3
-        case store = 4
-        case engine = 5
-        case pipelineFile = 6
+    public enum Code: Sendable {
+        /// The scan folder does not exist or cannot be read.
+        case scanFolderMissing
+        /// The output folder or its store cannot be used.
+        case store
+        /// The OCR engine or its language data is missing.
+        case engine
+        /// The pipeline file is invalid.
+        case pipelineFile
     }
     public let code: Code
     public let message: String

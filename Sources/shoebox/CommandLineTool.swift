@@ -5,19 +5,68 @@ import ShoeboxExport
 import ShoeboxPipeline
 import ShoeboxStore
 
-/// Exit codes, stable and documented in the README and `--help`.
-enum ExitCode {
-    static let success: Int32 = 0
-    static let finishedWithFailures: Int32 = 1
-    static let usage: Int32 = 2
-    static let regressionFailed: Int32 = 7
-    static let busy: Int32 = 8
+/// Shoebox's exit codes, stable and documented in the README and `--help`: the one place they are numbered.
+/// Libraries throw kinds of failure; `ExitCode.of` maps each to its code.
+enum ExitCode: Int32 {
+    case success = 0
+    case finishedWithFailures = 1
+    case usage = 2
+    case scanFolderMissing = 3
+    /// The output folder or its store cannot be used, or an export cannot be written.
+    case outputUnusable = 4
+    case engineMissing = 5
+    case pipelineFileInvalid = 6
+    case regressionFailed = 7
+    /// Another process holds the output folder's lock.
+    case busy = 8
+    case exportTooLarge = 9
+    case originalChanged = 10
+    case importRefused = 11
+    case folderSettingsInvalid = 12
+    case zipNameClash = 13
+
+    /// The exit code of an error a command threw, and the line to print for it on stderr.
+    static func of(_ error: any Error, verb: String) -> (code: ExitCode, message: String) {
+        switch error {
+        case let error as UsageError: return (.usage, error.message)
+        case let error as CommandLineTool.LockBusy: return (.busy, "shoebox \(verb): \(error.message)")
+        case let error as PipelineError: return (of(error.code), "shoebox \(verb): \(error.message)")
+        case let error as StoreError: return (.outputUnusable, "shoebox \(verb): \(error.message)")
+        case let error as StoreJSON.ImportError: return (.importRefused, "shoebox \(verb): \(error)")
+        case let error as ExportError: return (of(error.code), "shoebox \(verb): \(error.message)")
+        default:
+            // A file operation of Foundation's: the system's reason, never "Cocoa error 4".
+            return (
+                .outputUnusable,
+                "shoebox \(verb): \(SystemReason.of(error)). Check the paths given and that the output folder is writable."
+            )
+        }
+    }
+
+    static func of(_ kind: PipelineError.Code) -> ExitCode {
+        switch kind {
+        case .scanFolderMissing: .scanFolderMissing
+        case .store: .outputUnusable
+        case .engine: .engineMissing
+        case .pipelineFile: .pipelineFileInvalid
+        }
+    }
+
+    static func of(_ kind: ExportError.Code) -> ExitCode {
+        switch kind {
+        case .write: .outputUnusable
+        case .tooLarge: .exportTooLarge
+        case .originalChanged: .originalChanged
+        case .folderSettings: .folderSettingsInvalid
+        case .nameClash: .zipNameClash
+        }
+    }
 }
 
 enum CommandLineTool {
     static let version = "0.1.0"
 
-    static func main(_ args: [String]) -> Int32 {
+    static func main(_ args: [String]) -> ExitCode {
         guard let verb = args.first else {
             print(Help.main)
             return ExitCode.usage
@@ -41,28 +90,10 @@ enum CommandLineTool {
             default:
                 throw UsageError(message: "shoebox: unknown command '\(verb)'. See 'shoebox --help'.")
             }
-        } catch let error as UsageError {
-            printError(error.message)
-            return ExitCode.usage
-        } catch let error as LockBusy {
-            printError("shoebox \(verb): \(error.message)")
-            return ExitCode.busy
-        } catch let error as PipelineError {
-            printError("shoebox \(verb): \(error.message)")
-            return error.code.rawValue
-        } catch let error as StoreError {
-            printError("shoebox \(verb): \(error.message)")
-            return PipelineError.Code.store.rawValue
-        } catch let error as StoreJSON.ImportError {
-            printError("shoebox \(verb): \(error)")
-            return ExportError.Code.importRefused.rawValue
-        } catch let error as ExportError {
-            printError("shoebox \(verb): \(error.message)")
-            return error.code.rawValue
         } catch {
-            // A file operation of Foundation's: the system's reason, never "Cocoa error 4".
-            printError("shoebox \(verb): \(SystemReason.of(error)). Check the paths given and that the output folder is writable.")
-            return PipelineError.Code.store.rawValue
+            let (code, message) = ExitCode.of(error, verb: verb)
+            printError(message)
+            return code
         }
     }
 
@@ -70,6 +101,7 @@ enum CommandLineTool {
         """
         shoebox \(version)
         tesseract \(OCREngine.tesseractVersion)
+        tesseract patches: \(TesseractPatchCheck.check().summary)
         leptonica \(ImageLoader.leptonicaVersion)
         poppler \(PDFRenderer.popplerVersion)
         libarchive \(ExportVersions.libarchive)

@@ -2,10 +2,11 @@ import Foundation
 import ShoeboxCore
 import ShoeboxExport
 import ShoeboxPipeline
+import ShoeboxRegression
 import ShoeboxStore
 
 enum RunCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(args, verb: "run", valueOptions: ["--out", "--jobs", "--pipeline", "--today", "--log-json"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.run)
@@ -56,7 +57,7 @@ enum RunCommand {
 }
 
 enum ExtractCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
             args, verb: "extract", valueOptions: ["--pipeline", "--today", "--jobs"], flagOptions: ["--json", "--text", "--explain"])
         if a.flags.contains("--help") {
@@ -155,7 +156,7 @@ enum ExtractCommand {
 }
 
 enum StatusCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(args, verb: "status", valueOptions: ["--out"], flagOptions: ["--accuracy"])
         if a.flags.contains("--help") {
             print(Help.status)
@@ -198,7 +199,7 @@ enum StatusCommand {
 }
 
 enum ExportCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
             args, verb: "export", valueOptions: ["--out", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
             flagOptions: ["--wait"])
@@ -311,7 +312,7 @@ enum ExportCommand {
 }
 
 enum ImportCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--today"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.importStore)
@@ -341,7 +342,7 @@ enum ImportCommand {
 }
 
 enum RegressCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
             args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache"],
             flagOptions: ["--quiet"])
@@ -354,10 +355,7 @@ enum RegressCommand {
         let (config, _) = try CommandLineTool.pipeline(a)
         let today = try CommandLineTool.today(a, verb: "regress")
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "regress")
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory), isDirectory.boolValue,
-            let names = FileManager.default.enumerator(atPath: dir)?.allObjects as? [String]
-        else {
+        guard let suite = RegressionSuite(directory: dir, scans: a.values["--scans"]) else {
             throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(dir) does not exist.")
         }
         let baseline: Data?
@@ -370,36 +368,17 @@ enum RegressCommand {
             baseline = nil
         }
 
-        // Every expectation file an adapter understands, and the document it describes.
+        // Each document the suite describes, read as a run reads it.
         var cases: [String: (RegressionCase, truth: String?)] = [:]
         var work: [ReadyDocument] = []
         var report = RegressionReport()
-        for name in names.sorted() where name.hasSuffix(".json") {
-            let jsonPath = (dir as NSString).appendingPathComponent(name)
-            guard let data = FileManager.default.contents(atPath: jsonPath),
-                let c = RegressionAdapters.parse(data, name: (name as NSString).lastPathComponent)
-            else { continue }
-            let folder = (name as NSString).deletingLastPathComponent
-            var relative = (folder as NSString).appendingPathComponent(c.document)
-            // In a scan folder, the document may be there wrapped as a PDF (`make bench` reads receipts so).
-            if let scans = a.values["--scans"], !FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(relative)) {
-                let wrapped = (relative as NSString).deletingPathExtension + ".pdf"
-                if FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(wrapped)) { relative = wrapped }
-            }
-            // SROIE's ground-truth text lines, for the OCR character error rate.
-            let stem = ((c.document as NSString).deletingPathExtension as NSString).lastPathComponent
-            let boxPath = ((dir as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("box/\(stem).txt")
-            let truth =
-                c.format == "sroie"
-                ? FileManager.default.contents(atPath: boxPath).map {
-                    CharacterErrorRate.sroieTruth(String(decoding: $0, as: UTF8.self))
-                } : nil
+        for entry in suite.entries {
             // With --scans the documents live in a parallel tree (the sample scan folder), not beside the JSON.
-            switch IntakeStage().inspect(root: a.values["--scans"] ?? dir, relativePath: relative) {
+            switch IntakeStage().inspect(root: a.values["--scans"] ?? dir, relativePath: entry.relativePath) {
             case .ready(let s):
-                cases[s.relativePath] = (c, truth)
+                cases[s.relativePath] = (entry.expectation, entry.truth)
                 work.append(ReadyDocument(reading: s, today: today))
-            case .failed(let r, _): report.add(c, record: r)
+            case .failed(let r, _): report.add(entry.expectation, record: r)
             }
         }
         guard report.documents + work.count > 0 else {

@@ -15,7 +15,16 @@ enum Help {
 
         options:
           -h, --help       show help (also after any command: shoebox run --help)
-          --version        print the versions of Shoebox and the libraries it runs on
+          --version        print the versions of Shoebox and the libraries it runs on, and whether
+                           its tesseract patches are in effect
+
+        environment:
+          TESSDATA_PREFIX  tesseract's language data (default /usr/share/tesseract-ocr/5/tessdata)
+          OMP_THREAD_LIMIT tesseract's threads per page; Shoebox sets 1 when it is unset
+          SHOEBOX_TESSERACT_PATCHES=off
+                           read without the patches that make tesseract faster and lighter (the same
+                           records, slower); they are also off when a start-up check does not see them
+                           work or tesseract is not the version they were written for
 
         Every command that works on a store takes --out DIR (default ./shoebox-out).
         Exit codes: 0 done, 1 finished but some documents failed, 2 usage error (or a file named on the
@@ -55,7 +64,8 @@ enum Help {
           --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
           --today DATE       the day dates are checked against (default: the system's date)
           --wait             when another run is using DIR, wait for it instead of stopping
-          --log-json FILE    write one JSON event per line to FILE (started, each document, notes, finished)
+          --log-json FILE    write one JSON event per line to FILE (started, each document, notes, finished;
+                             finished also says which tesseract patches were on)
 
         On a terminal, a live line on stderr shows files, pages, pages/s and the ETA; nothing of it otherwise.
         At the end: counts per state and per failure reason, pages and pages/s.

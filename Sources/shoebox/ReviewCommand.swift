@@ -6,7 +6,7 @@ import ShoeboxStore
 /// `shoebox review`: the queue of records the pipeline was not sure about, one at a time, in a plain
 /// terminal (lines in, lines out, so it also runs on piped input). Every decision is saved at once.
 enum ReviewCommand {
-    static func main(_ args: [String]) throws -> Int32 {
+    static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(args, verb: "review", valueOptions: ["--out", "--today", "--export", "--apply"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.review)
@@ -40,7 +40,7 @@ enum ReviewCommand {
         try store.effectiveRecords().filter { $0.record.status == .review }
     }
 
-    static func export(_ store: Store, to file: String) throws -> Int32 {
+    static func export(_ store: Store, to file: String) throws -> ExitCode {
         let waiting = try queue(store)
         let lines = waiting.map { $0.record.jsonLine() + "\n" }.joined()
         do { try Data(lines.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
@@ -65,7 +65,7 @@ enum ReviewCommand {
     /// Applies a JSON Lines file of decisions: every line is checked first; one bad line and nothing is applied.
     /// A line: {"source": "folder/file.jpg", "action": "accept"|"reject"|"duplicate"|"not-duplicate",
     /// "fields": {"total": "23.45", …}} (fields are edits made before the action; "action" may be "edit").
-    static func apply(_ file: String, store: Store, today: CalendarDay) throws -> Int32 {
+    static func apply(_ file: String, store: Store, today: CalendarDay) throws -> ExitCode {
         let data: Data
         switch CommandLineTool.readRegularFile(file, limit: 64 << 20) {
         case .success(let d): data = d
@@ -188,7 +188,7 @@ final class ReviewSession {
         try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()))
     }
 
-    func run() throws -> Int32 {
+    func run() throws -> ExitCode {
         var skipped: Set<String> = []
         var decided = 0
         while true {

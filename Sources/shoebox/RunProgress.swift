@@ -75,7 +75,9 @@ final class RunProgress: @unchecked Sendable {
             "workerIdleSeconds": (metrics.workerIdleSeconds * 10).rounded() / 10,
             // CPU seconds: tesseract's recognition, and the whole process (make bench compares them).
             "cpuSeconds": metrics.cpu.seconds.merging(["process": (RunProgress.processCPUSeconds * 10).rounded() / 10]) { a, _ in a },
-            "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures
+            "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures,
+            // Each tesseract patch "on", or "off: why" (TesseractPatches.swift).
+            "tesseractPatches": (TesseractPatchCheck.report ?? .notChecked).states
         ])
         try? log?.close()
     }

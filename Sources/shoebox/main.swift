@@ -12,4 +12,4 @@ setlocale(LC_ALL, "C.UTF-8")
 Malloc.configure()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-exit(CommandLineTool.main(arguments))
+exit(CommandLineTool.main(arguments).rawValue)

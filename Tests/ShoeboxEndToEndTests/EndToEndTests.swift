@@ -39,10 +39,10 @@ func readCSV(_ data: Data) throws -> [[String]] {
         let bad = scans.appendingPathComponent("bad")
         try FileManager.default.createDirectory(at: bad, withIntermediateDirectories: true)
         // The five kinds of bad input of the issue.
-        FileManager.default.createFile(atPath: bad.appendingPathComponent("empty.jpg").path, contents: Data())
+        _ = FileManager.default.createFile(atPath: bad.appendingPathComponent("empty.jpg").path, contents: Data())
         let jpeg = try fixtureBytes("deu-baeckerei.jpg")
-        FileManager.default.createFile(atPath: bad.appendingPathComponent("truncated.jpg").path, contents: Data(jpeg.prefix(jpeg.count / 3)))
-        FileManager.default.createFile(atPath: bad.appendingPathComponent("notes.pdf").path, contents: Data("shopping list: milk, bread\n".utf8))
+        _ = FileManager.default.createFile(atPath: bad.appendingPathComponent("truncated.jpg").path, contents: Data(jpeg.prefix(jpeg.count / 3)))
+        _ = FileManager.default.createFile(atPath: bad.appendingPathComponent("notes.pdf").path, contents: Data("shopping list: milk, bread\n".utf8))
         let qpdf = try #require(which("qpdf"), "qpdf is missing: apt-get install -y qpdf (make setup)")
         try runProgram(
             qpdf,

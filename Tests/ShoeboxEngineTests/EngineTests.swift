@@ -1,7 +1,7 @@
 import CLeptonica
 import Foundation
 import GrayJPEG
-import LineImages
+import ShoeboxImaging
 import ShoeboxTestSupport
 import Testing
 
@@ -33,86 +33,6 @@ struct ImageAndOCRTests {
             let image = try ImageLoader.load(try fixtureBytes(name), kind: .png, maxMegapixels: 60).get()[0]
             #expect(try engine.recognize(image).get().wordCount > 20)
         }
-    }
-
-    // Tesseract's PNG request for each text line's image reaches the LineImages target's pixWriteMem (the
-    // linker put it in the executable's dynamic symbols), which writes PNM: the page reads as before.
-    @Test func tesseractKeepsItsTextLineImagesUncompressed() throws {
-        let image = try ImageLoader.load(try fixtureBytes("eng-gb-grocer.png"), kind: .png, maxMegapixels: 60).get()[0]
-        let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
-        let before = OCREngine.uncompressedLineImages
-        let ocr = try engine.recognize(image).get()
-        #expect(OCREngine.uncompressedLineImages - before >= ocr.lines.count)
-        #expect(ocr.lines.count >= 10)
-        #expect(ocr.meanConfidence > 80)
-    }
-
-    // The line images LineImages writes as PNM (a row at a time, not a byte per call as leptonica does) read
-    // back through its own pixReadMem exactly as leptonica's reader reads the same bytes: pixels, pad bits,
-    // depth, resolution and input format; gray and 1-bit, odd widths, pad bits left dirty by the writer's pix.
-    // (Leptonica's reader takes a first pixel byte that is white space for part of the header: ours does not.)
-    @Test func lineImagesReadBackAsLeptonicaReadsThem() throws {
-        _ = ImageLoader.silenced // leptonica's own message for the file it cannot read
-        var generator = SplitMix64(seed: 5)
-        for (depth, width, height) in [
-            (8, 1, 1), (8, 3, 7), (8, 33, 20), (8, 257, 40), (1, 1, 3), (1, 7, 5), (1, 33, 9), (1, 100, 31),
-            (8, 2, 2), (1, 9, 2)
-        ] {
-            var pix = pixCreateNoInit(Int32(width), Int32(height), Int32(depth))
-            defer { pixDestroy(&pix) }
-            let data = try #require(pixGetData(pix))
-            for i in 0..<Int(pixGetWpl(pix)) * height { data[i] = UInt32(truncatingIfNeeded: generator.next()) }
-            let spaceFirst = width == 2 || width == 9 // the first pixel byte a space (0x20), or a byte beyond it
-            data[0] = data[0] & 0x00FF_FFFF | (spaceFirst ? 0x2000_0000 : 0xA500_0000)
-            var bytes: UnsafeMutablePointer<UInt8>?
-            var size = 0
-            #expect(pixWriteMem(&bytes, &size, pix, Int32(IFF_PNG)) == 0)
-            defer { free(bytes) }
-            let written = try #require(bytes)
-            #expect(
-                String(decoding: UnsafeBufferPointer(start: written, count: 18), as: UTF8.self) == (depth == 8 ? "P5" : "P4") + "\n# shoebox line\n")
-            var ours = pixReadMem(written, size)
-            var theirs = LineImages_leptonicaReadMem(written, size)?.assumingMemoryBound(to: PIX.self)
-            defer {
-                pixDestroy(&ours)
-                pixDestroy(&theirs)
-            }
-            let a = try #require(ours)
-            var same: Int32 = 0
-            pixEqual(a, pix, &same)
-            #expect(same == 1)
-            if spaceFirst { continue }
-            let b = try #require(theirs, "leptonica cannot read the PNM")
-            #expect(pixGetDepth(a) == Int32(depth) && pixGetDepth(b) == Int32(depth))
-            #expect(pixGetWidth(a) == pixGetWidth(b) && pixGetHeight(a) == pixGetHeight(b) && pixGetWpl(a) == pixGetWpl(b))
-            #expect(pixGetXRes(a) == pixGetXRes(b) && pixGetYRes(a) == pixGetYRes(b) && pixGetSpp(a) == pixGetSpp(b))
-            #expect(pixGetInputFormat(a) == pixGetInputFormat(b))
-            let words = Int(pixGetWpl(a)) * height
-            #expect(memcmp(pixGetData(a), pixGetData(b), words * 4) == 0, "\(depth)-bit \(width)×\(height)")
-        }
-    }
-
-    // Tesseract keeps the page image Shoebox hands it instead of copying it (PageHandOff's pixCopy): a hand-off
-    // per read, and the same page read again, scaled in between, gives the same words.
-    @Test func tesseractKeepsThePageImageItIsHandedWithoutACopy() throws {
-        let image = try ImageLoader.load(try fixtureBytes("eng-gb-grocer.png"), kind: .png, maxMegapixels: 60).get()[0]
-        let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
-        let before = OCREngine.pagesHandedOver
-        let first = try engine.recognize(image).get()
-        _ = try engine.recognize(image, scale: 1.5).get()
-        let again = try engine.recognize(image).get()
-        #expect(OCREngine.pagesHandedOver - before >= 3)
-        #expect(first == again && first.wordCount > 20)
-    }
-
-    // Loading an engine reaches the AmbiguityTable target's LoadUniversal (exported by the executable) instead of
-    // tesseract's own: the count rises by one per language loaded, and the engine reads as before.
-    @Test func enginesLoadWithoutTheUniversalAmbiguityTable() throws {
-        let before = OCREngine.skippedAmbiguityTables
-        let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
-        #expect(OCREngine.skippedAmbiguityTables >= before + 2)
-        let image = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()[0]
-        #expect(try engine.recognize(image).get().text.contains("Frischmarkt Berger GmbH"))
     }
 
     @Test func missingLanguageDataIsASetupErrorWithTheInstallCommand() {

@@ -1,9 +1,9 @@
 import Foundation
-import ShoeboxCore
 import ShoeboxStore
 import ShoeboxTestSupport
 import Testing
 
+@testable import ShoeboxCore
 @testable import ShoeboxEngines
 @testable import ShoeboxPipeline
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxImaging
 
 /// Synthetic receipts: rows of dark "words" (bars) on light paper, drawn from a seeded generator.
 private struct SyntheticReceipt {

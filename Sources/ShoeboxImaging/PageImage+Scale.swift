@@ -1,5 +1,7 @@
+public import ShoeboxCore
+
 /// Scaling a gray page by the measured height of its text: small print reads better when its letters are
-/// about 30 pixels high (measured on real receipts), and blind upscaling of pages that do not need it only
+/// about 30 pixels high, and blind upscaling of pages that do not need it only
 /// costs time.
 extension PageImage {
     /// Pages larger than this are read at this size: a 600-dpi A4 scan (35 megapixels) is read at about 400 dpi.
@@ -64,12 +66,12 @@ extension PageImage {
     /// The rows of the page scaled by `factor`, top to bottom, each handed to `body` with its row number in a
     /// buffer that is reused: whoever copies the rows elsewhere (tesseract's image) needs no scaled copy of
     /// the whole page (16 MB a worker). With `factor` 1 these are the page's own rows.
-    /// Bilinear, in two steps with the same arithmetic per pixel as one, to the bit (fixed-point weights moved a
-    /// gray level here and there, which changed three SROIE totals): a source row is blended across once into
+    /// Bilinear, in two steps with the same arithmetic per pixel as one, to the bit (fixed-point weights would move
+    /// a gray level here and there, and with it words): a source row is blended across once into
     /// `Double`s and kept while the output rows that lie between it and the next use it (an upscaled page uses
     /// each source row for two to eight output rows), then two such rows are blended down per output row, a
-    /// loop without scattered reads that the compiler vectorises. Blending every pixel from its four source
-    /// pixels took 1 % of a bench run's CPU.
+    /// loop without scattered reads that the compiler vectorises, cheaper than blending every pixel from its four
+    /// source pixels.
     public func forEachRow(scaledBy factor: Double, _ body: (Int, UnsafeBufferPointer<UInt8>) -> Void) {
         gray.withUnsafeBufferPointer { src in
             guard factor != 1 else {

@@ -1,4 +1,5 @@
 public import Foundation
+public import ShoeboxCore
 
 /// One document with expected values, read from any of the formats `shoebox regress` understands.
 public struct RegressionCase: Sendable, Equatable {
@@ -161,17 +162,7 @@ public struct RegressionReport: Sendable {
         }
     }
 
-    static func value(_ field: String, of record: DocumentRecord) -> String? {
-        switch field {
-        case "merchant": return record.merchant
-        case "date": return record.date?.iso
-        case "total": return record.total?.decimalString
-        case "currency": return record.currency?.code
-        case "referenceNumber": return record.referenceNumber
-        case "sellerTaxID": return record.sellerTaxID
-        default: return nil
-        }
-    }
+    static func value(_ field: String, of record: DocumentRecord) -> String? { record.comparedValue(field) }
 
     public mutating func add(_ c: RegressionCase, record: DocumentRecord, recognizedText: String? = nil, truthText: String? = nil) {
         documents += 1
@@ -279,5 +270,50 @@ public struct RegressionReport: Sendable {
             out += compare(f, scoresByFormat[format] ?? [:], label: "\(format) ")
         }
         return out
+    }
+}
+
+/// The documents of a fixture folder with expected values: every `.json` file under it that an adapter
+/// understands (`RegressionAdapters`), with the document it describes and, for SROIE, its true text.
+public struct RegressionSuite: Sendable {
+    public struct Entry: Sendable {
+        public let expectation: RegressionCase
+        /// The document's path under the folder the documents live in.
+        public let relativePath: String
+        /// SROIE's ground-truth text lines (`box/<ID>.txt` beside the JSON), for the OCR character error rate.
+        public let truth: String?
+    }
+
+    public let entries: [Entry]
+
+    /// The suite in `directory` (nil when it is not a folder). `scans`: the folder the documents live in when
+    /// not beside their JSON (the sample scan folder); a document missing there may be wrapped as a PDF of the
+    /// same name, as `make bench` reads receipts.
+    public init?(directory: String, scans: String?) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue,
+            let names = FileManager.default.enumerator(atPath: directory)?.allObjects as? [String]
+        else { return nil }
+        var entries: [Entry] = []
+        for name in names.sorted() where name.hasSuffix(".json") {
+            let jsonPath = (directory as NSString).appendingPathComponent(name)
+            guard let data = FileManager.default.contents(atPath: jsonPath),
+                let c = RegressionAdapters.parse(data, name: (name as NSString).lastPathComponent)
+            else { continue }
+            let folder = (name as NSString).deletingLastPathComponent
+            var relative = (folder as NSString).appendingPathComponent(c.document)
+            if let scans, !FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(relative)) {
+                let wrapped = (relative as NSString).deletingPathExtension + ".pdf"
+                if FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(wrapped)) { relative = wrapped }
+            }
+            let stem = ((c.document as NSString).deletingPathExtension as NSString).lastPathComponent
+            let boxPath = ((directory as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("box/\(stem).txt")
+            let truth =
+                c.format == "sroie"
+                ? FileManager.default.contents(atPath: boxPath).map { CharacterErrorRate.sroieTruth(String(decoding: $0, as: UTF8.self)) }
+                : nil
+            entries.append(Entry(expectation: c, relativePath: relative, truth: truth))
+        }
+        self.entries = entries
     }
 }

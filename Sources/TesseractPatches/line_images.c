@@ -1,44 +1,25 @@
-// Tesseract 5.3 hands every text line it recognises to the LSTM as an `ImageData`, which stores the line's
-// image PNG-compressed (`ImageData::SetPixInternal` calls `pixWriteMem(..., IFF_PNG)`) and decodes it again
-// right away (`GetPixInternal`, `pixReadMem`). zlib and libpng were 5.7 % of a bench run's CPU, nearly all
-// of it there (the few PNG files Shoebox itself decodes are the rest).
+// Line images (tesseract_patches.h): tesseract's PNG request for each text line's image is answered with PNM.
 //
-// This file defines `pixWriteMem` and `pixReadMem`. An executable's definitions come before the shared
-// libraries' in the dynamic linker's lookup, so libtesseract's calls land here. A PNG request for a 1- or
-// 8-bit image without colour map is answered with PNM: the same pixels, uncompressed, as tesseract itself
-// does when leptonica lacks PNG ("In case of missing PNG support in Leptonica use PNM format, which requires
-// more memory"; a line image is a few hundred kilobytes at most). Leptonica's own PNM writer and reader move
-// every byte with a call of `fwrite` or `fread` on a memory stream (6 % of a bench run's recognition CPU), so
-// this file writes and reads that PNM itself, a row at a time. Its header carries a comment of its own
+// A PNG request for a 1- or 8-bit image without colour map is answered with PNM: the same pixels,
+// uncompressed, as tesseract itself does when leptonica lacks PNG ("In case of missing PNG support in
+// Leptonica use PNM format, which requires more memory"; a line image is a few hundred kilobytes at most).
+// Leptonica's own PNM writer and reader move every byte with a call of `fwrite` or `fread` on a memory stream,
+// so this file writes and reads that PNM itself, a row at a time. Its header carries a comment of its own
 // ("# shoebox line"): only what this file wrote is read here; any other image goes on to leptonica's
 // `pixReadMem`, and any other request to leptonica's `pixWriteMem`. Shoebox itself writes no image with it.
-//
-// Measured on the bench's 70 documents, old and new binary side by side: identical words, boxes and
-// confidences; PNG → leptonica's PNM: recognition CPU 161.3 → 151.1 s, the whole process 170.1 → 159.5 s.
-#define _GNU_SOURCE
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <leptonica/allheaders.h>
-#include "LineImages.h"
+#include "tesseract_patches.h"
+#include "internal.h"
 
 typedef l_ok (*WriteMem)(l_uint8 **, size_t *, PIX *, l_int32);
 typedef PIX *(*ReadMem)(const l_uint8 *, size_t);
 
-static long uncompressed;
+static long written, read;
 static WriteMem leptonicaWriteMem;
 static ReadMem leptonicaReadMem;
-
-// Leptonica's own function of that name, looked up once (after this executable's, in load order).
-static void *leptonica(void **slot, const char *name) {
-    void *f = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
-    if (f == NULL) {
-        f = dlsym(RTLD_NEXT, name);
-        if (f != NULL) __atomic_store_n(slot, f, __ATOMIC_RELEASE);
-    }
-    return f;
-}
 
 static const char gray8[] = "P5\n# shoebox line\n", bilevel[] = "P4\n# shoebox line\n";
 
@@ -78,12 +59,13 @@ static l_ok writePNM(l_uint8 **pdata, size_t *psize, PIX *pix) {
 }
 
 l_ok pixWriteMem(l_uint8 **pdata, size_t *psize, PIX *pix, l_int32 format) {
-    if (format == IFF_PNG && pix != NULL && pdata != NULL && psize != NULL && pixGetColormap(pix) == NULL
+    if (format == IFF_PNG && tesseractPatchOn(TesseractPatchLineImages) && pix != NULL && pdata != NULL && psize != NULL && pixGetColormap(pix) == NULL
         && (pixGetDepth(pix) == 8 || pixGetDepth(pix) == 1) && pixGetWidth(pix) > 0 && pixGetHeight(pix) > 0) {
-        __atomic_add_fetch(&uncompressed, 1, __ATOMIC_RELAXED);
-        return writePNM(pdata, psize, pix);
+        l_ok status = writePNM(pdata, psize, pix);
+        if (status == 0) __atomic_add_fetch(&written, 1, __ATOMIC_RELAXED);
+        return status;
     }
-    WriteMem next = (WriteMem)leptonica((void **)&leptonicaWriteMem, "pixWriteMem");
+    WriteMem next = (WriteMem)libraryFunction((void **)&leptonicaWriteMem, "pixWriteMem");
     return next == NULL ? 1 : next(pdata, psize, pix, format);  // 1: leptonica's error value
 }
 
@@ -129,17 +111,23 @@ static PIX *readPNM(const l_uint8 *data, size_t size) {
 }
 
 PIX *pixReadMem(const l_uint8 *data, size_t size) {
+    // Read here even when the patch is off: a PNM this file wrote before is still read as it was written.
     if (data != NULL) {
         PIX *pix = readPNM(data, size);
-        if (pix != NULL) return pix;
+        if (pix != NULL) {
+            __atomic_add_fetch(&read, 1, __ATOMIC_RELAXED);
+            return pix;
+        }
     }
-    ReadMem next = (ReadMem)leptonica((void **)&leptonicaReadMem, "pixReadMem");
+    ReadMem next = (ReadMem)libraryFunction((void **)&leptonicaReadMem, "pixReadMem");
     return next == NULL ? NULL : next(data, size);
 }
 
-long LineImages_uncompressedCount(void) { return __atomic_load_n(&uncompressed, __ATOMIC_RELAXED); }
+long TesseractPatches_lineImagesWritten(void) { return __atomic_load_n(&written, __ATOMIC_RELAXED); }
 
-void *LineImages_leptonicaReadMem(const unsigned char *data, size_t size) {
-    ReadMem next = (ReadMem)leptonica((void **)&leptonicaReadMem, "pixReadMem");
+long TesseractPatches_lineImagesRead(void) { return __atomic_load_n(&read, __ATOMIC_RELAXED); }
+
+void *TesseractPatches_leptonicaReadMem(const unsigned char *data, size_t size) {
+    ReadMem next = (ReadMem)libraryFunction((void **)&leptonicaReadMem, "pixReadMem");
     return next == NULL ? NULL : next(data, size);
 }

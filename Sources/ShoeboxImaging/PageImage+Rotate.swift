@@ -1,3 +1,5 @@
+public import ShoeboxCore
+
 extension PageImage {
     /// The page turned clockwise by 90, 180 or 270 degrees (other values leave it as it is).
     public func rotated(clockwise degrees: Int) -> PageImage {
