@@ -1,5 +1,5 @@
 // Poppler-glib hands out a page's image only decoded, as a cairo surface of 4 bytes a pixel (two of them for a
-// moment), and cairo rendering decodes it whole as well: a 600-dpi A4 scan in a PDF (35 megapixels) took
+// moment), and cairo rendering decodes it whole as well: a 600-dpi A4 scan in a PDF (35 megapixels) takes
 // 2 × 132 MB, and a PDF holding a 20000 × 20000 image would take 3.2 GB before any size limit could look at
 // it. Poppler-glib does not tell an image's size without decoding it.
 //
