@@ -17,7 +17,7 @@ TODAY ?= $(shell date +%F)
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test format format-check run regress regress-dev bench bench-parse check-asan fuzz fixtures clean
+.PHONY: setup build release test test-fast format format-check run regress regress-dev bench bench-parse check-asan fuzz fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -38,6 +38,12 @@ release: setup
 
 test: build format-check
 	swift test
+
+# Every test except those tagged .ocr (tesseract over whole documents) or .slow (Tests/ShoeboxTestSupport/Tags.swift),
+# in about a minute: the check to run while working; `make test` runs everything. `swift test --skip` matches test
+# names, not tags, so Tests/skip-tags.py reads the tagged suites and tests from the sources.
+test-fast: build
+	skip=$$(python3 Tests/skip-tags.py ocr slow) && swift test --skip "$$skip"
 
 # The code's layout is swift-format's (.swift-format, shipped with the toolchain): `make format` rewrites it,
 # `make test` refuses code that is not formatted.

@@ -12,7 +12,7 @@ import Testing
 @testable import ShoeboxStore
 
 struct ImageAndOCRTests {
-    @Test func tesseractReadsAPNGFixture() throws {
+    @Test(.tags(.ocr)) func tesseractReadsAPNGFixture() throws {
         let pages = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()
         #expect(pages.count == 1)
         #expect(pages[0].dpi == 300)
@@ -27,7 +27,7 @@ struct ImageAndOCRTests {
         #expect(ocr.lines.allSatisfy { $0.box.right <= pages[0].width && $0.box.bottom <= pages[0].height })
     }
 
-    @Test func oneEngineReadsSeveralPagesInARow() throws {
+    @Test(.tags(.ocr)) func oneEngineReadsSeveralPagesInARow() throws {
         let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
         for name in ["eng-gb-grocer.png", "eng-us-hardware.png"] {
             let image = try ImageLoader.load(try fixtureBytes(name), kind: .png, maxMegapixels: 60).get()[0]
@@ -37,7 +37,7 @@ struct ImageAndOCRTests {
 
     // Tesseract's PNG request for each text line's image reaches the LineImages target's pixWriteMem (the
     // linker put it in the executable's dynamic symbols), which writes PNM: the page reads as before.
-    @Test func tesseractKeepsItsTextLineImagesUncompressed() throws {
+    @Test(.tags(.ocr)) func tesseractKeepsItsTextLineImagesUncompressed() throws {
         let image = try ImageLoader.load(try fixtureBytes("eng-gb-grocer.png"), kind: .png, maxMegapixels: 60).get()[0]
         let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
         let before = OCREngine.uncompressedLineImages
@@ -94,7 +94,7 @@ struct ImageAndOCRTests {
 
     // Tesseract keeps the page image Shoebox hands it instead of copying it (PageHandOff's pixCopy): a hand-off
     // per read, and the same page read again, scaled in between, gives the same words.
-    @Test func tesseractKeepsThePageImageItIsHandedWithoutACopy() throws {
+    @Test(.tags(.ocr)) func tesseractKeepsThePageImageItIsHandedWithoutACopy() throws {
         let image = try ImageLoader.load(try fixtureBytes("eng-gb-grocer.png"), kind: .png, maxMegapixels: 60).get()[0]
         let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
         let before = OCREngine.pagesHandedOver
@@ -107,7 +107,7 @@ struct ImageAndOCRTests {
 
     // Loading an engine reaches the AmbiguityTable target's LoadUniversal (exported by the executable) instead of
     // tesseract's own: the count rises by one per language loaded, and the engine reads as before.
-    @Test func enginesLoadWithoutTheUniversalAmbiguityTable() throws {
+    @Test(.tags(.ocr)) func enginesLoadWithoutTheUniversalAmbiguityTable() throws {
         let before = OCREngine.skippedAmbiguityTables
         let engine = try OCREngine(languages: ["deu", "eng"], pageSegmentationMode: 4)
         #expect(OCREngine.skippedAmbiguityTables >= before + 2)
@@ -336,7 +336,7 @@ struct ZipTests {
     }
 }
 
-struct OrientationTests {
+@Suite(.tags(.ocr)) struct OrientationTests {
     @Test func osdTellsHowToTurnASidewaysPage() throws {
         let upright = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()[0]
         let osd = try OCREngine(languages: ["osd"], pageSegmentationMode: 0)
@@ -350,7 +350,7 @@ struct OrientationTests {
     }
 }
 
-struct PipelineReadingTests {
+@Suite(.tags(.ocr)) struct PipelineReadingTests {
     let today = CalendarDay(year: 2026, month: 11, day: 30)!
 
     @Test func aSidewaysScanIsTurnedUprightAndRead() throws {
