@@ -71,8 +71,8 @@ regress-dev: release
 	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet \
 		--report .build/regress-dev.json --baseline baselines/devset.json
 
-# Parse + merge time per OCR'd document, on the cached text of the fixtures (and the devset when present).
-# Shoebox against pdftoppm + the tesseract CLI and ocrmypdf on the same corpus (bench/bench.py says how).
+# Shoebox against what a user would run instead, on the same corpus (bench/bench.py and docs/benchmarks.md say how):
+# the tesseract CLI once on the original images (the single-pass floor), pdftoppm + the tesseract CLI, ocrmypdf.
 # Installs what only the bench needs: img2pdf, GNU time and the tesseract CLI (Debian), ocrmypdf (PyPI).
 bench: release
 	@dpkg -s img2pdf time tesseract-ocr >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends img2pdf time tesseract-ocr; }
@@ -97,6 +97,7 @@ fuzz: setup
 	swift build --build-path .build/fuzz-asan -Xswiftc -sanitize=address -Xcc -fsanitize=address --product shoebox-fuzz
 	python3 fuzz/fuzz.py --bin .build/fuzz-asan/debug/shoebox-fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED)
 
+# Parse + merge time per OCR'd document, on the cached text of the fixtures (and the devset when present).
 bench-parse: release
 	swift build -c release --product shoebox-bench
 	.build/release/shoebox regress Fixtures/receipts --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet > /dev/null
