@@ -9,7 +9,7 @@
 // PDF's coding parameters, and leptonica decodes it at 1 bit a pixel (a 600-dpi A4 page: 4.4 MB). Flate
 // pixels (gray or RGB, as img2pdf stores a PNG) are inflated here one row at a time into a leptonica image.
 // Only images in the page's own resources are seen (not those inside form XObjects); for everything else
-// (JBIG2, masks, /Decode arrays, CMYK and other colour spaces) poppler goes on as before.
+// (JBIG2, masks, /Decode arrays, CMYK and other colour spaces) poppler decodes the page.
 #include <stdlib.h>
 #include <string.h>
 #include <qpdf/qpdf-c.h>
