@@ -17,7 +17,7 @@ TODAY ?= $(shell date +%F)
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test format format-check run regress regress-dev bench bench-parse check-asan fuzz fixtures clean
+.PHONY: setup build release test test-fast format format-check run regress regress-dev bench bench-parse check-asan fuzz fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -38,6 +38,12 @@ release: setup
 
 test: build format-check
 	swift test
+
+# Every test except those tagged .ocr (tesseract over whole documents) or .slow (Tests/ShoeboxTestSupport/Tags.swift),
+# in about a minute: the check to run while working; `make test` runs everything. `swift test --skip` matches test
+# names, not tags, so Tests/skip-tags.py reads the tagged suites and tests from the sources.
+test-fast: build
+	skip=$$(python3 Tests/skip-tags.py ocr slow) && swift test --skip "$$skip"
 
 # The code's layout is swift-format's (.swift-format, shipped with the toolchain): `make format` rewrites it,
 # `make test` refuses code that is not formatted.
@@ -65,8 +71,8 @@ regress-dev: release
 	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet \
 		--report .build/regress-dev.json --baseline baselines/devset.json
 
-# Parse + merge time per OCR'd document, on the cached text of the fixtures (and the devset when present).
-# Shoebox against pdftoppm + the tesseract CLI and ocrmypdf on the same corpus (bench/bench.py says how).
+# Shoebox against what a user would run instead, on the same corpus (bench/bench.py and docs/benchmarks.md say how):
+# the tesseract CLI once on the original images (the single-pass floor), pdftoppm + the tesseract CLI, ocrmypdf.
 # Installs what only the bench needs: img2pdf, GNU time and the tesseract CLI (Debian), ocrmypdf (PyPI).
 bench: release
 	@dpkg -s img2pdf time tesseract-ocr >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends img2pdf time tesseract-ocr; }
@@ -91,6 +97,7 @@ fuzz: setup
 	swift build --build-path .build/fuzz-asan -Xswiftc -sanitize=address -Xcc -fsanitize=address --product shoebox-fuzz
 	python3 fuzz/fuzz.py --bin .build/fuzz-asan/debug/shoebox-fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED)
 
+# Parse + merge time per OCR'd document, on the cached text of the fixtures (and the devset when present).
 bench-parse: release
 	swift build -c release --product shoebox-bench
 	.build/release/shoebox regress Fixtures/receipts --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet > /dev/null

@@ -8,14 +8,20 @@ plus devset receipts wrapped as PDFs when ../shared/devset is there. Measured, o
                tools; the ratios use the mean of the two
   cli-loop     `pdftoppm -r 300 -gray` for the PDFs, then the tesseract CLI on every page (psm 6), two at a
                time, OMP_THREAD_LIMIT=1
+  floor        the plainest alternative: `tesseract IMAGE OUT` with its defaults, once per page, two at a time,
+               on the original image files, nothing rendered. A wrapped PDF (img2pdf) is read as the image it was
+               made from; a fixture PDF that stores a page image gets it back as stored (`pdfimages -all`, no
+               rendering); a page with no image (the born-digital invoice) is skipped, as Shoebox reads its
+               text layer. The single-pass floor: Shoebox's CPU per page is printed against its CPU per page
   ocrmypdf     `ocrmypdf --jobs 2 --output-type none --sidecar`, one document after another
   rerun        `shoebox run` again on the unchanged folder (the cache)
   engine limit tesseract's own CPU time per page (the CLI loop's, summed) divided by the two cores; and
                Shoebox's own: the CPU time its run spent in tesseract's recognition (all passes), over two
                cores, against its wall time, with the CPU of every other phase (--log-json)
 
-Prints pages per second, peak RSS, and the ratios. Timing is wall clock on a shared VM: compare the ratios,
-which are measured minutes apart on the same inputs.
+Prints, per row, wall seconds, pages per second, CPU seconds (GNU time: user + system of the process and its
+children) and CPU seconds per page, peak RSS, then the ratios. Wall clock depends on what else the machine runs
+(the load average is printed); CPU per page much less so.
 """
 import os, shutil, subprocess, sys, time, glob, resource, json
 
@@ -34,13 +40,47 @@ def run(cmd, **kw):
 
 def timed(cmd):
     """Wall seconds and peak RSS (KiB, from GNU time) of one command."""
+    wall, rss, _, r = timed_cpu(cmd)
+    return wall, rss, r
+
+
+def timed_cpu(cmd):
+    """Wall seconds, peak RSS (KiB) and CPU seconds (user + system, from GNU time) of one command."""
     start = time.monotonic()
-    r = run(["/usr/bin/time", "-f", "%M", *cmd])
+    r = run(["/usr/bin/time", "-f", "%M %U %S", *cmd])
     wall = time.monotonic() - start
     if r.returncode not in (0, 1):
         sys.exit(f"bench: {' '.join(cmd[:3])} failed ({r.returncode}): {r.stderr[-800:]}")
-    rss = int(r.stderr.strip().splitlines()[-1])
-    return wall, rss, r
+    rss, user, system = r.stderr.strip().splitlines()[-1].split()
+    return wall, int(rss), float(user) + float(system), r
+
+
+def two_at_a_time(commands):
+    """Runs the commands two at a time; returns peak RSS (KiB) of any one and their summed CPU seconds."""
+    cpu, peak = 0.0, 0
+    running, queue = [], list(commands)
+
+    def reap(block):
+        nonlocal cpu, peak
+        for p in list(running):
+            if block or p.poll() is not None:
+                p.wait()
+                running.remove(p)
+                lines = p.stderr.read().strip().splitlines()
+                u, s, m = lines[-1].split()
+                cpu += float(u) + float(s)
+                peak = max(peak, int(m))
+                if not block:
+                    return
+
+    while queue or running:
+        while queue and len(running) < 2:
+            running.append(subprocess.Popen(["/usr/bin/time", "-f", "%U %S %M", *queue.pop(0)],
+                                            env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+        if running:
+            time.sleep(0.02)
+            reap(False)
+    return peak, cpu
 
 
 def pdf_pages(path):
@@ -55,12 +95,15 @@ def build_corpus():
     shutil.rmtree(WORK, ignore_errors=True)
     os.makedirs(os.path.join(CORPUS, "fixtures"))
     os.makedirs(os.path.join(CORPUS, "devset"))
+    originals = {}  # a PDF made here with img2pdf -> the image file it wraps
     fixtures = sorted(glob.glob(os.path.join(ROOT, "Fixtures", "receipts", "*.png")) + glob.glob(os.path.join(ROOT, "Fixtures", "receipts", "*.jpg")))
     for f in fixtures:
         name = os.path.basename(f)
         shutil.copy(f, os.path.join(CORPUS, "fixtures", name))
         stem = os.path.splitext(name)[0]
-        run(["img2pdf", f, "-o", os.path.join(CORPUS, "fixtures", f"{stem}-scanned.pdf")])
+        wrapped = os.path.join(CORPUS, "fixtures", f"{stem}-scanned.pdf")
+        run(["img2pdf", f, "-o", wrapped])
+        originals[wrapped] = f
     for f in sorted(glob.glob(os.path.join(ROOT, "Fixtures", "receipts", "*.pdf"))):
         shutil.copy(f, os.path.join(CORPUS, "fixtures", os.path.basename(f)))
     devset = []
@@ -68,10 +111,12 @@ def build_corpus():
         devset = sorted(glob.glob(os.path.join(DEVSET, "*.jpg")))[:DEVSET_RECEIPTS]
         for f in devset:
             stem = os.path.splitext(os.path.basename(f))[0]
-            run(["img2pdf", f, "-o", os.path.join(CORPUS, "devset", f"{stem}.pdf")])
+            wrapped = os.path.join(CORPUS, "devset", f"{stem}.pdf")
+            run(["img2pdf", f, "-o", wrapped])
+            originals[wrapped] = f
     docs = sorted(glob.glob(os.path.join(CORPUS, "*", "*")))
     pages = sum(pdf_pages(d) if d.endswith(".pdf") else 1 for d in docs)
-    return docs, pages, len(devset)
+    return docs, pages, len(devset), originals
 
 
 def cli_loop(docs):
@@ -89,33 +134,32 @@ def cli_loop(docs):
             images += sorted(glob.glob(stem + "*.png"))
         else:
             images.append(d)
-    # Two tesseract processes at a time.
-    cpu = 0.0
-    running = []
-    queue = list(images)
+    peak2, cpu = two_at_a_time([["tesseract", img, "-", "--psm", "6"] for img in images])
+    return time.monotonic() - start, max(peak, peak2), len(images), cpu
 
-    def reap(block):
-        nonlocal cpu, peak
-        for p in list(running):
-            if block or p.poll() is not None:
-                p.wait()
-                running.remove(p)
-                lines = p.stderr.read().strip().splitlines()
-                u, s, m = lines[-1].split()
-                cpu += float(u) + float(s)
-                peak = max(peak, int(m))
-                if not block:
-                    return
 
-    while queue or running:
-        while queue and len(running) < 2:
-            img = queue.pop(0)
-            running.append(subprocess.Popen(["/usr/bin/time", "-f", "%U %S %M", "tesseract", img, "-", "--psm", "6"],
-                                            env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
-        if running:
-            time.sleep(0.02)
-            reap(False)
-    return time.monotonic() - start, peak, len(images), cpu
+def floor_loop(docs, originals):
+    """The tesseract CLI with its defaults, once per page, two at a time, on the original image files: an image as
+    it is, a wrapped PDF as the image it was made from (`originals`), another PDF's page images as stored
+    (`pdfimages -all`, nothing rendered), a page without an image skipped. Returns wall, peak RSS, pages read,
+    pages skipped, tesseract CPU seconds."""
+    images_dir = os.path.join(WORK, "floor-images")
+    os.makedirs(images_dir, exist_ok=True)
+    start = time.monotonic()
+    images, skipped = [], 0
+    for d in docs:
+        if not d.endswith(".pdf"):
+            images.append(d)
+        elif d in originals:
+            images.append(originals[d])
+        else:
+            stem = os.path.join(images_dir, os.path.basename(d).replace(".", "_"))
+            run(["pdfimages", "-all", d, stem])
+            stored = sorted(glob.glob(stem + "-*"))
+            images += stored
+            skipped += pdf_pages(d) - len(stored)
+    peak, cpu = two_at_a_time([["tesseract", img, "-"] for img in images])
+    return time.monotonic() - start, peak, len(images), skipped, cpu
 
 
 def ocrmypdf(docs):
@@ -123,7 +167,7 @@ def ocrmypdf(docs):
     if not exe:
         return None
     start = time.monotonic()
-    peak = 0
+    peak, cpu = 0, 0.0
     out = os.path.join(WORK, "ocrmypdf")
     os.makedirs(out, exist_ok=True)
     for d in docs:
@@ -131,9 +175,10 @@ def ocrmypdf(docs):
         cmd = [exe, "--jobs", "2", "--output-type", "none", "--sidecar", sidecar, "--force-ocr", "--quiet"]
         if not d.endswith(".pdf"):
             cmd += ["--image-dpi", "300"]
-        _, rss, r = timed(cmd + [d, "-"])
+        _, rss, cpu_s, _ = timed_cpu(cmd + [d, "-"])
         peak = max(peak, rss)
-    return time.monotonic() - start, peak
+        cpu += cpu_s
+    return time.monotonic() - start, peak, cpu
 
 
 def accuracy(scanned_dir, out):
@@ -166,7 +211,8 @@ def accuracy(scanned_dir, out):
 def main():
     if not os.access(SHOEBOX, os.X_OK):
         sys.exit("bench: build first (make release)")
-    docs, pages, devset = build_corpus()
+    load_before = os.getloadavg()
+    docs, pages, devset, originals = build_corpus()
     # Every tool gets every document (the one born-digital fixture PDF included: a user would feed it too).
     scanned = docs
     scanned_pages = pages
@@ -179,42 +225,57 @@ def main():
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         shutil.copy(d, dest)
     def shoebox_run(name):
-        """A first run into a new output folder: wall seconds, peak RSS, CPU seconds per phase, the folder."""
+        """A first run into a new output folder: wall seconds, peak RSS, CPU seconds (GNU time), CPU seconds per phase
+        (its --log-json), the folder."""
         out = os.path.join(WORK, name)
         shutil.rmtree(out, ignore_errors=True)
         log = out + ".jsonl"
-        wall, rss, _ = timed([SHOEBOX, "run", scanned_dir, "--out", out, "--jobs", "2", "--today", "2026-11-30", "--log-json", log])
+        wall, rss, cpu_total, _ = timed_cpu(
+            [SHOEBOX, "run", scanned_dir, "--out", out, "--jobs", "2", "--today", "2026-11-30", "--log-json", log])
         with open(log) as f:
             finished = [json.loads(l) for l in f if '"finished"' in l][-1]
-        return wall, rss, finished.get("cpuSeconds", {}), out
+        return wall, rss, cpu_total, finished.get("cpuSeconds", {}), out
 
-    # Shoebox runs first and again last, and its mean is compared: this VM's speed drifts by a quarter within
-    # minutes (the same Shoebox run took 58 s and 77 s an hour apart), and the other tools run in between.
+    # Shoebox runs first and again last, and its mean is compared: this VM's speed drifts within minutes, and the
+    # other tools run in between.
     first = shoebox_run("shoebox-out")
-    out = first[3]
-    re_wall, re_rss, _ = timed([SHOEBOX, "run", scanned_dir, "--out", out, "--jobs", "2", "--today", "2026-11-30"])
+    out = first[4]
+    re_wall, re_rss, re_cpu, _ = timed_cpu([SHOEBOX, "run", scanned_dir, "--out", out, "--jobs", "2", "--today", "2026-11-30"])
+    floor_wall, floor_rss, floor_pages, floor_skipped, floor_cpu = floor_loop(scanned, originals)
     cli_wall, cli_rss, cli_pages, tess_cpu = cli_loop(scanned)
     ocr = ocrmypdf(scanned)
     last = shoebox_run("shoebox-out-last")
-    sb_wall, sb_rss = (first[0] + last[0]) / 2, max(first[1], last[1])
-    cpu = {k: (first[2].get(k, 0) + last[2].get(k, 0)) / 2 for k in set(first[2]) | set(last[2])}
+    sb_wall, sb_rss, sb_cpu = (first[0] + last[0]) / 2, max(first[1], last[1]), (first[2] + last[2]) / 2
+    cpu = {k: (first[3].get(k, 0) + last[3].get(k, 0)) / 2 for k in set(first[3]) | set(last[3])}
 
-    def pps(wall):
-        return scanned_pages / wall if wall > 0 else 0
+    def pps(wall, n=scanned_pages):
+        return n / wall if wall > 0 else 0
 
     limit = scanned_pages / (tess_cpu / 2) if tess_cpu > 0 else 0
-    rows = [("shoebox run (2 workers), first", first[0], first[1]), ("shoebox run (2 workers), last", last[0], last[1]),
-            ("shoebox run (2 workers), mean of the two", sb_wall, sb_rss), ("pdftoppm + tesseract CLI, 2 at a time", cli_wall, cli_rss)]
+    # (what the row is, wall seconds, pages it read, CPU seconds or None, peak RSS KiB)
+    rows = [("shoebox run, 2 workers: first run", first[0], scanned_pages, first[2], first[1]),
+            ("shoebox run, 2 workers: last run", last[0], scanned_pages, last[2], last[1]),
+            ("shoebox run, 2 workers: mean of the two", sb_wall, scanned_pages, sb_cpu, sb_rss),
+            (f"floor: tesseract CLI, defaults, one pass on the original images, 2 at a time ({floor_skipped} text-only "
+             "page skipped)", floor_wall, floor_pages, floor_cpu, floor_rss),
+            ("pdftoppm -r 300 (PDFs) + tesseract CLI --psm 6, 2 at a time", cli_wall, cli_pages, tess_cpu, cli_rss)]
     if ocr:
-        rows.append(("ocrmypdf --jobs 2 --output-type none --sidecar", ocr[0], ocr[1]))
-    rows.append(("shoebox run again, unchanged folder (cache)", re_wall, re_rss))
+        rows.append(("ocrmypdf --jobs 2 --output-type none --sidecar, one document after another", ocr[0], scanned_pages, ocr[2], ocr[1]))
+    rows.append(("shoebox run again on the unchanged folder (nothing to do)", re_wall, scanned_pages, re_cpu, re_rss))
     print()
-    print("| tool | seconds | pages/s | peak RSS MiB |")
-    print("|---|---|---|---|")
-    for name, wall, rss in rows:
-        print(f"| {name} | {wall:.1f} | {pps(wall):.2f} | {rss / 1024:.0f} |")
-    print(f"| engine-bound limit (tesseract CPU {tess_cpu:.1f} s over {cli_pages} pages / 2 cores) | {tess_cpu / 2:.1f} | {limit:.2f} | – |")
+    print("| what ran | seconds | pages | pages/s | CPU s | CPU s/page | peak RSS MiB |")
+    print("|---|---|---|---|---|---|---|")
+    for name, wall, n, cpu_s, rss in rows:
+        cpu_cells = f"{cpu_s:.1f} | {cpu_s / n:.2f}" if cpu_s is not None and n else "– | –"
+        print(f"| {name} | {wall:.1f} | {n} | {pps(wall, n):.2f} | {cpu_cells} | {rss / 1024:.0f} |")
+    print(f"| engine-bound limit: the CLI loop's tesseract CPU over 2 cores | {tess_cpu / 2:.1f} | {cli_pages} | {limit:.2f} | – | – | – |")
     print()
+    print("(the CLI loop's CPU column is its tesseract processes only; pdftoppm's rendering is in its seconds)")
+    sb_per_page, floor_per_page = sb_cpu / scanned_pages, floor_cpu / floor_pages if floor_pages else 0
+    if floor_per_page:
+        print(f"shoebox CPU per page against the single-pass floor: {sb_per_page:.2f} s / {floor_per_page:.2f} s = "
+              f"{sb_per_page / floor_per_page:.2f}×   (wall: floor {floor_wall:.1f} s, shoebox {sb_wall:.1f} s: "
+              f"{sb_wall / floor_wall:.2f}× the floor's time)")
     print(f"shoebox / CLI loop: {cli_wall / sb_wall:.2f}×   (target ≥ 1.5×)")
     if ocr:
         print(f"shoebox / ocrmypdf: {ocr[0] / sb_wall:.2f}×   (target ≥ 1.5×)")
@@ -230,7 +291,7 @@ def main():
     if recognition:
         print(f"shoebox's own engine-bound limit (mean of its two runs): recognition CPU {recognition:.1f} s / 2 cores = "
               f"{recognition / 2:.1f} s; wall {sb_wall:.1f} s: {recognition / 2 / sb_wall:.3f}   (target ≥ 0.95; first run "
-              f"{first[2].get('recognition', 0) / 2 / first[0]:.3f}, last {last[2].get('recognition', 0) / 2 / last[0]:.3f})")
+              f"{first[3].get('recognition', 0) / 2 / first[0]:.3f}, last {last[3].get('recognition', 0) / 2 / last[0]:.3f})")
         other = {k: v for k, v in sorted(cpu.items(), key=lambda kv: -kv[1]) if k not in ("recognition", "process") and v > 0}
         print(f"  CPU seconds: process {cpu.get('process', 0):.1f}, recognition {recognition:.1f}, "
               + ", ".join(f"{k} {v:.1f}" for k, v in other.items()))
@@ -241,8 +302,12 @@ def main():
         print(f"field accuracy of the timed run ({scores['documents']} documents with known fields, default pipeline, "
               "every pass; `make regress-dev` gates the same reading on the devset): "
               + ", ".join(f"{k} {fields[k]['normalised']}/{fields[k]['checked']}" for k in ("merchant", "date", "total", "currency") if k in fields))
+    load_after = os.getloadavg()
+    print(f"load average (1, 5, 15 min) at the start {' '.join(f'{x:.1f}' for x in load_before)}, at the end "
+          f"{' '.join(f'{x:.1f}' for x in load_after)} on {os.cpu_count()} cores: the bench itself makes about 2; more means other "
+          "work shared the cores, and then wall times and the engine-bound ratio are not comparable (CPU seconds per page move less)")
     print("note: shoebox reads a page again (another segmentation mode, scaled, adaptive threshold) only where a field came out"
-          " uncertain; the CLI loop and ocrmypdf read every page once.")
+          " uncertain; the floor, the CLI loop and ocrmypdf read every page once and check nothing.")
 
 
 if __name__ == "__main__":

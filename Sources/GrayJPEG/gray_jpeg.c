@@ -4,7 +4,7 @@
 // with leptonica's own arithmetic (`pixConvertRGBToGray` with its default weights), straight into an 8-bit
 // leptonica image: the same pixels, the same resolution from the JFIF header, without the colour page in
 // between. Gray JPEGs are copied as they are. Anything else (CMYK, a decoding error) returns NULL, and the
-// caller goes on to leptonica, which answers as before.
+// caller goes on to leptonica's own reader.
 #pragma STDC FP_CONTRACT OFF
 #include <setjmp.h>
 #include <stdio.h>

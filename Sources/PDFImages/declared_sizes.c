@@ -1,7 +1,7 @@
 // The sizes of every image a PDF page may draw, as the file declares them, before poppler sees any of them.
 //
 // Poppler allocates an image's line buffers from its declared /Width and /Height, and on a product that
-// overflows it prints "Bogus memory allocation size" and aborts the whole process (measured with poppler 22.12:
+// overflows it prints "Bogus memory allocation size" and aborts the whole process (poppler 22.12 does so for
 // a 2000000000 × 2000000000 image covering the page, or the same image inside a form XObject or inline in the
 // content stream). No limit of Shoebox's can look at an image once poppler renders the page, so the page is
 // looked at here first, with qpdf, and refused when any image on it is over the limit.
@@ -21,7 +21,7 @@
 #include "internal.h"
 
 // maxDepth counts dictionaries and arrays: a form inside a form is three levels (its /Resources, their /XObject, the
-// form), and poppler draws forms nested about 100 deep (measured: an absurd image under 20 or 60 nested forms aborted it).
+// form), and poppler draws forms nested about 100 deep (an absurd image under 60 nested forms still aborts it).
 enum { maxObjects = 100000, maxDepth = 1000, seenSlots = 1 << 17 };
 static const size_t contentCap = (size_t)64 << 20;
 static const size_t otherFilterCap = (size_t)256 << 10;

@@ -1,5 +1,5 @@
 // Poppler-glib hands out a page's image only decoded, as a cairo surface of 4 bytes a pixel (two of them for a
-// moment), and cairo rendering decodes it whole as well: a 600-dpi A4 scan in a PDF (35 megapixels) took
+// moment), and cairo rendering decodes it whole as well: a 600-dpi A4 scan in a PDF (35 megapixels) takes
 // 2 × 132 MB, and a PDF holding a 20000 × 20000 image would take 3.2 GB before any size limit could look at
 // it. Poppler-glib does not tell an image's size without decoding it.
 //
@@ -9,7 +9,7 @@
 // PDF's coding parameters, and leptonica decodes it at 1 bit a pixel (a 600-dpi A4 page: 4.4 MB). Flate
 // pixels (gray or RGB, as img2pdf stores a PNG) are inflated here one row at a time into a leptonica image.
 // Only images in the page's own resources are seen (not those inside form XObjects); for everything else
-// (JBIG2, masks, /Decode arrays, CMYK and other colour spaces) poppler goes on as before.
+// (JBIG2, masks, /Decode arrays, CMYK and other colour spaces) poppler decodes the page.
 #include <stdlib.h>
 #include <string.h>
 #include <qpdf/qpdf-c.h>

@@ -21,9 +21,9 @@ func parseBench(cacheDirectory dir: String) {
     let parser = ReceiptParser(today: CalendarDay(year: 2026, month: 11, day: 30)!)
     let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency])
     let source = SourceFile(path: "/bench", relativePath: "bench", folder: "", kind: .png, sha256: "", size: 0)
-    // Each document is timed in every round; its time is its fastest round (a shared VM's noise only ever adds
-    // time: measured here, the same binary's plain median varied 1.0–1.6 ms between runs). The plain median over
-    // all rounds is printed beside it.
+    // Each document is timed in every round; its time is its fastest round (a shared machine's noise only ever
+    // adds time, so the plain median moves from one run to the next). The plain median over all rounds is printed
+    // beside it.
     let rounds = 7
     var best = [Double](repeating: .infinity, count: documents.count)
     var samples: [Double] = []

@@ -40,13 +40,12 @@ public enum ImageLoader {
             return .failure(.imageTooLarge(width: size.width, height: size.height, limit: maxMegapixels))
         }
         // A JPEG larger than PageImage.readMegapixels is decoded to its luminance only: the gray page directly,
-        // without the colour image four times its size in between (a 35-megapixel A4 scan needed 140 MB more).
+        // without the colour image four times its size in between (140 MB for a 35-megapixel A4 scan).
         // One of twice that size or more is also decoded smaller by libjpeg itself (1/2, 1/4 or 1/8, keeping at
         // least half of readMegapixels): a 600-dpi A4 scan comes out at 300 dpi without ever being whole in memory.
         // Smaller ones are read as leptonica's general reader reads them, then turned gray with its weights
-        // (0.3 R + 0.5 G + 0.2 B), which reads SROIE receipts better than the luminance (measured: luminance for
-        // all cost one date and one merchant of 120). A JPEG the luminance reader refuses (CMYK) goes the
-        // general way too.
+        // (0.3 R + 0.5 G + 0.2 B), which reads faint receipts a little better than the luminance. A JPEG the
+        // luminance reader refuses (CMYK) goes the general way too.
         var pix: UnsafeMutablePointer<PIX>?
         var reduction = 1
         if kind == .jpeg, let size, Double(size.width * size.height) / 1e6 > PageImage.readMegapixels {
@@ -70,8 +69,9 @@ public enum ImageLoader {
     /// wider than `largestPaperInches` on its shorter side. Phones and some scanning software write 72 or 96
     /// dpi into images of thousands of pixels (a 4945 × 6981 A4 scan "at 96 dpi" would be 51 inches wide);
     /// such an image is read as one without a resolution. Believed, the figure would also cost memory: tesseract
-    /// builds its text-line projection at 100 dpi of the resolution it is told, so a 16-megapixel page said
-    /// to be 65 dpi took 76 MB more (a full-size map plus a 4-byte-per-pixel sum of it) than at 300 dpi.
+    /// builds its text-line projection at 100 dpi of the resolution it is told, so below 100 dpi it makes a
+    /// full-size map of the page plus a 4-byte-per-pixel sum of it (for a 16-megapixel page, 76 MB more than at
+    /// 300 dpi).
     static func statedResolution(_ xres: Int, width: Int, height: Int) -> Int? {
         guard (70...2400).contains(xres), Double(min(width, height)) / Double(xres) <= largestPaperInches else { return nil }
         return xres

@@ -159,9 +159,8 @@ public final class PDFRenderer {
     /// An image stored as a JPEG of gray or RGB, as CCITT fax data or as Flate-compressed gray or RGB pixels is
     /// decoded by Shoebox from its stored bytes: a JPEG exactly as the same JPEG file would be (over
     /// `readMegapixels` at 1/2–1/8 by libjpeg, to its luminance), fax data at 1 bit a pixel, pixels row by
-    /// row. Poppler makes two surfaces of 4 bytes a pixel of an image (a 35-megapixel A4 scan: 2 × 132 MB),
-    /// and took 27 ms a page for the bench's small receipt scans, five times what decoding them takes. Other
-    /// images are decoded by poppler.
+    /// row. Poppler makes two surfaces of 4 bytes a pixel of an image (2 × 132 MB for a 35-megapixel A4 scan)
+    /// and takes several times as long as decoding the stored bytes. Other images are decoded by poppler.
     public func scan(page index: Int, highestDPI: Int, maxMegapixels: Int) -> Scan {
         if let failure = imageOverLimit(page: index, maxMegapixels: maxMegapixels) { return .failed(failure) }
         let stored = storedImage(page: index)

@@ -30,7 +30,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
 }
 
 @Suite(.serialized) struct EndToEndTests {
-    @Test func runExportStatusOnTheSampleFolderWithBadInputs() throws {
+    @Test(.tags(.ocr)) func runExportStatusOnTheSampleFolderWithBadInputs() throws {
         #expect(FileManager.default.isExecutableFile(atPath: shoebox), "build first: make build")
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -139,7 +139,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(status.out.contains("failed  bad/locked.pdf: encrypted-pdf"))
     }
 
-    @Test func aKilledRunResumesWithoutRecordingAnythingTwice() throws {
+    @Test(.tags(.ocr)) func aKilledRunResumesWithoutRecordingAnythingTwice() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans/receipts")
@@ -176,7 +176,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(Set(sources).count == files.count)
     }
 
-    @Test func oneRunAtATimePerOutputFolder() throws {
+    @Test(.tags(.ocr)) func oneRunAtATimePerOutputFolder() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans/r")
@@ -201,7 +201,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
         #expect(waiting.out.contains("4 files found, 0 processed, 4 already done"), "\(waiting.out)")
     }
 
-    @Test func extractJSONReadsEverySyntheticFixture() throws {
+    @Test(.tags(.ocr)) func extractJSONReadsEverySyntheticFixture() throws {
         let dir = fixtures.appendingPathComponent("receipts")
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { !$0.hasSuffix(".json") }.sorted()
         #expect(files.count >= 15)
@@ -273,7 +273,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
 
 /// `shoebox review` as a person and as a script would use it.
 @Suite(.serialized) struct ReviewEndToEndTests {
-    @Test func aReviewSessionThroughPipedInputThenApplyWithABadLine() throws {
+    @Test(.tags(.ocr)) func aReviewSessionThroughPipedInputThenApplyWithABadLine() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let office = work.appendingPathComponent("scans/office")
@@ -347,7 +347,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
 }
 
 @Suite(.serialized) struct DuplicateEndToEndTests {
-    @Test func theSamePaperAgainIsSuspectedAndTheSameBytesAreKnown() throws {
+    @Test(.tags(.ocr)) func theSamePaperAgainIsSuspectedAndTheSameBytesAreKnown() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
@@ -382,7 +382,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
     }
 }
 
-@Suite(.serialized) struct PrivacyEndToEndTests {
+@Suite(.serialized, .tags(.ocr)) struct PrivacyEndToEndTests {
     /// No network, by construction: a run without any network (a fresh network namespace) gives the same
     /// records as a run with it, and a run traced with strace makes no network call at all, not even a
     /// local socket.
@@ -440,7 +440,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
 @Suite(.serialized) struct BrokenFilesEndToEndTests {
     /// Truncated and bit-flipped PDFs, JPEGs, PNGs and TIFFs, a zero-page PDF, a symlink loop: every file
     /// ends in a named state, the run neither crashes nor hangs.
-    @Test func brokenFilesEndInNamedStates() throws {
+    @Test(.tags(.ocr)) func brokenFilesEndInNamedStates() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let folder = work.appendingPathComponent("scans/broken")
@@ -628,7 +628,7 @@ func readExportZip(_ zip: String, delimiter: String = ",") throws -> [String: An
     return try #require(try JSONSerialization.jsonObject(with: Data(r.out.utf8)) as? [String: Any])
 }
 
-@Suite(.serialized) struct ExportEndToEndTests {
+@Suite(.serialized, .tags(.ocr)) struct ExportEndToEndTests {
     @Test func theFinanceZipReadsBackTheSameEverywhere() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -820,7 +820,7 @@ func readExportZip(_ zip: String, delimiter: String = ",") throws -> [String: An
     }
 }
 
-@Suite(.serialized) struct WorkSharingEndToEndTests {
+@Suite(.serialized, .tags(.ocr)) struct WorkSharingEndToEndTests {
     /// One long document and two workers: the worker without a document reads every other page, and the
     /// record and page text are exactly those of a one-worker run.
     @Test func aWorkerWithoutDocumentsReadsPagesOfAnother() throws {

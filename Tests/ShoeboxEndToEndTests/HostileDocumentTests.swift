@@ -33,7 +33,7 @@ private func failureCode(_ record: [String: Any]?) -> String? {
     /// converted to Int because the result would be greater than Int.max", SIGILL), and a page drawing an image
     /// declared 2000000000 × 2000000000 (as the page's own, inside a form XObject, or inline) aborted inside
     /// poppler ("Bogus memory allocation size", SIGABRT): the run died, records.jsonl was never written.
-    @Test func hostilePDFPagesAndImageHeadersEndInNamedFailures() throws {
+    @Test(.tags(.ocr)) func hostilePDFPagesAndImageHeadersEndInNamedFailures() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let giant = 2_000_000_000
@@ -97,7 +97,7 @@ private func failureCode(_ record: [String: Any]?) -> String? {
     /// Issue 15, class 14 (image types). Before: a 16-bit gray+alpha TIFF and 32-bit floating-point TIFFs
     /// (made by ImageMagick) failed as corrupt-image, "The image data is damaged". Now they are named as formats
     /// Shoebox does not read (unsupported-image-format); 16-bit gray+alpha PNGs and 16-bit gray TIFFs are read.
-    @Test func sixteenBitAlphaAndFloatImagesAreReadOrNamedUnsupported() throws {
+    @Test(.tags(.ocr)) func sixteenBitAlphaAndFloatImagesAreReadOrNamedUnsupported() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let receipt = fixtures.path + "/receipts/eng-gb-grocer.png"
@@ -162,7 +162,7 @@ private func failureCode(_ record: [String: Any]?) -> String? {
 /// A short run of the fuzz target (`make fuzz` runs 10,000 cases on an AddressSanitizer build): 200 mutated
 /// fixtures read by the debug build's shoebox-fuzz, none may crash, hang or leave the process failing.
 @Suite(.serialized) struct FuzzSmokeTests {
-    @Test func twoHundredMutatedFilesNeitherCrashNorHang() throws {
+    @Test(.tags(.slow)) func twoHundredMutatedFilesNeitherCrashNorHang() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let python = try #require(which("python3"), "python3 is missing (make setup)")

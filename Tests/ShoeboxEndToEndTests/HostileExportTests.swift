@@ -76,7 +76,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
     /// Class 2. Before: `trip1` and `trip:1` both went to trip1.zip, the top level and a folder named
     /// `unsorted` both to unsorted.zip, two names alike in their first 80 characters to one zip: each pair
     /// overwrote one zip with the other, receipts missing, exit 0.
-    @Test func foldersWhoseNamesSanitiseAlikeEachGetTheirOwnStableZip() throws {
+    @Test(.tags(.ocr)) func foldersWhoseNamesSanitiseAlikeEachGetTheirOwnStableZip() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
@@ -153,7 +153,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
     /// Class 2, the last guard. These two folder names both sanitise to `trip` and their SHA-256 agree in the
     /// first 8 hex digits (4dcb2dbb, found by a birthday search): both would be `trip_4dcb2dbb.zip`. Before:
     /// both went to trip.zip, one replacing the other, exit 0. After: exit 13 names both, nothing is written.
-    @Test func twoFoldersThatWouldStillShareAZipNameAreRefusedNotOverwritten() throws {
+    @Test(.tags(.ocr)) func twoFoldersThatWouldStillShareAZipNameAreRefusedNotOverwritten() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
@@ -175,7 +175,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
     /// failed with exit 4 ("cannot rename … .partial: No such file or directory", 15 of 15 pairs here), and a
     /// reader could meet a half-written zip under the final name. After: an export takes the store's lock
     /// (exit 8 naming the holder, or --wait) and writes a temporary file of its own.
-    @Test func exportsAtOnceOrDuringARunNeverLeaveACorruptZip() throws {
+    @Test(.tags(.ocr)) func exportsAtOnceOrDuringARunNeverLeaveACorruptZip() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
@@ -295,7 +295,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
     /// characters"); `review --apply` took a 101-character reference. After: sidecar, review and import refuse
     /// over-long values with a sentence, and an over-long value already in a store is cut with a marker in
     /// the CSV, the XLSX and the JSON while the rest of the folder exports.
-    @Test func anOverLongTextValueNeverBlocksAFoldersExport() throws {
+    @Test(.tags(.ocr)) func anOverLongTextValueNeverBlocksAFoldersExport() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
@@ -389,7 +389,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
     /// Class 13. Before: `export` looked up the owner's user name of every original (FileManager's
     /// attributes), which opened sockets to nscd (8 socket/connect calls for one export here). After: no verb
     /// makes a network call, traced with strace, and each does its work in a namespace without a network.
-    @Test func everyVerbOpensNoSocketAndNeedsNoNetwork() throws {
+    @Test(.tags(.ocr)) func everyVerbOpensNoSocketAndNeedsNoNetwork() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let strace = try #require(which("strace"), "strace is missing: apt-get install -y strace (make setup)")

@@ -4,7 +4,7 @@ import Testing
 
 /// Issue 15, class 12: `import` checks every value as strictly as a run would make it, and refuses the whole
 /// file (exit 11) naming the document, its path and the field, with nothing written.
-@Suite(.serialized) struct HostileImportTests {
+@Suite(.serialized, .tags(.ocr)) struct HostileImportTests {
     @Test func anImportThatEscapesTheScansOrHoldsImpossibleValuesIsRefusedWhole() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -175,7 +175,7 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
     /// Review round 2 of issue 15: a decisions file that cannot be read is exit 2 as in `import` (before: exit 4);
     /// `review --apply` takes the store's lock (exit 8 while another process holds it, --wait waits), while the
     /// interactive review does not hold it.
-    @Test func applyNamesABadFileAsUsageAndTakesTheStoresLock() throws {
+    @Test(.tags(.ocr)) func applyNamesABadFileAsUsageAndTakesTheStoresLock() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let shop = work.appendingPathComponent("scans/shop")

@@ -29,7 +29,7 @@ import Testing
     }
 
     // Class 1: a same-bytes duplicate is judged again when what it points to changed or vanished.
-    @Test func aDuplicateIsJudgedAgainWhenItsOriginalChangesOrVanishes() throws {
+    @Test(.tags(.ocr)) func aDuplicateIsJudgedAgainWhenItsOriginalChangesOrVanishes() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
@@ -139,7 +139,7 @@ import Testing
     }
 
     // Class 8: FIFOs and links named like sidecars or scans are never opened as such; nothing hangs.
-    @Test func specialFilesAndLinkedSidecarsAreNeverReadAndNeverHang() throws {
+    @Test(.tags(.ocr)) func specialFilesAndLinkedSidecarsAreNeverReadAndNeverHang() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
@@ -198,7 +198,7 @@ import Testing
     }
 
     // Class 9: a large file is sniffed from its first bytes and hashed in pieces, never held whole.
-    @Test func aLargeFileIsRejectedWithoutBeingHeldInMemory() throws {
+    @Test(.tags(.slow)) func aLargeFileIsRejectedWithoutBeingHeldInMemory() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")

@@ -5,7 +5,7 @@ import Testing
 /// The fixtures read with the tesseract patches (Sources/TesseractPatches) and with them switched off
 /// (SHOEBOX_TESSERACT_PATCHES=off, tesseract's own code throughout) give the same records, byte for byte; the
 /// run's JSON log and `--version` say which it was.
-struct TesseractPatchesEndToEndTests {
+@Suite(.tags(.ocr)) struct TesseractPatchesEndToEndTests {
     @Test func theFixturesReadTheSameWithAndWithoutThePatches() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

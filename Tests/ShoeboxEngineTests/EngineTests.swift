@@ -12,7 +12,7 @@ import Testing
 @testable import ShoeboxStore
 
 struct ImageAndOCRTests {
-    @Test func tesseractReadsAPNGFixture() throws {
+    @Test(.tags(.ocr)) func tesseractReadsAPNGFixture() throws {
         let pages = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()
         #expect(pages.count == 1)
         #expect(pages[0].dpi == 300)
@@ -27,7 +27,7 @@ struct ImageAndOCRTests {
         #expect(ocr.lines.allSatisfy { $0.box.right <= pages[0].width && $0.box.bottom <= pages[0].height })
     }
 
-    @Test func oneEngineReadsSeveralPagesInARow() throws {
+    @Test(.tags(.ocr)) func oneEngineReadsSeveralPagesInARow() throws {
         let engine = try OCREngine(languages: ["eng"], pageSegmentationMode: 4)
         for name in ["eng-gb-grocer.png", "eng-us-hardware.png"] {
             let image = try ImageLoader.load(try fixtureBytes(name), kind: .png, maxMegapixels: 60).get()[0]
@@ -256,7 +256,7 @@ struct ZipTests {
     }
 }
 
-struct OrientationTests {
+@Suite(.tags(.ocr)) struct OrientationTests {
     @Test func osdTellsHowToTurnASidewaysPage() throws {
         let upright = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()[0]
         let osd = try OCREngine(languages: ["osd"], pageSegmentationMode: 0)
@@ -270,7 +270,7 @@ struct OrientationTests {
     }
 }
 
-struct PipelineReadingTests {
+@Suite(.tags(.ocr)) struct PipelineReadingTests {
     let today = CalendarDay(year: 2026, month: 11, day: 30)!
 
     @Test func aSidewaysScanIsTurnedUprightAndRead() throws {

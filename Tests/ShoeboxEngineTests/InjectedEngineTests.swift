@@ -101,7 +101,7 @@ final class ScriptedEngine: PageRecognizer, @unchecked Sendable {
 
 /// The run with engines that fail a page, run past the page timeout or read garbage: every document still ends
 /// in a named state (a record, in review, or failed with a code), and the others are read as ever.
-struct InjectedEngineTests {
+@Suite(.tags(.ocr)) struct InjectedEngineTests {
     let today = CalendarDay(year: 2026, month: 11, day: 30)!
 
     @Test func everyDocumentEndsInANamedStateWhateverTheEngineDoes() throws {

@@ -11,7 +11,7 @@ import Testing
 /// The tesseract patches (Sources/TesseractPatches) on a real engine: the start-up check sees each in effect,
 /// each does its work, and the page reads as before. (The whole fixtures read with and without them:
 /// ShoeboxEndToEndTests' TesseractPatchesEndToEndTests.)
-struct TesseractPatchesTests {
+@Suite(.tags(.ocr)) struct TesseractPatchesTests {
     // The check reads its sample page with the patches and without the line-image and hand-off ones, and
     // finds each patch in effect on this machine's tesseract 5.3.0.
     @Test func theStartUpCheckSeesEveryPatchInEffect() throws {
