@@ -2,13 +2,13 @@ import Foundation
 
 /// Reads money amounts out of one line of text, in every common convention:
 /// 1.234,56 · 1,234.56 · 1 234,56 · 1'234.56 · 12,5 · -3,00 · 3,00- · (3.00) · RM12.50 · 12,50 € · EUR 12.50.
-public enum AmountReader {
+enum AmountReader {
     public struct Found: Hashable, Sendable {
         public let reading: AmountReading
         /// Character offsets of the number in the line.
         public let range: Range<Int>
         /// True when a percent sign follows: a rate, not an amount.
-        public let isRate: Bool
+        let isRate: Bool
     }
 
     /// Currency marks and the ISO code each stands for. Longest first, matched on the original text.
@@ -21,7 +21,7 @@ public enum AmountReader {
     /// "RM 64 13" → "RM 64.13" (a space for the decimal point right after a currency mark), and the letter O
     /// read for a zero between digits ("5.O0" → "5.00"). Hand-written rather than regular expressions:
     /// it runs on every line.
-    public static func mend(_ line: String) -> String {
+    static func mend(_ line: String) -> String {
         guard line.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return line }
         var c = Array(line)
         func digit(_ i: Int) -> Bool { i >= 0 && i < c.count && c[i].isDigitASCII }

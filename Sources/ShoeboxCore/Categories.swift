@@ -4,11 +4,6 @@ public import Foundation
 public struct CategoryRule: Sendable, Equatable {
     public let keyword: String
     public let category: String
-
-    public init(keyword: String, category: String) {
-        self.keyword = keyword
-        self.category = category
-    }
 }
 
 /// What a user set for one folder of scans, in `<folder>/.shoebox.json`:

@@ -4,8 +4,8 @@ public enum DateReader {
     public struct Found: Hashable, Sendable {
         public let day: CalendarDay
         /// True when the numbers fit both day-month and month-day order and the order came from the locale.
-        public let orderAmbiguous: Bool
-        public let textual: Bool
+        let orderAmbiguous: Bool
+        let textual: Bool
     }
 
     /// Which order to prefer for 05/03/2026 when both readings are valid.
@@ -61,7 +61,7 @@ public enum DateReader {
     /// Numeric date shapes in `line` ("17-66-13", "2918-03-18": day-month-year or year-month-day with one
     /// separator) that read as no plausible date: a date printed on the page and misread. The date chosen
     /// elsewhere on the page is then not the only reading there is.
-    public static func unreadableDateShapes(in line: String, order: NumericOrder, today: CalendarDay) -> [String] {
+    static func unreadableDateShapes(in line: String, order: NumericOrder, today: CalendarDay) -> [String] {
         let chars = Array(line)
         var out: [String] = []
         var i = 0

@@ -30,7 +30,7 @@ public enum Provenance: String, Sendable, Codable, CaseIterable {
     case textLayer = "text-layer"
     case arithmetic, sidecar, filename, person, document
 
-    public init(_ source: TextSource) {
+    init(_ source: TextSource) {
         switch source {
         case .ocr: self = .ocr
         case .textLayer: self = .textLayer
@@ -46,11 +46,11 @@ public struct FieldEvidence: Hashable, Sendable, Codable {
     public var line: Int?
     public var text: String?
     /// OCR confidence (0–100) of the words that print the value, else of the line.
-    public var ocrConfidence: Double?
+    var ocrConfidence: Double?
     /// Other sources that gave the same value (sidecar, filename).
-    public var confirmedBy: [Provenance]
+    var confirmedBy: [Provenance]
 
-    public init(
+    init(
         source: Provenance, page: Int? = nil, line: Int? = nil, text: String? = nil, ocrConfidence: Double? = nil, confirmedBy: [Provenance] = []
     ) {
         self.source = source
@@ -89,13 +89,6 @@ public struct Alternate: Hashable, Sendable, Codable {
     public let source: Provenance
     /// Why it was a candidate, for people.
     public let reason: String
-
-    public init(value: String, confidence: Double, source: Provenance, reason: String) {
-        self.value = value
-        self.confidence = confidence
-        self.source = source
-        self.reason = reason
-    }
 }
 
 /// The machine-readable record of one input document (design: "Machine-readable record").

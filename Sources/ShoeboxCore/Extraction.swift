@@ -6,16 +6,7 @@ public struct Evidence: Hashable, Sendable, Codable {
     public let text: String
     public let source: TextSource
     /// Mean OCR word confidence of the line, 0–100.
-    public let ocrConfidence: Double
-
-    public init(page: Int, line: Int, box: BoundingBox, text: String, source: TextSource, ocrConfidence: Double) {
-        self.page = page
-        self.line = line
-        self.box = box
-        self.text = text
-        self.source = source
-        self.ocrConfidence = ocrConfidence
-    }
+    let ocrConfidence: Double
 }
 
 /// A candidate's role for its field, named by a stable string (shown by `extract --explain`, and as an
@@ -38,9 +29,9 @@ public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRol
     public var notes: [String]
     /// The lowest OCR confidence (0–100) of the words that print this value, when they could be told apart
     /// on the evidence line; nil otherwise (the line's mean then stands for it).
-    public var wordConfidence: Double?
+    var wordConfidence: Double?
 
-    public init(
+    init(
         value: Value, role: Role, score: Double, evidence: Evidence?, checks: Set<Check> = [], notes: [String] = [],
         wordConfidence: Double? = nil
     ) {
@@ -60,7 +51,7 @@ public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRol
     }
 
     /// Confirmed by the document's own arithmetic (subtotal + tax = total, tendered − change = total, …).
-    public var arithmeticConfirmed: Bool { checks.contains { if case .arithmetic = $0 { true } else { false } } }
+    var arithmeticConfirmed: Bool { checks.contains { if case .arithmetic = $0 { true } else { false } } }
 
     /// Proposed by the arithmetic itself, not read from a line (`computed: tendered − change`).
     public var computed: Bool { checks.contains { if case .computed = $0 { true } else { false } } }
@@ -135,9 +126,9 @@ public struct AmountReading: Hashable, Sendable, Codable {
     public let minorUnits: Int64
     /// Always 2 for the amounts the parser reads today (printed precision is normalised to cents).
     public let fractionDigits: Int
-    public let currencyHint: String?
+    let currencyHint: String?
 
-    public init(minorUnits: Int64, fractionDigits: Int, currencyHint: String?) {
+    init(minorUnits: Int64, fractionDigits: Int, currencyHint: String?) {
         self.minorUnits = minorUnits
         self.fractionDigits = fractionDigits
         self.currencyHint = currencyHint
@@ -154,7 +145,7 @@ public struct AmountReading: Hashable, Sendable, Codable {
 
     /// The amount in `currency`'s minor units (fraction digits added as zeros or cut), nil when that would
     /// overflow Int64.
-    public func exactMoney(in currency: CurrencyCode) -> Money? {
+    func exactMoney(in currency: CurrencyCode) -> Money? {
         var units = minorUnits
         var digits = fractionDigits
         while digits < currency.minorDigits {
@@ -180,7 +171,7 @@ public enum AmountRole: String, CandidateRole, CaseIterable {
 }
 
 /// A tax line: the rate as printed ("19", "7.5") and the amount.
-public struct TaxReading: Hashable, Sendable, Codable {
+struct TaxReading: Hashable, Sendable, Codable {
     public let rate: String?
     public let amount: AmountReading
 }
@@ -200,17 +191,17 @@ public struct Extraction: Sendable, Codable {
     public var currencies: [CurrencyCandidate] = []
     public var references: [TextCandidate] = []
     /// The seller's VAT / tax number ("DE123456789", "GST Reg No 000136577024").
-    public var sellerTaxIDs: [TextCandidate] = []
-    public var paymentMethods: [TextCandidate] = []
-    public var taxes: [TaxReading] = []
+    var sellerTaxIDs: [TextCandidate] = []
+    var paymentMethods: [TextCandidate] = []
+    var taxes: [TaxReading] = []
     /// Lines that print a date shape no plausible date reads from ("17-66-13"): a misread date, which
     /// makes the date chosen from another line or pass less sure.
-    public var unreadDates: [Evidence] = []
+    var unreadDates: [Evidence] = []
     /// Pages in the middle of a long document the parser did not read (`ReceiptParser.pagesReadAtEachEnd`).
-    public var pagesSkipped = 0
+    var pagesSkipped = 0
     public var documentKind: DocumentKind = .receipt
 
-    public init() {}
+    init() {}
 
     /// The candidates of two readings of the same document (two OCR passes) together, for the fields named in
     /// `fields` (nil: all). A value both readings found gains `agreement` on each of its candidates:

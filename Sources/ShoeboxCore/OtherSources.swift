@@ -55,7 +55,7 @@ public struct Sidecar: Sendable, Equatable {
 
     public init() {}
 
-    public static let knownKeys: Set<String> = ["merchant", "date", "total", "currency", "referenceNumber", "category", "note"]
+    static let knownKeys: Set<String> = ["merchant", "date", "total", "currency", "referenceNumber", "category", "note"]
 
     /// Reads a sidecar's bytes. Not a JSON object at all: one problem, no fields.
     public static func parse(_ data: [UInt8], today: CalendarDay) -> Sidecar {

@@ -10,10 +10,10 @@ import Foundation
 /// and total before calling two pages one paper.
 public struct PageFingerprint: Sendable, Hashable, Codable {
     /// Format of `hex`; bump when the computation changes so stored fingerprints are recomputed.
-    public static let formatVersion: UInt8 = 1
+    static let formatVersion: UInt8 = 1
     /// `isSamePaper` holds at or below this distance: on real receipts rescanned, rotated, cropped, re-encoded or
     /// relit, few different receipts come this close (see the tests).
-    public static let sameThreshold = 150
+    static let sameThreshold = 150
 
     /// log2(height / width) of the deskewed content box × 32, offset 128.
     public let aspect: UInt8
@@ -32,11 +32,11 @@ public struct PageFingerprint: Sendable, Hashable, Codable {
     static let words = 4
 
     /// Hamming distance of the whole-box hashes (0…255).
-    public func wholeDistance(to other: PageFingerprint) -> Int { Self.hamming(whole, other.whole) }
+    func wholeDistance(to other: PageFingerprint) -> Int { Self.hamming(whole, other.whole) }
     /// Hamming distance of the lower-part hashes (0…255).
-    public func lowerDistance(to other: PageFingerprint) -> Int { Self.hamming(lower, other.lower) }
+    func lowerDistance(to other: PageFingerprint) -> Int { Self.hamming(lower, other.lower) }
     /// Difference of the aspect bytes (32 per factor of two).
-    public func aspectDifference(to other: PageFingerprint) -> Int { abs(Int(aspect) - Int(other.aspect)) }
+    func aspectDifference(to other: PageFingerprint) -> Int { abs(Int(aspect) - Int(other.aspect)) }
 
     /// Aspect differences up to this many steps (≈ 15 %) are free; each step beyond costs `aspectPenalty`.
     static let aspectTolerance = 6
@@ -48,7 +48,7 @@ public struct PageFingerprint: Sendable, Hashable, Codable {
         return wholeDistance(to: other) + lowerDistance(to: other) + excess * Self.aspectPenalty
     }
 
-    public func isSamePaper(as other: PageFingerprint) -> Bool { distance(to: other) <= Self.sameThreshold }
+    func isSamePaper(as other: PageFingerprint) -> Bool { distance(to: other) <= Self.sameThreshold }
 
     static func hamming(_ a: [UInt64], _ b: [UInt64]) -> Int {
         var d = 0

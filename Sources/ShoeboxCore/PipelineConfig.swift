@@ -2,7 +2,7 @@ public import Foundation
 
 /// The versioned settings of a pipeline (`pipelines/default.json`).
 public struct PipelineConfig: Sendable, Equatable {
-    public static let highestSupportedVersion = 1
+    static let highestSupportedVersion = 1
 
     public var version: Int = 1
     public var name: String = "default"
@@ -45,22 +45,22 @@ public struct PipelineConfig: Sendable, Equatable {
 
     // The range of every number (README "Pipelines", `--help`). Outside it a pipeline file is refused (exit 6)
     // and a flag is a usage error (exit 2), naming the key or flag, the value and the range.
-    public static let dpiRange = 72...1200
+    static let dpiRange = 72...1200
     /// More workers than this only add memory (one OCR engine each, 60–155 MB) on any machine Shoebox runs on.
     public static let maxJobs = 64
-    public static let jobsRange = 0...maxJobs
-    public static let segmentationModeRange = 0...13
+    static let jobsRange = 0...maxJobs
+    static let segmentationModeRange = 0...13
     /// Further passes use modes 1…13 (0 is orientation detection only), at most one pass per mode.
-    public static let extraSegmentationModeRange = 1...13
-    public static let maxExtraPasses = 13
+    static let extraSegmentationModeRange = 1...13
+    static let maxExtraPasses = 13
     /// 500 megapixels of 8-bit gray is 500 MB for one page: an A3 page at 1200 dpi is 280.
-    public static let megapixelsRange = 1...500
-    public static let fileMegabytesRange = 1...4096
-    public static let duplicateWindowRange = 0...8760
-    public static let pageTimeoutRange: ClosedRange<Double> = 0.001...3600
-    public static let textHeightRange: ClosedRange<Double> = 10...80
+    static let megapixelsRange = 1...500
+    static let fileMegabytesRange = 1...4096
+    static let duplicateWindowRange = 0...8760
+    static let pageTimeoutRange: ClosedRange<Double> = 0.001...3600
+    static let textHeightRange: ClosedRange<Double> = 10...80
     /// 0.001 MiB (about 1 KiB, for tests of the refusal) to 1 TiB.
-    public static let exportMegabytesRange: ClosedRange<Double> = 0.001...1_048_576
+    static let exportMegabytesRange: ClosedRange<Double> = 0.001...1_048_576
 
     /// Every setting that changes what a run records, as one stable text: a source finished under other
     /// settings is read again (its OCR comes from the cache when the OCR settings are the same).

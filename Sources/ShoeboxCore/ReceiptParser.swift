@@ -54,7 +54,7 @@ public struct ReceiptParser: Sendable {
     /// A receipt or invoice puts its seller and date on the first pages and its totals on the last: of a longer
     /// document, only the first and last `pagesReadAtEachEnd` pages are parsed, so the time and memory of a
     /// parse stay bounded (a 2,000-page PDF took 40 s of cross-checks before). Such a record goes to review.
-    public static let pagesReadAtEachEnd = 25
+    static let pagesReadAtEachEnd = 25
 
     public func parse(pages all: [OCRPage], language: String?) -> Extraction {
         let n = ReceiptParser.pagesReadAtEachEnd

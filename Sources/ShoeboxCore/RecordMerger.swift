@@ -25,11 +25,11 @@ import Foundation
 public struct RecordMerger: Sendable {
     public let acceptThreshold: Double
     public let requiredFields: [Field]
-    public let ambiguityMargin: Double
+    let ambiguityMargin: Double
     /// Below this OCR confidence of its own words (0–100), a total is `low-ocr-confidence`.
-    public static let totalWordConfidenceFloor = 75.0
+    static let totalWordConfidenceFloor = 75.0
     /// The same for a date (dates are printed in smaller type and read lower).
-    public static let dateWordConfidenceFloor = 60.0
+    static let dateWordConfidenceFloor = 60.0
     static let sidecarConfidence = 0.7
     static let fileNameConfidence = 0.5
     static let agreementBonus = 0.15

@@ -147,7 +147,7 @@ public enum Review {
 
     /// The same amount in another currency when it can be held exactly (15.00 EUR → 15.00 USD, 15.00 → 15 JPY;
     /// 15.50 cannot be yen; nor can an amount whose minor units would overflow).
-    public static func redenominate(_ m: Money, to c: CurrencyCode) -> Money? {
+    static func redenominate(_ m: Money, to c: CurrencyCode) -> Money? {
         let reading = AmountReading(minorUnits: m.minorUnits, fractionDigits: m.currency.minorDigits, currencyHint: nil)
         // nil too when the amount would overflow in `c`'s minor units (a store written outside Shoebox).
         guard let converted = reading.exactMoney(in: c),
@@ -240,6 +240,6 @@ public enum Review {
 
 public struct ReviewInputError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
-    public init(_ message: String) { self.message = message }
+    init(_ message: String) { self.message = message }
     public var description: String { message }
 }

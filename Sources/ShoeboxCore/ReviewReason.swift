@@ -64,7 +64,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     }()
 
     /// The reason a code names; a code no case names is kept as `.other`.
-    public init(code: String) {
+    init(code: String) {
         self = ReviewReason.byCode[code] ?? .other(code)
     }
 
