@@ -4,9 +4,9 @@ import Foundation
 /// 1.234,56 · 1,234.56 · 1 234,56 · 1'234.56 · 12,5 · -3,00 · 3,00- · (3.00) · RM12.50 · 12,50 € · EUR 12.50.
 enum AmountReader {
     public struct Found: Hashable, Sendable {
-        public let reading: AmountReading
+        let reading: AmountReading
         /// Character offsets of the number in the line.
-        public let range: Range<Int>
+        let range: Range<Int>
         /// True when a percent sign follows: a rate, not an amount.
         let isRate: Bool
     }

@@ -7,12 +7,12 @@ public struct CSVWriter: Sendable {
         case rfc4180 = "rfc4180"
         case excelEU = "excel-eu"
 
-        public var separator: Character { self == .excelEU ? ";" : "," }
-        public var decimalSeparator: Character { self == .excelEU ? "," : "." }
+        var separator: Character { self == .excelEU ? ";" : "," }
+        var decimalSeparator: Character { self == .excelEU ? "," : "." }
     }
 
     public let header: [String]
-    public let profile: Profile
+    let profile: Profile
     private(set) var rows: [[String]] = []
 
     init(header: [String], profile: Profile = .rfc4180) {
@@ -29,7 +29,7 @@ public struct CSVWriter: Sendable {
         }
     }
 
-    public mutating func append(_ row: [String]) throws(RowError) {
+    mutating func append(_ row: [String]) throws(RowError) {
         guard row.count == header.count else { throw .wrongFieldCount(expected: header.count, got: row.count) }
         rows.append(row)
     }
@@ -48,7 +48,7 @@ public struct CSVWriter: Sendable {
 
     /// One cell as CSV text: text neutralised against formulas, amounts as plain decimal numbers (a leading
     /// minus stays: it is a number), dates ISO 8601.
-    public static func render(_ cell: ExportCell, profile: Profile) -> String {
+    static func render(_ cell: ExportCell, profile: Profile) -> String {
         switch cell {
         case .text(let s): return SpreadsheetText.neutralised(s)
         case .amount(let m): return decimal(m.decimalString, profile)

@@ -2,16 +2,16 @@ public import Foundation
 
 /// A keyword rule from the pipeline file: a merchant whose name holds `keyword` gets `category`.
 public struct CategoryRule: Sendable, Equatable {
-    public let keyword: String
+    let keyword: String
     public let category: String
 }
 
 /// What a user set for one folder of scans, in `<folder>/.shoebox.json`:
 /// `{"defaultCategory": "work trip", "categories": ["work trip", "medical"]}`. Both keys are optional.
 public struct FolderSettings: Sendable, Equatable {
-    public var defaultCategory: String?
+    var defaultCategory: String?
     /// The categories records of this folder may take; empty allows any category a rule names.
-    public var categories: [String] = []
+    var categories: [String] = []
 
     public init(defaultCategory: String? = nil, categories: [String] = []) {
         self.defaultCategory = defaultCategory
@@ -21,7 +21,7 @@ public struct FolderSettings: Sendable, Equatable {
     public static let fileName = ".shoebox.json"
 
     public struct SettingsError: Error, CustomStringConvertible, Equatable {
-        public let file: String
+        let file: String
         public let message: String
         public var description: String { "\(file): \(message)" }
     }

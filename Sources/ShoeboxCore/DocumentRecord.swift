@@ -8,7 +8,7 @@ public enum RecordStatus: String, Sendable, Codable, CaseIterable {
 }
 
 public struct TaxLine: Hashable, Sendable {
-    public let rate: String?
+    let rate: String?
     public let amount: Money
     public init(rate: String?, amount: Money) {
         self.rate = rate
@@ -101,7 +101,7 @@ public struct DocumentRecord: Hashable, Sendable {
     public var documentKind: DocumentKind?
     public var language: String?
     public var merchant: String?
-    public var merchantNormalized: String?
+    var merchantNormalized: String?
     public var date: CalendarDay?
     public var total: Money?
     public var currency: CurrencyCode?
@@ -110,8 +110,8 @@ public struct DocumentRecord: Hashable, Sendable {
     public var tip: Money?
     public var tax: [TaxLine]
     public var referenceNumber: String?
-    public var sellerTaxID: String?
-    public var paymentMethod: String?
+    var sellerTaxID: String?
+    var paymentMethod: String?
     public var confidence: [Field: Double]
     /// Per field: where the chosen value came from.
     public var evidence: [Field: FieldEvidence]

@@ -24,12 +24,12 @@ public struct DuplicateRules: Sendable {
     public struct Entry: Sendable {
         public let source: String
         public let merchant: String?
-        public let reference: String?
+        let reference: String?
         public let total: Money?
         public let date: CalendarDay?
         public let fingerprint: PageFingerprint?
         /// The first page's printed numbers (`DuplicateRules.printedNumbers`).
-        public let numbers: Set<String>
+        let numbers: Set<String>
 
         public init(_ r: DocumentRecord, fingerprint: PageFingerprint? = nil, firstPageText: String? = nil) {
             numbers = firstPageText.map(DuplicateRules.printedNumbers) ?? []

@@ -37,11 +37,11 @@ public struct ExportRow: Sendable {
 /// The columns of `summary.csv`, `summary.xlsx` and `summary.json`, defined once.
 public struct ExportTable: Sendable {
     public struct Column: Sendable {
-        public let name: String
+        let name: String
         public let cell: @Sendable (ExportRow) -> ExportCell
     }
 
-    public let columns: [Column]
+    let columns: [Column]
     public let rows: [ExportRow]
 
     /// The tax rates printed on these records, in numeric order; one `tax_<rate>` column each, and

@@ -23,7 +23,7 @@ public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRol
     public var score: Double
     public let evidence: Evidence?
     /// What the candidate passed (its keyword, an arithmetic identity, a second reading): what logic reads.
-    public var checks: Set<Check>
+    var checks: Set<Check>
     /// Why the score is what it is, for people (review, `extract --explain`, alternates' reasons): never read
     /// by logic.
     public var notes: [String]
@@ -45,7 +45,7 @@ public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRol
     }
 
     /// The keyword of its line that gave the candidate its role, if any.
-    public var keyword: String? {
+    var keyword: String? {
         for check in checks { if case .keyword(let k) = check { return k } }
         return nil
     }
@@ -54,7 +54,7 @@ public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRol
     var arithmeticConfirmed: Bool { checks.contains { if case .arithmetic = $0 { true } else { false } } }
 
     /// Proposed by the arithmetic itself, not read from a line (`computed: tendered − change`).
-    public var computed: Bool { checks.contains { if case .computed = $0 { true } else { false } } }
+    var computed: Bool { checks.contains { if case .computed = $0 { true } else { false } } }
 }
 
 /// A check a candidate passed. The parser and the merge decide by these; notes only tell people.
@@ -71,7 +71,7 @@ public enum Check: Hashable, Sendable, Codable {
     case printed(times: Int)
 
     /// The note a person reads for the check.
-    public var note: String? {
+    var note: String? {
         switch self {
         case .keyword: nil
         case .arithmetic(let identity): identity.rawValue
@@ -125,7 +125,7 @@ public typealias TextCandidate = Candidate<String, TextRole>
 public struct AmountReading: Hashable, Sendable, Codable {
     public let minorUnits: Int64
     /// Always 2 for the amounts the parser reads today (printed precision is normalised to cents).
-    public let fractionDigits: Int
+    let fractionDigits: Int
     let currencyHint: String?
 
     init(minorUnits: Int64, fractionDigits: Int, currencyHint: String?) {
@@ -137,7 +137,7 @@ public struct AmountReading: Hashable, Sendable, Codable {
     /// The amount as a decimal string at its printed precision ("12.50").
     public var decimalString: String { Money.decimalString(minorUnits: minorUnits, digits: fractionDigits) }
 
-    public func money(in currency: CurrencyCode) -> Money {
+    func money(in currency: CurrencyCode) -> Money {
         // The parser reads at most 15 whole digits, so its amounts never overflow here; an amount that would is
         // held at the bound (`exactMoney` says nil instead, for callers that must know).
         exactMoney(in: currency) ?? Money(minorUnits: minorUnits < 0 ? .min : .max, currency: currency)
@@ -172,7 +172,7 @@ public enum AmountRole: String, CandidateRole, CaseIterable {
 
 /// A tax line: the rate as printed ("19", "7.5") and the amount.
 struct TaxReading: Hashable, Sendable, Codable {
-    public let rate: String?
+    let rate: String?
     public let amount: AmountReading
 }
 

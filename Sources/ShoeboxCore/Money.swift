@@ -90,7 +90,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 
 extension Money {
     /// The sum, or nil when the currencies differ or the sum would overflow.
-    public static func + (a: Money, b: Money) -> Money? {
+    static func + (a: Money, b: Money) -> Money? {
         guard a.currency == b.currency else { return nil }
         let (units, overflow) = a.minorUnits.addingReportingOverflow(b.minorUnits)
         return overflow ? nil : Money(minorUnits: units, currency: a.currency)

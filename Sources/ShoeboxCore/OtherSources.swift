@@ -4,7 +4,7 @@ import Foundation
 /// next to it (`IMG_0412.jpg.json`, fields given by a person or another tool). The merge weighs them
 /// (`RecordMerger`); neither ever replaces what the document itself says.
 public struct OtherSources: Sendable, Equatable {
-    public var fileNameDate: CalendarDay?
+    var fileNameDate: CalendarDay?
     public var sidecar: Sidecar?
 
     public init(fileNameDate: CalendarDay? = nil, sidecar: Sidecar? = nil) {

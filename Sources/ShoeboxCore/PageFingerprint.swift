@@ -16,11 +16,11 @@ public struct PageFingerprint: Sendable, Hashable, Codable {
     static let sameThreshold = 150
 
     /// log2(height / width) of the deskewed content box × 32, offset 128.
-    public let aspect: UInt8
+    let aspect: UInt8
     /// 256 bits (the last one always 0): DCT hash of the whole content box.
-    public let whole: [UInt64]
+    let whole: [UInt64]
     /// 256 bits (the last one always 0): DCT hash of the lower part of the content box.
-    public let lower: [UInt64]
+    let lower: [UInt64]
 
     public init(aspect: UInt8, whole: [UInt64], lower: [UInt64]) {
         precondition(whole.count == Self.words && lower.count == Self.words, "PageFingerprint: 4 words per hash")
@@ -43,7 +43,7 @@ public struct PageFingerprint: Sendable, Hashable, Codable {
     static let aspectPenalty = 8
 
     /// 0 for identical fingerprints; unrelated pages land near 255.
-    public func distance(to other: PageFingerprint) -> Int {
+    func distance(to other: PageFingerprint) -> Int {
         let excess = max(0, aspectDifference(to: other) - Self.aspectTolerance)
         return wholeDistance(to: other) + lowerDistance(to: other) + excess * Self.aspectPenalty
     }

@@ -4,8 +4,8 @@ public import Foundation
 public struct PipelineConfig: Sendable, Equatable {
     static let highestSupportedVersion = 1
 
-    public var version: Int = 1
-    public var name: String = "default"
+    var version: Int = 1
+    var name: String = "default"
     /// Resolution PDF pages are rendered at.
     public var dpi: Int = 300
     /// Languages a page may be read in (ISO 639-2/T: eng deu spa fra msa). When the detected language is one of
@@ -71,7 +71,7 @@ public struct PipelineConfig: Sendable, Equatable {
     }
 
     public struct ConfigError: Error, CustomStringConvertible, Equatable {
-        public let file: String
+        let file: String
         public let message: String
         public var description: String { "\(file): \(message)" }
     }

@@ -5,7 +5,7 @@
 /// totals and the arithmetic cross-checks), `+Dates`, `+Merchant`, `+Currency`, `+References`.
 public struct ReceiptParser: Sendable {
     /// "Today", so dates after it are rejected. Always a parameter, never read from a clock here.
-    public let today: CalendarDay
+    let today: CalendarDay
 
     public init(today: CalendarDay) { self.today = today }
 

@@ -13,7 +13,7 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
     }
 
     /// The extension used for this kind in exports.
-    public var fileExtension: String {
+    var fileExtension: String {
         switch self {
         case .pdf: return "pdf"
         case .jpeg: return "jpg"
