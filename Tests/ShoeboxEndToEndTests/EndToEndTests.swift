@@ -142,11 +142,7 @@ func readCSV(_ data: Data) throws -> [[String]] {
     @Test(.tags(.ocr)) func aKilledRunResumesWithoutRecordingAnythingTwice() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans/receipts")
-        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
-        let source = fixtures.appendingPathComponent("receipts")
-        let files = try FileManager.default.contentsOfDirectory(atPath: source.path).filter { !$0.hasSuffix(".json") }
-        for f in files { try FileManager.default.copyItem(at: source.appendingPathComponent(f), to: scans.appendingPathComponent(f)) }
+        let files = try fixtureReceiptsFolder(in: work).files
         let out = work.appendingPathComponent("out").path
         let args = ["run", work.appendingPathComponent("scans").path, "--out", out, "--jobs", "1", "--today", today]
 

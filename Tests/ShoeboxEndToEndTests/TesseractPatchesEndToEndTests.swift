@@ -9,11 +9,7 @@ import Testing
     @Test func theFixturesReadTheSameWithAndWithoutThePatches() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let scans = work.appendingPathComponent("scans/receipts")
-        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
-        let source = fixtures.appendingPathComponent("receipts")
-        let files = try FileManager.default.contentsOfDirectory(atPath: source.path).filter { !$0.hasSuffix(".json") }
-        for f in files { try FileManager.default.copyItem(at: source.appendingPathComponent(f), to: scans.appendingPathComponent(f)) }
+        let files = try fixtureReceiptsFolder(in: work).files
 
         var environment = ProcessInfo.processInfo.environment
         environment["SHOEBOX_TESSERACT_PATCHES"] = nil

@@ -24,6 +24,17 @@ public func temporaryDirectory() throws -> URL {
     return url
 }
 
+/// `<work>/scans/receipts` holding a copy of every fixture receipt (the documents, not their expectations), and
+/// the names of the files copied.
+public func fixtureReceiptsFolder(in work: URL) throws -> (folder: URL, files: [String]) {
+    let scans = work.appendingPathComponent("scans/receipts")
+    try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+    let source = fixtures.appendingPathComponent("receipts")
+    let files = try FileManager.default.contentsOfDirectory(atPath: source.path).filter { !$0.hasSuffix(".json") }
+    for f in files { try FileManager.default.copyItem(at: source.appendingPathComponent(f), to: scans.appendingPathComponent(f)) }
+    return (scans, files)
+}
+
 /// Runs a program and returns its exit code, stdout and stderr.
 @discardableResult
 public func runProgram(
