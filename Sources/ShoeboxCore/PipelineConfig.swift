@@ -24,7 +24,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var textHeightTarget: Double = 30
     /// A field's confidence must reach this for the record to be accepted without review.
     public var acceptThreshold: Double = 0.6
-    public var requiredFields: [String] = ["merchant", "date", "total", "currency"]
+    public var requiredFields: [Field] = [.merchant, .date, .total, .currency]
     /// Pages larger than this many megapixels fail as image-too-large.
     public var maxMegapixels: Int = 60
     /// Two records from the same merchant with the same total whose dates are at most this many hours apart
@@ -67,7 +67,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var settingsText: String {
         "v\(version) dpi\(dpi) lang\(languages.joined(separator: "+")) first\(firstPassLanguages.joined(separator: "+")) psm\(pageSegmentationMode) "
             + "extra\(extraPassSegmentationModes.map(String.init).joined(separator: ",")) height\(textHeightTarget) accept\(acceptThreshold) "
-            + "required\(requiredFields.joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
+            + "required\(requiredFields.map(\.rawValue).joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
     }
 
     public struct ConfigError: Error, CustomStringConvertible, Equatable {
@@ -76,7 +76,7 @@ public struct PipelineConfig: Sendable, Equatable {
         public var description: String { "\(file): \(message)" }
     }
 
-    static let knownFields = ["merchant", "date", "total", "currency"]
+    static let knownFields: [Field] = [.merchant, .date, .total, .currency]
     static let knownLanguages = ["eng", "deu", "spa", "fra", "msa", "osd"]
 
     /// Parses and validates a pipeline file. Unknown keys and wrong types are errors that name the key and the file.
@@ -129,9 +129,11 @@ private struct ConfigReader {
         case "pageSegmentationMode": config.pageSegmentationMode = try int(key, value, P.segmentationModeRange)
         case "acceptThreshold": config.acceptThreshold = try number(key, value, 0...1)
         case "requiredFields":
-            config.requiredFields = try strings(key, value)
-            for f in config.requiredFields where !P.knownFields.contains(f) {
-                throw fail("key \"requiredFields\": unknown field \"\(f)\" (known: \(P.knownFields.joined(separator: ", ")))")
+            config.requiredFields = try strings(key, value).map { name throws(PipelineConfig.ConfigError) in
+                guard let f = Field(rawValue: name), P.knownFields.contains(f) else {
+                    throw fail("key \"requiredFields\": unknown field \"\(name)\" (known: \(P.knownFields.map(\.rawValue).joined(separator: ", ")))")
+                }
+                return f
             }
         case "maxMegapixels": config.maxMegapixels = try int(key, value, P.megapixelsRange)
         case "pageTimeoutSeconds": config.pageTimeoutSeconds = try number(key, value, P.pageTimeoutRange, " seconds")

@@ -192,7 +192,7 @@ public struct ParseStage: Sendable {
 public struct MergeStage: Sendable {
     public let merger: RecordMerger
     public init(config: PipelineConfig) {
-        merger = RecordMerger(acceptThreshold: config.acceptThreshold, requiredFields: config.requiredFields.compactMap(Field.init(rawValue:)))
+        merger = RecordMerger(acceptThreshold: config.acceptThreshold, requiredFields: config.requiredFields)
     }
     public func run(_ extraction: Extraction, document: ReadyDocument, language: LanguageGuess, pages: Int) -> DocumentRecord {
         merger.merge(extraction, source: document.source, language: language, pages: pages, other: document.other)

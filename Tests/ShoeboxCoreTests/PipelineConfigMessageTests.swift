@@ -90,7 +90,7 @@ struct PipelineConfigMessageTests {
         #expect(c.version == 1 && c.name == "mine" && c.dpi == 200)
         #expect(c.languages == ["deu", "eng"] && c.firstPassLanguages == ["deu"])
         #expect(c.extraPassSegmentationModes == [11] && c.textHeightTarget == 24.5 && c.jobs == 2 && c.pageSegmentationMode == 4)
-        #expect(c.acceptThreshold == 0.75 && c.requiredFields == ["total"] && c.maxMegapixels == 80 && c.pageTimeoutSeconds == 30.5)
+        #expect(c.acceptThreshold == 0.75 && c.requiredFields == [.total] && c.maxMegapixels == 80 && c.pageTimeoutSeconds == 30.5)
         #expect(c.duplicateWindowHours == 24 && c.categoryRules == [CategoryRule(keyword: "rewe", category: "groceries")])
         #expect(c.maxFileMegabytes == 100 && c.maxExportBytes == 1_572_864)
         // Only the version: every other setting keeps its default.
