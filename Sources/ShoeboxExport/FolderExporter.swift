@@ -69,8 +69,29 @@ public struct FolderExporter {
         // One zip name per folder, from every folder of the store (so `--folder` gives the name a whole export
         // gives); two folders on one name would overwrite each other's zip, so that is refused, never written.
         let zipStems = try FolderExporter.zipStems(forFolders: all.map(\.folder))
+        let sizes = try originalSizes(records, originalPath: originalPath)
+        do { try FileManager.default.createDirectory(atPath: exportDirectory, withIntermediateDirectories: true) } catch {
+            throw ExportError(
+                message:
+                    "cannot create the export folder \(exportDirectory): \(SystemReason.of(error)). Check that the output folder is writable and that nothing else is in the way under that name."
+            )
+        }
 
-        // Bounded: the originals of everything to be written, summed before anything is written.
+        var results: [FolderResult] = []
+        for key in byFolder.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let folder = String(decoding: key, as: UTF8.self)
+            guard
+                let result = try exportFolder(
+                    folder, records: byFolder[key]!, zipStem: zipStems[key], sizes: sizes, originalPath: originalPath,
+                    folderSettings: folderSettings)
+            else { continue }
+            results.append(result)
+        }
+        return results
+    }
+
+    /// Bounded: the sizes of the originals of everything to be written (by source), summed before anything is written.
+    func originalSizes(_ records: [DocumentRecord], originalPath: (DocumentRecord) -> String) throws(ExportError) -> [String: Int64] {
         var bytes: Int64 = 0
         var sizes: [String: Int64] = [:]
         for r in records where r.status == .accepted && inRange(r) {
@@ -95,76 +116,80 @@ public struct FolderExporter {
                 message: "this export would hold \(ByteCount.text(bytes)) of originals, more than the limit of \(ByteCount.text(options.maxBytes)). "
                     + "Export part of it with --from YYYY-MM-DD --to YYYY-MM-DD (or one --folder), or raise maxExportMegabytes in the pipeline file.")
         }
-        do { try FileManager.default.createDirectory(atPath: exportDirectory, withIntermediateDirectories: true) } catch {
-            throw ExportError(
-                message:
-                    "cannot create the export folder \(exportDirectory): \(SystemReason.of(error)). Check that the output folder is writable and that nothing else is in the way under that name."
-            )
+        return sizes
+    }
+
+    /// One folder's zip (`zipStem`: its checked name, nil: named from the folder alone); nil when a date range holds
+    /// nothing of the folder, which writes no zip for it.
+    func exportFolder(
+        _ folder: String, records: [DocumentRecord], zipStem: String?, sizes: [String: Int64], originalPath: (DocumentRecord) -> String,
+        folderSettings: (String) throws(ExportError) -> FolderSettings
+    ) throws(ExportError) -> FolderResult? {
+        let inFolder = records.sorted { $0.source < $1.source }
+        let chosen = inFolder.filter(inRange)
+        // A date range that holds nothing of this folder writes no zip for it.
+        if chosen.isEmpty && (options.from != nil || options.to != nil) { return nil }
+        // Rows in date order (undated last), then by path: the order a bookkeeper reads them in.
+        let accepted = chosen.filter { $0.status == .accepted }
+            .sorted { ($0.date?.iso ?? "9999", $0.source) < ($1.date?.iso ?? "9999", $1.source) }
+        var leftOut: [String: Int] = [:]
+        for r in chosen { if let why = FolderExporter.leftOutReason(r) { leftOut[why, default: 0] += 1 } }
+        let settings = try folderSettings(folder)
+
+        let names = ExportNaming.uniqueNames(
+            accepted.map { r in
+                let ext = (r.source as NSString).pathExtension.lowercased()
+                return (ExportNaming.baseName(for: r), ExportNaming.sanitize(ext.isEmpty ? "bin" : ext, maxLength: 8))
+            })
+        let rows = zip(accepted, names).map { r, name in
+            ExportRow(
+                record: r, category: settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name)",
+                originalPath: originalPath(r))
         }
+        let generated = try generatedFiles(ExportTable(rows: rows), rows: rows, folder: folder, leftOut: leftOut)
 
-        var results: [FolderResult] = []
-        for key in byFolder.keys.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let folder = String(decoding: key, as: UTF8.self)
-            let inFolder = byFolder[key]!.sorted { $0.source < $1.source }
-            let chosen = inFolder.filter(inRange)
-            // A date range that holds nothing of this folder writes no zip for it.
-            if chosen.isEmpty && (options.from != nil || options.to != nil) { continue }
-            // Rows in date order (undated last), then by path: the order a bookkeeper reads them in.
-            let accepted = chosen.filter { $0.status == .accepted }
-                .sorted { ($0.date?.iso ?? "9999", $0.source) < ($1.date?.iso ?? "9999", $1.source) }
-            var leftOut: [String: Int] = [:]
-            for r in chosen { if let why = FolderExporter.leftOutReason(r) { leftOut[why, default: 0] += 1 } }
-            let settings = try folderSettings(folder)
+        // A date range is part of the name, so a partial export never replaces the folder's whole one.
+        let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"
+        let zipName = (zipStem ?? ExportNaming.zipStem(forFolder: folder)) + range + ".zip"
+        let zipPath = (exportDirectory as NSString).appendingPathComponent(zipName)
+        try writeZip(zipPath, generated: generated, rows: rows, sizes: sizes)
+        return FolderResult(
+            folder: folder, zipPath: zipPath, exported: accepted.count, leftOut: leftOut, outsideRange: inFolder.count - chosen.count)
+    }
 
-            let names = ExportNaming.uniqueNames(
-                accepted.map { r in
-                    let ext = (r.source as NSString).pathExtension.lowercased()
-                    return (ExportNaming.baseName(for: r), ExportNaming.sanitize(ext.isEmpty ? "bin" : ext, maxLength: 8))
-                })
-            let rows = zip(accepted, names).map { r, name in
-                ExportRow(
-                    record: r, category: settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name)",
-                    originalPath: originalPath(r))
-            }
-            let table = ExportTable(rows: rows)
+    /// The files a zip holds besides the originals: the summaries, the ledger and `MANIFEST.sha256` of them all.
+    func generatedFiles(_ table: ExportTable, rows: [ExportRow], folder: String, leftOut: [String: Int]) throws(ExportError) -> [(String, [UInt8])] {
+        var generated: [(String, [UInt8])] = [
+            ("summary.csv", Array(CSVWriter.text(of: table, profile: options.csvProfile).utf8)),
+            ("summary.json", FolderExporter.summaryJSON(table, folder: folder, leftOut: leftOut, options: options)),
+            ("summary.xlsx", try XLSXWriter.bytes(of: table, scratchDirectory: exportDirectory)),
+            ("totals.csv", Array(ExportSummaries.totals(table, profile: options.csvProfile).utf8)),
+            ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8))
+        ]
+        var manifest: [(String, String)] = generated.map { ($0.0, SHA256.hex(of: $0.1)) }
+        manifest += rows.map { ($0.fileInZip, $0.record.sha256) }
+        let manifestText = manifest.sorted { FolderExporter.precedes($0.0, $1.0) }.map { "\($0.1)  \($0.0)\n" }.joined()
+        generated.append(("MANIFEST.sha256", Array(manifestText.utf8)))
+        return generated
+    }
 
-            var generated: [(String, [UInt8])] = [
-                ("summary.csv", Array(CSVWriter.text(of: table, profile: options.csvProfile).utf8)),
-                ("summary.json", FolderExporter.summaryJSON(table, folder: folder, leftOut: leftOut, options: options)),
-                ("summary.xlsx", try XLSXWriter.bytes(of: table, scratchDirectory: exportDirectory)),
-                ("totals.csv", Array(ExportSummaries.totals(table, profile: options.csvProfile).utf8)),
-                ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8))
-            ]
-            var manifest: [(String, String)] = generated.map { ($0.0, SHA256.hex(of: $0.1)) }
-            manifest += rows.map { ($0.fileInZip, $0.record.sha256) }
-            let manifestText = manifest.sorted { FolderExporter.precedes($0.0, $1.0) }.map { "\($0.1)  \($0.0)\n" }.joined()
-            generated.append(("MANIFEST.sha256", Array(manifestText.utf8)))
-
-            // A date range is part of the name, so a partial export never replaces the folder's whole one.
-            let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"
-            let zipName = (zipStems[key] ?? ExportNaming.zipStem(forFolder: folder)) + range + ".zip"
-            let zipPath = (exportDirectory as NSString).appendingPathComponent(zipName)
-            let writer = try ZipWriter(path: zipPath)
-            // Stable order: entries sorted by their UTF-8 bytes; originals streamed from disk one at a time.
-            enum Entry {
-                case bytes([UInt8])
-                case original(ExportRow)
-            }
-            let entries = generated.map { ($0.0, Entry.bytes($0.1)) } + rows.map { ($0.fileInZip, Entry.original($0)) }
-            for (name, entry) in entries.sorted(by: { FolderExporter.precedes($0.0, $1.0) }) {
-                switch entry {
-                case .bytes(let b): try writer.add(name: name, bytes: b)
-                case .original(let row):
-                    try writer.add(name: name, file: row.originalPath, size: sizes[row.record.source] ?? 0, sha256: row.record.sha256)
-                }
-            }
-            try writer.finish()
-            results.append(
-                FolderResult(
-                    folder: folder, zipPath: zipPath, exported: accepted.count, leftOut: leftOut,
-                    outsideRange: inFolder.count - chosen.count))
+    /// Writes the zip at `zipPath`. Stable order: entries sorted by their UTF-8 bytes; originals streamed from disk
+    /// one at a time.
+    func writeZip(_ zipPath: String, generated: [(String, [UInt8])], rows: [ExportRow], sizes: [String: Int64]) throws(ExportError) {
+        let writer = try ZipWriter(path: zipPath)
+        enum Entry {
+            case bytes([UInt8])
+            case original(ExportRow)
         }
-        return results
+        let entries = generated.map { ($0.0, Entry.bytes($0.1)) } + rows.map { ($0.fileInZip, Entry.original($0)) }
+        for (name, entry) in entries.sorted(by: { FolderExporter.precedes($0.0, $1.0) }) {
+            switch entry {
+            case .bytes(let b): try writer.add(name: name, bytes: b)
+            case .original(let row):
+                try writer.add(name: name, file: row.originalPath, size: sizes[row.record.source] ?? 0, sha256: row.record.sha256)
+            }
+        }
+        try writer.finish()
     }
 
     /// Every folder's zip name (`ExportNaming.zipStems`), checked to be unique without regard to case; a clash

@@ -100,6 +100,38 @@ public enum StoreJSON {
     /// Dates after `today` (by more than a day: the exporting machine may be ahead) are refused like any value a
     /// run would not have written.
     public static func importInto(_ store: Store, data: Data, file: String, today: CalendarDay) throws -> ImportResult {
+        let documents = try exportedDocuments(data: data, file: file)
+        // Validate everything before writing anything: every value as strictly as a run would make it.
+        let parsed = try parseDocuments(documents, file: file, today: today)
+        let db = store.db
+        var added = 0
+        var skipped = 0
+        var decisionCount = 0
+        try wrap(store) { () throws(DatabaseError) in
+            try db.transaction { () throws(DatabaseError) in
+                for doc in parsed {
+                    guard let decisions = try insert(doc, into: store) else {
+                        skipped += 1
+                        continue
+                    }
+                    decisionCount += decisions
+                    added += 1
+                }
+            }
+        }
+        return ImportResult(added: added, skipped: skipped, decisions: decisionCount)
+    }
+
+    /// A document of an export that passed every check, ready to be written.
+    struct ParsedDocument {
+        let fields: [String: Any]
+        let path: String
+        let sha: String
+        let record: DocumentRecord?
+    }
+
+    /// The documents of an export whose format and version this Shoebox reads.
+    static func exportedDocuments(data: Data, file: String) throws -> [Any] {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == format,
             let versionNumber = object["version"] as? NSNumber, let documents = object["documents"] as? [Any]
         else {
@@ -109,14 +141,12 @@ public enum StoreJSON {
             throw ImportError.badVersion(file: file, version: versionNumber.stringValue)
         }
         guard v <= version else { throw ImportError.newerVersion(file: file, version: v) }
-        // Validate everything before writing anything: every value as strictly as a run would make it.
-        struct Doc {
-            let fields: [String: Any]
-            let path: String
-            let sha: String
-            let record: DocumentRecord?
-        }
-        var parsed: [Doc] = []
+        return documents
+    }
+
+    /// Every document checked as strictly as a run would make it, in order; the first problem is thrown.
+    static func parseDocuments(_ documents: [Any], file: String, today: CalendarDay) throws -> [ParsedDocument] {
+        var parsed: [ParsedDocument] = []
         var seen: [String: Int] = [:]
         for (i, item) in documents.enumerated() {
             guard let d = item as? [String: Any] else { throw ImportError.invalid(file: file, document: i + 1, problem: "it is not an object") }
@@ -146,74 +176,88 @@ public enum StoreJSON {
                     throw ImportError.invalid(file: file, document: i + 1, problem: "a review decision with an unknown action")
                 }
             }
-            parsed.append(Doc(fields: d, path: path, sha: sha, record: record))
+            parsed.append(ParsedDocument(fields: d, path: path, sha: sha, record: record))
         }
+        return parsed
+    }
+
+    /// Writes one checked document into `store`, inside the import's transaction: nil when the store already holds
+    /// it with the same content (skipped), else the number of review decisions written with it.
+    static func insert(_ doc: ParsedDocument, into store: Store) throws(DatabaseError) -> Int? {
         let db = store.db
-        var added = 0
-        var skipped = 0
-        var decisionCount = 0
-        try wrap(store) { () throws(DatabaseError) in
-            try db.transaction { () throws(DatabaseError) in
-                for doc in parsed {
-                    let existing = try db.query("SELECT sha256 FROM sources WHERE path = ?", [.text(doc.path)]).first?.first?.text
-                    if existing == doc.sha {
-                        skipped += 1
-                        continue
-                    }
-                    if existing != nil { try db.query("DELETE FROM sources WHERE path = ?", [.text(doc.path)]) }
-                    var d = doc.fields
-                    var record = doc.record
-                    // The same bytes under another path in this store: a known duplicate, as a run would record it.
-                    if record?.status != .duplicate, record?.status != .failed,
-                        let first = try db.query(
-                            "SELECT path FROM sources WHERE sha256 = ? AND path != ? AND state != 'duplicate' ORDER BY path LIMIT 1",
-                            [.text(doc.sha), .text(doc.path)]
-                        ).first?.first?.text
-                    {
-                        record?.status = .duplicate
-                        record?.duplicateOf = first
-                        record?.reasons = []
-                        record?.reviewedBy = nil
-                        d["state"] = "duplicate"
-                        // Its review decisions were about a record the store already holds under the other path.
-                        d["decisions"] = []
-                    }
-                    func text(_ k: String) -> Database.Value { (d[k] as? String).map { .text($0) } ?? .null }
-                    let failure = d["failure"] as? [String: Any]
-                    try db.query(
-                        """
-                        INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, fingerprint, settings)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """,
-                        [
-                            .text(doc.path), text("root"), text("folder"), .text(doc.sha), .int(Int64(d["size"] as? Int ?? 0)), text("kind"),
-                            text("state"), (failure?["code"] as? String).map { .text($0) } ?? .null,
-                            (failure?["message"] as? String).map { .text($0) } ?? .null, text("fingerprint"), text("settings")
-                        ])
-                    let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
-                    let pages = (d["pages"] as? [[String: Any]] ?? []).map { p -> OCRPage in
-                        let linesData = (try? JSONSerialization.data(withJSONObject: p["lines"] ?? [], options: [.sortedKeys])) ?? Data("[]".utf8)
-                        return OCRPage(
-                            pageNumber: p["pageNumber"] as? Int ?? 1, width: p["width"] as? Int ?? 0, height: p["height"] as? Int ?? 0,
-                            dpi: p["dpi"] as? Int ?? 0, source: TextSource(rawValue: p["source"] as? String ?? "") ?? .ocr,
-                            lines: (try? JSONDecoder().decode([OCRLine].self, from: linesData)) ?? [])
-                    }
-                    try store.insertContent(sourceID: id, pages: pages, record: record)
-                    for decision in d["decisions"] as? [[String: Any]] ?? [] {
-                        try db.query(
-                            "INSERT INTO decisions(path, sha256, action, field, value, at, undone) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                            [
-                                .text(doc.path), .text(doc.sha), .text(decision["action"] as? String ?? ""),
-                                (decision["field"] as? String).map { .text($0) } ?? .null, (decision["value"] as? String).map { .text($0) } ?? .null,
-                                .text(decision["at"] as? String ?? ""), .int((decision["undone"] as? Bool ?? false) ? 1 : 0)
-                            ])
-                        decisionCount += 1
-                    }
-                    added += 1
-                }
-            }
+        let existing = try db.query("SELECT sha256 FROM sources WHERE path = ?", [.text(doc.path)]).first?.first?.text
+        if existing == doc.sha { return nil }
+        if existing != nil { try db.query("DELETE FROM sources WHERE path = ?", [.text(doc.path)]) }
+        var d = doc.fields
+        var record = doc.record
+        try markDuplicate(&d, record: &record, doc: doc, db: db)
+        let id = try insertSource(d, doc: doc, db: db)
+        try store.insertContent(sourceID: id, pages: pages(of: d), record: record)
+        return try insertDecisions(of: d, doc: doc, db: db)
+    }
+
+    /// The same bytes under another path in this store: a known duplicate, as a run would record it.
+    static func markDuplicate(_ d: inout [String: Any], record: inout DocumentRecord?, doc: ParsedDocument, db: Database)
+        throws(DatabaseError)
+    {
+        if record?.status != .duplicate, record?.status != .failed,
+            let first = try db.query(
+                "SELECT path FROM sources WHERE sha256 = ? AND path != ? AND state != 'duplicate' ORDER BY path LIMIT 1",
+                [.text(doc.sha), .text(doc.path)]
+            ).first?.first?.text
+        {
+            record?.status = .duplicate
+            record?.duplicateOf = first
+            record?.reasons = []
+            record?.reviewedBy = nil
+            d["state"] = "duplicate"
+            // Its review decisions were about a record the store already holds under the other path.
+            d["decisions"] = []
         }
-        return ImportResult(added: added, skipped: skipped, decisions: decisionCount)
+    }
+
+    /// Inserts the document's source row; returns its id.
+    static func insertSource(_ d: [String: Any], doc: ParsedDocument, db: Database) throws(DatabaseError) -> Int64 {
+        func text(_ k: String) -> Database.Value { (d[k] as? String).map { .text($0) } ?? .null }
+        let failure = d["failure"] as? [String: Any]
+        try db.query(
+            """
+            INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, fingerprint, settings)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            [
+                .text(doc.path), text("root"), text("folder"), .text(doc.sha), .int(Int64(d["size"] as? Int ?? 0)), text("kind"),
+                text("state"), (failure?["code"] as? String).map { .text($0) } ?? .null,
+                (failure?["message"] as? String).map { .text($0) } ?? .null, text("fingerprint"), text("settings")
+            ])
+        return try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+    }
+
+    /// The document's pages as read, with the lines it carries.
+    static func pages(of d: [String: Any]) -> [OCRPage] {
+        (d["pages"] as? [[String: Any]] ?? []).map { p -> OCRPage in
+            let linesData = (try? JSONSerialization.data(withJSONObject: p["lines"] ?? [], options: [.sortedKeys])) ?? Data("[]".utf8)
+            return OCRPage(
+                pageNumber: p["pageNumber"] as? Int ?? 1, width: p["width"] as? Int ?? 0, height: p["height"] as? Int ?? 0,
+                dpi: p["dpi"] as? Int ?? 0, source: TextSource(rawValue: p["source"] as? String ?? "") ?? .ocr,
+                lines: (try? JSONDecoder().decode([OCRLine].self, from: linesData)) ?? [])
+        }
+    }
+
+    /// Inserts the document's review decisions; returns how many.
+    static func insertDecisions(of d: [String: Any], doc: ParsedDocument, db: Database) throws(DatabaseError) -> Int {
+        var count = 0
+        for decision in d["decisions"] as? [[String: Any]] ?? [] {
+            try db.query(
+                "INSERT INTO decisions(path, sha256, action, field, value, at, undone) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    .text(doc.path), .text(doc.sha), .text(decision["action"] as? String ?? ""),
+                    (decision["field"] as? String).map { .text($0) } ?? .null, (decision["value"] as? String).map { .text($0) } ?? .null,
+                    .text(decision["at"] as? String ?? ""), .int((decision["undone"] as? Bool ?? false) ? 1 : 0)
+                ])
+            count += 1
+        }
+        return count
     }
 
     static func wrap<T>(_ store: Store, _ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {

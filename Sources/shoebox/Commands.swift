@@ -221,26 +221,48 @@ enum ExportCommand {
         let store = try Store(directory: out)
         switch a.values["--format"] ?? "zip" {
         case "zip": break
-        case "json":
-            let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
-            // A bare file name is in the current folder: nothing to create.
-            let folder = (file as NSString).deletingLastPathComponent
-            if !folder.isEmpty {
-                do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                    throw ExportError(
-                        message:
-                            "cannot create the folder \(folder) for \(file): \(SystemReason.of(error)). Give --file a path in a folder you can write."
-                    )
-                }
-            }
-            let data = try StoreJSON.export(store)
-            // A temporary name of this process's own beside the file, renamed into place when whole.
-            try AtomicFile.write(data, to: file)
-            print("\(file): the whole store as JSON (format \(StoreJSON.version))")
-            return ExitCode.success
+        case "json": return try exportJSON(store, a, out: out)
         case let other:
             throw UsageError(message: "shoebox export: --format is zip or json, not '\(other)'.")
         }
+        let options = try zipOptions(a)
+        let records = try exportableRecords(store, folder: options.folder, out: out)
+        let originals = try store.originalPaths()
+        let folderPaths = scanFolderPaths(records, originals: originals)
+        let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"), options: options)
+        let results = try exporter.export(
+            records: records, originalPath: { originals[$0.source] ?? $0.source },
+            folderSettings: { folder throws(ExportError) in try folderSettings(in: folderPaths[folder]) })
+        for r in results {
+            let left = r.leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+            let outside = r.outsideRange > 0 ? "; \(r.outsideRange) outside the dates" : ""
+            print("\(r.zipPath): \(r.exported) accepted record\(r.exported == 1 ? "" : "s")\(left.isEmpty ? "" : "; left out: " + left)\(outside)")
+        }
+        return ExitCode.success
+    }
+
+    /// `--format json`: the whole store as one JSON file, at --file or exports/store.json.
+    static func exportJSON(_ store: Store, _ a: Arguments, out: String) throws -> ExitCode {
+        let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
+        // A bare file name is in the current folder: nothing to create.
+        let folder = (file as NSString).deletingLastPathComponent
+        if !folder.isEmpty {
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw ExportError(
+                    message:
+                        "cannot create the folder \(folder) for \(file): \(SystemReason.of(error)). Give --file a path in a folder you can write."
+                )
+            }
+        }
+        let data = try StoreJSON.export(store)
+        // A temporary name of this process's own beside the file, renamed into place when whole.
+        try AtomicFile.write(data, to: file)
+        print("\(file): the whole store as JSON (format \(StoreJSON.version))")
+        return ExitCode.success
+    }
+
+    /// The zip export's options: --folder, --from/--to, --csv-profile and the pipeline file's category rules and size limit.
+    static func zipOptions(_ a: Arguments) throws -> FolderExporter.Options {
         var options = FolderExporter.Options()
         options.folder = a.values["--folder"]
         for (key, keyPath) in [("--from", \FolderExporter.Options.from), ("--to", \FolderExporter.Options.to)] {
@@ -260,8 +282,13 @@ enum ExportCommand {
         let (config, _) = try CommandLineTool.pipeline(a)
         options.categoryRules = config.categoryRules
         options.maxBytes = config.maxExportBytes
+        return options
+    }
+
+    /// The store's records, once --folder is known to name one of their folders and no path leads outside its scan folder.
+    static func exportableRecords(_ store: Store, folder: String?, out: String) throws -> [DocumentRecord] {
         let records = try store.effectiveRecords().map(\.record)
-        if let f = options.folder, !records.contains(where: { $0.folder == f }) {
+        if let f = folder, !records.contains(where: { $0.folder == f }) {
             throw UsageError(
                 message: "shoebox export: the store has no folder '\(f)' (folders: \(Set(records.map(\.folder)).sorted().joined(separator: ", "))).")
         }
@@ -274,40 +301,38 @@ enum ExportCommand {
                     + "imported before Shoebox checked imports; nothing was exported. Import the file again into a new --out folder (it is refused now) or run the scans again."
             )
         }
-        let originals = try store.originalPaths()
+        return records
+    }
+
+    /// Each folder's scan folder on disk, from the first of its records whose original path ends in its source path.
+    static func scanFolderPaths(_ records: [DocumentRecord], originals: [String: String]) -> [String: String] {
         var folderPaths: [String: String] = [:]
         for r in records where folderPaths[r.folder] == nil {
             guard let path = originals[r.source], path.hasSuffix(r.source) else { continue }
             folderPaths[r.folder] = (String(path.dropLast(r.source.count)) as NSString).appendingPathComponent(r.folder)
         }
-        let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"), options: options)
-        let results = try exporter.export(
-            records: records, originalPath: { originals[$0.source] ?? $0.source },
-            folderSettings: { folder throws(ExportError) in
-                guard let path = folderPaths[folder] else { return FolderSettings() }
-                // Read as a sidecar is: only a regular file (never a link, a FIFO or a device), of at most 1 MiB.
-                let file = (path as NSString).appendingPathComponent(FolderSettings.fileName)
-                // No settings file: no categories. Any other reason it cannot be looked at is named below.
-                var info = stat()
-                if lstat(file, &info) != 0, errno == ENOENT { return FolderSettings() }
-                let data: [UInt8]
-                switch InputFile.readAll(file, limit: FolderSettings.maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
-                case .success(let bytes): data = bytes
-                case .failure(let f):
-                    let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
-                    throw ExportError(
-                        .folderSettings, message: "\(file) cannot be used: \(why). Fix the file, or remove it to export without categories.")
-                }
-                do { return try FolderSettings.parse(Data(data), file: file) } catch {
-                    throw ExportError(.folderSettings, message: "\(error). Fix the file, or remove it to export without categories.")
-                }
-            })
-        for r in results {
-            let left = r.leftOut.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-            let outside = r.outsideRange > 0 ? "; \(r.outsideRange) outside the dates" : ""
-            print("\(r.zipPath): \(r.exported) accepted record\(r.exported == 1 ? "" : "s")\(left.isEmpty ? "" : "; left out: " + left)\(outside)")
+        return folderPaths
+    }
+
+    /// The settings file of the scan folder at `path` (nil: the folder is not known on disk; no file: no categories).
+    static func folderSettings(in path: String?) throws(ExportError) -> FolderSettings {
+        guard let path else { return FolderSettings() }
+        // Read as a sidecar is: only a regular file (never a link, a FIFO or a device), of at most 1 MiB.
+        let file = (path as NSString).appendingPathComponent(FolderSettings.fileName)
+        // No settings file: no categories. Any other reason it cannot be looked at is named below.
+        var info = stat()
+        if lstat(file, &info) != 0, errno == ENOENT { return FolderSettings() }
+        let data: [UInt8]
+        switch InputFile.readAll(file, limit: FolderSettings.maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
+        case .success(let bytes): data = bytes
+        case .failure(let f):
+            let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
+            throw ExportError(
+                .folderSettings, message: "\(file) cannot be used: \(why). Fix the file, or remove it to export without categories.")
         }
-        return ExitCode.success
+        do { return try FolderSettings.parse(Data(data), file: file) } catch {
+            throw ExportError(.folderSettings, message: "\(error). Fix the file, or remove it to export without categories.")
+        }
     }
 }
 
@@ -358,15 +383,7 @@ enum RegressCommand {
         guard let suite = RegressionSuite(directory: dir, scans: a.values["--scans"]) else {
             throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(dir) does not exist.")
         }
-        let baseline: Data?
-        if let b = a.values["--baseline"] {
-            guard let data = FileManager.default.contents(atPath: b) else {
-                throw PipelineError(code: .scanFolderMissing, message: "the baseline report \(b) does not exist. Write one with --report.")
-            }
-            baseline = data
-        } else {
-            baseline = nil
-        }
+        let baseline = try readBaseline(a.values["--baseline"])
 
         // Each document the suite describes, read as a run reads it.
         var cases: [String: (RegressionCase, truth: String?)] = [:]
@@ -394,6 +411,20 @@ enum RegressCommand {
                 c, record: outcome.record, recognizedText: truth == nil ? nil : outcome.pages.map(\.text).joined(separator: "\n"), truthText: truth)
         }
         report.seconds = Date().timeIntervalSince(start)
+        return try finish(report, a, dir: dir, baseline: baseline)
+    }
+
+    /// The --baseline report's bytes (nil: no --baseline).
+    static func readBaseline(_ path: String?) throws -> Data? {
+        guard let b = path else { return nil }
+        guard let data = FileManager.default.contents(atPath: b) else {
+            throw PipelineError(code: .scanFolderMissing, message: "the baseline report \(b) does not exist. Write one with --report.")
+        }
+        return data
+    }
+
+    /// Writes the --report, prints the report and compares it with the baseline: the exit code.
+    static func finish(_ report: RegressionReport, _ a: Arguments, dir: String, baseline: Data?) throws -> ExitCode {
         if let path = a.values["--report"] {
             do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
                 throw PipelineError(

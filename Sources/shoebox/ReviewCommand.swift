@@ -73,37 +73,74 @@ enum ReviewCommand {
         case .failure(let e): throw UsageError(message: "shoebox review: \(e.message)")
         }
         let records = Dictionary(try store.effectiveRecords().map { ($0.record.source, $0.record) }, uniquingKeysWith: { a, _ in a })
+        var batch = DecisionFile(file: file, records: records, today: today)
+        for (n, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            batch.read(line, number: n + 1)
+        }
+        guard batch.errors.isEmpty else {
+            for e in batch.errors { FileHandle.standardError.write(Data("shoebox review: \(e)\n".utf8)) }
+            FileHandle.standardError.write(Data("shoebox review: nothing was applied; fix the lines above and apply the file again.\n".utf8))
+            return ExitCode.usage
+        }
+        let decisions = batch.decisions
+        try store.decide(decisions, at: ISO8601DateFormatter().string(from: Date()))
+        print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(file)")
+        return ExitCode.success
+    }
+
+    /// The lines of an --apply file, read one after another: the decisions of the good lines, and a message per
+    /// problem ("FILE:LINE: why"), in the order they are found.
+    struct DecisionFile {
+        let file: String
+        let records: [String: DocumentRecord]
+        let today: CalendarDay
         var decisions: [(record: DocumentRecord, decision: ReviewDecision)] = []
         var errors: [String] = []
         // Each record as the lines before have left it, so an edit is checked against earlier edits (a currency
         // set on line 1 lets line 2 type a total without one); and the line of each record's final decision.
         var working: [String: DocumentRecord] = [:]
         var finalDecision: [String: (line: Int, action: ReviewDecision.Action)] = [:]
-        for (n, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
-            if line.isEmpty { continue }
-            func bad(_ why: String) { errors.append("\(file):\(n + 1): \(why)") }
+
+        init(file: String, records: [String: DocumentRecord], today: CalendarDay) {
+            self.file = file
+            self.records = records
+            self.today = today
+        }
+
+        mutating func bad(_ number: Int, _ why: String) { errors.append("\(file):\(number): \(why)") }
+
+        /// One non-empty line, `number` counted from 1.
+        mutating func read(_ line: String, number: Int) {
             guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
-                bad("not a JSON object")
-                continue
+                return bad(number, "not a JSON object")
             }
-            guard let source = o["source"] as? String else {
-                bad("no \"source\"")
-                continue
-            }
-            guard let stored = records[source] else {
-                bad("\(source) is not in the store")
-                continue
-            }
+            guard let source = o["source"] as? String else { return bad(number, "no \"source\"") }
+            guard let stored = records[source] else { return bad(number, "\(source) is not in the store") }
             let record = working[source] ?? stored
             guard stored.status == .review else {
-                bad("\(source) is not waiting for review (it is \(stored.status.rawValue))")
-                continue
+                return bad(number, "\(source) is not waiting for review (it is \(stored.status.rawValue))")
             }
             guard let actionText = o["action"] as? String, let action = ReviewDecision.Action(rawValue: actionText) else {
-                bad("\"action\" must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
-                continue
+                return bad(number, "\"action\" must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
             }
+            var (lineDecisions, lineOK) = edits(o, record: record, number: number)
+            if action == .edit && lineDecisions.isEmpty && lineOK {
+                bad(number, "\"edit\" needs \"fields\"")
+                lineOK = false
+            }
+            if action != .edit { lineDecisions.append(ReviewDecision(action: action)) }
+            if !noteFinal(action, of: source, number: number) { lineOK = false }
+            if lineOK {
+                decisions += lineDecisions.map { (stored, $0) }
+                working[source] = Review.apply(lineDecisions, to: record)
+            }
+        }
+
+        /// The line's "fields" as edits, each checked against the record as the edits before it left it; `ok` is
+        /// false when one of them is refused.
+        mutating func edits(_ o: [String: Any], record: DocumentRecord, number: Int) -> (decisions: [ReviewDecision], ok: Bool) {
             var lineDecisions: [ReviewDecision] = []
             var lineOK = true
             var edited = record
@@ -113,7 +150,7 @@ enum ReviewCommand {
             }
             for (field, value) in fields {
                 guard let text = value as? String else {
-                    bad("field \(field) must be a string")
+                    bad(number, "field \(field) must be a string")
                     lineOK = false
                     continue
                 }
@@ -123,44 +160,32 @@ enum ReviewCommand {
                     lineDecisions.append(d)
                     edited = Review.apply([d], to: edited)
                 case .failure(let e):
-                    bad("\(field): \(e.message)")
+                    bad(number, "\(field): \(e.message)")
                     lineOK = false
                 }
             }
             if o["fields"] != nil && !(o["fields"] is [String: Any]) {
-                bad("\"fields\" must be an object")
+                bad(number, "\"fields\" must be an object")
                 lineOK = false
             }
-            if action == .edit && lineDecisions.isEmpty && lineOK {
-                bad("\"edit\" needs \"fields\"")
-                lineOK = false
-            }
-            if action != .edit { lineDecisions.append(ReviewDecision(action: action)) }
+            return (lineDecisions, lineOK)
+        }
+
+        /// Notes the line of a record's final decision; false when it disagrees with an earlier line's.
+        mutating func noteFinal(_ action: ReviewDecision.Action, of source: String, number: Int) -> Bool {
             // Two final decisions that disagree (accept on one line, reject on another) cannot both be meant.
-            let decision = ReviewDecision(action: action)
-            if decision.isFinal {
-                if let earlier = finalDecision[source], earlier.action != action {
-                    bad(
-                        "conflicting decisions: \(source) is \(done(earlier.action)) on line \(earlier.line) and \(done(action)) on line \(n + 1); keep one of the two lines"
-                    )
-                    lineOK = false
-                } else if finalDecision[source] == nil {
-                    finalDecision[source] = (n + 1, action)
-                }
+            guard ReviewDecision(action: action).isFinal else { return true }
+            if let earlier = finalDecision[source], earlier.action != action {
+                bad(
+                    number,
+                    "conflicting decisions: \(source) is \(ReviewCommand.done(earlier.action)) on line \(earlier.line) and \(ReviewCommand.done(action)) on line \(number); keep one of the two lines"
+                )
+                return false
+            } else if finalDecision[source] == nil {
+                finalDecision[source] = (number, action)
             }
-            if lineOK {
-                decisions += lineDecisions.map { (stored, $0) }
-                working[source] = Review.apply(lineDecisions, to: record)
-            }
+            return true
         }
-        guard errors.isEmpty else {
-            for e in errors { FileHandle.standardError.write(Data("shoebox review: \(e)\n".utf8)) }
-            FileHandle.standardError.write(Data("shoebox review: nothing was applied; fix the lines above and apply the file again.\n".utf8))
-            return ExitCode.usage
-        }
-        try store.decide(decisions, at: ISO8601DateFormatter().string(from: Date()))
-        print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(file)")
-        return ExitCode.success
     }
 }
 
@@ -237,44 +262,53 @@ final class ReviewSession {
                 say("review: \(decided) decided; every decision is saved.")
                 return ExitCode.success
             case "e", "edit":
-                guard parts.count >= 2, let named = Field(rawValue: parts[1]), Review.editableFields.contains(named) else {
-                    say("edit which field? e FIELD, with FIELD one of \(Review.editableFields.map(\.rawValue).joined(separator: ", ")).")
-                    continue
-                }
-                var value = parts.count == 3 ? parts[2] : nil
-                while true {
-                    if value == nil { value = ask("\(parts[1])> ") }
-                    guard let typed = value else {
-                        say("review: end of input; every decision so far is saved.")
-                        return ExitCode.success
-                    }
-                    switch Review.validate(field: parts[1], value: typed, record: record, today: today) {
-                    case .success(let v):
-                        try save(record, ReviewDecision(action: .edit, field: named, value: v))
-                        say("\(parts[1]) set to \(v).")
-                    case .failure(let e):
-                        say("refused: \(e.message)")
-                        value = nil
-                        continue
-                    }
-                    break
-                }
-            default:
-                if let k = Int(parts.first ?? ""), k >= 1, k <= choices.count {
-                    let (field, alt) = choices[k - 1]
-                    // An alternate is checked like a typed value (a total alone on a record without a currency is refused).
-                    switch Review.validate(field: field, value: alt.value, record: record, today: today) {
-                    case .success(let v):
-                        try save(record, ReviewDecision(action: .edit, field: Field(rawValue: field), value: v))
-                        say("\(field) set to \(v).")
-                    case .failure(let e): say("refused: \(e.message)")
-                    }
-                } else {
-                    say("unknown key '\(input)'. " + ReviewSession.keys)
-                }
+                guard try edit(record, parts) else { return ExitCode.success }
+            default: try pick(input, parts: parts, choices: choices, record: record)
             }
         }
         return ExitCode.success
+    }
+
+    /// `e FIELD [VALUE]`: asks for the value until it is valid, then saves the edit; false at the end of input.
+    func edit(_ record: DocumentRecord, _ parts: [String]) throws -> Bool {
+        guard parts.count >= 2, let named = Field(rawValue: parts[1]), Review.editableFields.contains(named) else {
+            say("edit which field? e FIELD, with FIELD one of \(Review.editableFields.map(\.rawValue).joined(separator: ", ")).")
+            return true
+        }
+        var value = parts.count == 3 ? parts[2] : nil
+        while true {
+            if value == nil { value = ask("\(parts[1])> ") }
+            guard let typed = value else {
+                say("review: end of input; every decision so far is saved.")
+                return false
+            }
+            switch Review.validate(field: parts[1], value: typed, record: record, today: today) {
+            case .success(let v):
+                try save(record, ReviewDecision(action: .edit, field: named, value: v))
+                say("\(parts[1]) set to \(v).")
+            case .failure(let e):
+                say("refused: \(e.message)")
+                value = nil
+                continue
+            }
+            return true
+        }
+    }
+
+    /// A number picks that alternate; any other key is unknown.
+    func pick(_ input: String, parts: [String], choices: [(String, Alternate)], record: DocumentRecord) throws {
+        if let k = Int(parts.first ?? ""), k >= 1, k <= choices.count {
+            let (field, alt) = choices[k - 1]
+            // An alternate is checked like a typed value (a total alone on a record without a currency is refused).
+            switch Review.validate(field: field, value: alt.value, record: record, today: today) {
+            case .success(let v):
+                try save(record, ReviewDecision(action: .edit, field: Field(rawValue: field), value: v))
+                say("\(field) set to \(v).")
+            case .failure(let e): say("refused: \(e.message)")
+            }
+        } else {
+            say("unknown key '\(input)'. " + ReviewSession.keys)
+        }
     }
 
     /// The alternates shown as numbered choices, field by field.
