@@ -8,11 +8,7 @@ import Testing
     @Test func anImportThatEscapesTheScansOrHoldsImpossibleValuesIsRefusedWhole() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let shop = work.appendingPathComponent("scans/shop")
-        try FileManager.default.createDirectory(at: shop, withIntermediateDirectories: true)
-        for name in ["Alpha", "Bravo"] { try receiptWithoutCurrency(name).write(to: shop.appendingPathComponent("\(name).pdf")) }
-        let out = work.appendingPathComponent("out").path
-        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--jobs", "1"]).code == 0)
+        let out = try twoReceiptsRead(in: work)
         let session = try runProgram(shoebox, ["review", "--out", out, "--today", today], input: "e total 15.00 EUR\na\nq\n")
         #expect(session.code == 0, "\(session.err)")
         let file = work.appendingPathComponent("store.json").path
@@ -27,16 +23,7 @@ import Testing
         /// untouched store.
         func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil)
             throws
-        {
-            let bad = try changed(original, in: work, change, top: top)
-            let other = work.appendingPathComponent("other-\(UUID().uuidString)").path
-            let r = try runProgram(shoebox, ["import", bad, "--out", other])
-            #expect(r.code == 11, "\(what): exit \(r.code), \(r.out) \(r.err)")
-            #expect(r.err.contains(expected), "\(what): \(r.err)")
-            #expect(r.err.contains("othing was imported"), "\(what): \(r.err)")
-            let status = try runProgram(shoebox, ["status", "--out", other])
-            #expect(status.out.contains("store: 0 documents") || status.code != 0, "\(what): nothing is written: \(status.out)")
-        }
+        { try importRefused(what, expected: expected, original: original, in: work, change, top: top) }
         try refused(
             "escaping path", expected: #"document 1 (shop/../../../etc/hostname): "path" has a ".." part, which would lead outside the scan folder"#
         ) {
@@ -146,6 +133,22 @@ import Testing
             })
     }
 
+    /// Imports `original` with document 1 (or the top level) changed; expects exit 11 naming `expected`, and a
+    /// store left empty.
+    func importRefused(
+        _ what: String, expected: String, original: [String: Any], in work: URL, _ change: ((inout [String: Any]) -> Void)?,
+        top: ((inout [String: Any]) -> Void)?
+    ) throws {
+        let bad = try changed(original, in: work, change, top: top)
+        let other = work.appendingPathComponent("other-\(UUID().uuidString)").path
+        let r = try runProgram(shoebox, ["import", bad, "--out", other])
+        #expect(r.code == 11, "\(what): exit \(r.code), \(r.out) \(r.err)")
+        #expect(r.err.contains(expected), "\(what): \(r.err)")
+        #expect(r.err.contains("othing was imported"), "\(what): \(r.err)")
+        let status = try runProgram(shoebox, ["status", "--out", other])
+        #expect(status.out.contains("store: 0 documents") || status.code != 0, "\(what): nothing is written: \(status.out)")
+    }
+
     /// A store export with one thing changed in document 1 (or at the top), written to a file of its own.
     func changed(
         _ original: [String: Any], in work: URL, _ change: ((inout [String: Any]) -> Void)? = nil,
@@ -178,16 +181,7 @@ import Testing
 
         func refused(_ what: String, expected: String, _ change: ((inout [String: Any]) -> Void)? = nil, top: ((inout [String: Any]) -> Void)? = nil)
             throws
-        {
-            let bad = try changed(original, in: work, change, top: top)
-            let other = work.appendingPathComponent("other-\(UUID().uuidString)").path
-            let r = try runProgram(shoebox, ["import", bad, "--out", other])
-            #expect(r.code == 11, "\(what): exit \(r.code), \(r.out) \(r.err)")
-            #expect(r.err.contains(expected), "\(what): \(r.err)")
-            #expect(r.err.contains("othing was imported"), "\(what): \(r.err)")
-            let status = try runProgram(shoebox, ["status", "--out", other])
-            #expect(status.out.contains("store: 0 documents") || status.code != 0, "\(what): nothing is written: \(status.out)")
-        }
+        { try importRefused(what, expected: expected, original: original, in: work, change, top: top) }
         func suggestion(_ values: [String: Any]) -> (inout [String: Any]) -> Void {
             { doc in
                 var s = doc["suggestion"] as? [String: Any] ?? [:]

@@ -23,6 +23,17 @@ func textPDF(_ lines: [String]) -> Data {
     return Data(pdf.utf8)
 }
 
+/// `<work>/scans/shop` with the receipts of shops Alpha and Bravo (no currency printed, so both go to review),
+/// read by `shoebox run` into `<work>/out`, whose path is returned.
+func twoReceiptsRead(in work: URL) throws -> String {
+    let shop = work.appendingPathComponent("scans/shop")
+    try FileManager.default.createDirectory(at: shop, withIntermediateDirectories: true)
+    for name in ["Alpha", "Bravo"] { try receiptWithoutCurrency(name).write(to: shop.appendingPathComponent("\(name).pdf")) }
+    let out = work.appendingPathComponent("out").path
+    #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--jobs", "1"]).code == 0)
+    return out
+}
+
 /// A receipt that prints no currency anywhere: the record has none, its total is not stored, it waits in review.
 func receiptWithoutCurrency(_ shop: String) -> Data {
     textPDF(["\(shop) Ltd", "12 High Street", "Date 14/03/2026", "Bread 3.00", "Milk 12.00", "TOTAL 15.00", "Thank you"])
@@ -178,11 +189,7 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
     @Test(.tags(.ocr)) func applyNamesABadFileAsUsageAndTakesTheStoresLock() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let shop = work.appendingPathComponent("scans/shop")
-        try FileManager.default.createDirectory(at: shop, withIntermediateDirectories: true)
-        for name in ["Alpha", "Bravo"] { try receiptWithoutCurrency(name).write(to: shop.appendingPathComponent("\(name).pdf")) }
-        let out = work.appendingPathComponent("out").path
-        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--jobs", "1"]).code == 0)
+        let out = try twoReceiptsRead(in: work)
 
         for (what, path) in [("missing file", work.path + "/no-such.jsonl"), ("a folder", work.path)] {
             let r = try runProgram(shoebox, ["review", "--out", out, "--apply", path, "--today", today])
