@@ -148,4 +148,54 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
         message:
             "The file was read in an earlier run but is no longer in the scan folder (moved, renamed or deleted), so its record is kept out of exports. Put it back to have it read and exported again; a moved or renamed file is read under its new name."
     )
+
+    // E-invoice XML, standalone or attached to a PDF (`ShoeboxEInvoice`). Untrusted: refused before parsing when
+    // it is too large, not UTF-8 or declares a DTD; never read beyond its own bytes.
+
+    /// The largest invoice XML read (the devset's largest is 71 KB; an invoice with thousands of lines stays far below).
+    public static let maxInvoiceXMLBytes = 16 << 20
+
+    public static func xmlTooLarge(bytes: Int?) -> DocumentFailure {
+        let size = bytes.map { " is \(ByteCount.text(Int64($0)))," } ?? ""
+        return DocumentFailure(
+            code: "xml-too-large",
+            message:
+                "The invoice XML\(size) above the limit of \(ByteCount.text(Int64(maxInvoiceXMLBytes))) for one invoice, so it was not read. Ask the sender for the invoice again; an invoice this large is almost certainly not one."
+        )
+    }
+
+    public static func xmlNotUTF8(_ found: String) -> DocumentFailure {
+        DocumentFailure(
+            code: "xml-not-utf8",
+            message:
+                "The invoice XML is in \(found), not UTF-8 as EN 16931 invoices are, so it was not read. Ask the sender for a UTF-8 file (or convert it: `iconv -f UTF-16 -t UTF-8`)."
+        )
+    }
+
+    public static let xmlDTDRefused = DocumentFailure(
+        code: "xml-dtd-refused",
+        message:
+            "The invoice XML declares a DTD or entities (<!DOCTYPE or <!ENTITY), which no e-invoice needs and which can make a reader fetch other files or expand text without end. It was refused unread. Ask the sender for the invoice without a DOCTYPE."
+    )
+
+    public static func xmlMalformed(_ detail: String) -> DocumentFailure {
+        DocumentFailure(
+            code: "xml-malformed",
+            message: "The invoice XML is not well-formed (\(detail)); it was cut off or damaged. Ask the sender for the invoice again.")
+    }
+
+    public static func xmlNotAnInvoice(root: String) -> DocumentFailure {
+        DocumentFailure(
+            code: "xml-not-an-invoice",
+            message:
+                "The XML file's root element is <\(root)>, not an e-invoice (CII CrossIndustryInvoice, ZUGFeRD 1.0 CrossIndustryDocument, UBL Invoice or CreditNote). Move it out of the scan folder, or put the invoice it belongs to there."
+        )
+    }
+
+    public static func attachmentUnreadable(_ detail: String) -> DocumentFailure {
+        DocumentFailure(
+            code: "attachment-unreadable",
+            message:
+                "The PDF's attached invoice could not be taken out (\(detail)). Re-export the PDF, or ask the sender for the invoice XML on its own.")
+    }
 }

@@ -7,12 +7,18 @@ public enum RecordStatus: String, Sendable, Codable, CaseIterable {
     case rejected
 }
 
+/// A tax line: the rate as printed ("19", "7.5"), the tax, and (from an e-invoice) the net it is computed on
+/// and its VAT category (S standard, Z zero, E exempt, AE reverse charge, K intra-EU, G export, O outside).
 public struct TaxLine: Hashable, Sendable {
     let rate: String?
     public let amount: Money
-    public init(rate: String?, amount: Money) {
+    public var basis: Money?
+    public var category: String?
+    public init(rate: String?, amount: Money, basis: Money? = nil, category: String? = nil) {
         self.rate = rate
         self.amount = amount
+        self.basis = basis
+        self.category = category
     }
 }
 
@@ -23,12 +29,14 @@ public enum Field: String, Sendable, Codable, CaseIterable, CodingKeyRepresentab
 }
 
 /// Where a value came from: a line of the document (`ocr`, `text-layer`), the document as a whole (`document`:
-/// inferred from its language, no line), its own arithmetic (`arithmetic`), a JSON sidecar, the file name, or a
-/// person in review. Raw values are the stable strings of JSON and the store.
+/// inferred from its language, no line), its own arithmetic (`arithmetic`), the structured XML of an e-invoice
+/// (`e-invoice`), a JSON sidecar, the file name, or a person in review. Raw values are the stable strings of
+/// JSON and the store.
 public enum Provenance: String, Sendable, Codable, CaseIterable {
     case ocr
     case textLayer = "text-layer"
     case arithmetic, sidecar, filename, person, document
+    case eInvoice = "e-invoice"
 
     init(_ source: TextSource) {
         switch source {
@@ -112,6 +120,13 @@ public struct DocumentRecord: Hashable, Sendable {
     public var referenceNumber: String?
     var sellerTaxID: String?
     var paymentMethod: String?
+    /// The day an invoice must be paid by, as the document states it.
+    public var dueDate: CalendarDay?
+    /// The structured invoice, when the document is an e-invoice or carries one (ZUGFeRD, Factur-X, XRechnung).
+    public var eInvoice: EInvoice?
+    /// What a person should know about the e-invoice: sums it states that its figures do not give, values the
+    /// page prints otherwise, an attachment that could not be read. Empty when all is well.
+    public var eInvoiceProblems: [String]
     public var confidence: [Field: Double]
     /// Per field: where the chosen value came from.
     public var evidence: [Field: FieldEvidence]
@@ -130,6 +145,7 @@ public struct DocumentRecord: Hashable, Sendable {
         self.sha256 = sha256
         self.status = status
         tax = []
+        eInvoiceProblems = []
         confidence = [:]
         evidence = [:]
         alternates = [:]
@@ -148,10 +164,11 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, confidence, evidence, alternates, reasons, reviewedBy, duplicateOf,
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, dueDate, eInvoice, eInvoiceProblems, confidence, evidence, alternates,
+            reasons, reviewedBy, duplicateOf,
             failure, pages
     }
-    enum TaxKeys: String, CodingKey { case rate, amount }
+    enum TaxKeys: String, CodingKey { case rate, amount, basis, category }
     enum FailureKeys: String, CodingKey { case code, message }
 
     public func encode(to encoder: any Encoder) throws {
@@ -174,10 +191,15 @@ extension DocumentRecord: Codable {
             var tc = taxes.nestedContainer(keyedBy: TaxKeys.self)
             try tc.encode(t.rate, forKey: .rate)
             try tc.encode(t.amount.decimalString, forKey: .amount)
+            try tc.encodeIfPresent(t.basis?.decimalString, forKey: .basis)
+            try tc.encodeIfPresent(t.category, forKey: .category)
         }
         try c.encode(referenceNumber, forKey: .referenceNumber)
         try c.encode(sellerTaxID, forKey: .sellerTaxID)
         try c.encode(paymentMethod, forKey: .paymentMethod)
+        try c.encode(dueDate?.iso, forKey: .dueDate)
+        try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
+        if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
         // Confidences rounded to 3 places so the JSON is stable and readable.
         try c.encode(DocumentRecord.byName(confidence.mapValues { ($0 * 1000).rounded() / 1000 }), forKey: .confidence)
         try c.encode(DocumentRecord.byName(evidence), forKey: .evidence)
@@ -230,12 +252,26 @@ extension DocumentRecord: Codable {
                 let tc = try taxes.nestedContainer(keyedBy: TaxKeys.self)
                 let amountText = try tc.decode(String.self, forKey: .amount)
                 guard let cur, let m = Money(decimal: amountText, currency: cur) else { throw bad(.tax, amountText) }
-                tax.append(TaxLine(rate: try tc.decodeIfPresent(String.self, forKey: .rate), amount: m))
+                var basis: Money?
+                if let b = try tc.decodeIfPresent(String.self, forKey: .basis) {
+                    guard let money = Money(decimal: b, currency: cur) else { throw bad(.tax, b) }
+                    basis = money
+                }
+                tax.append(
+                    TaxLine(
+                        rate: try tc.decodeIfPresent(String.self, forKey: .rate), amount: m, basis: basis,
+                        category: try tc.decodeIfPresent(String.self, forKey: .category)))
             }
         }
         referenceNumber = try c.decodeIfPresent(String.self, forKey: .referenceNumber)
         sellerTaxID = try c.decodeIfPresent(String.self, forKey: .sellerTaxID)
         paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
+        if let d = try c.decodeIfPresent(String.self, forKey: .dueDate) {
+            guard let day = CalendarDay(iso: d) else { throw bad(.dueDate, d) }
+            dueDate = day
+        }
+        eInvoice = try c.decodeIfPresent(EInvoice.self, forKey: .eInvoice)
+        eInvoiceProblems = try c.decodeIfPresent([String].self, forKey: .eInvoiceProblems) ?? []
         confidence = DocumentRecord.byField(try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:])
         evidence = DocumentRecord.byField(try c.decodeIfPresent([String: FieldEvidence].self, forKey: .evidence) ?? [:])
         alternates = DocumentRecord.byField(try c.decodeIfPresent([String: [Alternate]].self, forKey: .alternates) ?? [:])

@@ -2,7 +2,7 @@
 public struct CurrencyCode: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let code: String
 
-    init?(_ code: String) {
+    public init?(_ code: String) {
         let upper = code.uppercased()
         guard upper.count == 3, upper.allSatisfy({ $0.isASCII && $0.isLetter }) else { return nil }
         self.code = upper
@@ -39,7 +39,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses a plain decimal string with a dot ("23.45", "-0.50", "7") in the currency's minor units.
     /// Returns nil when the string has more fraction digits than the currency allows or is not a number.
-    init?(decimal: String, currency: CurrencyCode) {
+    public init?(decimal: String, currency: CurrencyCode) {
         guard let units = Money.minorUnits(fromDecimal: decimal, digits: currency.minorDigits) else { return nil }
         self.init(minorUnits: units, currency: currency)
     }
@@ -94,5 +94,42 @@ extension Money {
         guard a.currency == b.currency else { return nil }
         let (units, overflow) = a.minorUnits.addingReportingOverflow(b.minorUnits)
         return overflow ? nil : Money(minorUnits: units, currency: a.currency)
+    }
+}
+
+/// In JSON, a currency is its code ("EUR") and an amount is `{"amount": "571.04", "currency": "EUR"}`: a decimal
+/// string from the minor units, never a floating-point number.
+extension CurrencyCode: Codable {
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        guard let code = CurrencyCode(text) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a currency code: \(text)"))
+        }
+        self = code
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(code)
+    }
+}
+
+extension Money: Codable {
+    enum CodingKeys: String, CodingKey { case amount, currency }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let currency = try c.decode(CurrencyCode.self, forKey: .currency)
+        let text = try c.decode(String.self, forKey: .amount)
+        guard let money = Money(decimal: text, currency: currency) else {
+            throw DecodingError.dataCorruptedError(forKey: .amount, in: c, debugDescription: "not an amount in \(currency.code): \(text)")
+        }
+        self = money
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(decimalString, forKey: .amount)
+        try c.encode(currency, forKey: .currency)
     }
 }

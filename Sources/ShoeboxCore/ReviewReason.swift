@@ -25,6 +25,12 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     case possibleDuplicate
     /// The same bytes as a document already in the store.
     case sameBytes
+    /// An e-invoice's XML whose sums its own figures do not give (`EInvoice.problems()`).
+    case eInvoiceInconsistent
+    /// An e-invoice's XML states a total or date the readable page does not print.
+    case eInvoiceDisagreesWithPage
+    /// A PDF carries an invoice XML that could not be read (malformed, refused, too large): the page was read instead.
+    case eInvoiceUnreadable
     /// Any other code: a failed record's reason (its `DocumentFailure.code`), or a code read from a store
     /// written by another version, kept as it was read.
     case other(String)
@@ -44,6 +50,9 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .sidecarInvalid: "sidecar-invalid"
         case .possibleDuplicate: "possible-duplicate"
         case .sameBytes: "same-bytes"
+        case .eInvoiceInconsistent: "e-invoice-inconsistent"
+        case .eInvoiceDisagreesWithPage: "e-invoice-page-disagrees"
+        case .eInvoiceUnreadable: "e-invoice-unreadable"
         case .other(let code): code
         }
     }
@@ -52,7 +61,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
 
     static let simple: [ReviewReason] = [
         .arithmeticMismatch, .lowOCRConfidence, .currencyInferred, .sourcesDisagree, .notAPurchase, .longDocument, .sidecarInvalid,
-        .possibleDuplicate, .sameBytes
+        .possibleDuplicate, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage, .eInvoiceUnreadable
     ]
     static let byCode: [String: ReviewReason] = {
         var out: [String: ReviewReason] = [:]

@@ -1,6 +1,8 @@
 /// What a scan file holds, decided by its first bytes, never by its name.
 public enum FileKind: String, Sendable, Codable, CaseIterable {
     case pdf, jpeg, png, tiff
+    /// An XML document: an e-invoice on its own (XRechnung, UBL, CII), or XML that is none (named when read).
+    case xml
 
     /// Sniffs the magic bytes. Nil when the content is none of the supported kinds.
     public static func sniff<C: Collection>(_ head: C) -> FileKind? where C.Element == UInt8 {
@@ -9,7 +11,20 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
         if b.starts(with: [0xFF, 0xD8, 0xFF]) { return .jpeg }
         if b.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if b.starts(with: [0x49, 0x49, 0x2A, 0x00]) || b.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { return .tiff }
+        if looksLikeXML(Array(head.prefix(16))) { return .xml }
         return nil
+    }
+
+    /// `<?xml` or `<` and a letter, after an optional byte-order mark and blank space; UTF-16 too (the reader
+    /// names it and refuses it: e-invoices are UTF-8).
+    static func looksLikeXML(_ head: [UInt8]) -> Bool {
+        var b = head[...]
+        if b.starts(with: [0xEF, 0xBB, 0xBF]) { b = b.dropFirst(3) }
+        if b.starts(with: [0xFE, 0xFF, 0x00, 0x3C]) || b.starts(with: [0xFF, 0xFE, 0x3C, 0x00]) { return true }
+        b = b.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard b.first == 0x3C, let next = b.dropFirst().first else { return false }
+        if next == 0x3F { return b.starts(with: Array("<?xml".utf8)) || b.count < 5 }
+        return (next >= 0x41 && next <= 0x5A) || (next >= 0x61 && next <= 0x7A)
     }
 
     /// The extension used for this kind in exports.
@@ -19,6 +34,7 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
         case .jpeg: return "jpg"
         case .png: return "png"
         case .tiff: return "tif"
+        case .xml: return "xml"
         }
     }
 
@@ -35,7 +51,8 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
             return bytes.count >= 8 && Array(bytes.suffix(12)).windows(of: 8).contains(iend)
         case .pdf:
             return pdfEnds(bytes)
-        case .tiff:
+        case .tiff, .xml:
+            // A cut-off XML is not well-formed: the reader names it.
             return true
         }
     }

@@ -60,6 +60,9 @@ final class PageSource {
             // The first page is read now, so a TIFF that cannot be decoded fails before any OCR.
             if case .failure(let f) = pages.page(0) { return .failure(f) }
             return .success(pages)
+        case .xml:
+            // An XML e-invoice has no pages: the e-invoice stage reads it (`EInvoiceStage`), never this.
+            return .failure(.noPages)
         case .jpeg, .png:
             return ImageLoader.load(bytes, kind: source.kind, maxMegapixels: render.maxMegapixels).flatMap { images in
                 guard let first = images.first else { return .failure(.corruptImage("no image in the file")) }
