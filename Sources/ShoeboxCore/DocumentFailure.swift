@@ -52,7 +52,7 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
         return DocumentFailure(
             code: "unsupported-type",
             message:
-                "The file is not a PDF, JPEG, PNG or TIFF\(claim) (it starts with \(head)). Convert it to PDF or an image, or move it out of the scan folder."
+                "The file is not a PDF, JPEG, PNG, TIFF or e-invoice XML\(claim) (it starts with \(head)). Convert it to PDF or an image, or move it out of the scan folder."
         )
     }
 

@@ -10,7 +10,7 @@ public enum RecordStatus: String, Sendable, Codable, CaseIterable {
 /// A tax line: the rate as printed ("19", "7.5"), the tax, and (from an e-invoice) the net it is computed on
 /// and its VAT category (S standard, Z zero, E exempt, AE reverse charge, K intra-EU, G export, O outside).
 public struct TaxLine: Hashable, Sendable {
-    let rate: String?
+    public let rate: String?
     public let amount: Money
     public var basis: Money?
     public var category: String?
@@ -118,7 +118,7 @@ public struct DocumentRecord: Hashable, Sendable {
     public var tip: Money?
     public var tax: [TaxLine]
     public var referenceNumber: String?
-    var sellerTaxID: String?
+    public var sellerTaxID: String?
     var paymentMethod: String?
     /// The day an invoice must be paid by, as the document states it.
     public var dueDate: CalendarDay?

@@ -32,7 +32,9 @@ public enum RegressionAdapters {
     /// The project's own fixtures: `<name>.expected.json` with "file" and the record's field names.
     static func fixture(_ o: [String: Any], file: String) -> RegressionCase {
         var e: [String: String] = [:]
-        for key in ["merchant", "date", "total", "currency", "referenceNumber"] { if let v = o[key] as? String { e[key] = v } }
+        for key in ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID", "net", "dueDate", "taxByRate"] {
+            if let v = o[key] as? String { e[key] = v }
+        }
         return RegressionCase(document: file, expected: e, format: "fixture")
     }
 
@@ -47,10 +49,26 @@ public enum RegressionAdapters {
         return RegressionCase(document: stem + ".jpg", expected: e, format: "sroie")
     }
 
-    /// ZUGFeRD / Factur-X: `<name>.expected.json` beside `<name>.pdf`, values from the embedded XML.
+    /// ZUGFeRD / Factur-X: `<name>.expected.json` beside `<name>.pdf`, values from the embedded XML, as written
+    /// there. A credit note's (type 381 and the other credit codes) amounts are expected negated, as Shoebox
+    /// stores them; an invoice's negative amounts stay as they are.
     static func zugferd(_ o: [String: Any], name: String) -> RegressionCase {
         var e: [String: String] = [:]
-        if let v = o["total_gross"] as? String, let t = plainAmount(v) { e["total"] = t }
+        let credit = (o["type_code"] as? String).map(EInvoice.creditTypeCodes.contains) ?? false
+        func signed(_ text: String) -> String? {
+            guard let units = Money.minorUnits(fromDecimal: text, digits: 2) else { return nil }
+            return Money.decimalString(minorUnits: credit ? -units : units, digits: 2)
+        }
+        if let v = o["total_gross"] as? String, let t = signed(v) { e["total"] = t }
+        if let v = o["total_net"] as? String, let t = signed(v) { e["net"] = t }
+        if let rows = o["tax_breakdown"] as? [[String: Any]] {
+            let parsed = rows.compactMap { row -> (rate: String?, minorUnits: Int64)? in
+                guard let tax = row["tax"] as? String, let units = Money.minorUnits(fromDecimal: tax, digits: 2) else { return nil }
+                let rate = (row["rate"] as? String) ?? (row["rate_percent"] as? String)
+                return (rate, credit ? -units : units)
+            }
+            if parsed.count == rows.count, let text = TaxByRate.text(parsed, digits: 2) { e["taxByRate"] = text }
+        }
         if let v = o["issue_date"] as? String { e["date"] = v }
         if let v = o["invoice_number"] as? String { e["referenceNumber"] = v }
         if let v = o["currency"] as? String { e["currency"] = v }
@@ -134,7 +152,7 @@ public struct RegressionReport: Sendable {
         }
     }
 
-    public static let fields = ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID"]
+    public static let fields = ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID", "net", "taxByRate", "dueDate"]
     public private(set) var scores: [String: FieldScore] = [:]
     /// The same scores per adapter format ("sroie", "zugferd", "fixture"): the targets are per set.
     public private(set) var scoresByFormat: [String: [String: FieldScore]] = [:]

@@ -151,6 +151,13 @@ enum ExtractCommand {
         lines.append("  date      \(r.date?.iso ?? "—")\(conf(.date))")
         lines.append("  total     \(r.total?.decimalString ?? "—") \(r.currency?.code ?? "")\(conf(.total))")
         lines.append("  language  \(r.language ?? "—")   kind \(r.documentKind?.rawValue ?? "—")   pages \(r.pages)")
+        if let e = r.eInvoice {
+            let net = r.subtotal.map { "net \($0.decimalString), " } ?? ""
+            let taxes = r.tax.map { "\($0.rate.map { "\($0) %" } ?? "?") \($0.amount.decimalString)" }.joined(separator: ", ")
+            lines.append("  e-invoice \(e.syntax.rawValue) \(e.typeName), number \(e.number ?? "—"), \(net)tax \(taxes.isEmpty ? "—" : taxes)")
+            if let due = r.dueDate { lines.append("  due       \(due.iso)") }
+        }
+        for p in r.eInvoiceProblems { lines.append("  ! \(p)") }
         return lines.joined(separator: "\n")
     }
 }

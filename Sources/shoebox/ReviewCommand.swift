@@ -336,6 +336,11 @@ final class ReviewSession {
             }
             say(line)
         }
+        if let e = r.eInvoice {
+            let due = r.dueDate.map { ", due \($0.iso)" } ?? ""
+            say("e-invoice: \(e.syntax.rawValue) \(e.typeName)\(due)\(r.sellerTaxID.map { ", seller tax ID \($0)" } ?? "")")
+        }
+        for p in r.eInvoiceProblems { say("  ! \(p)") }
         let choices = alternates(r)
         if !choices.isEmpty {
             say("alternates:")

@@ -111,6 +111,16 @@ struct FileKindTests {
         #expect(FileKind.sniff([UInt8]()) == nil)
     }
 
+    @Test func xmlIsSniffedByItsFirstBytesWithOrWithoutDeclarationOrByteOrderMark() {
+        #expect(FileKind.sniff(Array("<?xml version='1.0'?>".utf8)) == .xml)
+        #expect(FileKind.sniff([0xEF, 0xBB, 0xBF] + Array("<?xml version".utf8)) == .xml)
+        #expect(FileKind.sniff(Array("\n  <rsm:CrossIndustryInvoice".utf8)) == .xml)
+        #expect(FileKind.sniff([0xFF, 0xFE, 0x3C, 0x00, 0x3F, 0x00]) == .xml)
+        #expect(FileKind.sniff(Array("<!-- a comment".utf8)) == nil)
+        #expect(FileKind.sniff(Array("< 3 is less".utf8)) == nil)
+        #expect(FileKind.sniff(Array("<?php echo".utf8)) == nil)
+    }
+
     @Test func detectsTruncatedFiles() {
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0] + [UInt8](repeating: 1, count: 100)
         #expect(!FileKind.isComplete(jpeg, kind: .jpeg))
