@@ -53,6 +53,16 @@ extension EInvoice {
             let rounding = t.rounding?.minorUnits ?? 0
             check("due = gross − prepaid + rounding", stated: t.due, computed: EInvoice.add([grand.minorUnits, -prepaid, rounding], currency))
         }
+        let stated =
+            [t.lineTotal, t.allowances, t.charges, t.taxBasis, t.tax, t.grand, t.prepaid, t.rounding, t.due] + taxes.flatMap { [$0.basis, $0.amount] }
+        if stated.contains(where: { ($0?.minorUnits.magnitude ?? 0) > UInt64(Review.maxTotalMinorUnits) }) {
+            out.append(
+                EInvoiceProblem(
+                    rule: "amounts", stated: nil, computed: nil,
+                    sentence:
+                        "The invoice states an amount beyond any invoice (over \(Review.maxTotalMinorUnits / 100) in its currency); it is not taken.")
+            )
+        }
         if t.grand == nil {
             out.append(EInvoiceProblem(rule: "gross", stated: nil, computed: nil, sentence: "The invoice states no gross total (GrandTotalAmount)."))
         }

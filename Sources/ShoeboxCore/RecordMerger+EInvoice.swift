@@ -21,7 +21,11 @@ extension RecordMerger {
         record.documentKind = e.isCredit ? .creditNote : .invoice
         var reasons: [ReviewReason] = []
         let sign: Int64 = e.isCredit ? -1 : 1
-        func signed(_ m: Money?) -> Money? { m.map { Money(minorUnits: $0.minorUnits * sign, currency: $0.currency) } }
+        // An amount beyond any invoice (`Review.maxTotalMinorUnits`) is not taken into the record; `problems()` names it.
+        func signed(_ m: Money?) -> Money? {
+            guard let m, m.minorUnits.magnitude <= UInt64(Review.maxTotalMinorUnits) else { return nil }
+            return Money(minorUnits: m.minorUnits * sign, currency: m.currency)
+        }
         func exact(_ field: Field, _ element: String, _ shown: String?) {
             guard let shown else { return }
             record.confidence[field] = 1

@@ -211,6 +211,33 @@ extension StoreJSON {
         for (i, t) in record.tax.enumerated() where t.amount.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) {
             throw Problem("suggestion.tax[\(i)].amount", "\(t.amount.decimalString) is beyond any receipt")
         }
+        for (i, t) in record.tax.enumerated() where (t.basis?.minorUnits.magnitude ?? 0) > UInt64(Review.maxTotalMinorUnits) {
+            throw Problem("suggestion.tax[\(i)].basis", "is beyond any invoice")
+        }
+        try checkEInvoice(record)
+    }
+
+    /// Lines of one e-invoice: far more than any invoice a person pays, far fewer than would make a review slow.
+    static let maxInvoiceLines = 100_000
+
+    /// An e-invoice's texts are as an XML gave them (payment terms may hold line breaks, never a NUL), its lists
+    /// bounded. Its amounts may be anything a decimal of 15 digits gives: everything that adds them checks for
+    /// overflow, and those the record itself carries are bounded above.
+    static func checkEInvoice(_ record: DocumentRecord) throws(Problem) {
+        if record.eInvoiceProblems.count > 64 { throw Problem("suggestion.eInvoiceProblems", "has more than 64 entries") }
+        for (i, p) in record.eInvoiceProblems.enumerated() {
+            if let problem = textProblem(p, onlyNUL: true) { throw Problem("suggestion.eInvoiceProblems[\(i)]", problem) }
+        }
+        guard let e = record.eInvoice else { return }
+        if e.lines.count > maxInvoiceLines { throw Problem("suggestion.eInvoice.lines", "has \(e.lines.count) lines; at most \(maxInvoiceLines)") }
+        if e.taxes.count > maxTaxLines || e.paymentMeans.count > maxTaxLines || e.paymentTerms.count > maxTaxLines {
+            throw Problem("suggestion.eInvoice", "has more than \(maxTaxLines) tax rows, payment means or payment terms")
+        }
+        let parties = [e.seller, e.buyer].flatMap { p in [p.name, p.vatID, p.taxNumber, p.postcode, p.city, p.country] + p.addressLines }
+        let lineTexts = e.lines.flatMap { [$0.id, $0.parentID, $0.name, $0.quantity, $0.unitCode, $0.unitPrice, $0.taxCategory, $0.taxRate] }
+        let rowTexts = e.taxes.flatMap { [$0.category, $0.rate, $0.exemptionReason] } + e.paymentMeans.flatMap { [$0.code, $0.iban] }
+        let texts: [String?] = [e.profile, e.number, e.typeCode] + e.paymentTerms + e.readingProblems + parties + lineTexts + rowTexts
+        for t in texts { if let problem = textProblem(t, onlyNUL: true) { throw Problem("suggestion.eInvoice", "holds a text that \(problem)") } }
     }
 
     static func checkDecision(_ item: Any, field: String, latest: CalendarDay) throws(Problem) {
