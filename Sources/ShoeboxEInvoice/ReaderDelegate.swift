@@ -108,8 +108,8 @@ final class ReaderDelegate: NSObject, XMLParserDelegate {
         text += string
     }
 
-    func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-        text += String(decoding: CDATABlock, as: UTF8.self)
+    func parser(_ parser: XMLParser, foundCDATA block: Data) {
+        text += String(decoding: block, as: UTF8.self)
     }
 
     /// Never loads anything from outside the document (libxml2 asks for an external DTD subset here).

@@ -36,7 +36,7 @@ enum XMLGuards {
             let key = firstIndex(of: Array("encoding".utf8), in: window[..<end])
         else { return nil }
         var i = key + 8
-        while i < end, [0x20, 0x09, 0x0A, 0x0D, 0x3D].contains(bytes[i]) { i += 1 }  // blanks and "="
+        while i < end, [0x20, 0x09, 0x0A, 0x0D, 0x3D].contains(bytes[i]) { i += 1 } // blanks and "="
         guard i < end, bytes[i] == 0x22 || bytes[i] == 0x27 else { return "an unreadable encoding declaration" }
         let quote = bytes[i]
         guard let close = bytes[(i + 1)..<end].firstIndex(of: quote) else { return "an unreadable encoding declaration" }
