@@ -17,7 +17,7 @@ public enum EInvoiceReader {
         if let refused = XMLGuards.check(bytes) { return .failure(refused) }
         let delegate = ReaderDelegate(rootOnly: false)
         if let failure = parse(bytes, delegate) { return .failure(failure) }
-        guard var paths = delegate.paths else { return .failure(.xmlMalformed("no root element")) }
+        guard var paths = delegate.paths else { return .failure(.xmlMalformed("no root element: the bytes are not XML")) }
         return .success(paths.finish())
     }
 
@@ -55,7 +55,7 @@ public enum EInvoiceReader {
 
     /// libxml2's most common errors in words (xmlParserErrors).
     private static let errorNames: [Int: String] = [
-        4: "the document is empty", 5: "content after the root element", 9: "a character XML does not allow",
+        4: "the document is empty", 5: "the document ends early, or goes on after its root element", 9: "a character XML does not allow",
         26: "an undeclared entity", 41: "an attribute without a value", 73: "a tag without its \">\"",
         76: "an end tag that does not match its start tag", 77: "the document ends inside an element (cut off)"
     ]
