@@ -113,6 +113,20 @@ func day(_ iso: String) -> CalendarDay? { CalendarDay(iso: iso) }
         #expect(inv.problems().isEmpty, "\(inv.problems())")
     }
 
+    /// BASIC, EXTENDED and XRechnung CII share EN 16931's paths; only the guideline differs.
+    @Test(arguments: [
+        "urn:cen.eu:en16931:2017#compliant#urn:factur-x.eu:1p0:basic",
+        "urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended",
+        "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0"
+    ])
+    func everyCIIProfileReadsTheSame(profile: String) throws {
+        let text = InvoiceDocuments.cii.replacingOccurrences(of: ">urn:cen.eu:en16931:2017<", with: ">\(profile)<")
+        let inv = try #require(readInvoice(text))
+        #expect(inv.profile == profile)
+        #expect(inv.number == "RE-2024-0815" && inv.totals.due?.decimalString == "100.00" && inv.taxes.count == 2)
+        #expect(inv.problems().isEmpty)
+    }
+
     @Test func anAmountWithTooManyDecimalsIsLeftOutAndNamed() throws {
         let text = InvoiceDocuments.cii.replacingOccurrences(
             of: "<ram:LineTotalAmount>20.00</ram:LineTotalAmount>", with: "<ram:LineTotalAmount>20.005</ram:LineTotalAmount>")
