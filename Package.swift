@@ -40,6 +40,8 @@ let package = Package(
         .target(name: "ShoeboxImaging", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // The regression harness: expectation files in three formats and the report `shoebox regress` writes.
         .target(name: "ShoeboxRegression", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        // Structured e-invoices (CII, ZUGFeRD 1.0, UBL) read from their XML with Foundation's XMLParser.
+        .target(name: "ShoeboxEInvoice", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(
             name: "ShoeboxEngines",
@@ -78,6 +80,8 @@ let package = Package(
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxImagingTests", dependencies: ["ShoeboxCore", "ShoeboxImaging"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ShoeboxEInvoiceTests", dependencies: ["ShoeboxCore", "ShoeboxEInvoice", "ShoeboxTestSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxRegressionTests", dependencies: ["ShoeboxCore", "ShoeboxRegression"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ShoeboxEngineTests",

@@ -1,0 +1,146 @@
+import Foundation
+import ShoeboxCore
+import ShoeboxEInvoice
+import ShoeboxTestSupport
+import Testing
+
+/// The failure code the reader gives, or "ok".
+func refusal(_ bytes: [UInt8]) -> String {
+    switch EInvoiceReader.read(bytes) {
+    case .success: "ok"
+    case .failure(let f): f.code
+    }
+}
+
+func refusal(_ text: String) -> String { refusal(Array(text.utf8)) }
+
+/// Seconds `work` takes.
+func seconds(_ work: () -> Void) -> Double {
+    let start = ContinuousClock.now
+    work()
+    let d = ContinuousClock.now - start
+    return Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18
+}
+
+@Suite struct HostileXMLTests {
+    @Test func externalEntityIsRefusedUnread() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let secret = dir.appendingPathComponent("secret.txt")
+        try "SECRET-4711".write(to: secret, atomically: true, encoding: .utf8)
+        let doc = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE rsm:CrossIndustryInvoice [<!ENTITY xxe SYSTEM "file://\(secret.path)">]>
+            \(InvoiceDocuments.cii.replacingOccurrences(of: "<?xml version=\"1.0\" encoding=\"UTF-8\"?>", with: "")
+                .replacingOccurrences(of: "Handwerker GmbH", with: "&xxe;"))
+            """
+        #expect(refusal(doc) == "xml-dtd-refused")
+        let passwd = """
+            <?xml version="1.0"?><!DOCTYPE r [<!ENTITY x SYSTEM "file:///etc/passwd">]><r>&x;</r>
+            """
+        #expect(refusal(passwd) == "xml-dtd-refused")
+        #expect(!EInvoiceReader.isInvoice(Array(doc.utf8)))
+    }
+
+    @Test func externalDTDSubsetAndEntityAfterTheRootAreRefused() {
+        #expect(refusal("<!DOCTYPE r SYSTEM \"file:///etc/passwd\"><r/>") == "xml-dtd-refused")
+        // A declaration anywhere in the bytes, even where no parser would take it.
+        #expect(refusal(InvoiceDocuments.cii + "<!-- <!ENTITY e \"x\"> -->") == "xml-dtd-refused")
+    }
+
+    @Test func billionLaughsIsRefusedFast() {
+        var doc = "<?xml version=\"1.0\"?>\n<!DOCTYPE lolz [\n<!ENTITY lol \"lol\">\n"
+        for i in 1...9 { doc += "<!ENTITY lol\(i) \"" + String(repeating: "&lol\(i == 1 ? "" : String(i - 1));", count: 10) + "\">\n" }
+        doc += "]>\n<lolz>&lol9;</lolz>"
+        var code = ""
+        let t = seconds { code = refusal(doc) }
+        #expect(code == "xml-dtd-refused")
+        #expect(t < 0.25)
+    }
+
+    @Test func quadraticBlowupIsRefusedInWellUnderASecond() {
+        let big = String(repeating: "a", count: 100_000)
+        let doc = "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY a \"\(big)\">]><r>" + String(repeating: "&a;", count: 100_000) + "</r>"
+        var code = ""
+        let t = seconds { code = refusal(doc) }
+        #expect(code == "xml-dtd-refused")
+        #expect(t < 0.5)
+    }
+
+    @Test func otherEncodingsThanUTF8AreRefused() {
+        let utf16 = Array(InvoiceDocuments.cii.replacingOccurrences(of: "UTF-8", with: "UTF-16").data(using: .utf16)!)
+        #expect(utf16.starts(with: [0xFF, 0xFE]) || utf16.starts(with: [0xFE, 0xFF]))
+        #expect(refusal(utf16) == "xml-not-utf8")
+        // UTF-16 without a byte-order mark, which libxml2 detects from "<\0?\0".
+        let bare = Array(InvoiceDocuments.cii.data(using: .utf16LittleEndian)!)
+        #expect(refusal(bare) == "xml-not-utf8")
+        let latin1 = InvoiceDocuments.cii.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"ISO-8859-1\"")
+        guard case .failure(let f) = EInvoiceReader.read(Array(latin1.utf8)) else {
+            Issue.record("ISO-8859-1 read")
+            return
+        }
+        #expect(f.code == "xml-not-utf8" && f.message.contains("ISO-8859-1"))
+        #expect(refusal([0x00, 0x00, 0xFE, 0xFF, 0, 0, 0, 0x3C]) == "xml-not-utf8")
+        #expect(refusal([0x4C, 0x6F, 0xA7, 0x94, 0x93]) == "xml-not-utf8")
+        #expect(!EInvoiceReader.isInvoice(utf16))
+    }
+
+    @Test func truncatedDocumentIsMalformed() {
+        let text = String(InvoiceDocuments.cii.prefix(InvoiceDocuments.cii.count / 2))
+        guard case .failure(let f) = EInvoiceReader.read(Array(text.utf8)) else {
+            Issue.record("a truncated document was read")
+            return
+        }
+        #expect(f.code == "xml-malformed")
+        #expect(f.message.contains("line ") && f.message.contains("column "))
+        #expect(refusal("") == "xml-malformed")
+        #expect(refusal("not xml at all") == "xml-malformed")
+        #expect(refusal(InvoiceDocuments.cii.replacingOccurrences(of: "</ram:TypeCode>", with: "</ram:Typecode>")) == "xml-malformed")
+    }
+
+    @Test func wellFormedNonInvoiceIsNotAnInvoice() {
+        guard case .failure(let f) = EInvoiceReader.read(Array("<html><body><p>Rechnung</p></body></html>".utf8)) else {
+            Issue.record("html read as an invoice")
+            return
+        }
+        #expect(f == .xmlNotAnInvoice(root: "html"))
+        let wrongNamespace = InvoiceDocuments.cii.replacingOccurrences(of: "CrossIndustryInvoice:100\"", with: "CrossIndustryInvoice:999\"")
+        #expect(refusal(wrongNamespace) == "xml-not-an-invoice")
+    }
+
+    @Test func seventeenMegabytesAreTooLargeWithoutParsing() {
+        var bytes = Array(InvoiceDocuments.cii.utf8)
+        bytes += [UInt8](repeating: 0x20, count: 17_000_000 - bytes.count)
+        var result: Result<EInvoice, DocumentFailure>?
+        let t = seconds { result = EInvoiceReader.read(bytes) }
+        guard case .failure(let f)? = result else {
+            Issue.record("17 MB read")
+            return
+        }
+        #expect(f.code == "xml-too-large" && t < 0.25)
+        #expect(!EInvoiceReader.isInvoice(bytes))
+    }
+
+    @Test func deepNestingIsRefused() {
+        let deep = String(repeating: "<ram:X>", count: 100) + String(repeating: "</ram:X>", count: 100)
+        let doc = InvoiceDocuments.cii.replacingOccurrences(of: "<rsm:ExchangedDocument>", with: "<rsm:ExchangedDocument>" + deep)
+        guard case .failure(let f) = EInvoiceReader.read(Array(doc.utf8)) else {
+            Issue.record("deep nesting read")
+            return
+        }
+        #expect(f.code == "xml-malformed" && f.message.contains("64"))
+        // 60 levels is still read.
+        let shallow = String(repeating: "<ram:X>", count: 60) + String(repeating: "</ram:X>", count: 60)
+        #expect(refusal(InvoiceDocuments.cii.replacingOccurrences(of: "<rsm:ExchangedDocument>", with: "<rsm:ExchangedDocument>" + shallow)) == "ok")
+    }
+
+    @Test func tooManyElementsAreRefused() {
+        let many = String(repeating: "<ram:X/>", count: 200_001)
+        let doc = InvoiceDocuments.cii.replacingOccurrences(of: "<rsm:ExchangedDocument>", with: "<rsm:ExchangedDocument>" + many)
+        guard case .failure(let f) = EInvoiceReader.read(Array(doc.utf8)) else {
+            Issue.record("200,001 elements read")
+            return
+        }
+        #expect(f.code == "xml-malformed" && f.message.contains("200000"))
+    }
+}
