@@ -71,6 +71,25 @@ struct PDFAttachmentTests {
         #expect(read.last?.attachment.xml == Self.invoice)
     }
 
+    /// Poppler gives the file name (/UF or /F), not the name tree's key, in UTF-8 whatever the PDF stored it in
+    /// (qpdf writes "Счёт.xml" in UTF-16 and "Rechnung-äöü€.xml" in PDFDocEncoding).
+    @Test func theNameIsTheFileNameInUTF8() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        for name in ["Счёт.xml", "Rechnung-äöü€.xml"] {
+            let qpdf = try #require(which("qpdf"))
+            let xml = dir.appendingPathComponent("invoice.xml")
+            try Data(Self.invoice).write(to: xml)
+            let out = dir.appendingPathComponent("named.pdf").path
+            let run = try runProgram(
+                qpdf, [fixtures.path + "/receipts/eng-invoice-textpdf.pdf", out, "--add-attachment", xml.path, "--key=k", "--filename=" + name, "--"])
+            #expect(run.code == 0, "\(run.err)")
+            let found = try Self.renderer(URL(fileURLWithPath: out)).attachments()
+            #expect(found.map(\.name) == [name])
+            #expect(found.first?.xml == Self.invoice)
+        }
+    }
+
     /// Short, empty, UTF-16 and byte-order-marked attachments: decided on what they have.
     @Test func shortAndOddlyEncodedAttachmentsAreDecidedOnTheirFirstBytes() throws {
         let dir = try temporaryDirectory()
