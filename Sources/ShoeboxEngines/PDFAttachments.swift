@@ -3,6 +3,7 @@ public import ShoeboxCore
 
 /// A file attached to a PDF, as far as it was read.
 public struct PDFAttachment: Sendable, Equatable {
+    /// The file name the PDF gives it (/UF, else /F; not the name tree's key), in UTF-8, at most 255 bytes.
     public let name: String
     /// The bytes, when the attachment looked like XML and was read within the cap; nil for a non-XML attachment (only its first bytes were read).
     public let xml: [UInt8]?
@@ -28,7 +29,7 @@ extension PDFRenderer {
     static let attachmentHeadLength = 16
 
     /// Every attachment in the document's EmbeddedFiles name tree (poppler does not read /AF), in the document's order,
-    /// the first `maxAttachments` of them.
+    /// the first `maxAttachments` of them (poppler itself makes an object for each one the tree names).
     /// Each is first read for at most 16 bytes (the save callback returns FALSE to stop); one that starts like XML
     /// (`FileKind.looksLikeXML`: optional UTF-8 BOM/whitespace then '<'; UTF-16 BOMs too) is read in full,
     /// stopping with .xmlTooLarge as soon as it passes `maxBytes` (default DocumentFailure.maxInvoiceXMLBytes).
