@@ -17,7 +17,7 @@ public enum FileKind: String, Sendable, Codable, CaseIterable {
 
     /// `<?xml` or `<` and a letter, after an optional byte-order mark and blank space; UTF-16 too (the reader
     /// names it and refuses it: e-invoices are UTF-8).
-    static func looksLikeXML(_ head: [UInt8]) -> Bool {
+    public static func looksLikeXML(_ head: [UInt8]) -> Bool {
         var b = head[...]
         if b.starts(with: [0xEF, 0xBB, 0xBF]) { b = b.dropFirst(3) }
         if b.starts(with: [0xFE, 0xFF, 0x00, 0x3C]) || b.starts(with: [0xFF, 0xFE, 0x3C, 0x00]) { return true }

@@ -8,7 +8,7 @@ internal import ShoeboxImaging
 /// Renders PDF pages to 8-bit gray at a given dpi in process (poppler-glib + cairo), and reads the text layer
 /// rebuilt into physical lines when a page has one.
 public final class PDFRenderer {
-    private var document: OpaquePointer?
+    private(set) var document: OpaquePointer?
     public let pageCount: Int
     /// The same file read by qpdf, for the size and the stored bytes of a page's images (pdf_images.c).
     private let storedImages: OpaquePointer?
