@@ -38,8 +38,8 @@ let package = Package(
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
         // Page images in pure Swift: scaling, rotation, fingerprints.
         .target(name: "ShoeboxImaging", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
-        // The regression harness: expectation files in three formats and the report `shoebox regress` writes.
-        .target(name: "ShoeboxRegression", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        // The regression harness: expectation files in four formats and the report `shoebox regress` writes.
+        .target(name: "ShoeboxRegression", dependencies: ["ShoeboxCore", "ShoeboxEInvoice"], swiftSettings: swiftSettings),
         // Structured e-invoices (CII, ZUGFeRD 1.0, UBL) read from their XML with Foundation's XMLParser.
         .target(name: "ShoeboxEInvoice", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // Thin owners of C handles.
@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxPipeline",
-            dependencies: ["ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "CrashNote"],
+            dependencies: ["ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxEInvoice", "CrashNote"],
             swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],

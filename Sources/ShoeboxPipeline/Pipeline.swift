@@ -115,6 +115,7 @@ public final class DocumentProcessor {
     let language = LanguageStage()
     let parse: ParseStage
     let merge: MergeStage
+    let eInvoices = EInvoiceStage()
     let config: PipelineConfig
     let today: CalendarDay
     let cache: OCRCache?
@@ -147,6 +148,14 @@ public final class DocumentProcessor {
     /// One document through Render, OCR, Language, Parse, Merge and Reread.
     public func process(_ document: ReadyDocument) -> DocumentOutcome {
         let source = document.source
+        // An e-invoice on its own has no pages: its XML is the document.
+        if source.kind == .xml { return processXML(document) }
+        // A PDF may carry its invoice as XML (ZUGFeRD, Factur-X): read exactly, and checked against the pages below.
+        let attached =
+            source.kind == .pdf
+            ? cpu.measure("e-invoice") { eInvoices.attached(source, limitMegabytes: config.maxFileMegabytes) } : .none
+        var exact = false
+        if case .invoice = attached { exact = true }
         // Render and OCR: pages rendered when a pass first asks for them; each pass read once, or taken from the OCR cache.
         var reader = PassReader(source: source, processor: self)
         var reading: Reading
@@ -154,16 +163,18 @@ public final class DocumentProcessor {
         case .success(let r): reading = r
         case .failure(let f):
             reader.saveCache()
-            return DocumentOutcome(
-                record: .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f),
-                size: source.size, kind: source.kind, pages: [])
+            let failed = DocumentRecord.failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f)
+            // Pages that cannot be read do not spoil an invoice whose XML can: it is taken without the page check.
+            let record = exact ? withAttachment(attached, record: failed, extraction: nil, document: document) : failed
+            return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
         }
         // Language, Parse, Merge.
         let guess = detectLanguage(&reading, reader: &reader)
         var extraction = cpu.measure("parse") { parse.run(reading.pages, language: guess) }
         var record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
         // Reread: further passes while the trigger names fields to read again; their candidates join the first's.
-        let further = furtherPasses(after: reading)
+        // An e-invoice's values come from its XML: its pages are read once, for the image and the check.
+        let further = exact ? [] : furtherPasses(after: reading)
         for (index, pass) in further.enumerated() where reader.hasImages {
             guard let trigger = RereadTrigger.of(reasons: record.reasons, totalConfirmed: extraction.totalConfirmed) else { break }
             if index + 1 < further.count { reader.prefetch(further[index + 1]) }
@@ -171,6 +182,7 @@ public final class DocumentProcessor {
             extraction = extraction.union(parse.run(pages, language: guess), fields: trigger.fields)
             record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
         }
+        record = withAttachment(attached, record: record, extraction: extraction, document: document)
         let fingerprint = reader.fingerprint()
         reader.saveCache()
         return DocumentOutcome(

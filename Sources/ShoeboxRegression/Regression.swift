@@ -1,5 +1,6 @@
 public import Foundation
 public import ShoeboxCore
+internal import ShoeboxEInvoice
 
 /// One document with expected values, read from any of the formats `shoebox regress` understands.
 public struct RegressionCase: Sendable, Equatable {
@@ -79,6 +80,26 @@ public enum RegressionAdapters {
         }
         let stem = String(name.dropLast(".expected.json".count))
         return RegressionCase(document: stem + ".pdf", expected: e, format: "zugferd")
+    }
+
+    /// A standalone e-invoice (XRechnung, UBL, CII) is its own expectation: the values its XML states, as a
+    /// record must carry them (a credit note's amounts negated). Nil when the XML is no invoice Shoebox reads.
+    static func eInvoice(_ bytes: [UInt8], name: String) -> RegressionCase? {
+        guard case .success(let x) = EInvoiceReader.read(bytes) else { return nil }
+        let sign: Int64 = x.isCredit ? -1 : 1
+        func signed(_ m: Money?) -> String? { m.map { Money.decimalString(minorUnits: $0.minorUnits * sign, digits: $0.currency.minorDigits) } }
+        var e: [String: String] = [:]
+        e["merchant"] = x.seller.name
+        e["date"] = x.issueDate?.iso
+        e["total"] = signed(x.totals.grand)
+        e["net"] = signed(x.totals.taxBasis)
+        e["currency"] = x.currency?.code
+        e["referenceNumber"] = x.number
+        e["sellerTaxID"] = x.seller.vatID ?? x.seller.taxNumber
+        e["dueDate"] = x.dueDate?.iso
+        let rows = x.taxes.compactMap { row in row.amount.map { (rate: row.rate, minorUnits: $0.minorUnits * sign) } }
+        if let digits = x.currency?.minorDigits, rows.count == x.taxes.count { e["taxByRate"] = TaxByRate.text(rows, digits: digits) }
+        return RegressionCase(document: name, expected: e, format: "e-invoice-xml")
     }
 
     /// "RM1,007.50" → "1007.50"; "9" → "9.00".
@@ -313,6 +334,17 @@ public struct RegressionSuite: Sendable {
             let names = FileManager.default.enumerator(atPath: directory)?.allObjects as? [String]
         else { return nil }
         var entries: [Entry] = []
+        // A standalone XML invoice without an expectation file beside it is read for its own expected values.
+        let described = Set(names.filter { $0.hasSuffix(".json") }.map { ($0 as NSString).deletingPathExtension })
+        for name in names.sorted() where name.lowercased().hasSuffix(".xml") {
+            let stem = (name as NSString).deletingPathExtension
+            guard !described.contains(stem + ".expected"), !described.contains(stem),
+                let data = InputFileBytes.read((directory as NSString).appendingPathComponent(name), limit: DocumentFailure.maxInvoiceXMLBytes),
+                var c = RegressionAdapters.eInvoice(data, name: (name as NSString).lastPathComponent)
+            else { continue }
+            c = RegressionCase(document: (name as NSString).lastPathComponent, expected: c.expected, format: c.format)
+            entries.append(Entry(expectation: c, relativePath: name, truth: nil))
+        }
         for name in names.sorted() where name.hasSuffix(".json") {
             let jsonPath = (directory as NSString).appendingPathComponent(name)
             guard let data = FileManager.default.contents(atPath: jsonPath),
@@ -333,5 +365,15 @@ public struct RegressionSuite: Sendable {
             entries.append(Entry(expectation: c, relativePath: relative, truth: truth))
         }
         self.entries = entries
+    }
+}
+
+/// A fixture file's bytes, at most `limit` of them (nil when larger or unreadable).
+enum InputFileBytes {
+    static func read(_ path: String, limit: Int) -> [UInt8]? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: limit + 1), data.count <= limit else { return nil }
+        return [UInt8](data)
     }
 }

@@ -51,6 +51,10 @@ enum Help {
         possible duplicates (same paper scanned again, or the same purchase), naming the other record. A
         same-bytes duplicate is read as a document of its own once its original changes or goes away.
 
+        E-invoices are read from their XML: a standalone CII, ZUGFeRD 1.0 or UBL invoice (XRechnung, Peppol),
+        and the invoice XML attached to a ZUGFeRD / Factur-X PDF, checked against its own arithmetic and
+        the printed page. XML with a DTD or entities, not in UTF-8, or over 16 MiB is refused unread.
+
         Links are not followed, and a sidecar that is a link, a FIFO or over 1 MiB is not read. Every other
         file ends in a named state (a FIFO or device: not-a-regular-file; a name that is not UTF-8:
         bad-file-name; a file gone since an earlier run: file-removed). A folder that cannot be read is named
@@ -229,9 +233,11 @@ enum Help {
         spaces), how many were auto-accepted and how many of those had total and date right, the OCR
         character error rate where ground-truth text exists, and every wrong field side by side.
 
-        Expected values are read from three formats: the project's fixtures (<name>.expected.json with a
-        "file" key), SROIE task-3 keys (<ID>.json beside <ID>.jpg, text lines in box/<ID>.txt) and
-        ZUGFeRD / Factur-X expectations (<name>.expected.json beside <name>.pdf).
+        Expected values are read from four formats: the project's fixtures (<name>.expected.json with a
+        "file" key), SROIE task-3 keys (<ID>.json beside <ID>.jpg, text lines in box/<ID>.txt),
+        ZUGFeRD / Factur-X expectations (<name>.expected.json beside <name>.pdf), and a standalone XML
+        e-invoice without an expectation file, whose expected values are those its XML states (a credit
+        note's amounts negated). Net, tax per rate and due date are scored where they are expected.
 
           --scans SCANDIR    look documents up in SCANDIR under the same relative folder as their JSON
                              (for Fixtures/sample-expected, whose scans live in Fixtures/sample-scans);

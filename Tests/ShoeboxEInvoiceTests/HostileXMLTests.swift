@@ -55,7 +55,8 @@ func seconds(_ work: () -> Void) -> Double {
         var code = ""
         let t = seconds { code = refusal(doc) }
         #expect(code == "xml-dtd-refused")
-        #expect(t < 0.25)
+        // Refused before parsing: microseconds. The bound only catches an expansion (seconds), on a loaded machine too.
+        #expect(t < 2)
     }
 
     @Test func quadraticBlowupIsRefusedInWellUnderASecond() {
@@ -64,7 +65,8 @@ func seconds(_ work: () -> Void) -> Double {
         var code = ""
         let t = seconds { code = refusal(doc) }
         #expect(code == "xml-dtd-refused")
-        #expect(t < 0.5)
+        // Parsed, these 100,000 references cost libxml2 about 8 s; refused by the guard they cost nothing.
+        #expect(t < 2)
     }
 
     @Test func otherEncodingsThanUTF8AreRefused() {
@@ -117,7 +119,7 @@ func seconds(_ work: () -> Void) -> Double {
             Issue.record("17 MB read")
             return
         }
-        #expect(f.code == "xml-too-large" && t < 0.25)
+        #expect(f.code == "xml-too-large" && t < 2)
         #expect(!EInvoiceReader.isInvoice(bytes))
     }
 

@@ -1,0 +1,97 @@
+internal import Foundation
+internal import ShoeboxCore
+internal import ShoeboxEInvoice
+internal import ShoeboxEngines
+
+/// E-invoices: the structured XML of a document, read exactly instead of (standalone XML) or beside (a PDF that
+/// carries one, ZUGFeRD / Factur-X) its printed pages. The XML is untrusted: `EInvoiceReader` refuses DTDs,
+/// entities, other encodings and oversized files before parsing, and PDF attachments are read with a cap.
+struct EInvoiceStage {
+    /// What a PDF carries.
+    enum Attached {
+        case none
+        /// An invoice XML, read; `name` is the attachment's.
+        case invoice(EInvoice, name: String)
+        /// An attachment that should be the invoice but cannot be read: the page is read instead, with this said.
+        case unreadable(String)
+    }
+
+    /// The names the standards give the invoice attachment (Factur-X, ZUGFeRD 2.x, ZUGFeRD 1.0, XRechnung in a PDF).
+    static let invoiceNames: Set<String> = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml", "order-x.xml"]
+
+    /// A standalone XML file: its bytes (no more than the XML cap), checked to be the bytes intake hashed, read.
+    func read(_ source: SourceFile) -> Result<EInvoice, DocumentFailure> {
+        let bytes: [UInt8]
+        switch InputFile.readAll(source.path, limit: DocumentFailure.maxInvoiceXMLBytes, tooLarge: { .xmlTooLarge(bytes: $0) }) {
+        case .success(let b): bytes = b
+        case .failure(let f): return .failure(f)
+        }
+        guard SHA256.hex(of: bytes) == source.sha256 else { return .failure(.changedWhileRead) }
+        return EInvoiceReader.read(bytes)
+    }
+
+    /// The invoice a PDF carries: the attachment with a standard name first, else any XML attachment whose root
+    /// is an invoice. A standard name that holds no readable invoice is `unreadable`, named; other attachments
+    /// (delivery notes, images) are not invoices and are left alone.
+    func attached(_ source: SourceFile, limitMegabytes: Int) -> Attached {
+        guard case .success(let bytes) = IntakeStage.read(source.path, limitMegabytes: limitMegabytes), SHA256.hex(of: bytes) == source.sha256,
+            let pdf = try? PDFRenderer(bytes: bytes), pdf.attachmentCount > 0
+        else { return .none }
+        let all = pdf.attachments()
+        let named = all.filter { EInvoiceStage.invoiceNames.contains($0.name.lowercased()) }
+        for a in named + all.filter({ !EInvoiceStage.invoiceNames.contains($0.name.lowercased()) }) {
+            let standard = EInvoiceStage.invoiceNames.contains(a.name.lowercased())
+            if let failure = a.failure {
+                if standard { return .unreadable("The attached \(a.name) could not be read: \(failure.message)") }
+                continue
+            }
+            guard let xml = a.xml else {
+                if standard { return .unreadable("The attached \(a.name) is not XML (it starts with \(EInvoiceStage.shown(a.head))).") }
+                continue
+            }
+            switch EInvoiceReader.read(xml) {
+            case .success(let e): return .invoice(e, name: a.name)
+            case .failure(let f): if standard { return .unreadable("The attached \(a.name) was not read: \(f.message)") }
+            }
+        }
+        return .none
+    }
+
+    /// The first bytes of a file as people can read them: printable ASCII, a dot for the rest.
+    static func shown(_ head: [UInt8]) -> String {
+        "\"" + head.prefix(8).map { (0x20..<0x7F).contains($0) ? String(UnicodeScalar($0)) : "·" }.joined() + "\""
+    }
+}
+
+extension DocumentProcessor {
+    /// A standalone XML e-invoice: read, checked and merged without pages; a file that is not one fails by name.
+    func processXML(_ document: ReadyDocument) -> DocumentOutcome {
+        let source = document.source
+        let record: DocumentRecord
+        switch cpu.measure("e-invoice", { eInvoices.read(source) }) {
+        case .success(let e): record = merge.merger.merge(eInvoice: e, pageRecord: nil, page: nil, source: source, other: document.other)
+        case .failure(let f): record = .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f)
+        }
+        return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
+    }
+
+    /// The record of a PDF whose pages were read, with what its attachment says: the XML's values checked
+    /// against the page, or the page's record with the reason the attachment was not read.
+    func withAttachment(_ attached: EInvoiceStage.Attached, record: DocumentRecord, extraction: Extraction?, document: ReadyDocument)
+        -> DocumentRecord
+    {
+        switch attached {
+        case .none: return record
+        case .invoice(let e, _):
+            return merge.merger.merge(eInvoice: e, pageRecord: record, page: extraction, source: document.source, other: document.other)
+        case .unreadable(let why):
+            guard record.status != .failed else { return record }
+            var r = record
+            r.eInvoiceProblems.append(why)
+            r.reasons.append(.eInvoiceUnreadable)
+            r.status = .review
+            r.reviewedBy = nil
+            return r
+        }
+    }
+}
