@@ -160,7 +160,11 @@ public enum EInvoiceHTML {
             ]
             page.raw("<tr\(rowClass)>\(cells.joined())</tr>\n")
         }
-        page.raw("</tbody>\n</table>\n<p class=\"note\">Indented lines are sub-lines: their amounts are part of the line above.</p>\n</section>\n")
+        page.raw("</tbody>\n</table>\n")
+        if e.lines.contains(where: { $0.parentID != nil }) {
+            page.raw("<p class=\"note\">Indented lines are sub-lines: their amounts are part of the line above.</p>\n")
+        }
+        page.raw("</section>\n")
     }
 
     static func taxes(_ e: EInvoice, _ page: inout Page) {

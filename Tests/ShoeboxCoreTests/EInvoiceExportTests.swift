@@ -229,7 +229,7 @@ struct EInvoiceExportTests {
             "Käufer GmbH", "credit note (381)", "2026-11-02", "2026-11-30", "<td>EUR</td>", "Returned chairs",
             "<tr class=\"sub\"><td>1.1</td><td class=\"item\">Chair legs</td>", "<td class=\"num\">19 %</td>",
             "<td class=\"num\">100.00</td><td class=\"num\">19.00</td>", "Gross</th><td class=\"num\">140.40 EUR",
-            "Amount due</th><td class=\"num\">140.40 EUR", "credit transfer (58)", "DE02120300000000202051",
+            "Amount due</th><td class=\"num\">140.40 EUR", "credit transfer (58)", "DE02120300000000202051", "Indented lines are sub-lines",
             "Rendered by Shoebox from the XML e-invoice credit.xml (UBL 2.1), which is the legal original"
         ] {
             #expect(html.contains(needle), "\(needle)")
