@@ -91,11 +91,19 @@ public struct ExportTable: Sendable {
         return .amount(Money(minorUnits: units, currency: total.currency))
     }
 
-    /// What is left to pay on an e-invoice (its due amount), negated for a credit note as the record's total is;
-    /// `.empty` for everything else.
+    /// What is left to pay on an e-invoice (its due amount) with the sign the record gives the invoice: the
+    /// record's total is the invoice's gross, negated for a credit note stated in positive amounts, and the due
+    /// amount follows it (when the total is no longer the gross, say edited in review: negated for a credit
+    /// note). `.empty` for everything else.
     static func amountDue(_ r: DocumentRecord) -> ExportCell {
         guard let e = r.eInvoice, let due = e.totals.due else { return .empty }
-        guard e.isCredit else { return .amount(due) }
+        let flip: Bool
+        if let total = r.total, let grand = e.totals.grand, grand.minorUnits != 0, total.minorUnits.magnitude == grand.minorUnits.magnitude {
+            flip = (total.minorUnits < 0) != (grand.minorUnits < 0)
+        } else {
+            flip = e.isCredit
+        }
+        guard flip else { return .amount(due) }
         let (units, overflow) = Int64(0).subtractingReportingOverflow(due.minorUnits)
         return overflow ? .empty : .amount(Money(minorUnits: units, currency: due.currency))
     }

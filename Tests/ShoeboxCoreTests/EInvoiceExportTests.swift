@@ -171,6 +171,15 @@ struct EInvoiceExportTests {
         #expect(cell(table, credit, "net_7") == .amount(Self.money("-20.00")))
         #expect(cell(table, credit, "amount_due") == .amount(Self.money("-140.40")), "the XML's positive due, negated as the total is")
         #expect(cell(table, credit, "document_kind") == .text("credit-note"))
+        // A credit note whose XML already states negative amounts: the record keeps them, and so does the due amount.
+        var stated = credit
+        stated.eInvoice?.totals.grand = Self.money("-140.40")
+        stated.eInvoice?.totals.due = Self.money("-140.40")
+        #expect(cell(table, stated, "amount_due") == .amount(Self.money("-140.40")))
+        // A total a person changed is no longer the gross: a credit note's due amount is negated then.
+        var edited = credit
+        edited.total = Self.money("-100.00")
+        #expect(cell(table, edited, "amount_due") == .amount(Self.money("-140.40")))
 
         let csv = CSVWriter.text(of: table, profile: .rfc4180)
         let lines = csv.split(separator: "\r\n").map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
