@@ -238,7 +238,8 @@ public struct FolderExporter {
     /// True when the file at `path` starts as an XML document does (`FileKind.sniff`, by content, never by name).
     /// An unreadable file is not XML here; writing the zip names it.
     static func isXML(_ path: String) -> Bool {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        // O_NONBLOCK: should the file have been swapped for a FIFO since it was checked, open does not wait.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 16)
