@@ -77,16 +77,25 @@ public enum ExportNaming {
 
     /// Unique names for a list of (base name, extension): the second "x.jpg" becomes "x_2.jpg", and so on.
     public static func uniqueNames(_ items: [(base: String, ext: String)]) -> [String] {
+        uniqueNames(items.map { ($0.base, $0.ext, nil) }).map(\.name)
+    }
+
+    /// Unique names where an item may bring a companion file of the same name with another extension (an XML
+    /// e-invoice and its HTML page): both names are free when one is chosen, so "x.xml" and "x.html" stay a pair
+    /// ("x_2.xml" and "x_2.html" when "x.html" is taken). Names are compared without case.
+    public static func uniqueNames(_ items: [(base: String, ext: String, companion: String?)]) -> [(name: String, companion: String?)] {
         var used = Set<String>()
         return items.map { item in
-            var candidate = "\(item.base).\(item.ext)"
+            func names(_ stem: String) -> (String, String?) { ("\(stem).\(item.ext)", item.companion.map { "\(stem).\($0)" }) }
+            var candidate = names(item.base)
             var n = 2
-            while used.contains(candidate.lowercased()) {
-                candidate = "\(item.base)_\(n).\(item.ext)"
+            while used.contains(candidate.0.lowercased()) || candidate.1.map({ used.contains($0.lowercased()) }) == true {
+                candidate = names("\(item.base)_\(n)")
                 n += 1
             }
-            used.insert(candidate.lowercased())
-            return candidate
+            used.insert(candidate.0.lowercased())
+            if let c = candidate.1 { used.insert(c.lowercased()) }
+            return (candidate.0, candidate.1)
         }
     }
 }

@@ -1,8 +1,10 @@
 /// `totals.csv` and `ledger.beancount`: sums and bookings computed from the same rows as the summary, in
 /// minor units (never in floating point).
 public enum ExportSummaries {
-    /// Per currency, then per category and currency: record count, total, net and tax summed exactly.
-    /// Amounts in different currencies are never added together.
+    /// Per currency, then per category and currency: record count, total, tax and net summed exactly, signs kept
+    /// (a credit note's negative amounts lower the sums). Amounts in different currencies are never added together.
+    /// The net of a group is left empty when a row of it has none (no tax read): a partial sum would pass for
+    /// the whole.
     public static func totals(_ table: ExportTable, profile: CSVWriter.Profile) -> String {
         // nil once a sum would overflow Int64: its cell is left empty (a store written outside Shoebox may hold
         // amounts no import lets in); the other cells are still right.
@@ -10,6 +12,7 @@ public enum ExportSummaries {
             var count = 0
             var total: Int64? = 0
             var tax: Int64? = 0
+            var net: Int64? = 0
             var digits = 2
         }
         var byCurrency: [String: Sum] = [:]
@@ -23,15 +26,19 @@ public enum ExportSummaries {
                 s.tax = s.tax.flatMap { sum in
                     ExportTable.checkedSum(row.record.tax.map(\.amount.minorUnits)).flatMap { ExportTable.checkedSum([sum, $0]) }
                 }
+                s.net = s.net.flatMap { sum in
+                    guard case .amount(let net) = ExportTable.net(row.record), net.currency == total.currency else { return nil }
+                    return ExportTable.checkedSum([sum, net.minorUnits])
+                }
                 s.digits = total.currency.minorDigits
             }
             add(&byCurrency[code, default: Sum()])
             add(&byCategory[row.category ?? "", default: [:]][code, default: Sum()])
         }
-        var csv = CSVWriter(header: ["group", "category", "currency", "records", "total", "tax"], profile: profile)
+        var csv = CSVWriter(header: ["group", "category", "currency", "records", "total", "tax", "net"], profile: profile)
         func line(_ group: String, _ category: String, _ code: String, _ s: Sum) {
             let amount = { (u: Int64?) in u.map { CSVWriter.decimal(Money.decimalString(minorUnits: $0, digits: s.digits), profile) } ?? "" }
-            try? csv.append([group, SpreadsheetText.neutralised(category), code, String(s.count), amount(s.total), amount(s.tax)])
+            try? csv.append([group, SpreadsheetText.neutralised(category), code, String(s.count), amount(s.total), amount(s.tax), amount(s.net)])
         }
         for code in byCurrency.keys.sorted() { line("currency", "", code, byCurrency[code]!) }
         for category in byCategory.keys.sorted() {

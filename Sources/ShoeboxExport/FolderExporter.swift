@@ -136,17 +136,24 @@ public struct FolderExporter {
         for r in chosen { if let why = FolderExporter.leftOutReason(r) { leftOut[why, default: 0] += 1 } }
         let settings = try folderSettings(folder)
 
+        // A standalone XML e-invoice goes in as it is, named `.xml` whatever its file was called, with the page
+        // Shoebox renders from it beside it (`.html`, the same name); a PDF e-invoice carries its XML inside.
+        let xmlInvoices = accepted.map { $0.eInvoice != nil && FolderExporter.isXML(originalPath($0)) }
         let names = ExportNaming.uniqueNames(
-            accepted.map { r in
-                let ext = (r.source as NSString).pathExtension.lowercased()
-                return (ExportNaming.baseName(for: r), ExportNaming.sanitize(ext.isEmpty ? "bin" : ext, maxLength: 8))
+            zip(accepted, xmlInvoices).map { r, isXML in
+                let ext = isXML ? "xml" : (r.source as NSString).pathExtension.lowercased()
+                return (ExportNaming.baseName(for: r), ExportNaming.sanitize(ext.isEmpty ? "bin" : ext, maxLength: 8), isXML ? "html" : nil)
             })
         let rows = zip(accepted, names).map { r, name in
             ExportRow(
-                record: r, category: settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name)",
+                record: r, category: settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name.name)",
                 originalPath: originalPath(r))
         }
-        let generated = try generatedFiles(ExportTable(rows: rows), rows: rows, folder: folder, leftOut: leftOut)
+        let renderings = zip(accepted, names).compactMap { r, name -> (String, [UInt8])? in
+            guard let companion = name.companion, let e = r.eInvoice else { return nil }
+            return ("receipts/\(companion)", Array(EInvoiceHTML.render(e, record: r).utf8))
+        }
+        let generated = try generatedFiles(ExportTable(rows: rows), rows: rows, folder: folder, leftOut: leftOut, renderings: renderings)
 
         // A date range is part of the name, so a partial export never replaces the folder's whole one.
         let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"
@@ -157,15 +164,19 @@ public struct FolderExporter {
             folder: folder, zipPath: zipPath, exported: accepted.count, leftOut: leftOut, outsideRange: inFolder.count - chosen.count)
     }
 
-    /// The files a zip holds besides the originals: the summaries, the ledger and `MANIFEST.sha256` of them all.
-    func generatedFiles(_ table: ExportTable, rows: [ExportRow], folder: String, leftOut: [String: Int]) throws(ExportError) -> [(String, [UInt8])] {
-        var generated: [(String, [UInt8])] = [
-            ("summary.csv", Array(CSVWriter.text(of: table, profile: options.csvProfile).utf8)),
-            ("summary.json", FolderExporter.summaryJSON(table, folder: folder, leftOut: leftOut, options: options)),
-            ("summary.xlsx", try XLSXWriter.bytes(of: table, scratchDirectory: exportDirectory)),
-            ("totals.csv", Array(ExportSummaries.totals(table, profile: options.csvProfile).utf8)),
-            ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8))
-        ]
+    /// The files a zip holds besides the originals: the summaries, the ledger, the pages rendered from standalone
+    /// XML e-invoices (`renderings`: name in the zip and bytes) and `MANIFEST.sha256` of them all.
+    func generatedFiles(
+        _ table: ExportTable, rows: [ExportRow], folder: String, leftOut: [String: Int], renderings: [(String, [UInt8])] = []
+    ) throws(ExportError) -> [(String, [UInt8])] {
+        var generated: [(String, [UInt8])] =
+            [
+                ("summary.csv", Array(CSVWriter.text(of: table, profile: options.csvProfile).utf8)),
+                ("summary.json", FolderExporter.summaryJSON(table, folder: folder, leftOut: leftOut, options: options)),
+                ("summary.xlsx", try XLSXWriter.bytes(of: table, scratchDirectory: exportDirectory)),
+                ("totals.csv", Array(ExportSummaries.totals(table, profile: options.csvProfile).utf8)),
+                ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8))
+            ] + renderings
         var manifest: [(String, String)] = generated.map { ($0.0, SHA256.hex(of: $0.1)) }
         manifest += rows.map { ($0.fileInZip, $0.record.sha256) }
         let manifestText = manifest.sorted { FolderExporter.precedes($0.0, $1.0) }.map { "\($0.1)  \($0.0)\n" }.joined()
@@ -222,6 +233,18 @@ public struct FolderExporter {
         }
         for name in leftovers { unlink((exportDirectory as NSString).appendingPathComponent(name)) }
         return leftovers.sorted()
+    }
+
+    /// True when the file at `path` starts as an XML document does (`FileKind.sniff`, by content, never by name).
+    /// An unreadable file is not XML here; writing the zip names it.
+    static func isXML(_ path: String) -> Bool {
+        // O_NONBLOCK: should the file have been swapped for a FIFO since it was checked, open does not wait.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 16)
+        let n = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, 16) }
+        return n > 0 && FileKind.sniff(head.prefix(n)) == .xml
     }
 
     static func precedes(_ a: String, _ b: String) -> Bool { Array(a.utf8).lexicographicallyPrecedes(Array(b.utf8)) }

@@ -162,16 +162,19 @@ enum Help {
         so do folders that differ only in case). Files at the top of the scan folder: unsorted.zip.
         Each zip holds:
           receipts/          the originals of accepted records (by the pipeline or confirmed in review),
-                             named YYYY-MM-DD_merchant_12.34-EUR.ext
+                             named YYYY-MM-DD_merchant_12.34-EUR.ext; a standalone XML e-invoice as it is,
+                             with an HTML page Shoebox renders from it beside it (.html)
           summary.csv        one row per record (RFC 4180; text that a spreadsheet would run as a formula
                              starts with an apostrophe)
           summary.xlsx       the same cells: amounts and dates as numbers and dates, a frozen header row
           summary.json       the same cells, plus how many documents were left out and why
-          totals.csv         per currency and per category: records, total, tax (summed in minor units)
+          totals.csv         per currency and per category: records, total, tax, net (in minor units)
           ledger.beancount   a transaction per record, flagged ! for the bookkeeper, with its document
           MANIFEST.sha256    the SHA-256 of every other entry
-        Columns: date, merchant, total, currency, net, tax_<rate> per rate, tip, payment_method, category,
-        reference_number, document_kind, file, original_path, sha256, confidence, reviewed_by, record_id.
+        Columns: date, merchant, total, currency, net, tax_<rate> per rate, net_<rate> per rate an
+        e-invoice states a basis for, tip, amount_due, payment_method, category, reference_number (the
+        invoice number), seller_tax_id, document_kind, due_date, file, original_path, sha256, confidence,
+        reviewed_by, record_id. A credit note's amounts are negative in every file.
         Documents in review, rejected, duplicates and failures are left out and counted per reason.
         A text cell over 32,767 characters (a spreadsheet's limit) is cut and ends in "…[truncated]".
 

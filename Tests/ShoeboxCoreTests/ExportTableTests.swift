@@ -65,12 +65,12 @@ struct ExportTableTests {
         let text = ExportSummaries.totals(ExportTable(rows: rows), profile: .rfc4180)
         #expect(
             text == """
-                group,category,currency,records,total,tax\r
-                currency,,EUR,3,0.31,0.00\r
-                currency,,USD,1,0.70,0.00\r
-                category,,EUR,1,0.01,0.00\r
-                category,medical,EUR,2,0.30,0.00\r
-                category,work trip,USD,1,0.70,0.00\r
+                group,category,currency,records,total,tax,net\r
+                currency,,EUR,3,0.31,0.00,\r
+                currency,,USD,1,0.70,0.00,\r
+                category,,EUR,1,0.01,0.00,\r
+                category,medical,EUR,2,0.30,0.00,\r
+                category,work trip,USD,1,0.70,0.00,\r
 
                 """)
     }
