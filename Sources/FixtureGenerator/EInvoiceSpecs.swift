@@ -112,6 +112,8 @@ struct EInvoiceSpec {
     var lines: [ELine]
     var adjustments: [EAdjustment] = []
     var prepaidCents = 0
+    /// The invoice a credit note corrects (BT-25).
+    var precedingInvoice: String? = nil
     var payeeIBAN: String? = nil
     /// One line for the README.
     var note: String
@@ -201,6 +203,7 @@ private let cityAuthority = EParty(
 
 private let mwst19 = 1900
 private let mwst7 = 700
+private let tva20 = 2000
 
 // MARK: - Specs
 
@@ -256,6 +259,7 @@ let eInvoiceFixtures: [EInvoiceSpec] = [
         paymentTerms: "Gutschrift wird auf Ihr Konto überwiesen.",
         seller: sellerLeipzig, buyer: freelancer, buyerReference: "04011000-12345-34",
         lines: [ELine("Gutschrift Beratungsstunde (doppelt berechnet)", 9_500, rate: mwst19)],
+        precedingInvoice: "2026-0117",
         payeeIBAN: "DE89370400440532013000",
         note: "UBL CreditNote (381), positive amounts as UBL writes them; the record is negative"),
     EInvoiceSpec(
@@ -267,6 +271,7 @@ let eInvoiceFixtures: [EInvoiceSpec] = [
             ELine("Rücknahme Temperaturlogger TL-20", 4_990, rate: mwst19),
             ELine("Fachbuch Messtechnik (beschädigt)", 3_980, rate: mwst7)
         ],
+        precedingInvoice: "RE-2026-0342",
         note: "CII credit note 381 with positive amounts, 19 % and 7 %; the record is negative"),
     EInvoiceSpec(
         id: "einv-cii-usd", syntax: .cii, profile: .en16931,
@@ -274,12 +279,12 @@ let eInvoiceFixtures: [EInvoiceSpec] = [
         dueDate: Day(2026, 2, 18), paymentTerms: "Net 30 days.", currency: "USD", taxCurrency: ("EUR", 9_210),
         seller: sellerLyon, buyer: freelancer,
         lines: [
-            ELine("Illustration licence, US edition", 85_000, rate: mwst19),
-            ELine("Colour proofs", 1_250, quantity: 6, rate: mwst19)
+            ELine("Illustration licence, US edition", 85_000, rate: tva20),
+            ELine("Colour proofs", 1_250, quantity: 6, rate: tva20)
         ],
-        adjustments: [EAdjustment(isCharge: true, reason: "Shipping", cents: 2_400, rate: mwst19)],
+        adjustments: [EAdjustment(isCharge: true, reason: "Shipping", cents: 2_400, rate: tva20)],
         payeeIBAN: "FR7630006000011234567890189",
-        note: "invoice currency USD, VAT currency EUR (two TaxTotalAmount, 1 USD = 0.9210 EUR); a 24.00 charge"),
+        note: "French seller (TVA 20 %), invoice currency USD, VAT currency EUR (two TaxTotalAmount, 1 USD = 0.9210 EUR); a 24.00 charge"),
     EInvoiceSpec(
         id: "einv-cii-minimum", syntax: .cii, profile: .minimum,
         number: "M-2026-007", issueDate: Day(2026, 2, 10),

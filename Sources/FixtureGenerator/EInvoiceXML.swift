@@ -5,6 +5,8 @@
 struct XMLText {
     private(set) var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
     private var open: [String] = []
+    /// The length of `text` just after each open start tag.
+    private var openedAt: [Int] = []
 
     static func escape(_ s: String, quotes: Bool = false) -> String {
         var out = ""
@@ -29,19 +31,22 @@ struct XMLText {
     mutating func start(_ name: String, _ attributes: [(String, String)] = []) {
         text += "\(indent)<\(tag(name, attributes))>\n"
         open.append(name)
+        openedAt.append(text.utf8.count)
     }
 
+    /// Closes the innermost element; one without content becomes `<name/>`.
     mutating func end() {
         let name = open.removeLast()
-        text += "\(indent)</\(name)>\n"
+        if openedAt.removeLast() == text.utf8.count {
+            text.removeLast(2)
+            text += "/>\n"
+        } else {
+            text += "\(indent)</\(name)>\n"
+        }
     }
 
     mutating func leaf(_ name: String, _ value: String, _ attributes: [(String, String)] = []) {
         text += "\(indent)<\(tag(name, attributes))>\(XMLText.escape(value))</\(name)>\n"
-    }
-
-    mutating func empty(_ name: String) {
-        text += "\(indent)<\(name)/>\n"
     }
 
     /// `start`, the body, `end`.
@@ -231,6 +236,9 @@ func ciiXML(_ spec: EInvoiceSpec) -> String {
                     if totals.prepaid != 0 { m.leaf("ram:TotalPrepaidAmount", xmlAmount(totals.prepaid)) }
                     m.leaf("ram:DuePayableAmount", xmlAmount(totals.due + spec.grossError))
                 }
+                if let preceding = spec.precedingInvoice, profile != .minimum {
+                    s.element("ram:InvoiceReferencedDocument") { $0.leaf("ram:IssuerAssignedID", preceding) }
+                }
             }
         }
     }
@@ -305,6 +313,11 @@ func ublXML(_ spec: EInvoiceSpec) -> String {
         x.leaf(spec.isCredit ? "cbc:CreditNoteTypeCode" : "cbc:InvoiceTypeCode", String(spec.typeCode))
         x.leaf("cbc:DocumentCurrencyCode", spec.currency)
         if let reference = spec.buyerReference { x.leaf("cbc:BuyerReference", reference) }
+        if let preceding = spec.precedingInvoice {
+            x.element("cac:BillingReference") { b in
+                b.element("cac:InvoiceDocumentReference") { $0.leaf("cbc:ID", preceding) }
+            }
+        }
         x.ublParty("cac:AccountingSupplierParty", spec.seller)
         x.ublParty("cac:AccountingCustomerParty", spec.buyer)
         if let delivery = spec.deliveryDate {
