@@ -256,7 +256,7 @@ private func withDoctype(_ xml: String, _ doctype: String, seller: EInvoiceSpec,
     return String(xml[..<declarationEnd]) + doctype + "\n" + replaced
 }
 
-/// A 1×1 gray PNG made by leptonica.
+/// A small gray PNG made by leptonica (8 × 8 pixels).
 private func smallPNG() throws -> Data {
     try encodePNG(GrayImage(width: 8, height: 8, pixels: [UInt8](repeating: 200, count: 64)))
 }
@@ -326,7 +326,7 @@ func eInvoiceReadme() -> String {
     func row(_ spec: EInvoiceSpec, file: String) -> String {
         let t = ETotals(spec)
         let cells = [
-            "`\(file)`", spec.syntax.name, spec.profile.name, "\(spec.typeCode)", XMLText.escape(spec.seller.name),
+            "`\(file)`", spec.syntax.name, spec.profile.name, "\(spec.typeCode)", spec.seller.name,
             spec.issueDate.iso, spec.number, spec.currency, xmlAmount(spec.sign * t.net), taxByRate(spec) ?? "-",
             xmlAmount(spec.sign * t.gross), spec.dueDate?.iso ?? "-", spec.seller.vatID ?? "-",
             spec.isCredit ? "credit-note" : "invoice", spec.note
