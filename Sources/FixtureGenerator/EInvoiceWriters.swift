@@ -84,7 +84,8 @@ func eInvoicePage(_ spec: EInvoiceSpec) -> [Line] {
     out.append(.rule)
     out.append(.pair("Summe netto", numbers.format(totals.net), .plain))
     for row in totals.rows {
-        out.append(.pair("zzgl. USt \(numbers.percent(row.rate)) auf \(numbers.format(row.basisCents))", numbers.format(row.taxCents), .plain))
+        // The basis is not printed beside the rate: "auf 234,70" on the tax line is read as the net by the page parser.
+        out.append(.pair("zzgl. USt \(numbers.percent(row.rate))", numbers.format(row.taxCents), .plain))
     }
     out.append(.pair("Gesamtbetrag", pageMoney.withMarker(totals.gross), .heading))
     out.append(.gap)
