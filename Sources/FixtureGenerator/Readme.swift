@@ -41,8 +41,9 @@ func readme() -> String {
 
         ## sample-scans/
 
-        Two folders of phone-photo and scanner style file names, for trying the whole pipeline on a folder.
-        Every file in `sample-scans/` is a scan; the expected values live outside it, in
+        Two folders of phone-photo and scanner style file names, and `invoices/` with two e-invoices (a
+        Factur-X PDF and an XRechnung XML), for trying the whole pipeline on a folder. Every file in
+        `sample-scans/` is a document to read; the expected values live outside it, in
         `sample-expected/<folder>/<file name>.expected.json`.
 
 
@@ -53,5 +54,7 @@ func readme() -> String {
             guard case .sample(let folder, let fileName) = r.destination else { fatalError("sample without folder") }
             return row(r, name: "`\(folder)/\(fileName)`")
         }.joined(separator: "\n") + "\n"
+    text += eInvoiceSampleRows()
+    text += eInvoiceReadme()
     return text
 }

@@ -105,6 +105,10 @@ do {
         try writeText(expectedJSON(receipt, totals), to: expected)
         print("wrote \(scan.path)")
     }
+    let scratch = try Scratch()
+    defer { scratch.clean() }
+    try writeEInvoices(receiptsDir: receiptsDir, scansDir: scansDir, expectedDir: expectedDir, scratch: scratch)
+    try writeBrokenEInvoices(to: root.appendingPathComponent("einvoices-broken"), scratch: scratch)
     // What a user sets for a folder: its export category (`shoebox export` reads it; `run` ignores dotfiles).
     try writeText(
         "{\"defaultCategory\": \"work trip\", \"categories\": [\"work trip\", \"meals\"]}\n",
