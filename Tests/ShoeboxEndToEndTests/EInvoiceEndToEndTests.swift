@@ -44,11 +44,11 @@ import Testing
         #expect(r.code == 0, "\(r.out) \(r.err)")
         let byPath = try records(out)
         for name in names {
-            let rec = try #require(byPath["invoices/\(name)"], name)
+            let rec = try #require(byPath["invoices/\(name)"], "\(name)")
             #expect(rec["status"] as? String == "accepted", "\(name): \(rec["reasons"] ?? "") \(rec["eInvoiceProblems"] ?? "")")
-            #expect((rec["evidence"] as? [String: Any]).flatMap { ($0["total"] as? [String: Any])?["source"] as? String } == "e-invoice", name)
-            #expect(rec["eInvoice"] is [String: Any], name)
-            let total = try #require(rec["total"] as? String, name)
+            #expect((rec["evidence"] as? [String: Any]).flatMap { ($0["total"] as? [String: Any])?["source"] as? String } == "e-invoice", "\(name)")
+            #expect(rec["eInvoice"] is [String: Any], "\(name)")
+            let total = try #require(rec["total"] as? String, "\(name)")
             let credit = rec["documentKind"] as? String == "credit-note"
             #expect(total.hasPrefix("-") == credit, "\(name): a credit note's total is negative, an invoice's is not: \(total)")
         }
@@ -83,7 +83,7 @@ import Testing
         #expect(r.code == 1, "some fail by name: \(r.out) \(r.err)")
         let byPath = try records(out)
         for (name, want) in manifest.sorted(by: { $0.key < $1.key }) {
-            let rec = try #require(byPath["broken/\(name)"], name)
+            let rec = try #require(byPath["broken/\(name)"], "\(name)")
             #expect(rec["status"] as? String == want["status"], "\(name): \(rec["status"] ?? "") \(rec["reasons"] ?? "")")
             if want["status"] == "failed" {
                 #expect(code(rec) == want["code"], "\(name): \(code(rec) ?? "none")")

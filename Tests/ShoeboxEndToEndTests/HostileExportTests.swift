@@ -451,7 +451,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
                 "--scans", fixtures.path + "/sample-scans", "--today", today, "--quiet"
             ])
         #expect(r.code == 0 || r.code == 7, "regress: exit \(r.code): \(r.err)")
-        #expect(r.out.contains("shoebox regress: 7 documents"), "\(r.out)")
+        #expect(r.out.contains("shoebox regress: 9 documents"), "\(r.out)")
         let calls = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n").filter {
             !$0.contains("+++ exited") && !$0.contains("--- SIG")
         }
