@@ -85,7 +85,7 @@ bench: release
 # LeakSanitizer cannot run under ptrace (it exits 87).
 check-asan: build
 	swift build --build-path .build/asan -Xswiftc -sanitize=address --product shoebox
-	SHOEBOX_BIN=$(CURDIR)/.build/asan/debug/shoebox ASAN_OPTIONS=detect_leaks=1:exitcode=86 LSAN_OPTIONS=exitcode=87 \
+	SHOEBOX_BIN=$(CURDIR)/.build/asan/debug/shoebox ASAN_OPTIONS=detect_leaks=1:exitcode=86 LSAN_OPTIONS=exitcode=87:suppressions=$(CURDIR)/fuzz/lsan.supp \
 		swift test --filter 'BrokenFilesEndToEndTests|FileNameEndToEndTests|WorkSharingEndToEndTests|HostileDocumentEndToEndTests|EndToEndTests.runExportStatusOnTheSampleFolderWithBadInputs|IntakeHardeningTests|HostileSettingsTests|HostileReviewTests|HostileImportTests|HostileExportEndToEndTests|EInvoiceEndToEndTests' \
 		--skip everyVerbOpensNoSocketAndNeedsNoNetwork --skip hostileXMLIsRefusedWithoutReadingOutsideTheFileOrGrowingMemory
 

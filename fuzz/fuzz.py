@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Fuzzes Shoebox's intake and its PDF and image readers with mutated fixture files (`make fuzz`).
 
-Every case is a fixture (Fixtures/receipts/*.jpg|png|pdf, and TIFFs and image PDFs ImageMagick makes from them)
+Every case is a fixture (Fixtures/receipts/*.jpg|png|pdf|xml, and TIFFs and image PDFs ImageMagick makes from them)
 changed by one to three mutations: bit flips, inserted or deleted bytes, a truncation, bytes appended, or an
 edited header field (a PDF's /MediaBox, /Width, /Height, /W, /H, /BitsPerComponent, /Length; a PNG's IHDR
 width, height, depth and colour type, with or without a correct CRC; a JPEG's frame size; a TIFF's size,
@@ -40,7 +40,7 @@ HOSTILE_U16 = [0, 1, 0x7FFF, 0xFFFF, 65500, 30000]
 
 def make_seeds(work):
     """The fixture files, and TIFFs and image PDFs made from them (once per work folder)."""
-    seeds = sorted(os.path.join(FIXTURES, n) for n in os.listdir(FIXTURES) if n.rsplit(".", 1)[-1] in ("jpg", "png", "pdf"))
+    seeds = sorted(os.path.join(FIXTURES, n) for n in os.listdir(FIXTURES) if n.rsplit(".", 1)[-1] in ("jpg", "png", "pdf", "xml"))
     made = os.path.join(work, "seeds")
     os.makedirs(made, exist_ok=True)
     convert = shutil.which("convert")
@@ -128,6 +128,8 @@ def kind(data):
         return "jpg"
     if data[:4] in (b"II*\x00", b"MM\x00*"):
         return "tif"
+    if data.lstrip(b"\xef\xbb\xbf \r\n\t").startswith(b"<"):
+        return "xml"
     return "bin"
 
 

@@ -2,7 +2,7 @@ internal import Foundation
 public import ShoeboxCore
 
 /// Reads a file as a run reads it up to OCR, and no further: the intake's sniff and hash, then the document
-/// opened and its pages decoded or rendered. The crashes, hangs and leaks of hostile files live here (OCR only
+/// opened and its pages decoded or rendered (an XML e-invoice read, a PDF's attached invoice taken out). The crashes, hangs and leaks of hostile files live here (OCR only
 /// ever sees a gray page of bounded size), so the fuzz target (`make fuzz`, Sources/ShoeboxFuzz) runs tens of
 /// thousands of mutated files through this in minutes.
 public enum ReadCheck {
@@ -22,10 +22,19 @@ public enum ReadCheck {
         case .success(let b): bytes = b
         case .failure(let f): return "failed \(f.code)"
         }
+        // An XML e-invoice is read by the e-invoice reader, as a run reads it; a PDF's attachments are taken out too.
+        if source.kind == .xml {
+            switch EInvoiceStage().read(source) {
+            case .success: return "ok e-invoice"
+            case .failure(let f): return "failed \(f.code)"
+            }
+        }
+        let attached = source.kind == .pdf ? EInvoiceStage().attached(source, limitMegabytes: config.maxFileMegabytes) : .none
         let render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
         switch PageSource.open(source, bytes: bytes, render: render) {
         case .failure(let f): return "failed \(f.code)"
         case .success(let pages):
+            if case .invoice = attached { return "ok e-invoice \(pages.count) pages" }
             for index in 0..<min(pages.count, maxPages) {
                 if case .failure(let f) = pages.page(index) { return "failed \(f.code) page \(index + 1)" }
             }
