@@ -8,6 +8,9 @@ enum XMLGuards {
         guard bytes.count <= DocumentFailure.maxInvoiceXMLBytes else { return .xmlTooLarge(bytes: bytes.count) }
         if let encoding = foreignEncoding(bytes) { return .xmlNotUTF8(encoding) }
         if let declared = declaredEncoding(bytes), declared.lowercased() != "utf-8" { return .xmlNotUTF8(declared) }
+        // Bytes that are not UTF-8 (a damaged file): swift-corelibs-foundation's XMLParser traps on some of them
+        // (found by make fuzz), and an invoice has none.
+        if let offset = invalidUTF8Offset(bytes) { return .xmlNotUTF8("bytes that are not UTF-8 (the first at byte \(offset))") }
         if contains(bytes, "<!DOCTYPE") || contains(bytes, "<!ENTITY") { return .xmlDTDRefused }
         return nil
     }
@@ -41,6 +44,20 @@ enum XMLGuards {
         let quote = bytes[i]
         guard let close = bytes[(i + 1)..<end].firstIndex(of: quote) else { return "an unreadable encoding declaration" }
         return String(decoding: bytes[(i + 1)..<close], as: UTF8.self)
+    }
+
+    /// The offset of the first byte that does not belong to a well-formed UTF-8 sequence, nil when all do.
+    static func invalidUTF8Offset(_ bytes: [UInt8]) -> Int? {
+        var decoder = UTF8()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
     }
 
     static func contains(_ bytes: [UInt8], _ text: String) -> Bool {

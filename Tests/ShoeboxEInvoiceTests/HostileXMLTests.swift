@@ -87,6 +87,22 @@ func seconds(_ work: () -> Void) -> Double {
         #expect(!EInvoiceReader.isInvoice(utf16))
     }
 
+    /// Found by `make fuzz`: one byte that is not UTF-8, in an element name or in text, made swift-corelibs-foundation's
+    /// XMLParser trap (SIGILL in _NSXMLParserStartElementNs). Such bytes are refused before the parser sees them.
+    @Test func bytesThatAreNotUTF8AreRefusedBeforeParsing() {
+        var bytes = Array(InvoiceDocuments.cii.utf8)
+        let at = bytes.firstIndex(of: UInt8(ascii: "S")) ?? 0
+        #expect(at > 0)
+        bytes[at] = 0xEC
+        guard case .failure(let f) = EInvoiceReader.read(bytes) else {
+            Issue.record("a document with a stray 0xEC byte was read")
+            return
+        }
+        #expect(f.code == "xml-not-utf8" && f.message.contains("byte \(at)"))
+        #expect(refusal(Array(InvoiceDocuments.cii.utf8) + [0xC3]) == "xml-not-utf8", "a sequence cut at the end")
+        #expect(refusal(Array("<?xml version=\"1.0\"?><a>\u{00E9}</a>".utf8)) != "xml-not-utf8", "well-formed UTF-8 passes the guard")
+    }
+
     @Test func truncatedDocumentIsMalformed() {
         let text = String(InvoiceDocuments.cii.prefix(InvoiceDocuments.cii.count / 2))
         guard case .failure(let f) = EInvoiceReader.read(Array(text.utf8)) else {
