@@ -173,6 +173,29 @@ def edit_pdf(rng, b):
         b[m.start(4):m.end(4)] = rng.choice(HOSTILE_NUMBERS).encode()
 
 
+XML_PIECES = [b"<", b">", b"/", b"=", b"\"", b"'", b"&", b";", b"&amp;", b"&#0;", b"&#x110000;", b"<![CDATA[", b"]]>",
+              b"<!--", b"-->", b"<?pi x?>", b"xmlns:ram=\"\"", b"xmlns=\"urn:x\"", b"ram:", b":", b"-1", b"1e999",
+              b"99999999999999999999.999", b"0.001", b"20261399", b"\u00e9".decode("unicode_escape").encode(), b"\xf0\x9f\x98\x80"]
+
+
+def edit_xml(rng, b):
+    """Mutations that keep the bytes UTF-8 (a flipped byte is refused before parsing): XML punctuation, entity
+    and character references, odd namespaces and hostile numbers inserted; an element's span doubled or cut."""
+    tags = [m.start() for m in re.finditer(rb"<", b)]
+    choice = rng.choice(["insert", "insert", "double", "cut"])
+    if choice == "insert" or len(tags) < 2:
+        p = rng.randrange(len(b) + 1)
+        b[p:p] = rng.choice(XML_PIECES)
+        return
+    i = rng.randrange(len(tags) - 1)
+    j = rng.randrange(i + 1, min(len(tags), i + 8))
+    span = bytes(b[tags[i]:tags[j]])
+    if choice == "double":
+        b[tags[j]:tags[j]] = span * rng.choice([1, 2, 50])
+    else:
+        del b[tags[i]:tags[j]]
+
+
 def edit_png(rng, b):
     if len(b) < 33:
         return flip(rng, b)
@@ -231,7 +254,7 @@ def edit_tiff(rng, b):
         b[p + 8:p + 12] = struct.pack(e + "I", value)
 
 
-EDITS = {"pdf": edit_pdf, "png": edit_png, "jpg": edit_jpeg, "tif": edit_tiff}
+EDITS = {"pdf": edit_pdf, "png": edit_png, "jpg": edit_jpeg, "tif": edit_tiff, "xml": edit_xml}
 
 
 def make_case(seed, number, seeds):
