@@ -86,7 +86,8 @@ extension RecordMerger {
             if let t = pageRecord.total {
                 record.alternates[.total, default: []].append(
                     Alternate(
-                        value: t.decimalString, confidence: pageRecord.confidence[.total] ?? 0, source: .ocr, reason: "read on the printed page"))
+                        value: t.decimalString, confidence: pageRecord.confidence[.total] ?? 0, source: pageRecord.evidence[.total]?.source ?? .ocr,
+                        reason: "read on the printed page"))
             }
         }
         let dates = Set(page.dates.map(\.value))
@@ -96,7 +97,9 @@ extension RecordMerger {
             record.eInvoiceProblems.append("The XML states the issue date \(issued.iso), which the printed page does not show\(read).")
             if let d = pageRecord.date {
                 record.alternates[.date, default: []].append(
-                    Alternate(value: d.iso, confidence: pageRecord.confidence[.date] ?? 0, source: .ocr, reason: "read on the printed page"))
+                    Alternate(
+                        value: d.iso, confidence: pageRecord.confidence[.date] ?? 0, source: pageRecord.evidence[.date]?.source ?? .ocr,
+                        reason: "read on the printed page"))
             }
         }
     }
