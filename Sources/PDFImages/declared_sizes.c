@@ -32,6 +32,7 @@ typedef struct {
     int visits;
     long long width, height;
     double area;
+    int damaged;  // the page draws an XObject qpdf cannot read (poppler may repair it and draw it)
 } Walk;
 
 /// True the first time an object is met (and while fewer than maxObjects were).
@@ -199,10 +200,36 @@ static unsigned char *contentBytes(qpdf_data q, qpdf_oh stream, size_t *length) 
     return stored(q, stream, qpdf_dl_generalized, length);
 }
 
-static void scanContent(Walk *w, qpdf_oh stream) {
+/// The names a content stream draws with `Do` (`/x6 Do`) that its /XObject resources give as an object qpdf cannot
+/// read: a damaged image (a /Length that is no reference, say) that poppler repairs and draws at whatever size it
+/// declares, unchecked. qpdf hides a key whose value it cannot read from a dictionary's keys, so the names come
+/// from the content.
+static void checkDrawn(Walk *w, qpdf_oh xobjects, const unsigned char *s, size_t n) {
+    qpdf_data q = w->qpdf;
+    for (size_t i = 1; i + 2 <= n && !w->damaged; i++) {
+        if (s[i] != 'D' || s[i + 1] != 'o' || (i + 2 < n && !isSpace(s[i + 2]) && !isDelimiter(s[i + 2])) || !isSpace(s[i - 1])) continue;
+        size_t end = i;
+        while (end > 0 && isSpace(s[end - 1])) end--;
+        size_t start = end;
+        while (start > 0 && !isSpace(s[start - 1]) && !isDelimiter(s[start - 1])) start--;
+        if (start == 0 || s[start - 1] != '/' || end - start == 0 || end - start > 127) continue;
+        char name[130];
+        name[0] = '/';
+        memcpy(name + 1, s + start, end - start);
+        name[end - start + 1] = 0;
+        qpdf_oh value = qpdf_oh_get_key(q, xobjects, name);
+        if (qpdf_oh_is_indirect(q, value) && qpdf_oh_is_null(q, value)) w->damaged = 1;
+    }
+}
+
+/// Inline images in a content stream; with `xobjects` (a page's), also the damaged objects it draws.
+static void scanContent(Walk *w, qpdf_oh stream, qpdf_oh xobjects, int checkXObjects) {
     size_t length = 0;
     unsigned char *data = contentBytes(w->qpdf, stream, &length);
-    if (data != NULL) scanInline(w, data, length);
+    if (data != NULL) {
+        scanInline(w, data, length);
+        if (checkXObjects) checkDrawn(w, xobjects, data, length);
+    }
     free(data);
 }
 
@@ -233,7 +260,7 @@ static void walk(Walk *w, qpdf_oh oh, int depth, int content) {
     if (stream && qpdf_oh_is_name_and_equals(q, subtype, "/Image")) {
         note(w, number(q, dict, "/Width", NULL), number(q, dict, "/Height", NULL));
     } else if (stream && (content || qpdf_oh_is_name_and_equals(q, subtype, "/Form") || number(q, dict, "/PatternType", NULL) == 1)) {
-        scanContent(w, oh);
+        scanContent(w, oh, 0, 0);
     }
     // The values are gathered first: qpdf has one dictionary iterator, which walking them would restart.
     size_t count = 0, capacity = 0;
@@ -274,19 +301,21 @@ int PDFImages_declaredLargest(PDFImages *images, int index, long long *width, lo
     walk(w, qpdf_oh_get_key(q, page, "/Resources"), 0, 0);
     walk(w, qpdf_oh_get_key(q, page, "/Annots"), 0, 0);
     qpdf_oh contents = qpdf_oh_get_key(q, page, "/Contents");
+    qpdf_oh xobjects = qpdf_oh_get_key(q, qpdf_oh_get_key(q, page, "/Resources"), "/XObject");
+    int checkXObjects = qpdf_oh_is_dictionary(q, xobjects);
     if (qpdf_oh_is_stream(q, contents)) {
-        scanContent(w, contents);
+        scanContent(w, contents, xobjects, checkXObjects);
     } else if (qpdf_oh_is_array(q, contents)) {
         int n = qpdf_oh_get_array_n_items(q, contents);
         for (int i = 0; i < n && i < maxObjects; i++) {
             qpdf_oh part = qpdf_oh_get_array_item(q, contents, i);
-            if (qpdf_oh_is_stream(q, part)) scanContent(w, part);
+            if (qpdf_oh_is_stream(q, part)) scanContent(w, part, xobjects, checkXObjects);
         }
     }
     if (qpdf_has_error(q)) (void)qpdf_get_error(q);
     *width = w->width;
     *height = w->height;
-    int found = w->area > 0;
+    int found = w->damaged ? -1 : w->area > 0;
     free(w);
     // Every handle the walk made (up to 100,000 objects a page) is let go: no caller keeps one between calls,
     // and a PDF of thousands of pages would otherwise hold them all until it is closed.

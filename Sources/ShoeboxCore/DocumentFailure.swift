@@ -95,6 +95,14 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
             message: "The page is \(width)×\(height) pixels, above the limit of \(limit) megapixels. Scan at 300 dpi or scale the image down.")
     }
 
+    public static func damagedImage(page: Int) -> DocumentFailure {
+        DocumentFailure(
+            code: "corrupt-pdf",
+            message:
+                "Page \(page) of the PDF draws an image or form object that is damaged, so its size cannot be checked before it is drawn (a damaged image can crash the PDF library). Re-export the PDF, or print it to a new PDF, and run again."
+        )
+    }
+
     public static let noPages = DocumentFailure(
         code: "no-pages", message: "The PDF has no pages. Re-export it from the program that made it.")
 

@@ -132,7 +132,12 @@ public final class PDFRenderer {
         } else {
             var width: Int64 = 0
             var height: Int64 = 0
-            declared = PDFImages_declaredLargest(storedImages, Int32(index), &width, &height) != 0 ? (Int(width), Int(height)) : nil
+            switch PDFImages_declaredLargest(storedImages, Int32(index), &width, &height) {
+            case 0: declared = nil
+            // A damaged image object: its size cannot be checked, and poppler would draw it at any size.
+            case -1: return .damagedImage(page: index + 1)
+            default: declared = (Int(width), Int(height))
+            }
             declaredImages[index] = .some(declared)
         }
         guard let declared, !PageGeometry.fits(width: declared.width, height: declared.height, megapixels: maxMegapixels) else { return nil }

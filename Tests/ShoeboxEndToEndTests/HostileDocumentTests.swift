@@ -58,6 +58,16 @@ private func failureCode(_ record: [String: Any]?) -> String? {
             "image-giant-inline.pdf": [UInt8](
                 onePagePDF(
                     mediaBox: "0 0 612 792", content: "q 612 0 0 792 0 0 cm BI /W \(giant) /H \(giant) /CS /G /BPC 8 /F /AHx ID FF> EI Q")),
+            // Found by make fuzz: an image whose /Length is no reference is an object qpdf cannot read (so its size goes
+            // unchecked) while poppler repairs it and aborts on its height ("Bogus memory allocation size").
+            "image-damaged.pdf": [UInt8](
+                onePagePDF(
+                    mediaBox: "0 0 612 792", resources: "/XObject<</Im0 5 0 R>>", content: cover,
+                    extra: [
+                        Array(
+                            "<</Length 99999999999999999999 0 R/Type/XObject/Subtype/Image/Width 2480/Height 2147483647/ColorSpace/DeviceGray/BitsPerComponent 8>>\nstream\n"
+                                .utf8) + [UInt8](repeating: 0xFF, count: 64) + Array("\nendstream".utf8)
+                    ])),
             "text-at-1e30.pdf": [UInt8](
                 onePagePDF(
                     mediaBox: "0 0 612 792", resources: "/Font<</F1 5 0 R>>",
@@ -88,6 +98,7 @@ private func failureCode(_ record: [String: Any]?) -> String? {
         ] {
             #expect(failureCode(records[name]) == "image-too-large", "\(name): \(records[name] ?? [:])")
         }
+        #expect(failureCode(records["image-damaged.pdf"]) == "corrupt-pdf", "\(records["image-damaged.pdf"] ?? [:])")
         let message = try #require((records["mediabox-1e20.pdf"]?["failure"] as? [String: Any])?["message"] as? String)
         #expect(message.contains("Page 1") && message.contains("14,400 points"), "\(message)")
         // Text placed at 1e30 points is no crash either: the page is read (nothing legible on it).

@@ -41,7 +41,8 @@ void *PDFImages_largestPix(PDFImages *images, int index);  // a leptonica PIX *
 /// under them (to any depth, each object once), in its annotations' appearances, and inline in any of their
 /// content streams. Poppler aborts the process on some images of absurd sizes ("Bogus memory allocation size")
 /// before any limit of Shoebox's could look at them; this is that look. 1 and the size when the page has an
-/// image, 0 when it has none or qpdf cannot read the file (declared_sizes.c).
+/// image, 0 when it has none or qpdf cannot read the file, -1 when the page names an image or form object qpdf
+/// cannot read (damaged: poppler may repair it and draw it at a size nobody checked) (declared_sizes.c).
 int PDFImages_declaredLargest(PDFImages *images, int index, long long *width, long long *height);
 
 #endif
