@@ -7,6 +7,10 @@ internal import ShoeboxEngines
 /// carries one, ZUGFeRD / Factur-X) its printed pages. The XML is untrusted: `EInvoiceReader` refuses DTDs,
 /// entities, other encodings and oversized files before parsing, and PDF attachments are read with a cap.
 struct EInvoiceStage {
+    /// Bump when what the e-invoice reader or its merge makes of a file changes: PDFs and XML files finished by
+    /// an earlier version are read again (`PipelineRunner.settingsDigest(for:)`).
+    static let version = 1
+
     /// What a PDF carries.
     enum Attached {
         case none

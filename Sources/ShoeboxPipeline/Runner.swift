@@ -57,9 +57,15 @@ public struct PipelineRunner {
 
     /// The settings a source is read under: the pipeline's and the engines' versions. A source finished
     /// under other settings is read again (from the OCR cache when only later stages changed).
-    public var settingsDigest: String {
-        String(
-            SHA256.hex(of: Array((config.settingsText + " tesseract\(OCREngine.tesseractVersion) reader\(OCRCache.readerVersion)").utf8)).prefix(16))
+    public var settingsDigest: String { settingsDigest(for: nil) }
+
+    /// The settings a file of `kind` is read under. PDFs and XML files are also read by the e-invoice reader,
+    /// versioned on its own (`EInvoiceStage.version`): a PDF or XML file finished by an earlier reader (an XML
+    /// failed as unsupported, a Factur-X read from its page only) is read again; an image is not.
+    public func settingsDigest(for kind: FileKind?) -> String {
+        var text = config.settingsText + " tesseract\(OCREngine.tesseractVersion) reader\(OCRCache.readerVersion)"
+        if kind == .pdf || kind == .xml { text += " e-invoice\(EInvoiceStage.version)" }
+        return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
     }
 
     static func storeError(_ body: () throws(StoreError) -> Void) throws(PipelineError) {
@@ -74,7 +80,7 @@ public struct PipelineRunner {
             for path in try store.dropUnreadableRecords() { progress(.note("\(path): its stored record could not be read; the file is read again")) }
         }
         var route = RouteStage(
-            store: store, rootPath: URL(fileURLWithPath: root).standardizedFileURL.path, runID: runID, settings: settingsDigest,
+            store: store, rootPath: URL(fileURLWithPath: root).standardizedFileURL.path, runID: runID, settings: settingsDigest(for:),
             cpu: metrics.cpu, progress: progress)
         route.found(listing)
         return route
@@ -191,10 +197,9 @@ public struct PipelineRunner {
         _ ready: [SourceFile], held: [String: Store.Held], store: Store, into plan: inout ReadingPlan,
         finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) {
-        let settings = settingsDigest
         let now = Dictionary(ready.map { ($0.relativePath, $0.sha256) }, uniquingKeysWith: { a, _ in a })
         func finishedHere(_ source: SourceFile) -> Store.Held? {
-            guard let h = held[source.relativePath], h.sha256 == source.sha256, h.settings == settings else { return nil }
+            guard let h = held[source.relativePath], h.sha256 == source.sha256, h.settings == settingsDigest(for: source.kind) else { return nil }
             // A file that was gone and is back is read again, whatever its bytes.
             if h.state == .failed, let code = h.failureCode, DocumentFailure.goneCodes.contains(code) { return nil }
             return h

@@ -238,14 +238,18 @@ struct RouteStage {
     let store: Store
     let rootPath: String
     let runID: Int64
-    let settings: String
+    /// The settings digest an outcome is stored with, by the kind of its file (`PipelineRunner.settingsDigest(for:)`).
+    let settings: (FileKind?) -> String
     let cpu: PhaseCPU?
     let progress: @Sendable (RunEvent) -> Void
     private(set) var summary = RunSummary()
     /// The state each document ended in, in this run.
     private(set) var ended: [String: RecordStatus] = [:]
 
-    init(store: Store, rootPath: String, runID: Int64, settings: String, cpu: PhaseCPU?, progress: @escaping @Sendable (RunEvent) -> Void) {
+    init(
+        store: Store, rootPath: String, runID: Int64, settings: @escaping (FileKind?) -> String, cpu: PhaseCPU?,
+        progress: @escaping @Sendable (RunEvent) -> Void
+    ) {
         self.store = store
         self.rootPath = rootPath
         self.runID = runID
@@ -256,7 +260,9 @@ struct RouteStage {
 
     mutating func run(_ outcome: DocumentOutcome) throws(PipelineError) {
         try PipelineRunner.storeError { () throws(StoreError) in
-            try cpu.measure("store") { () throws(StoreError) in try store.save(outcome, root: rootPath, runID: runID, settings: settings) }
+            try cpu.measure("store") { () throws(StoreError) in
+                try store.save(outcome, root: rootPath, runID: runID, settings: settings(outcome.kind))
+            }
         }
         let r = outcome.record
         ended[r.source] = r.status

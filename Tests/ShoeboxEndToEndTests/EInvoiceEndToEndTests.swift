@@ -70,6 +70,41 @@ import Testing
         }
     }
 
+    /// A store written before e-invoices were read holds an XML invoice failed as unsupported-type and a Factur-X
+    /// PDF read from its page, both under the settings of that time (as an image still is). The next run reads
+    /// the two again, from their XML; the image is not read again.
+    @Test func anUpgradeReadsPDFsAndXMLFinishedByAnEarlierReaderAgain() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let receipts = fixtures.appendingPathComponent("receipts")
+        let names = ["einv-xrechnung-ubl.xml", "einv-facturx-en16931.pdf", "eng-gb-grocer.png"]
+        let scanRoot = try scans(names.map { (receipts, $0) }, in: work, folder: "f")
+        let out = work.appendingPathComponent("out")
+        #expect(try run(["run", scanRoot.path, "--out", out.path, "--today", today]).code == 0)
+        // What an earlier version left: the image's settings on all three, the XML failed as unsupported.
+        let python = try #require(which("python3"))
+        let edit = try runProgram(
+            python,
+            [
+                "-c",
+                """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                (old,) = db.execute("SELECT settings FROM sources WHERE path LIKE '%.png'").fetchone()
+                db.execute("UPDATE sources SET settings = ?", (old,))
+                db.execute("UPDATE sources SET state = 'failed', failure_code = 'unsupported-type' WHERE path LIKE '%.xml'")
+                db.commit()
+                """, out.appendingPathComponent("store.sqlite").path
+            ])
+        #expect(edit.code == 0, "\(edit.err)")
+        let again = try run(["run", scanRoot.path, "--out", out.path, "--today", today])
+        #expect(again.code == 0, "\(again.out) \(again.err)")
+        #expect(again.out.contains("3 files found, 2 processed, 1 already done"), "\(again.out)")
+        let byPath = try records(out)
+        #expect(byPath["f/einv-xrechnung-ubl.xml"]?["status"] as? String == "accepted")
+        #expect(byPath["f/einv-xrechnung-ubl.xml"]?["eInvoice"] is [String: Any])
+    }
+
     @Test func brokenEInvoicesEndAsTheirManifestSays() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
