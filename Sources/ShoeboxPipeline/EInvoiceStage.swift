@@ -20,8 +20,9 @@ struct EInvoiceStage {
         case unreadable(String)
     }
 
-    /// The names the standards give the invoice attachment (Factur-X, ZUGFeRD 2.x, ZUGFeRD 1.0, XRechnung in a PDF).
-    static let invoiceNames: Set<String> = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml", "order-x.xml"]
+    /// The names the standards give the invoice attachment (Factur-X, ZUGFeRD 2.x, ZUGFeRD 1.0 as ZUGFeRD-invoice.xml,
+    /// XRechnung in a PDF), compared without case. An Order-X order is no invoice and is not looked for.
+    static let invoiceNames: Set<String> = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml"]
 
     /// A standalone XML file: its bytes (no more than the XML cap), checked to be the bytes intake hashed, read.
     func read(_ source: SourceFile) -> Result<EInvoice, DocumentFailure> {
