@@ -109,6 +109,14 @@ public struct EInvoice: Sendable, Hashable, Codable {
     /// True for a credit note: its amounts are owed to the buyer, and the record stores them negated.
     public var isCredit: Bool { typeCode.map(EInvoice.creditTypeCodes.contains) ?? false }
 
+    /// An amount as Shoebox records it: negated for a credit note, whatever sign the XML writes (an invoice's
+    /// negative amounts stay negative). The one place the credit-note sign is decided.
+    public func recorded(_ m: Money?) -> Money? {
+        guard let m else { return nil }
+        // Amounts come from decimals of at most 15 whole digits: never Int64.min, so the negation cannot trap.
+        return isCredit ? Money(minorUnits: -m.minorUnits, currency: m.currency) : m
+    }
+
     /// The type code in words, for people.
     public var typeName: String {
         switch typeCode {

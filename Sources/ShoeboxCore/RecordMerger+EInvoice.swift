@@ -20,11 +20,10 @@ extension RecordMerger {
         record.eInvoice = e
         record.documentKind = e.isCredit ? .creditNote : .invoice
         var reasons: [ReviewReason] = []
-        let sign: Int64 = e.isCredit ? -1 : 1
         // An amount beyond any invoice (`Review.maxTotalMinorUnits`) is not taken into the record; `problems()` names it.
         func signed(_ m: Money?) -> Money? {
             guard let m, m.minorUnits.magnitude <= UInt64(Review.maxTotalMinorUnits) else { return nil }
-            return Money(minorUnits: m.minorUnits * sign, currency: m.currency)
+            return e.recorded(m)
         }
         func exact(_ field: Field, _ element: String, _ shown: String?) {
             guard let shown else { return }

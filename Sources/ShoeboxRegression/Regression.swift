@@ -86,8 +86,7 @@ public enum RegressionAdapters {
     /// record must carry them (a credit note's amounts negated). Nil when the XML is no invoice Shoebox reads.
     static func eInvoice(_ bytes: [UInt8], name: String) -> RegressionCase? {
         guard case .success(let x) = EInvoiceReader.read(bytes) else { return nil }
-        let sign: Int64 = x.isCredit ? -1 : 1
-        func signed(_ m: Money?) -> String? { m.map { Money.decimalString(minorUnits: $0.minorUnits * sign, digits: $0.currency.minorDigits) } }
+        func signed(_ m: Money?) -> String? { x.recorded(m)?.decimalString }
         var e: [String: String] = [:]
         e["merchant"] = x.seller.name
         e["date"] = x.issueDate?.iso
@@ -97,7 +96,7 @@ public enum RegressionAdapters {
         e["referenceNumber"] = x.number
         e["sellerTaxID"] = x.seller.vatID ?? x.seller.taxNumber
         e["dueDate"] = x.dueDate?.iso
-        let rows = x.taxes.compactMap { row in row.amount.map { (rate: row.rate, minorUnits: $0.minorUnits * sign) } }
+        let rows = x.taxes.compactMap { row in x.recorded(row.amount).map { (rate: row.rate, minorUnits: $0.minorUnits) } }
         if let digits = x.currency?.minorDigits, rows.count == x.taxes.count { e["taxByRate"] = TaxByRate.text(rows, digits: digits) }
         return RegressionCase(document: name, expected: e, format: "e-invoice-xml")
     }
