@@ -7,12 +7,16 @@ export OMP_THREAD_LIMIT := 1
 # Every Debian package the build, the tests and the fixture generator need.
 PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpoppler-glib-dev libcairo2-dev libarchive-dev \
 	libsqlite3-dev libcld2-dev libxlsxwriter-dev libqpdf-dev libxml2 zlib1g-dev libjpeg62-turbo-dev tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-spa tesseract-ocr-fra \
-	tesseract-ocr-msa tesseract-ocr-osd unzip zip poppler-utils python3 python3-openpyxl qpdf sqlite3 imagemagick strace util-linux \
+	tesseract-ocr-msa tesseract-ocr-osd unzip zip poppler-utils python3 python3-pip python3-openpyxl qpdf sqlite3 imagemagick strace util-linux \
 	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf
 
 SAMPLE := Fixtures/sample-scans
 OUT := shoebox-out
 TODAY ?= $(shell date +%F)
+
+# Where `make setup` installs the second reader's parts (readers/install.sh) and where shoebox looks for them
+# (SHOEBOX_READERS overrides the place at run time).
+READERS ?= /usr/local/lib/shoebox
 
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
@@ -29,6 +33,7 @@ setup:
 	  echo "setup: installing$$missing"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	else echo "setup: all packages present"; fi
+	readers/install.sh $(READERS)
 
 build: setup
 	swift build

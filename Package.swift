@@ -32,6 +32,9 @@ let package = Package(
         // Flate pixels row by row (pdf_images.c).
         // The document a worker thread was reading, written to a file when the process crashes (crash_note.c).
         .target(name: "CrashNote"),
+        // PP-OCR text-line recognition through ONNX Runtime's C API, the library opened with dlopen (ppocr.c): the
+        // second reader, present when `make setup` installed its parts.
+        .target(name: "PPOCR", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]),
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
         // Pure domain: imports no C module.
@@ -47,7 +50,7 @@ let package = Package(
             name: "ShoeboxEngines",
             dependencies: [
                 "ShoeboxCore", "ShoeboxImaging", "CTesseract", "CLeptonica", "CPoppler", "CLD2Shim", "TesseractPatches", "PDFImages",
-                "GrayJPEG"
+                "GrayJPEG", "PPOCR"
             ],
             swiftSettings: swiftSettings),
         .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),

@@ -8,6 +8,9 @@ public struct DocumentOutcome: Sendable {
     public let extraction: Extraction?
     /// The first page image's fingerprint (for "the same paper scanned again"); nil for text-layer pages.
     public var fingerprint: PageFingerprint?
+    /// The pages as parsed a second time, with the lines the second reader read again (`OCRLine.reader`); empty
+    /// when it read none (not stored; for `extract --text` and `--explain`).
+    public var secondReading: [OCRPage] = []
 
     public init(
         record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage], extraction: Extraction? = nil,

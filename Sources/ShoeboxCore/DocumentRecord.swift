@@ -28,7 +28,8 @@ public enum Field: String, Sendable, Codable, CaseIterable, CodingKeyRepresentab
     case merchant, date, total, currency, referenceNumber, sellerTaxID, paymentMethod
 }
 
-/// Where a value came from: a line of the document (`ocr`, `text-layer`), the document as a whole (`document`:
+/// Where a value came from: a line of the document (`ocr` as tesseract read it, `ocr-ppocr` as the second reader
+/// read it again, `text-layer`), the document as a whole (`document`:
 /// inferred from its language, no line), its own arithmetic (`arithmetic`), the structured XML of an e-invoice
 /// (`e-invoice`), a JSON sidecar, the file name, or a person in review. Raw values are the stable strings of
 /// JSON and the store.
@@ -37,11 +38,13 @@ public enum Provenance: String, Sendable, Codable, CaseIterable {
     case textLayer = "text-layer"
     case arithmetic, sidecar, filename, person, document
     case eInvoice = "e-invoice"
+    case secondReader = "ocr-ppocr"
 
     init(_ source: TextSource) {
         switch source {
         case .ocr: self = .ocr
         case .textLayer: self = .textLayer
+        case .secondReader: self = .secondReader
         }
     }
 }

@@ -69,6 +69,10 @@ public enum Check: Hashable, Sendable, Codable {
     case bothOCRPasses
     /// The same value is printed on this many lines (a date in the header and the footer).
     case printed(times: Int)
+    /// Tesseract and the second reader read this value on the same line.
+    case bothReaders
+    /// The second reader read the line again and found another value for the field there.
+    case readersDisagree
 
     /// The note a person reads for the check.
     var note: String? {
@@ -78,6 +82,8 @@ public enum Check: Hashable, Sendable, Codable {
         case .computed(let how): "computed: \(how.rawValue)"
         case .bothOCRPasses: "both OCR passes"
         case .printed(let times): "printed \(times)×"
+        case .bothReaders: "both readers"
+        case .readersDisagree: "the readers disagree"
         }
     }
 }
@@ -235,11 +241,78 @@ public struct Extraction: Sendable, Codable {
         return out
     }
 
-    /// True when the best total candidate is confirmed by arithmetic or by two OCR passes; an unconfirmed
+    /// The candidates of the second reader's reading joined to this one (tesseract's). `second` is the parse of
+    /// the same pages with some lines read again (`OCRLine.reader` is `.secondReader`), `reread` those lines (by
+    /// `ReceiptParser.key`). Only what the second reader read joins: candidates from its lines, and values computed
+    /// from them that this reading lacks. On a line both read, a value both found is evidence (`agreement` and
+    /// `.bothReaders` on this reading's candidate); a value only one of them found there loses `disagreement` and
+    /// is marked `.readersDisagree`. Values from lines tesseract read and the second reader did not are as they were.
+    public func joining(secondReading second: Extraction, reread: Set<Int>, agreement: Double = 0.1, disagreement: Double = 0.15)
+        -> Extraction
+    {
+        // `same`: the part of a value both readers must read alike (an amount's number, not the currency mark the
+        // second reader's character set lacks; a name's letters and digits).
+        func join<V, R, K: Hashable>(_ a: [Candidate<V, R>], _ b: [Candidate<V, R>], _ same: (V) -> K) -> [Candidate<V, R>] {
+            let known = Set(a.map { same($0.value) })
+            let fromSecond = b.filter { c in
+                guard let e = c.evidence else { return c.computed && !known.contains(same(c.value)) }
+                return e.source == .secondReader
+            }
+            func onLine(_ list: [Candidate<V, R>], _ key: Int) -> Set<K> {
+                Set(list.filter { $0.score > 0 && $0.evidence.map(ReceiptParser.key) == key }.map { same($0.value) })
+            }
+            func judged(_ c: Candidate<V, R>, other: [Candidate<V, R>]) -> Candidate<V, R> {
+                guard c.score > 0, let e = c.evidence, reread.contains(ReceiptParser.key(e)) else { return c }
+                let there = onLine(other, ReceiptParser.key(e))
+                var c = c
+                if there.contains(same(c.value)) {
+                    if c.checks.insert(.bothReaders).inserted {
+                        c.score += agreement
+                        c.notes.append(Check.bothReaders.note!)
+                    }
+                } else if !there.isEmpty, c.checks.insert(.readersDisagree).inserted {
+                    c.score = max(0.01, c.score - disagreement)
+                    c.notes.append(Check.readersDisagree.note!)
+                }
+                return c
+            }
+            let first = a.map { judged($0, other: fromSecond) }
+            // A value both read on one line is kept once, as tesseract's candidate with the agreement.
+            let added = fromSecond.filter { c in
+                guard let e = c.evidence else { return true }
+                return !onLine(a, ReceiptParser.key(e)).contains(same(c.value))
+            }.map { judged($0, other: a) }
+            return first + added
+        }
+        var out = self
+        out.amounts = join(amounts, second.amounts) { $0.minorUnits }
+        out.dates = join(dates, second.dates) { $0 }
+        out.merchants = join(merchants, second.merchants) { ReceiptParser.normalizedMerchant($0) }
+        out.currencies = join(currencies, second.currencies) { $0 }
+        out.references = join(references, second.references) { ReceiptParser.normalizedMerchant($0) }
+        out.sellerTaxIDs = join(sellerTaxIDs, second.sellerTaxIDs) { ReceiptParser.normalizedMerchant($0) }
+        out.paymentMethods = join(paymentMethods, second.paymentMethods) { $0 }
+        if out.taxes.isEmpty { out.taxes = second.taxes }
+        return out
+    }
+
+    /// Keys (`ReceiptParser.key`: page × 100 000 + line) of the lines some candidate stands on.
+    public var evidenceLines: Set<Int> {
+        var keys: Set<Int> = []
+        func add(_ evidence: [Evidence?]) { for case let e? in evidence { keys.insert(ReceiptParser.key(e)) } }
+        add(amounts.map(\.evidence))
+        add(dates.map(\.evidence))
+        add(merchants.map(\.evidence))
+        add(references.map(\.evidence))
+        add(sellerTaxIDs.map(\.evidence))
+        return keys
+    }
+
+    /// True when the best total candidate is confirmed by arithmetic, by two OCR passes or by both readers; an unconfirmed
     /// total is worth a second pass.
     public var totalConfirmed: Bool {
         guard let best = amounts.filter({ $0.score > 0 }).max(by: { $0.score < $1.score }) else { return false }
-        return best.arithmeticConfirmed || best.checks.contains(.bothOCRPasses)
+        return best.arithmeticConfirmed || best.checks.contains(.bothOCRPasses) || best.checks.contains(.bothReaders)
     }
 
     public func amounts(withRole role: AmountRole) -> [AmountCandidate] {

@@ -20,10 +20,12 @@ public struct BoundingBox: Hashable, Sendable, Codable {
     }
 }
 
-/// Where the text of a page came from.
+/// Where the text of a page or a line came from: tesseract (`ocr`), the PDF's text layer, or the second reader
+/// (PP-OCR, `ocr-ppocr`) reading again a line tesseract read first.
 public enum TextSource: String, Sendable, Codable {
     case ocr
     case textLayer = "text-layer"
+    case secondReader = "ocr-ppocr"
 }
 
 /// One page ready for OCR: 8-bit gray pixels (0 black, 255 white), row-major, `width` bytes per row.
@@ -66,8 +68,15 @@ public struct OCRWord: Hashable, Sendable, Codable {
 /// One physical line of text, words left to right.
 public struct OCRLine: Hashable, Sendable, Codable {
     public let words: [OCRWord]
+    /// Who read the line when not the page's reader: `.secondReader` for a line the second reader read again.
+    public var reader: TextSource?
 
     public init(words: [OCRWord]) { self.words = words }
+
+    public init(words: [OCRWord], reader: TextSource?) {
+        self.words = words
+        self.reader = reader
+    }
 
     public var text: String { words.map(\.text).joined(separator: " ") }
     public var box: BoundingBox {

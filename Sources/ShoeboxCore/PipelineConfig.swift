@@ -40,6 +40,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// A scan file larger than this many MiB fails as file-too-large without being loaded (a file is held
     /// whole while its pages are rendered). Not part of `settingsText`: it decides only whether a file is read.
     public var maxFileMegabytes: Int = 512
+    /// Lines that carry a field, or that tesseract read unsure, are read again by the second reader (PP-OCR) when
+    /// it is installed; false: tesseract alone.
+    public var secondReader: Bool = true
 
     public init() {}
 
@@ -68,6 +71,7 @@ public struct PipelineConfig: Sendable, Equatable {
         "v\(version) dpi\(dpi) lang\(languages.joined(separator: "+")) first\(firstPassLanguages.joined(separator: "+")) psm\(pageSegmentationMode) "
             + "extra\(extraPassSegmentationModes.map(String.init).joined(separator: ",")) height\(textHeightTarget) accept\(acceptThreshold) "
             + "required\(requiredFields.map(\.rawValue).joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
+            + (secondReader ? "" : " tesseract-alone")
     }
 
     public struct ConfigError: Error, CustomStringConvertible, Equatable {
@@ -139,6 +143,9 @@ private struct ConfigReader {
         case "pageTimeoutSeconds": config.pageTimeoutSeconds = try number(key, value, P.pageTimeoutRange, " seconds")
         case "duplicateWindowHours": config.duplicateWindowHours = try int(key, value, P.duplicateWindowRange, " hours")
         case "categoryRules": config.categoryRules = try categoryRules(value)
+        case "secondReader":
+            guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"secondReader\" must be true or false") }
+            config.secondReader = flag.boolValue
         case "maxFileMegabytes": config.maxFileMegabytes = try int(key, value, P.fileMegabytesRange, " MiB")
         case "maxExportMegabytes":
             let mb = try number(key, value, P.exportMegabytesRange, " MiB")

@@ -132,7 +132,7 @@ public struct ReceiptParser: Sendable {
                         amountText: amountText, amounts: AmountReader.amounts(in: amountText),
                         evidence: Evidence(
                             page: page.pageNumber, line: i, box: line.box, text: text,
-                            source: page.source, ocrConfidence: line.meanConfidence),
+                            source: line.reader ?? page.source, ocrConfidence: line.meanConfidence),
                         position: (Double(p) + min(1, max(0, y))) / pageCount))
             }
         }

@@ -116,6 +116,8 @@ public final class DocumentProcessor {
     let parse: ParseStage
     let merge: MergeStage
     let eInvoices = EInvoiceStage()
+    /// Nil when the pipeline turns the second reader off or it is not installed.
+    let second: SecondReadingStage?
     let config: PipelineConfig
     let today: CalendarDay
     let cache: OCRCache?
@@ -124,9 +126,11 @@ public final class DocumentProcessor {
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
     /// parser work (`shoebox regress`) does not OCR the same pages again.
     /// `engines`: the run's shared OCR engines (a pool of tesseract engines of its own when nil).
-    init(config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil, engines: EnginePool? = nil, metrics: RunMetrics? = nil)
-        throws(PipelineError)
-    {
+    /// `secondReader`: the second reader (PP-OCR's when installed; nil: tesseract alone).
+    init(
+        config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil, engines: EnginePool? = nil, metrics: RunMetrics? = nil,
+        secondReader: (any LineRecognizer)? = DocumentProcessor.secondReader
+    ) throws(PipelineError) {
         self.config = config
         self.today = today
         cpu = metrics?.cpu
@@ -137,7 +141,11 @@ public final class DocumentProcessor {
         parse = ParseStage(today: today)
         merge = MergeStage(config: config)
         cache = ocrCache.map { OCRCache(directory: $0, config: config) }
+        second = config.secondReader ? secondReader.map { SecondReadingStage(reader: $0, cpu: metrics?.cpu) } : nil
     }
+
+    /// The process's second reader, when its parts are installed (`PPOCRLineReader.shared`).
+    static var secondReader: (any LineRecognizer)? { try? PPOCRLineReader.shared.get() }
 
     /// A reading of a document's pages, and the pass that read them.
     struct Reading {
@@ -159,6 +167,7 @@ public final class DocumentProcessor {
         // Render and OCR: pages rendered when a pass first asks for them; each pass read once, or taken from the OCR cache.
         var reader = PassReader(source: source, processor: self)
         var reading: Reading
+        var secondPages: [OCRPage] = []
         switch firstReading(&reader) {
         case .success(let r): reading = r
         case .failure(let f):
@@ -171,6 +180,12 @@ public final class DocumentProcessor {
         // Language, Parse, Merge.
         let guess = detectLanguage(&reading, reader: &reader)
         var extraction = cpu.measure("parse") { parse.run(reading.pages, language: guess) }
+        if let second, reader.hasImages, let pages = reader.secondReading(of: reading, by: second, extraction: extraction, language: guess.language) {
+            let reread = Set(
+                pages.flatMap { page in page.lines.indices.filter { page.lines[$0].reader == .secondReader }.map { page.pageNumber * 100_000 + $0 } })
+            extraction = extraction.joining(secondReading: cpu.measure("parse") { parse.run(pages, language: guess) }, reread: reread)
+            secondPages = pages
+        }
         var record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
         // Reread: further passes while the trigger names fields to read again; their candidates join the first's.
         // An e-invoice's values come from its XML: its pages are read once, for the image and the check.
@@ -185,8 +200,10 @@ public final class DocumentProcessor {
         record = withAttachment(attached, record: record, extraction: extraction, document: document)
         let fingerprint = reader.fingerprint()
         reader.saveCache()
-        return DocumentOutcome(
+        var outcome = DocumentOutcome(
             record: record, size: source.size, kind: source.kind, pages: reading.pages, extraction: extraction, fingerprint: fingerprint)
+        outcome.secondReading = secondPages
+        return outcome
     }
 
     /// OCR: the first pass. A page it could hardly read may be faint (thermal paper: binarise it adaptively) or

@@ -375,6 +375,40 @@ struct PassReader {
         return result
     }
 
+    /// The second reading of `reading`'s pages (`SecondReadingStage`): from the OCR cache when it has it, else read
+    /// now from the pages tesseract read (turned as the reading's pass turned them). Nil when no line was read again.
+    mutating func secondReading(of reading: DocumentProcessor.Reading, by stage: SecondReadingStage, extraction: Extraction, language: String?)
+        -> [OCRPage]?
+    {
+        let name = stage.cacheName(reading.pass)
+        if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
+        let candidates = extraction.evidenceLines
+        var out: [OCRPage] = []
+        var any = false
+        for (index, page) in reading.pages.enumerated() {
+            let lines = SecondReadingStage.lines(of: page, index: index, count: reading.pages.count, candidates: candidates)
+            guard !lines.isEmpty, ensureOpened() == nil, let pages, index < pages.count, case .success(.image(let rendered)) = pages.page(index)
+            else {
+                out.append(page)
+                continue
+            }
+            let turns = reading.pass.upright ? cached?.turns ?? [] : []
+            let turn = index < turns.count ? turns[index] : 0
+            let image = turn == 0 ? rendered : rendered.rotated(clockwise: turn)
+            guard image.width == page.width, image.height == page.height else {
+                out.append(page)
+                continue
+            }
+            out.append(stage.reread(page, image: image, lines: lines, language: language))
+            any = true
+        }
+        var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
+        c.passes[name] = any ? out : []
+        cached = c
+        dirty = true
+        return any ? out : nil
+    }
+
     func saveCache() {
         if dirty, let c = cached { processor.cpu.measure("cache") { processor.cache?.store(c, sha256: source.sha256) } }
     }

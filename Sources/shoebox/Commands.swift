@@ -102,9 +102,17 @@ enum ExtractCommand {
                 record.source = a.positionals[index]
                 records[index] = record
                 if a.flags.contains("--explain"), let e = outcome.extraction { explanations[index] = explain(e) }
-                texts[index] = outcome.pages.map {
+                let first = outcome.pages.map {
                     "--- page \($0.pageNumber) (\($0.source.rawValue), mean confidence \(Int($0.meanConfidence)))\n\($0.text)"
-                }.joined(separator: "\n")
+                }
+                // The lines the second reader read again, as it read them (merged with tesseract's words by the language rule).
+                let second = outcome.secondReading.compactMap { page -> String? in
+                    let lines = page.lines.filter { $0.reader == .secondReader }
+                    guard !lines.isEmpty else { return nil }
+                    return "--- page \(page.pageNumber) (\(TextSource.secondReader.rawValue), \(lines.count) lines read again)\n"
+                        + lines.map(\.text).joined(separator: "\n")
+                }
+                texts[index] = (first + second).joined(separator: "\n")
             }
         }
         var failed = false

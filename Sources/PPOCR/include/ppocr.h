@@ -1,0 +1,40 @@
+#ifndef SHOEBOX_PPOCR_H
+#define SHOEBOX_PPOCR_H
+// PP-OCR text-line recognition on ONNX Runtime's C API, for Shoebox's second reader (ppocr.c says how).
+// The library is opened with dlopen by full path: nothing links against it, and without it Shoebox runs on
+// tesseract alone. No ONNX Runtime header is needed: the few entry points used are declared in ppocr.c.
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ppocr_reader ppocr_reader;
+
+/// Opens ONNX Runtime (`library_path`, dlopen'd once per process) and a PP-OCR recognition model. One intra-op
+/// thread: callers run one line at a time per worker thread, and several threads may read with one reader at once.
+/// NULL on failure, with a sentence in `error`.
+ppocr_reader *ppocr_open(const char *library_path, const char *model_path, char *error, size_t error_size);
+void ppocr_close(ppocr_reader *reader);
+
+/// ONNX Runtime's version string ("1.32.0"), once a reader was opened; "" before.
+const char *ppocr_runtime_version(void);
+
+/// The number of output classes (blank at 0, the model's characters, a space last) and one class's UTF-8 text.
+int ppocr_class_count(const ppocr_reader *reader);
+const char *ppocr_class_text(const ppocr_reader *reader, int index);
+
+/// One emitted character of a line: its class, the output frame it was read at (a frame is 8 columns of the
+/// line scaled to 48 rows high), and its probability.
+typedef struct {
+    int32_t klass;
+    int32_t frame;
+    float probability;
+} ppocr_glyph;
+
+/// Reads one text line: `width` × `height` gray pixels (0 black, 255 white), `stride` bytes per row. Scaled to
+/// 48 rows, at least 320 columns (padded), as the model was trained. Greedy CTC: the frame's best class, repeats
+/// and blanks dropped. Writes at most `capacity` glyphs and returns how many there are (more than `capacity`
+/// means some were dropped), -1 on failure with a sentence in `error`. `scaled_width`: the line's width once scaled.
+int ppocr_read_line(
+    ppocr_reader *reader, const uint8_t *gray, int width, int height, int stride, ppocr_glyph *glyphs, int capacity,
+    int *scaled_width, char *error, size_t error_size);
+
+#endif

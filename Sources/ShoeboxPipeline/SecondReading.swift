@@ -1,0 +1,82 @@
+internal import Foundation
+internal import ShoeboxCore
+internal import ShoeboxEngines
+
+/// Second reading: the lines of tesseract's reading that carry a field, or that it read unsure, cut from the page
+/// at full resolution and read again by the second reader (PP-OCR, `LineRecognizer`); the pages with those lines
+/// replaced are parsed again and their candidates join tesseract's (`Extraction.joining(secondReading:reread:)`),
+/// each with its reader in the provenance. Tesseract stays the first reader: the second reads lines, not pages.
+struct SecondReadingStage {
+    let reader: any LineRecognizer
+    let cpu: PhaseCPU?
+
+    /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
+    /// reading by it.
+    static let version = 1
+    /// Lines at the top of the first page read again whatever they hold: the shop's name is there.
+    static let headLines = 6
+    /// Lines tesseract read with a mean word confidence below this are read again.
+    static let unsureConfidence = 75.0
+    /// At most this many lines per page: a long page costs a bounded time.
+    static let maxLinesPerPage = 80
+    /// At most this many pages per document (the first two and the last): the fields are printed there.
+    static let pagesAtStart = 2
+
+    /// The name the second reading of `pass` has in the OCR cache.
+    func cacheName(_ pass: OCRPass) -> String { "second\(SecondReadingStage.version)-\(reader.name)-\(pass.name)" }
+
+    /// The lines of page `index` (of `count`) to read again: the head of the first page, lines with a digit (dates,
+    /// amounts, numbers), lines read unsure, lines a candidate stands on.
+    static func lines(of page: OCRPage, index: Int, count: Int, candidates: Set<Int>) -> [Int] {
+        guard page.source == .ocr, index < pagesAtStart || index == count - 1 else { return [] }
+        var chosen: [Int] = []
+        for (i, line) in page.lines.enumerated() where chosen.count < maxLinesPerPage {
+            let head = index == 0 && i < headLines
+            let digits = line.text.utf8.contains { $0 >= 0x30 && $0 <= 0x39 }
+            let unsure = line.meanConfidence < unsureConfidence
+            if head || digits || unsure || candidates.contains(page.pageNumber * 100_000 + i) { chosen.append(i) }
+        }
+        return chosen
+    }
+
+    /// `page` with `lines` read again from `image` (the image tesseract read). Words are merged by
+    /// `merged(_:_:keepLetters:)`; a line the second reader could not read stays tesseract's.
+    func reread(_ page: OCRPage, image: PageImage, lines: [Int], language: String?) -> OCRPage {
+        let keepLetters = ["deu", "fra", "spa"].contains(language ?? "")
+        var out = page.lines
+        for i in lines {
+            guard let second = cpu.measure("second-reader", { reader.read(image, box: page.lines[i].box) }) else { continue }
+            out[i] = SecondReadingStage.merged(page.lines[i], second, keepLetters: keepLetters)
+        }
+        return OCRPage(pageNumber: page.pageNumber, width: page.width, height: page.height, dpi: page.dpi, source: page.source, lines: out)
+    }
+
+    /// One line as both readers read it, word by word where their boxes overlap: the second reader's words, except
+    /// - where `keepLetters` (German, French, Spanish: the model lacks ß, €, ö, ç, ñ, …) and its word has no digit:
+    ///   tesseract's words there;
+    /// - where its word is digits alone and tesseract read a number with a decimal separator there: the model drops
+    ///   the point of dot-matrix amounts ("3100" for "31.00").
+    static func merged(_ first: OCRLine, _ second: OCRLine, keepLetters: Bool) -> OCRLine {
+        func overlaps(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
+            let common = min(a.right, b.right) - max(a.left, b.left)
+            return common * 2 >= max(1, min(a.width, b.width))
+        }
+        var used: Set<Int> = []
+        var words: [OCRWord] = []
+        for word in second.words {
+            let under = first.words.indices.filter { overlaps(first.words[$0].box, word.box) }
+            let hasDigit = word.text.contains { $0.isASCII && $0.isNumber }
+            let digitsOnly = word.text.allSatisfy { $0.isASCII && $0.isNumber }
+            let separated = under.contains { i in
+                let t = first.words[i].text
+                return t.contains { $0 == "." || $0 == "," } && t.contains { $0.isASCII && $0.isNumber }
+            }
+            if !under.isEmpty && ((keepLetters && !hasDigit) || (digitsOnly && word.text.count >= 3 && separated)) {
+                for i in under where used.insert(i).inserted { words.append(first.words[i]) }
+            } else {
+                words.append(word)
+            }
+        }
+        return OCRLine(words: words.sorted { $0.box.left < $1.box.left }, reader: .secondReader)
+    }
+}

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs Shoebox's second reader (PP-OCRv4 recognition on ONNX Runtime) into DIR (default /usr/local/lib/shoebox):
+#   libonnxruntime.so.1.32.0   ONNX Runtime's C library, from the `onnxruntime` wheel (MIT)
+#   ch_PP-OCRv4_rec_infer.onnx PaddleOCR's recognition model, from the `rapidocr-onnxruntime` wheel (Apache-2.0)
+#   ch_PP-OCRv4_det_infer.onnx PaddleOCR's text detection model, same wheel
+#   LICENSE-onnxruntime, ThirdPartyNotices-onnxruntime.txt, LICENSE-paddleocr-models.txt
+# The wheels are fetched with pip (binary only, no dependencies) at the versions pinned in readers/parts.txt, their
+# sha256 checked by pip, and each unpacked file checked against readers/files.sha256. Nothing else from the wheels is
+# used. Quick when DIR already holds the right files. Shoebox never downloads anything itself.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+dir="${1:-/usr/local/lib/shoebox}"
+
+if [ -f "$dir/files.sha256" ] && cmp -s "$dir/files.sha256" "$here/files.sha256" && (cd "$dir" && sha256sum --quiet -c files.sha256) 2>/dev/null; then
+  echo "setup: second reader present in $dir"
+  exit 0
+fi
+echo "setup: installing the second reader (ONNX Runtime 1.32.0, PP-OCRv4 models) into $dir"
+command -v pip3 >/dev/null 2>&1 || /usr/bin/python3 -m pip --version >/dev/null 2>&1 || {
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip
+}
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+# The platform flags make pip pick the same files whatever Python runs it.
+/usr/bin/python3 -m pip download -q --no-deps --only-binary=:all: \
+  --platform manylinux_2_28_x86_64 --python-version 3.11 --implementation cp --abi cp311 \
+  --require-hashes -r "$here/parts.txt" -d "$work/wheels"
+mkdir -p "$work/parts"
+unzip -q -o -j "$work"/wheels/onnxruntime-1.32.0-*.whl onnxruntime/capi/libonnxruntime.so.1.32.0 \
+  onnxruntime/LICENSE onnxruntime/ThirdPartyNotices.txt -d "$work/parts"
+unzip -q -o -j "$work"/wheels/rapidocr_onnxruntime-1.4.4-py3-none-any.whl \
+  rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx -d "$work/parts"
+mv "$work/parts/LICENSE" "$work/parts/LICENSE-onnxruntime"
+mv "$work/parts/ThirdPartyNotices.txt" "$work/parts/ThirdPartyNotices-onnxruntime.txt"
+cp "$here/LICENSE-paddleocr-models.txt" "$work/parts/"
+(cd "$work/parts" && sha256sum --quiet -c "$here/files.sha256")
+cp "$here/files.sha256" "$work/parts/"
+mkdir -p "$dir"
+for f in "$work"/parts/*; do install -m 0644 "$f" "$dir/"; done
+echo "setup: second reader installed in $dir"
