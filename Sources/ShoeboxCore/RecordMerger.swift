@@ -82,7 +82,9 @@ public struct RecordMerger: Sendable {
     static func evidence<V, R>(of c: Candidate<V, R>) -> FieldEvidence {
         FieldEvidence(
             source: source(of: c), page: c.evidence?.page, line: c.evidence.map { $0.line + 1 }, text: c.evidence?.text,
-            ocrConfidence: (c.wordConfidence ?? c.evidence?.ocrConfidence).map(rounded))
+            ocrConfidence: (c.wordConfidence ?? c.evidence?.ocrConfidence).map(rounded),
+            // Tesseract's value that the second reader read alike on the same line.
+            confirmedBy: c.checks.contains(.bothReaders) && c.evidence?.source != .secondReader ? [.secondReader] : [])
     }
 
     static func rounded(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }

@@ -35,12 +35,12 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
         let library = "\(directory)/\(libraryFile)"
         let model = "\(directory)/\(modelFile)"
         for path in [library, model] where !FileManager.default.fileExists(atPath: path) {
-            return .failure(OCREngineError(message: "second reader not installed: \(path) is missing (run `make setup`, or set SHOEBOX_READERS)"))
+            return .failure(OCREngineError(message: "its parts are not installed: \(path) is missing (run `make setup`, or set SHOEBOX_READERS)"))
         }
         var error = [CChar](repeating: 0, count: 512)
         guard let handle = ppocr_open(library, model, &error, error.count) else {
             let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(OCREngineError(message: "second reader could not start: \(why)"))
+            return .failure(OCREngineError(message: "it could not start: \(why)"))
         }
         return .success(PPOCRLineReader(handle: handle))
     }

@@ -59,11 +59,13 @@ public struct PipelineRunner {
     /// under other settings is read again (from the OCR cache when only later stages changed).
     public var settingsDigest: String { settingsDigest(for: nil) }
 
-    /// The settings a file of `kind` is read under. PDFs and XML files are also read by the e-invoice reader,
+    /// The settings a file of `kind` is read under, with the second reader's version when it reads. PDFs and XML files are also read by the e-invoice reader,
     /// versioned on its own (`EInvoiceStage.version`): a PDF or XML file finished by an earlier reader (an XML
     /// failed as unsupported, a Factur-X read from its page only) is read again; an image is not.
     public func settingsDigest(for kind: FileKind?) -> String {
         var text = config.settingsText + " tesseract\(OCREngine.tesseractVersion) reader\(OCRCache.readerVersion)"
+        // Records read with the second reader differ from tesseract's alone: installing it (or a new version) reads again.
+        if config.secondReader, let second = DocumentProcessor.secondReader { text += " second\(SecondReadingStage.version) \(second.name)" }
         if kind == .pdf || kind == .xml { text += " e-invoice\(EInvoiceStage.version)" }
         return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
     }

@@ -54,7 +54,7 @@ struct SecondReadingStage {
     /// One line as both readers read it, word by word where their boxes overlap: the second reader's words, except
     /// - where `keepLetters` (German, French, Spanish: the model lacks ß, €, ö, ç, ñ, …) and its word has no digit:
     ///   tesseract's words there;
-    /// - where its word is digits alone and tesseract read a number with a decimal separator there: the model drops
+    /// - where its word is digits alone and tesseract read the same digits with a separator there: the model drops
     ///   the point of dot-matrix amounts ("3100" for "31.00").
     static func merged(_ first: OCRLine, _ second: OCRLine, keepLetters: Bool) -> OCRLine {
         func overlaps(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
@@ -67,9 +67,10 @@ struct SecondReadingStage {
             let under = first.words.indices.filter { overlaps(first.words[$0].box, word.box) }
             let hasDigit = word.text.contains { $0.isASCII && $0.isNumber }
             let digitsOnly = word.text.allSatisfy { $0.isASCII && $0.isNumber }
+            // Tesseract read the same digits with a separator among them.
             let separated = under.contains { i in
                 let t = first.words[i].text
-                return t.contains { $0 == "." || $0 == "," } && t.contains { $0.isASCII && $0.isNumber }
+                return t.contains { $0 == "." || $0 == "," } && t.filter { $0.isASCII && $0.isNumber } == word.text
             }
             if !under.isEmpty && ((keepLetters && !hasDigit) || (digitsOnly && word.text.count >= 3 && separated)) {
                 for i in under where used.insert(i).inserted { words.append(first.words[i]) }

@@ -101,6 +101,7 @@ enum CommandLineTool {
         """
         shoebox \(version)
         tesseract \(OCREngine.tesseractVersion)
+        \(readersText())
         tesseract patches: \(TesseractPatchCheck.check().summary)
         leptonica \(ImageLoader.leptonicaVersion)
         poppler \(PDFRenderer.popplerVersion)
@@ -109,6 +110,14 @@ enum CommandLineTool {
         sqlite \(Store.sqliteVersion)
         OMP_THREAD_LIMIT=\(ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset")
         """
+    }
+
+    /// Which readers a run reads with: tesseract, and the second reader when its parts are installed (and why not).
+    static func readersText() -> String {
+        switch PPOCRLineReader.shared {
+        case .success(let reader): "second reader: \(reader.name), from \(PPOCRLineReader.directory)"
+        case .failure(let why): "second reader: none, tesseract reads alone (\(why.message))"
+        }
     }
 
     static func printError(_ message: String) {

@@ -185,6 +185,7 @@ enum StatusCommand {
         let pairs = try store.effectiveRecords()
         let records = pairs.map(\.record)
         printCounts(records)
+        print(CommandLineTool.readersText())
         if a.flags.contains("--accuracy") {
             let fields = ["merchant", "date", "total", "currency", "referenceNumber"]
             let agreement = Review.agreement(pairs.map { ($0.suggestion, $0.record) }, fields: fields)

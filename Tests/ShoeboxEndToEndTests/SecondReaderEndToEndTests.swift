@@ -1,0 +1,64 @@
+import Foundation
+import ShoeboxTestSupport
+import Testing
+
+/// A whole receipt read with the second reader (installed by make setup), without its parts, and with the
+/// pipeline turning it off: the same fields, and only the first run shows the second reader's lines.
+struct SecondReaderEndToEndTests {
+    static func extract(_ file: String, environment extra: [String: String] = [:], arguments: [String] = []) throws -> (
+        record: [String: Any], text: String, code: Int32
+    ) {
+        var environment = ProcessInfo.processInfo.environment
+        for (k, v) in extra { environment[k] = v }
+        let r = try runProgram(
+            shoebox, ["extract", fixtures.path + "/receipts/" + file, "--json", "--text", "--today", "2026-12-02"] + arguments,
+            environment: environment)
+        let first = try #require(r.out.split(separator: "\n").first, "no output: \(r.err)")
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(first.utf8)) as? [String: Any])
+        return (record, r.out, r.code)
+    }
+
+    @Test(.tags(.ocr)) func aReceiptReadsTheSameWithAndWithoutTheSecondReader() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let pipeline = work.appendingPathComponent("tesseract-alone.json")
+        try Data(#"{"version": 1, "secondReader": false}"#.utf8).write(to: pipeline)
+
+        let both = try Self.extract("eng-gb-grocer.png")
+        let missing = try Self.extract("eng-gb-grocer.png", environment: ["SHOEBOX_READERS": work.path + "/no-readers-here"])
+        let off = try Self.extract("eng-gb-grocer.png", arguments: ["--pipeline", pipeline.path])
+        for run in [both, missing, off] {
+            #expect(run.code == 0)
+            #expect(run.record["status"] as? String == "accepted")
+            #expect(run.record["total"] as? String == "13.90")
+            #expect(run.record["date"] as? String == "2026-03-14")
+            #expect(run.record["merchant"] as? String == "Harbour Lane Grocers Ltd")
+        }
+        // With the second reader: its lines are shown, and the total it read alike confirms tesseract's.
+        #expect(both.text.contains("(ocr-ppocr, "))
+        let evidence = try #require(both.record["evidence"] as? [String: Any])
+        let total = try #require(evidence["total"] as? [String: Any])
+        #expect((total["confirmedBy"] as? [String])?.contains("ocr-ppocr") == true)
+        // Without its parts, or turned off: tesseract alone, nothing confirmed by the second reader.
+        for run in [missing, off] {
+            #expect(!run.text.contains("ocr-ppocr"))
+        }
+        let version = try runProgram(
+            shoebox, ["--version"], environment: ProcessInfo.processInfo.environment.merging(["SHOEBOX_READERS": work.path]) { $1 })
+        #expect(
+            version.out.contains(
+                "second reader: none, tesseract reads alone (its parts are not installed: \(work.path)/libonnxruntime.so.1.32.0 is missing"))
+        let installed = try runProgram(shoebox, ["--version"])
+        #expect(installed.out.contains("second reader: PP-OCRv4 rec, ONNX Runtime 1.32.0"))
+    }
+
+    @Test func aPipelineSettingThatIsNotTrueOrFalseIsRefusedByName() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let pipeline = work.appendingPathComponent("bad.json")
+        try Data(#"{"version": 1, "secondReader": 1}"#.utf8).write(to: pipeline)
+        let r = try runProgram(shoebox, ["extract", fixtures.path + "/receipts/eng-gb-grocer.png", "--pipeline", pipeline.path])
+        #expect(r.code == 6)
+        #expect(r.err.contains(#"key "secondReader" must be true or false"#))
+    }
+}

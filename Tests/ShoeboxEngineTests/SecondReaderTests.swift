@@ -1,0 +1,100 @@
+import Foundation
+import ShoeboxTestSupport
+import Testing
+
+@testable import ShoeboxCore
+@testable import ShoeboxEngines
+@testable import ShoeboxPipeline
+
+/// The second reader (PP-OCRv4 recognition on ONNX Runtime), as `make setup` installs it.
+struct SecondReaderTests {
+    static func lineImage(_ name: String) throws -> PageImage {
+        let url = fixtures.appendingPathComponent("lines/\(name)")
+        let bytes = try #require(FileManager.default.contents(atPath: url.path), "fixture \(url.path) is missing")
+        return try #require(try ImageLoader.load([UInt8](bytes), kind: .png, maxMegapixels: 60).get().first)
+    }
+
+    static func installed() throws -> PPOCRLineReader {
+        switch PPOCRLineReader.shared {
+        case .success(let reader): return reader
+        case .failure(let why): throw why // make setup installs the parts: their absence is a failure here
+        }
+    }
+
+    @Test(.tags(.ocr)) func readsTheCommittedLineImagesExactly() throws {
+        let reader = try Self.installed()
+        #expect(reader.name.hasPrefix("PP-OCRv4 rec, ONNX Runtime 1.32"))
+        let date = try Self.lineImage("eng-gb-grocer-date.png")
+        let line = try #require(reader.read(date, box: BoundingBox(left: 8, top: 8, right: date.width - 8, bottom: date.height - 8)))
+        #expect(line.text == "14/03/2026 18:42")
+        #expect(line.words.count == 2)
+        #expect(line.words.allSatisfy { $0.confidence > 80 && $0.box.left >= 0 && $0.box.right <= date.width })
+        // Words left to right, apart: the time starts right of the date.
+        #expect(line.words[0].box.right <= line.words[1].box.left + 8)
+        // The model has no £: the amount is read, the mark is not; the wide gap after TOTAL is a space again.
+        let total = try Self.lineImage("eng-gb-grocer-total.png")
+        let read = try #require(reader.read(total, box: BoundingBox(left: 8, top: 8, right: total.width - 8, bottom: total.height - 8)))
+        #expect(read.text == "TOTAL 13.90")
+    }
+
+    @Test func withoutItsPartsTheSecondReaderSaysWhatIsMissing() {
+        guard case .failure(let why) = PPOCRLineReader.open(directory: "/nonexistent/readers") else {
+            Issue.record("opened a reader from a folder that does not exist")
+            return
+        }
+        #expect(why.message.contains("/nonexistent/readers/libonnxruntime.so.1.32.0 is missing"))
+        #expect(why.message.contains("make setup"))
+    }
+
+    @Test func aFileThatIsNotTheLibraryIsRefusedByName() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        try Data("not a library".utf8).write(to: work.appendingPathComponent(PPOCRLineReader.libraryFile))
+        try Data("not a model".utf8).write(to: work.appendingPathComponent(PPOCRLineReader.modelFile))
+        guard case .failure(let why) = PPOCRLineReader.open(directory: work.path) else {
+            Issue.record("opened a reader from files that are not one")
+            return
+        }
+        #expect(why.message.contains("could not start"))
+    }
+
+    static func word(_ text: String, _ left: Int, _ right: Int, _ confidence: Double = 90) -> OCRWord {
+        OCRWord(text: text, box: BoundingBox(left: left, top: 10, right: right, bottom: 40), confidence: confidence)
+    }
+
+    @Test func germanWordsKeepTesseractsLettersAndTakeTheSecondReadersDigits() {
+        let tesseract = OCRLine(words: [Self.word("Hauptstraße", 0, 200), Self.word("12,5O", 300, 380, 40)])
+        let second = OCRLine(words: [Self.word("HauptstraBe", 2, 198), Self.word("12,50", 300, 380)])
+        let german = SecondReadingStage.merged(tesseract, second, keepLetters: true)
+        #expect(german.text == "Hauptstraße 12,50")
+        #expect(german.reader == .secondReader)
+        // English and Malay take the second reader's words.
+        #expect(SecondReadingStage.merged(tesseract, second, keepLetters: false).text == "HauptstraBe 12,50")
+    }
+
+    @Test func aNumberWhoseDecimalPointTheSecondReaderLostStaysTesseracts() {
+        let tesseract = OCRLine(words: [Self.word("TOTAL", 0, 100), Self.word("31.00", 300, 380)])
+        let second = OCRLine(words: [Self.word("TOTAL", 0, 100), Self.word("3100", 300, 380)])
+        #expect(SecondReadingStage.merged(tesseract, second, keepLetters: false).text == "TOTAL 31.00")
+        // Digits tesseract did not read as a number are the second reader's.
+        let lost = OCRLine(words: [Self.word("TOTAL", 0, 100), Self.word("3I.OO", 300, 380)])
+        #expect(SecondReadingStage.merged(lost, second, keepLetters: false).text == "TOTAL 3100")
+    }
+
+    @Test func theLinesReadAgainAreTheHeadDigitsUnsureAndCandidateLines() {
+        let lines = [
+            OCRLine(words: [Self.word("Shop", 0, 100)]), OCRLine(words: [Self.word("Thank", 0, 100)]),
+            OCRLine(words: [Self.word("you", 0, 100)]), OCRLine(words: [Self.word("for", 0, 100)]),
+            OCRLine(words: [Self.word("shopping", 0, 100)]), OCRLine(words: [Self.word("with", 0, 100)]),
+            OCRLine(words: [Self.word("Coffee", 0, 100)]), OCRLine(words: [Self.word("2.50", 0, 100)]),
+            OCRLine(words: [Self.word("smudge", 0, 100, 30)]), OCRLine(words: [Self.word("Cashier", 0, 100)]),
+            OCRLine(words: [Self.word("bye", 0, 100)])
+        ]
+        let page = OCRPage(pageNumber: 1, width: 500, height: 1000, dpi: 300, source: .ocr, lines: lines)
+        #expect(SecondReadingStage.lines(of: page, index: 0, count: 1, candidates: [100_000 + 9]) == [0, 1, 2, 3, 4, 5, 7, 8, 9])
+        // A middle page of a long document is not read again, nor is a text-layer page.
+        #expect(SecondReadingStage.lines(of: page, index: 2, count: 5, candidates: []).isEmpty)
+        let text = OCRPage(pageNumber: 1, width: 500, height: 1000, dpi: 300, source: .textLayer, lines: lines)
+        #expect(SecondReadingStage.lines(of: text, index: 0, count: 1, candidates: []).isEmpty)
+    }
+}
