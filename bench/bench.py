@@ -15,6 +15,8 @@ plus devset receipts wrapped as PDFs when ../shared/devset is there. Measured, o
                text layer. The single-pass floor: Shoebox's CPU per page is printed against its CPU per page
   ocrmypdf     `ocrmypdf --jobs 2 --output-type none --sidecar`, one document after another
   rerun        `shoebox run` again on the unchanged folder (the cache)
+  alone        `shoebox run` with a pipeline that turns the second reader off (tesseract alone): the second
+               reader's cost in wall time, CPU and peak memory, with the share of lines it read again
   engine limit tesseract's own CPU time per page (the CLI loop's, summed) divided by the two cores; and
                Shoebox's own: the CPU time its run spent in tesseract's recognition (all passes), over two
                cores, against its wall time, with the CPU of every other phase (--log-json)
@@ -225,17 +227,17 @@ def main():
         dest = os.path.join(scanned_dir, os.path.relpath(d, CORPUS))
         os.makedirs(os.path.dirname(dest), exist_ok=True)
         shutil.copy(d, dest)
-    def shoebox_run(name):
+    def shoebox_run(name, extra=()):
         """A first run into a new output folder: wall seconds, peak RSS, CPU seconds (GNU time), CPU seconds per phase
-        (its --log-json), the folder."""
+        (its --log-json), the folder, and its tallies (lines read, lines read again)."""
         out = os.path.join(WORK, name)
         shutil.rmtree(out, ignore_errors=True)
         log = out + ".jsonl"
         wall, rss, cpu_total, _ = timed_cpu(
-            [SHOEBOX, "run", scanned_dir, "--out", out, "--jobs", "2", "--today", "2026-11-30", "--log-json", log])
+            [SHOEBOX, "run", scanned_dir, "--out", out, "--jobs", "2", "--today", "2026-11-30", "--log-json", log, *extra])
         with open(log) as f:
             finished = [json.loads(l) for l in f if '"finished"' in l][-1]
-        return wall, rss, cpu_total, finished.get("cpuSeconds", {}), out
+        return wall, rss, cpu_total, finished.get("cpuSeconds", {}), out, finished.get("counts", {})
 
     # Shoebox runs first and again last, and its mean is compared: this VM's speed drifts within minutes, and the
     # other tools run in between.
@@ -246,6 +248,11 @@ def main():
     cli_wall, cli_rss, cli_pages, tess_cpu = cli_loop(scanned)
     ocr = ocrmypdf(scanned)
     last = shoebox_run("shoebox-out-last")
+    # The same run with tesseract alone (the pipeline turns the second reader off): what the second reader costs.
+    alone_pipeline = os.path.join(WORK, "tesseract-alone.json")
+    with open(alone_pipeline, "w") as f:
+        json.dump({"version": 1, "secondReader": False}, f)
+    alone = shoebox_run("shoebox-out-tesseract-alone", ["--pipeline", alone_pipeline])
     sb_wall, sb_rss, sb_cpu = (first[0] + last[0]) / 2, max(first[1], last[1]), (first[2] + last[2]) / 2
     cpu = {k: (first[3].get(k, 0) + last[3].get(k, 0)) / 2 for k in set(first[3]) | set(last[3])}
 
@@ -263,6 +270,7 @@ def main():
     if ocr:
         rows.append(("ocrmypdf --jobs 2 --output-type none --sidecar, one document after another", ocr[0], scanned_pages, ocr[2], ocr[1]))
     rows.append(("shoebox run again on the unchanged folder (nothing to do)", re_wall, scanned_pages, re_cpu, re_rss))
+    rows.append(("shoebox run, 2 workers, tesseract alone (second reader off)", alone[0], scanned_pages, alone[2], alone[1]))
     print()
     print("| what ran | seconds | pages | pages/s | CPU s | CPU s/page | peak RSS MiB |")
     print("|---|---|---|---|---|---|---|")
@@ -297,6 +305,17 @@ def main():
         print(f"  CPU seconds: process {cpu.get('process', 0):.1f}, recognition {recognition:.1f}, "
               + ", ".join(f"{k} {v:.1f}" for k, v in other.items()))
     print(f"cached rerun: {first[0] / re_wall:.0f}× faster than the first run   (target ≥ 50×)")
+    # The second reader: lines read again, their cost, and the run against tesseract alone.
+    counts = {k: (first[5].get(k, 0) + last[5].get(k, 0)) / 2 for k in ("lines", "lines-read-again")}
+    second_cpu = cpu.get("second-reader", 0)
+    if counts["lines"]:
+        print(f"second reader: {counts['lines-read-again']:.0f} of {counts['lines']:.0f} OCR'd lines read again "
+              f"({100 * counts['lines-read-again'] / counts['lines']:.0f} %), {second_cpu:.1f} CPU s: "
+              f"{1000 * second_cpu / max(1, len(scanned)):.0f} ms per document, "
+              f"{1000 * second_cpu / max(1, counts['lines-read-again']):.0f} ms per line")
+    print(f"with the second reader / tesseract alone: wall {sb_wall:.1f} s / {alone[0]:.1f} s = {sb_wall / alone[0]:.2f}×   "
+          f"(target ≤ 1.5×); CPU {sb_cpu:.1f} s / {alone[2]:.1f} s = {sb_cpu / alone[2]:.2f}×; peak RSS {sb_rss / 1024:.0f} MiB "
+          f"against {alone[1] / 1024:.0f} MiB   (target ≤ 600 MiB with --jobs 2)")
     scores = accuracy(scanned_dir, out)
     if scores:
         fields = scores["fields"]

@@ -8,8 +8,10 @@ public import ShoeboxCore
 public protocol LineRecognizer: AnyObject, Sendable {
     /// Names the reader and its version in provenance, the OCR cache key and `--version` ("PP-OCRv4 rec, ONNX Runtime 1.32.0").
     var name: String { get }
-    /// The line in `box` of `image`, read again; nil when nothing was read. `confidence` of its words is 0–100.
-    func read(_ image: PageImage, box: BoundingBox) -> OCRLine?
+    /// The line of `image` made of `spans` (boxes left to right on one line: runs of words, the wide gaps between
+    /// them left out), read again; nil when nothing was read. The words' boxes are in page pixels, their
+    /// `confidence` 0–100.
+    func read(_ image: PageImage, spans: [BoundingBox]) -> OCRLine?
 }
 
 /// PaddleOCR's PP-OCRv4 recognition model run in process by ONNX Runtime's C API (the PPOCR C target), with one
@@ -57,26 +59,59 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     /// drops the space of a wide gap ("SUMME16,04"); 5 frames is the gap rapidocr's word boxes split at.
     static let spaceFrames = 5
 
-    public func read(_ image: PageImage, box: BoundingBox) -> OCRLine? {
-        // The box with a margin: tesseract's boxes hug the ink, the model was trained on looser crops.
-        let pad = max(2, box.height / 5)
-        let left = max(0, box.left - pad)
-        let top = max(0, box.top - pad)
-        let right = min(image.width, box.right + pad)
-        let bottom = min(image.height, box.bottom + pad)
-        guard right - left >= 4, bottom - top >= 4 else { return nil }
+    public func read(_ image: PageImage, box: BoundingBox) -> OCRLine? { read(image, spans: [box]) }
+
+    /// One line given as its spans left to right (runs of words with wide gaps between them: a label and its
+    /// amount). The spans are cut with a margin, at the line's full height, and set side by side with a gap of one
+    /// line height: the blank stretches of a receipt line cost nothing, and the gap still reads as a space.
+    public func read(_ image: PageImage, spans given: [BoundingBox]) -> OCRLine? {
+        guard let head = given.first else { return nil }
+        let line = given.dropFirst().reduce(head) { $0.union($1) }
+        // Tesseract's boxes hug the ink; the model was trained on looser crops.
+        let pad = max(2, line.height / 5)
+        let top = max(0, line.top - pad)
+        let bottom = min(image.height, line.bottom + pad)
+        let height = bottom - top
+        guard height >= 4 else { return nil }
+        // Each span's columns in the page, and where it starts in the strip.
+        var spans: [(left: Int, right: Int, at: Int)] = []
+        var width = 0
+        for span in given.sorted(by: { $0.left < $1.left }) {
+            let left = max(0, span.left - pad, spans.last?.right ?? 0)
+            let right = min(image.width, span.right + pad)
+            guard right > left else { continue }
+            if !spans.isEmpty { width += height }
+            spans.append((left, right, width))
+            width += right - left
+        }
+        guard width >= 4, width <= 200_000 else { return nil }
+        var strip = [UInt8](repeating: 255, count: width * height)
+        image.gray.withUnsafeBufferPointer { page in
+            strip.withUnsafeMutableBufferPointer { out in
+                for span in spans {
+                    for y in 0..<height {
+                        let from = page.baseAddress! + (top + y) * image.width + span.left
+                        (out.baseAddress! + y * width + span.at).update(from: from, count: span.right - span.left)
+                    }
+                }
+            }
+        }
         var glyphs = [ppocr_glyph](repeating: ppocr_glyph(), count: 512)
         var scaledWidth: Int32 = 0
         var error = [CChar](repeating: 0, count: 256)
-        let count = image.gray.withUnsafeBufferPointer { pixels in
+        let count = strip.withUnsafeBufferPointer { pixels in
             ppocr_read_line(
-                handle, pixels.baseAddress! + top * image.width + left, Int32(right - left), Int32(bottom - top), Int32(image.width),
-                &glyphs, Int32(glyphs.count), &scaledWidth, &error, error.count)
+                handle, pixels.baseAddress!, Int32(width), Int32(height), Int32(width), &glyphs, Int32(glyphs.count), &scaledWidth, &error,
+                error.count)
         }
         guard count > 0, scaledWidth > 0 else { return nil }
-        // Page columns per scaled column.
-        let perColumn = Double(right - left) / Double(scaledWidth)
-        func column(_ frame: Int32) -> Int { left + Int((Double(frame) * 8 * perColumn).rounded()) }
+        // Strip columns per scaled column, and a frame's column in the page (a gap's frames belong to the span after it).
+        let perColumn = Double(width) / Double(scaledWidth)
+        func column(_ frame: Int32) -> Int {
+            let x = Int((Double(frame) * 8 * perColumn).rounded())
+            let span = spans.last { $0.at <= x } ?? spans[0]
+            return min(span.right, span.left + max(0, x - span.at))
+        }
         var words: [OCRWord] = []
         var text = ""
         var probabilities: [Double] = []
@@ -86,7 +121,8 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
             let word = text.precomposedStringWithCompatibilityMapping.trimmingCharacters(in: .whitespaces)
             if !word.isEmpty, !probabilities.isEmpty {
                 let confidence = 100 * probabilities.reduce(0, +) / Double(probabilities.count)
-                let wordBox = BoundingBox(left: column(first), top: box.top, right: min(right, column(last + 1)), bottom: box.bottom)
+                let from = column(first)
+                let wordBox = BoundingBox(left: from, top: line.top, right: max(from + 1, column(last + 1)), bottom: line.bottom)
                 // NFKC may split a full-width "1，2" into more than one token: each keeps the word's box.
                 for part in word.split(separator: " ") {
                     words.append(OCRWord(text: String(part), box: wordBox, confidence: confidence))

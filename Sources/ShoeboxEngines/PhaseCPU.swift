@@ -6,6 +6,7 @@ internal import Synchronization
 /// every stage it measures; nothing is counted process-wide.
 public final class PhaseCPU: Sendable {
     private let totals = Mutex<[String: UInt64]>([:])
+    private let tallies = Mutex<[String: Int]>([:])
 
     public init() {}
 
@@ -23,6 +24,11 @@ public final class PhaseCPU: Sendable {
     public var seconds: [String: Double] {
         totals.withLock { $0.mapValues { (Double($0) / 1e8).rounded() / 10 } }
     }
+
+    /// Adds `n` to the tally `name` (lines read, lines read again): what the phases' time was spent on.
+    public func count(_ name: String, _ n: Int) { tallies.withLock { $0[name, default: 0] += n } }
+
+    public var counts: [String: Int] { tallies.withLock { $0 } }
 
     static func threadNanoseconds() -> UInt64 {
         var t = timespec()

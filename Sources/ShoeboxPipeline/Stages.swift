@@ -387,6 +387,10 @@ struct PassReader {
         var any = false
         for (index, page) in reading.pages.enumerated() {
             let lines = SecondReadingStage.lines(of: page, index: index, count: reading.pages.count, candidates: candidates)
+            if page.source == .ocr {
+                processor.cpu?.count("lines", page.lines.count)
+                processor.cpu?.count("lines-read-again", lines.count)
+            }
             guard !lines.isEmpty, ensureOpened() == nil, let pages, index < pages.count, case .success(.image(let rendered)) = pages.page(index)
             else {
                 out.append(page)

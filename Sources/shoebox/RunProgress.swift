@@ -75,6 +75,8 @@ final class RunProgress: @unchecked Sendable {
             "workerIdleSeconds": (metrics.workerIdleSeconds * 10).rounded() / 10,
             // CPU seconds: tesseract's recognition, and the whole process (make bench compares them).
             "cpuSeconds": metrics.cpu.seconds.merging(["process": (RunProgress.processCPUSeconds * 10).rounded() / 10]) { a, _ in a },
+            // Lines of OCR'd pages, and of those the lines the second reader read again.
+            "counts": metrics.cpu.counts,
             "states": Dictionary(uniqueKeysWithValues: summary.counts.map { ($0.key.rawValue, $0.value) }), "failures": failures,
             // Each tesseract patch "on", or "off: why" (TesseractPatches.swift).
             "tesseractPatches": (TesseractPatchCheck.report ?? .notChecked).states
