@@ -254,15 +254,14 @@ public struct Extraction: Sendable, Codable {
         // second reader's character set lacks; a name's letters and digits).
         func join<V, R, K: Hashable>(_ a: [Candidate<V, R>], _ b: [Candidate<V, R>], _ same: (V) -> K) -> [Candidate<V, R>] {
             let known = Set(a.map { same($0.value) })
-            let fromSecond = b.filter { c in
-                guard let e = c.evidence else { return c.computed && !known.contains(same(c.value)) }
-                return e.source == .secondReader
-            }
+            // Computed values (tendered − change) are no reading of their line: they join when new, and neither
+            // agree nor disagree.
+            let fromSecond = b.filter { c in c.computed ? !known.contains(same(c.value)) : c.evidence?.source == .secondReader }
             func onLine(_ list: [Candidate<V, R>], _ key: Int) -> Set<K> {
-                Set(list.filter { $0.score > 0 && $0.evidence.map(ReceiptParser.key) == key }.map { same($0.value) })
+                Set(list.filter { $0.score > 0 && !$0.computed && $0.evidence.map(ReceiptParser.key) == key }.map { same($0.value) })
             }
             func judged(_ c: Candidate<V, R>, other: [Candidate<V, R>]) -> Candidate<V, R> {
-                guard c.score > 0, let e = c.evidence, reread.contains(ReceiptParser.key(e)) else { return c }
+                guard c.score > 0, !c.computed, let e = c.evidence, reread.contains(ReceiptParser.key(e)) else { return c }
                 let there = onLine(other, ReceiptParser.key(e))
                 var c = c
                 if there.contains(same(c.value)) {
@@ -279,7 +278,7 @@ public struct Extraction: Sendable, Codable {
             let first = a.map { judged($0, other: fromSecond) }
             // A value both read on one line is kept once, as tesseract's candidate with the agreement.
             let added = fromSecond.filter { c in
-                guard let e = c.evidence else { return true }
+                guard !c.computed, let e = c.evidence else { return true }
                 return !onLine(a, ReceiptParser.key(e)).contains(same(c.value))
             }.map { judged($0, other: a) }
             return first + added
@@ -293,6 +292,10 @@ public struct Extraction: Sendable, Codable {
         out.sellerTaxIDs = join(sellerTaxIDs, second.sellerTaxIDs) { ReceiptParser.normalizedMerchant($0) }
         out.paymentMethods = join(paymentMethods, second.paymentMethods) { $0 }
         if out.taxes.isEmpty { out.taxes = second.taxes }
+        // A date shape tesseract read as no date ("17-66-13") on a line the second reader read as a date is
+        // explained: it no longer makes the date doubtful.
+        let readAsDates = Set(second.dates.compactMap { $0.evidence }.filter { $0.source == .secondReader }.map(ReceiptParser.key))
+        out.unreadDates = unreadDates.filter { !readAsDates.contains(ReceiptParser.key($0)) }
         return out
     }
 

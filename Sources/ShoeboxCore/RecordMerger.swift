@@ -152,7 +152,7 @@ public struct RecordMerger: Sendable {
             if ch.ambiguous { reasons.append(.ambiguous(.total)) }
             if let r = RecordMerger.arithmeticCheck(c, among: totals) { reasons.append(r) }
             let words = c.wordConfidence ?? c.evidence?.ocrConfidence
-            if let r = RecordMerger.ocrCheck(c.evidence?.source, words: words, floor: RecordMerger.totalWordConfidenceFloor) { reasons.append(r) }
+            if let r = RecordMerger.ocrCheck(c, words: words, floor: RecordMerger.totalWordConfidenceFloor) { reasons.append(r) }
         }
         if let given = sidecar?.total {
             let currency = record.currency ?? sidecar?.currency ?? given.currencyHint.flatMap(CurrencyCode.init)
@@ -187,7 +187,7 @@ public struct RecordMerger: Sendable {
             // is told apart only by the page reading its date differently.
             if ch.ambiguous || !extraction.unreadDates.isEmpty { reasons.append(.ambiguous(.date)) }
             let c = ch.candidate
-            if let r = RecordMerger.ocrCheck(c.evidence?.source, words: c.wordConfidence, floor: RecordMerger.dateWordConfidenceFloor) {
+            if let r = RecordMerger.ocrCheck(c, words: c.wordConfidence, floor: RecordMerger.dateWordConfidenceFloor) {
                 reasons.append(r)
             }
         }
@@ -237,9 +237,11 @@ public struct RecordMerger: Sendable {
         return other ? .arithmeticMismatch : nil
     }
 
-    /// A value read by OCR whose own words (`words`, 0–100) were read below `floor`.
-    static func ocrCheck(_ source: TextSource?, words: Double?, floor: Double) -> ReviewReason? {
-        guard source == .ocr, let words, words < floor else { return nil }
+    /// A value read by OCR (either reader) whose own words (`words`, 0–100) were read below `floor`, unless both
+    /// readers read it alike on its line: two independent readings of faint print agreeing outweigh one's doubt.
+    static func ocrCheck<V, R>(_ c: Candidate<V, R>, words: Double?, floor: Double) -> ReviewReason? {
+        guard c.evidence?.source == .ocr || c.evidence?.source == .secondReader, !c.checks.contains(.bothReaders), let words, words < floor
+        else { return nil }
         return .lowOCRConfidence
     }
 

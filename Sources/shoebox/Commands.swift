@@ -101,7 +101,9 @@ enum ExtractCommand {
                 var record = outcome.record
                 record.source = a.positionals[index]
                 records[index] = record
-                if a.flags.contains("--explain"), let e = outcome.extraction { explanations[index] = explain(e) }
+                if a.flags.contains("--explain"), let e = outcome.extraction {
+                    explanations[index] = explain(e, pages: outcome.pages, second: outcome.secondReading)
+                }
                 let first = outcome.pages.map {
                     "--- page \($0.pageNumber) (\($0.source.rawValue), mean confidence \(Int($0.meanConfidence)))\n\($0.text)"
                 }
@@ -131,13 +133,17 @@ enum ExtractCommand {
     }
 
     /// Every candidate per field, best first, with role, score, evidence line and the notes behind the score.
-    static func explain(_ e: Extraction) -> String {
+    /// Every candidate with its score, role, line (and the reader of that line) and notes; then, for the lines
+    /// they stand on that the second reader read again, both readings.
+    static func explain(_ e: Extraction, pages: [OCRPage], second: [OCRPage]) -> String {
+        var scored: [(page: Int, line: Int)] = []
         func rows<V, R>(_ name: String, _ cs: [Candidate<V, R>], _ show: (V) -> String) -> [String] {
             let ranked = cs.filter { $0.score > 0 }.sorted { $0.score > $1.score }.prefix(6)
             guard !ranked.isEmpty else { return ["  \(name): no candidate"] }
+            for c in ranked { if let ev = c.evidence, !scored.contains(where: { $0 == (ev.page, ev.line) }) { scored.append((ev.page, ev.line)) } }
             return ["  \(name):"]
                 + ranked.map { c in
-                    let at = c.evidence.map { "p\($0.page) l\($0.line + 1) \"\($0.text)\"" } ?? "no line"
+                    let at = c.evidence.map { "p\($0.page) l\($0.line + 1) \($0.source.rawValue) \"\($0.text)\"" } ?? "no line"
                     return String(
                         format: "    %.2f  %@  [%@]  %@  — %@", c.score, show(c.value), c.role.rawValue, at, c.notes.joined(separator: "; "))
                 }
@@ -148,6 +154,15 @@ enum ExtractCommand {
         out += rows("merchant", e.merchants, { $0 })
         out += rows("currency", e.currencies, { $0 })
         out += rows("reference", e.references, { $0 })
+        // Each reader's reading of the scored lines the second reader read again.
+        var both: [String] = []
+        for (page, line) in scored.sorted(by: { ($0.page, $0.line) < ($1.page, $1.line) }) {
+            guard let first = pages.first(where: { $0.pageNumber == page }), line < first.lines.count,
+                let again = second.first(where: { $0.pageNumber == page }), line < again.lines.count, again.lines[line].reader == .secondReader
+            else { continue }
+            both.append("    p\(page) l\(line + 1)  tesseract \"\(first.lines[line].text)\"  ·  second reader \"\(again.lines[line].text)\"")
+        }
+        if !both.isEmpty { out += ["lines scored, as each reader read them:"] + both }
         return out.joined(separator: "\n")
     }
 

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+@testable import ShoeboxCore
+
+/// Two readers of the same page: tesseract's candidates and the second reader's, joined
+/// (`Extraction.joining(secondReading:reread:)`) and merged.
+struct SecondReadingTests {
+    let parser = ReceiptParser(today: today)
+    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency])
+    let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
+
+    /// `lines` as tesseract read them (word confidence `confidence`), and the same page with the lines numbered in
+    /// `again` read again by the second reader as the text given there.
+    func merged(_ lines: [String], confidence: Double = 95, again: [Int: String]) -> (DocumentRecord, Extraction) {
+        let first = page(lines, confidence: confidence)
+        var secondLines = first.lines
+        for (i, text) in again {
+            secondLines[i] = OCRLine(
+                words: page([text]).lines[0].words.map { w in
+                    OCRWord(
+                        text: w.text,
+                        box: BoundingBox(left: w.box.left, top: first.lines[i].box.top, right: w.box.right, bottom: first.lines[i].box.bottom),
+                        confidence: 97)
+                }, reader: .secondReader)
+        }
+        let second = OCRPage(pageNumber: 1, width: first.width, height: first.height, dpi: 300, source: .ocr, lines: secondLines)
+        let reread = Set(again.keys.map { 100_000 + $0 })
+        let joined = parser.parse(pages: [first], language: "msa").joining(
+            secondReading: parser.parse(pages: [second], language: "msa"), reread: reread)
+        let record = merger.merge(joined, source: source, language: LanguageGuess(language: "msa", confidence: 0.9), pages: 1)
+        return (record, joined)
+    }
+
+    let receipt = [
+        "KEDAI RUNCIT MAJU SDN BHD", "No. 12 Jalan Besar", "DATE: 10/07/2017 14:02", "ROTI 2.50", "SUSU 4.60", "TOTAL RM 7.10", "CASH 10.00",
+        "CHANGE 2.90"
+    ]
+
+    @Test func aDateOnlyTheSecondReaderReadIsTakenWithItsProvenance() {
+        var misread = receipt
+        misread[2] = "DATE: TO/07 2017 14:02"
+        let (r, _) = merged(misread, again: [2: "DATE: 10/07/2017 14:02"])
+        #expect(r.date?.iso == "2017-07-10")
+        #expect(r.evidence[.date]?.source == .secondReader)
+        #expect(r.evidence[.date]?.text == "DATE: 10/07/2017 14:02")
+    }
+
+    @Test func aValueBothReadAlikeIsConfirmedByTheSecondReader() {
+        let (r, e) = merged(receipt, again: [2: "DATE: 10/07/2017 14:02", 5: "TOTAL RM 7.10"])
+        #expect(r.total?.decimalString == "7.10")
+        #expect(r.evidence[.total]?.source == .ocr)
+        #expect(r.evidence[.total]?.confirmedBy == [.secondReader])
+        #expect(e.amounts.contains { $0.value.minorUnits == 710 && $0.checks.contains(.bothReaders) })
+        // The value is kept once: the second reader's twin of tesseract's candidate is not added.
+        #expect(e.amounts.filter { $0.value.minorUnits == 710 && $0.evidence?.line == 5 }.count == 1)
+    }
+
+    @Test func faintWordsBothReadersReadAlikeAreNoReasonForReview() {
+        let alone = merger.merge(
+            parser.parse(pages: [page(receipt, confidence: 50)], language: "msa"), source: source,
+            language: LanguageGuess(language: "msa", confidence: 0.9), pages: 1)
+        #expect(alone.reasons.contains(.lowOCRConfidence))
+        let (both, _) = merged(receipt, confidence: 50, again: [0: receipt[0], 2: receipt[2], 5: receipt[5]])
+        #expect(!both.reasons.contains(.lowOCRConfidence), "\(both.reasons)")
+    }
+
+    @Test func readersThatDisagreeOnALineLowerTheConfidenceAndKeepBothReadings() {
+        // No arithmetic on this page to tell the readings apart.
+        let plain = ["KEDAI RUNCIT MAJU SDN BHD", "No. 12 Jalan Besar", "DATE: 10/07/2017 14:02", "TOTAL RM 7.10"]
+        let (agreed, _) = merged(plain, again: [3: "TOTAL RM 7.10"])
+        let (r, e) = merged(plain, again: [3: "TOTAL RM 7.70"])
+        let marked = e.amounts.filter { $0.evidence?.line == 3 && $0.role == .total }
+        #expect(Set(marked.map(\.value.minorUnits)) == [710, 770])
+        #expect(marked.allSatisfy { $0.checks.contains(.readersDisagree) })
+        #expect((r.confidence[.total] ?? 1) < (agreed.confidence[.total] ?? 0))
+        #expect(r.status == .review, "\(r.reasons)")
+        #expect(r.alternates[.total]?.contains { $0.source == .secondReader || $0.source == .ocr } == true)
+        // Where the page's own arithmetic (cash − change) confirms one reading, it decides.
+        let (checked, _) = merged(receipt, again: [5: "TOTAL RM 7.70"])
+        #expect(checked.total?.decimalString == "7.10")
+        #expect(checked.alternates[.total]?.contains { $0.value == "7.70" && $0.source == .secondReader } == true)
+    }
+
+    @Test func aMisreadDateShapeTheSecondReaderReadAsADateNoLongerMakesTheDateDoubtful() {
+        var misread = receipt
+        misread[2] = "DATE: 10/07/2017 14:02"
+        misread.insert("17-66-13", at: 7)
+        let (alone, _) = merged(misread, again: [:])
+        #expect(alone.reasons.contains(.ambiguous(.date)))
+        let (r, _) = merged(misread, again: [7: "10-07-17"])
+        #expect(!r.reasons.contains(.ambiguous(.date)), "\(r.reasons)")
+        #expect(r.date?.iso == "2017-07-10")
+    }
+}
