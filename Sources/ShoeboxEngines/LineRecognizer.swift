@@ -84,7 +84,8 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
             spans.append((left, right, width))
             width += right - left
         }
-        guard width >= 4, width <= 200_000 else { return nil }
+        // A "line" as tall or as long as a page (a logo tesseract took for one) is no line: bounded at 16 megapixels.
+        guard width >= 4, width <= 200_000, width * height <= 16_000_000 else { return nil }
         var strip = [UInt8](repeating: 255, count: width * height)
         image.gray.withUnsafeBufferPointer { page in
             strip.withUnsafeMutableBufferPointer { out in
