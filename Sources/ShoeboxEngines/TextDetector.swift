@@ -33,7 +33,7 @@ public final class PPOCRTextDetector: @unchecked Sendable {
 
     /// The boxes of the text lines of `image` in page pixels, top to bottom then left to right; none when the
     /// page has no text or could not be read. `maxSide`: the model's input is the page scaled so its long side is
-    /// at most this (960 costs about 230 MB for one run; ppocr.h caps it at `PPOCR_DET_MAX_SIDE`).
+    /// at most this (one run at 960 adds about 150 MB to the peak; ppocr.h caps it at `PPOCR_DET_MAX_SIDE`).
     public func detect(_ image: PageImage, maxSide: Int = 960) -> [BoundingBox] {
         guard image.width > 0, image.height > 0, image.gray.count == image.width * image.height else { return [] }
         var boxes = [ppocr_box](repeating: ppocr_box(), count: Int(PPOCR_MAX_BOXES))

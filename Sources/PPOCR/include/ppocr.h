@@ -53,8 +53,8 @@ typedef struct {
 
 /// The most boxes `ppocr_detect` finds on one page: components past it are not looked at.
 #define PPOCR_MAX_BOXES 4096
-/// The largest model input side, whatever `max_side` asks: memory grows with its square (960: ~230 MB peak,
-/// 1280: ~490 MB, 2016: ~950 MB for one run).
+/// The largest model input side, whatever `max_side` asks: memory grows with its square (one run adds about 150 MB
+/// to the process's peak at 960, about 260 MB at 1280; rapidocr's own sizing, 2016, about 900 MB).
 #define PPOCR_DET_MAX_SIDE 1280
 
 /// Finds the text lines of a page: `width` x `height` gray pixels (0 black, 255 white), `stride` bytes per row.
