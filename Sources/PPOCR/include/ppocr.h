@@ -37,4 +37,36 @@ int ppocr_read_line(
     ppocr_reader *reader, const uint8_t *gray, int width, int height, int stride, ppocr_glyph *glyphs, int capacity,
     int *scaled_width, char *error, size_t error_size);
 
+/// Text-line detection with a PP-OCR DB model (ch_PP-OCRv4_det_infer.onnx). Opened as `ppocr_open` opens a reader
+/// (same runtime, same session options); several threads may detect with one detector at once.
+typedef struct ppocr_detector ppocr_detector;
+
+ppocr_detector *ppocr_open_detector(const char *library_path, const char *model_path, char *error, size_t error_size);
+void ppocr_close_detector(ppocr_detector *detector);
+
+/// One detected text line: an axis-aligned box in page pixels (right and bottom exclusive, within the page) and
+/// its score, the mean text probability inside it (0.5 to 1).
+typedef struct {
+    int32_t left, top, right, bottom;
+    float score;
+} ppocr_box;
+
+/// The most boxes `ppocr_detect` finds on one page: components past it are not looked at.
+#define PPOCR_MAX_BOXES 4096
+/// The largest model input side, whatever `max_side` asks: memory grows with its square (one run adds about 150 MB
+/// to the process's peak at 960, about 260 MB at 1280; rapidocr's own sizing, 2016, about 900 MB).
+#define PPOCR_DET_MAX_SIDE 1280
+
+/// Finds the text lines of a page: `width` x `height` gray pixels (0 black, 255 white), `stride` bytes per row.
+/// The page is scaled (bilinear) so its long side is at most `max_side` (960 is what the memory budget allows;
+/// kept within [32, PPOCR_DET_MAX_SIDE]; never enlarged), each side a multiple of 32. The probability map is
+/// binarised at 0.3, dilated 2x2, split into 8-connected components; a component at least 3 map pixels on its
+/// shorter side whose box has a mean probability of 0.5 or more is a line, its box grown on every side by
+/// area x 1.6 / perimeter (rapidocr's unclip). Writes at most `capacity` boxes in reading order (top to bottom;
+/// boxes whose tops are above a row's first box's middle are in its row, left to right), and returns how many there are (more than `capacity` means some were dropped), -1 on failure with a
+/// sentence in `error`.
+int ppocr_detect(
+    ppocr_detector *detector, const uint8_t *gray, int width, int height, int stride, int max_side, ppocr_box *boxes, int capacity,
+    char *error, size_t error_size);
+
 #endif

@@ -1,0 +1,51 @@
+internal import Foundation
+internal import PPOCR
+public import ShoeboxCore
+
+/// PaddleOCR's PP-OCRv4 text-line detection model run in process by ONNX Runtime's C API (the PPOCR C target):
+/// a page in, the boxes of its text lines out. Its parts are installed with the line reader's (`make setup`, into
+/// `PPOCRLineReader.directory`). Several threads may detect with one detector at once.
+public final class PPOCRTextDetector: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    public static let modelFile = "ch_PP-OCRv4_det_infer.onnx"
+
+    /// The process's detector, opened once from `PPOCRLineReader.directory`; its failure says why.
+    public static let shared: Result<PPOCRTextDetector, OCREngineError> = open(directory: PPOCRLineReader.directory)
+
+    public static func open(directory: String) -> Result<PPOCRTextDetector, OCREngineError> {
+        let library = "\(directory)/\(PPOCRLineReader.libraryFile)"
+        let model = "\(directory)/\(modelFile)"
+        for path in [library, model] where !FileManager.default.fileExists(atPath: path) {
+            return .failure(OCREngineError(message: "its parts are not installed: \(path) is missing (run `make setup`, or set SHOEBOX_READERS)"))
+        }
+        var error = [CChar](repeating: 0, count: 512)
+        guard let handle = ppocr_open_detector(library, model, &error, error.count) else {
+            let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return .failure(OCREngineError(message: "it could not start: \(why)"))
+        }
+        return .success(PPOCRTextDetector(handle: handle))
+    }
+
+    private init(handle: OpaquePointer) { self.handle = handle }
+
+    deinit { ppocr_close_detector(handle) }
+
+    /// The boxes of the text lines of `image` in page pixels, top to bottom then left to right; none when the
+    /// page has no text or could not be read. `maxSide`: the model's input is the page scaled so its long side is
+    /// at most this (one run at 960 adds about 150 MB to the peak; ppocr.h caps it at `PPOCR_DET_MAX_SIDE`).
+    public func detect(_ image: PageImage, maxSide: Int = 960) -> [BoundingBox] {
+        guard image.width > 0, image.height > 0, image.gray.count == image.width * image.height else { return [] }
+        var boxes = [ppocr_box](repeating: ppocr_box(), count: Int(PPOCR_MAX_BOXES))
+        var error = [CChar](repeating: 0, count: 256)
+        let count = image.gray.withUnsafeBufferPointer { pixels in
+            ppocr_detect(
+                handle, pixels.baseAddress!, Int32(clamping: image.width), Int32(clamping: image.height), Int32(clamping: image.width),
+                Int32(clamping: maxSide), &boxes, Int32(boxes.count), &error, error.count)
+        }
+        guard count > 0 else { return [] }
+        return boxes.prefix(Int(min(count, Int32(boxes.count)))).map {
+            BoundingBox(left: Int($0.left), top: Int($0.top), right: Int($0.right), bottom: Int($0.bottom))
+        }
+    }
+}
