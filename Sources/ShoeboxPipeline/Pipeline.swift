@@ -141,7 +141,9 @@ public final class DocumentProcessor {
         parse = ParseStage(today: today)
         merge = MergeStage(config: config)
         cache = ocrCache.map { OCRCache(directory: $0, config: config) }
-        second = config.secondReader ? secondReader.map { SecondReadingStage(reader: $0, cpu: metrics?.cpu) } : nil
+        second =
+            config.secondReader
+            ? secondReader.map { SecondReadingStage(reader: $0, detector: try? PPOCRTextDetector.shared.get(), cpu: metrics?.cpu) } : nil
     }
 
     /// The process's second reader, when its parts are installed (`PPOCRLineReader.shared`).
@@ -230,6 +232,12 @@ public final class DocumentProcessor {
             {
                 best = Reading(pages: turned, pass: upright)
             }
+        }
+        // Pages tesseract could hardly read at all: read whole by the second reader, when it finds more.
+        if let second, reader.hasImages, best.pages.contains(where: SecondReadingStage.unusable),
+            let whole = reader.wholePageReading(of: best, by: second)
+        {
+            best.pages = whole
         }
         guard best.pages.contains(where: { $0.wordCount > 0 }) else { return .failure(.noTextFound) }
         return .success(best)

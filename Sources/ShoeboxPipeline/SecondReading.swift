@@ -8,6 +8,8 @@ internal import ShoeboxEngines
 /// each with its reader in the provenance. Tesseract stays the first reader: the second reads lines, not pages.
 struct SecondReadingStage {
     let reader: any LineRecognizer
+    /// Finds the lines of a page tesseract could not read at all (nil: such a page stays as tesseract read it).
+    let detector: PPOCRTextDetector?
     let cpu: PhaseCPU?
 
     /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
@@ -25,12 +27,32 @@ struct SecondReadingStage {
     /// The name the second reading of `pass` has in the OCR cache.
     func cacheName(_ pass: OCRPass) -> String { "second\(SecondReadingStage.version)-\(reader.name)-\(pass.name)" }
 
+    /// A page reading is unusable below this many words: the whole page is then read by the second reader.
+    static let unusableWords = 5
+
+    /// Whether tesseract's reading of an image page is unusable: next to no words.
+    static func unusable(_ page: OCRPage) -> Bool { page.source == .ocr && page.wordCount < unusableWords }
+
+    /// The whole of `image` read by the second reader: its text lines found by the detector, each read, and the
+    /// words gathered into lines (every line `.secondReader`). Nil when no detector or nothing read.
+    func readWhole(_ image: PageImage, like page: OCRPage) -> OCRPage? {
+        guard let detector else { return nil }
+        let boxes = cpu.measure("second-reader-detect") { detector.detect(image) }
+        var words: [OCRWord] = []
+        for box in boxes {
+            if let line = cpu.measure("second-reader", { reader.read(image, spans: [box]) }) { words += line.words }
+        }
+        guard !words.isEmpty else { return nil }
+        let lines = OCRPage.buildLines(from: words).map { OCRLine(words: $0.words, reader: .secondReader) }
+        return OCRPage(pageNumber: page.pageNumber, width: page.width, height: page.height, dpi: page.dpi, source: .ocr, lines: lines)
+    }
+
     /// The lines of page `index` (of `count`) to read again: the head of the first page, lines with a digit (dates,
     /// amounts, numbers), lines read unsure, lines a candidate stands on.
     static func lines(of page: OCRPage, index: Int, count: Int, candidates: Set<Int>) -> [Int] {
         guard page.source == .ocr, index < pagesAtStart || index == count - 1 else { return [] }
         var chosen: [Int] = []
-        for (i, line) in page.lines.enumerated() where chosen.count < maxLinesPerPage {
+        for (i, line) in page.lines.enumerated() where chosen.count < maxLinesPerPage && line.reader == nil {
             let head = index == 0 && i < headLines
             let digits = line.text.utf8.contains { $0 >= 0x30 && $0 <= 0x39 }
             let unsure = line.meanConfidence < unsureConfidence

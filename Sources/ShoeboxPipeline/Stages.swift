@@ -375,6 +375,37 @@ struct PassReader {
         return result
     }
 
+    /// `reading`'s pages with those tesseract could not read (`SecondReadingStage.unusable`) read whole by the
+    /// second reader, where it read more words; from the OCR cache when it has them. Nil when none changed.
+    mutating func wholePageReading(of reading: DocumentProcessor.Reading, by stage: SecondReadingStage) -> [OCRPage]? {
+        let name = "whole-" + stage.cacheName(reading.pass)
+        if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
+        var out = reading.pages
+        var any = false
+        for (index, page) in reading.pages.enumerated() where SecondReadingStage.unusable(page) {
+            guard let image = image(index, for: reading, like: page), let whole = stage.readWhole(image, like: page),
+                whole.wordCount > page.wordCount
+            else { continue }
+            out[index] = whole
+            any = true
+        }
+        var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
+        c.passes[name] = any ? out : []
+        cached = c
+        dirty = true
+        return any ? out : nil
+    }
+
+    /// Page `index` as the reading's pass read it (turned as it turned it); nil for a text page, or when the page
+    /// cannot be rendered or does not match the reading's size.
+    private mutating func image(_ index: Int, for reading: DocumentProcessor.Reading, like page: OCRPage) -> PageImage? {
+        guard ensureOpened() == nil, let pages, index < pages.count, case .success(.image(let rendered)) = pages.page(index) else { return nil }
+        let turns = reading.pass.upright ? cached?.turns ?? [] : []
+        let turn = index < turns.count ? turns[index] : 0
+        let image = turn == 0 ? rendered : rendered.rotated(clockwise: turn)
+        return image.width == page.width && image.height == page.height ? image : nil
+    }
+
     /// The second reading of `reading`'s pages (`SecondReadingStage`): from the OCR cache when it has it, else read
     /// now from the pages tesseract read (turned as the reading's pass turned them). Nil when no line was read again.
     mutating func secondReading(of reading: DocumentProcessor.Reading, by stage: SecondReadingStage, extraction: Extraction, language: String?)
@@ -391,15 +422,7 @@ struct PassReader {
                 processor.cpu?.count("lines", page.lines.count)
                 processor.cpu?.count("lines-read-again", lines.count)
             }
-            guard !lines.isEmpty, ensureOpened() == nil, let pages, index < pages.count, case .success(.image(let rendered)) = pages.page(index)
-            else {
-                out.append(page)
-                continue
-            }
-            let turns = reading.pass.upright ? cached?.turns ?? [] : []
-            let turn = index < turns.count ? turns[index] : 0
-            let image = turn == 0 ? rendered : rendered.rotated(clockwise: turn)
-            guard image.width == page.width, image.height == page.height else {
+            guard !lines.isEmpty, let image = image(index, for: reading, like: page) else {
                 out.append(page)
                 continue
             }

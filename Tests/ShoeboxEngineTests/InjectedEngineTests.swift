@@ -20,6 +20,8 @@ final class ScriptedEngine: PageRecognizer, @unchecked Sendable {
         case overrun
         /// Words of random letters, digits and signs, with random boxes and confidences.
         case garbage
+        /// No word at all, as tesseract on a page it cannot make out.
+        case blank
     }
 
     let real: OCREngine
@@ -63,6 +65,10 @@ final class ScriptedEngine: PageRecognizer, @unchecked Sendable {
             return .failure(.pageTimeout(page: image.pageNumber, seconds: limit))
         case .garbage:
             return .success(garbage(image, scale: scale))
+        case .blank:
+            let (width, height) = image.scaledSize(by: scale)
+            return .success(
+                OCRPage(pageNumber: image.pageNumber, width: width, height: height, dpi: image.scaledDPI(by: scale), source: .ocr, lines: []))
         }
     }
 
@@ -142,6 +148,35 @@ final class ScriptedEngine: PageRecognizer, @unchecked Sendable {
         // The run's own metrics counted tesseract's work; a run's metrics are its own, not the process's.
         #expect((metrics.cpu.seconds["recognition"] ?? 0) > 0)
         #expect(RunMetrics().cpu.seconds.isEmpty)
+    }
+
+    @Test func aPageTesseractReadsNothingOnIsReadWholeByTheSecondReader() throws {
+        let document = ReadyDocument(reading: try sourceFile(fixtures.appendingPathComponent("receipts/eng-gb-grocer.png").path), today: today)
+        func outcome(_ config: PipelineConfig) throws -> DocumentOutcome {
+            let pool = WorkerPool(
+                config: config, today: today, jobs: 1, ocrCache: nil, metrics: RunMetrics(),
+                makeEngine: ScriptedEngine.maker(["eng-gb-grocer.png": .blank]))
+            var outcomes: [DocumentOutcome] = []
+            try pool.process([document]) { (_, outcome) throws(PipelineError) in outcomes.append(outcome) }
+            return try #require(outcomes.first)
+        }
+        // The second reader finds the lines itself (detection) and reads them: the fields come from it alone.
+        let read = try outcome(PipelineConfig())
+        #expect(read.pages.first?.text.contains("TOTAL 13.90") == true, "\(read.pages.map(\.text))")
+        #expect(read.pages.first?.lines.allSatisfy { $0.reader == .secondReader } == true)
+        let total = read.extraction?.amounts.filter { $0.role == .total }.max { $0.score < $1.score }
+        #expect(total?.value.minorUnits == 1390)
+        #expect(total?.evidence?.source == .secondReader)
+        #expect(read.record.date?.iso == "2026-03-14")
+        #expect(read.record.evidence[.date]?.source == .secondReader)
+        #expect(read.record.merchant == "Harbour Lane Grocers Ltd")
+        // Its model has no £: with no currency on the page the record waits in review, saying so.
+        #expect(read.record.status == .review)
+        #expect(read.record.reasons.contains(.missing(.currency)), "\(read.record.reasons)")
+        // Tesseract alone finds no text on it.
+        var alone = PipelineConfig()
+        alone.secondReader = false
+        #expect(try outcome(alone).record.failure?.code == "no-text-found")
     }
 
     @Test func aPageThatFailsWhileAnotherWorkerReadsItFailsItsDocument() throws {
