@@ -241,13 +241,32 @@ public struct Extraction: Sendable, Codable {
         return out
     }
 
+    /// Where a line stands: its page and its box. Two readings' lines are the same line when they stand on the same
+    /// page and overlap vertically by half the smaller height (the second reading may have more or fewer lines).
+    public struct LinePlace: Hashable, Sendable {
+        public let page: Int
+        public let box: BoundingBox
+
+        public init(page: Int, box: BoundingBox) {
+            self.page = page
+            self.box = box
+        }
+
+        func holds(_ e: Evidence) -> Bool {
+            let overlap = min(box.bottom, e.box.bottom) - max(box.top, e.box.top)
+            return e.page == page && overlap * 2 >= max(1, min(box.height, e.box.height))
+        }
+
+        static func sameLine(_ a: Evidence, _ b: Evidence) -> Bool { LinePlace(page: a.page, box: a.box).holds(b) }
+    }
+
     /// The candidates of the second reader's reading joined to this one (tesseract's). `second` is the parse of
-    /// the same pages with some lines read again (`OCRLine.reader` is `.secondReader`), `reread` those lines (by
-    /// `ReceiptParser.key`). Only what the second reader read joins: candidates from its lines, and values computed
-    /// from them that this reading lacks. On a line both read, a value both found is evidence (`agreement` and
-    /// `.bothReaders` on this reading's candidate); a value only one of them found there loses `disagreement` and
-    /// is marked `.readersDisagree`. Values from lines tesseract read and the second reader did not are as they were.
-    public func joining(secondReading second: Extraction, reread: Set<Int>, agreement: Double = 0.1, disagreement: Double = 0.15)
+    /// the same pages with some lines read again (`OCRLine.reader` is `.secondReader`), `reread` where those lines
+    /// stand. Only what the second reader read joins: candidates from its lines, and values computed from them that
+    /// this reading lacks. On a line both read, a value both found is evidence (`agreement` and `.bothReaders` on
+    /// this reading's candidate); a value only one of them found there loses `disagreement` and is marked
+    /// `.readersDisagree`. Values from lines tesseract read and the second reader did not are as they were.
+    public func joining(secondReading second: Extraction, reread: [LinePlace], agreement: Double = 0.1, disagreement: Double = 0.15)
         -> Extraction
     {
         // `same`: the part of a value both readers must read alike (an amount's number, not the currency mark the
@@ -257,12 +276,13 @@ public struct Extraction: Sendable, Codable {
             // Computed values (tendered − change) are no reading of their line: they join when new, and neither
             // agree nor disagree.
             let fromSecond = b.filter { c in c.computed ? !known.contains(same(c.value)) : c.evidence?.source == .secondReader }
-            func onLine(_ list: [Candidate<V, R>], _ key: Int) -> Set<K> {
-                Set(list.filter { $0.score > 0 && !$0.computed && $0.evidence.map(ReceiptParser.key) == key }.map { same($0.value) })
+            func onLine(_ list: [Candidate<V, R>], _ e: Evidence) -> Set<K> {
+                Set(
+                    list.filter { c in c.score > 0 && !c.computed && c.evidence.map { LinePlace.sameLine(e, $0) } == true }.map { same($0.value) })
             }
             func judged(_ c: Candidate<V, R>, other: [Candidate<V, R>]) -> Candidate<V, R> {
-                guard c.score > 0, !c.computed, let e = c.evidence, reread.contains(ReceiptParser.key(e)) else { return c }
-                let there = onLine(other, ReceiptParser.key(e))
+                guard c.score > 0, !c.computed, let e = c.evidence, reread.contains(where: { $0.holds(e) }) else { return c }
+                let there = onLine(other, e)
                 var c = c
                 if there.contains(same(c.value)) {
                     if c.checks.insert(.bothReaders).inserted {
@@ -279,7 +299,7 @@ public struct Extraction: Sendable, Codable {
             // A value both read on one line is kept once, as tesseract's candidate with the agreement.
             let added = fromSecond.filter { c in
                 guard !c.computed, let e = c.evidence else { return true }
-                return !onLine(a, ReceiptParser.key(e)).contains(same(c.value))
+                return !onLine(a, e).contains(same(c.value))
             }.map { judged($0, other: a) }
             return first + added
         }
@@ -294,8 +314,8 @@ public struct Extraction: Sendable, Codable {
         if out.taxes.isEmpty { out.taxes = second.taxes }
         // A date shape tesseract read as no date ("17-66-13") on a line the second reader read as a date is
         // explained: it no longer makes the date doubtful.
-        let readAsDates = Set(second.dates.compactMap { $0.evidence }.filter { $0.source == .secondReader }.map(ReceiptParser.key))
-        out.unreadDates = unreadDates.filter { !readAsDates.contains(ReceiptParser.key($0)) }
+        let readAsDates = second.dates.compactMap { $0.evidence }.filter { $0.source == .secondReader }
+        out.unreadDates = unreadDates.filter { e in !readAsDates.contains { LinePlace.sameLine(e, $0) } }
         return out
     }
 

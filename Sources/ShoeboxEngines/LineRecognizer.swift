@@ -11,7 +11,9 @@ public protocol LineRecognizer: AnyObject, Sendable {
     /// The line of `image` made of `spans` (boxes left to right on one line: runs of words, the wide gaps between
     /// them left out), read again; nil when nothing was read. The words' boxes are in page pixels, their
     /// `confidence` 0–100.
-    func read(_ image: PageImage, spans: [BoundingBox]) -> OCRLine?
+    /// `breaks`: page columns where the first reader saw a gap between two words: a space there, as the second
+    /// reader drops the spaces of tightly printed text ("SDNBHD").
+    func read(_ image: PageImage, spans: [BoundingBox], breaks: [Int]) -> OCRLine?
 }
 
 /// PaddleOCR's PP-OCRv4 recognition model run in process by ONNX Runtime's C API (the PPOCR C target), with one
@@ -59,16 +61,17 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     /// drops the space of a wide gap ("SUMME16,04"); 5 frames is the gap rapidocr's word boxes split at.
     static let spaceFrames = 5
 
-    public func read(_ image: PageImage, box: BoundingBox) -> OCRLine? { read(image, spans: [box]) }
+    public func read(_ image: PageImage, box: BoundingBox) -> OCRLine? { read(image, spans: [box], breaks: []) }
 
     /// One line given as its spans left to right (runs of words with wide gaps between them: a label and its
     /// amount). The spans are cut with a margin, at the line's full height, and set side by side with a gap of one
     /// line height: the blank stretches of a receipt line cost nothing, and the gap still reads as a space.
-    public func read(_ image: PageImage, spans given: [BoundingBox]) -> OCRLine? {
+    public func read(_ image: PageImage, spans given: [BoundingBox], breaks: [Int]) -> OCRLine? {
         guard let head = given.first else { return nil }
         let line = given.dropFirst().reduce(head) { $0.union($1) }
-        // Tesseract's boxes hug the ink; the model was trained on looser crops.
+        // Tesseract's boxes hug the ink, and miss the ends of words it misread; the model was trained on looser crops.
         let pad = max(2, line.height / 5)
+        let side = max(4, line.height)
         let top = max(0, line.top - pad)
         let bottom = min(image.height, line.bottom + pad)
         let height = bottom - top
@@ -77,8 +80,8 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
         var spans: [(left: Int, right: Int, at: Int)] = []
         var width = 0
         for span in given.sorted(by: { $0.left < $1.left }) {
-            let left = max(0, span.left - pad, spans.last?.right ?? 0)
-            let right = min(image.width, span.right + pad)
+            let left = max(0, span.left - side, spans.last?.right ?? 0)
+            let right = min(image.width, span.right + side)
             guard right > left else { continue }
             if !spans.isEmpty { width += height }
             spans.append((left, right, width))
@@ -134,7 +137,10 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
         }
         for glyph in glyphs.prefix(Int(min(count, Int32(glyphs.count)))) {
             let character = glyph.klass >= 0 && Int(glyph.klass) < classes.count ? classes[Int(glyph.klass)] : ""
-            if character == " " || (!text.isEmpty && glyph.frame - last >= Int32(Self.spaceFrames)) { finish() }
+            let from = column(last)
+            let to = column(glyph.frame)
+            let gap = breaks.contains { from < $0 && $0 <= to }
+            if character == " " || (!text.isEmpty && (glyph.frame - last >= Int32(Self.spaceFrames) || gap)) { finish() }
             if character == " " { continue }
             if text.isEmpty { first = glyph.frame }
             text += character

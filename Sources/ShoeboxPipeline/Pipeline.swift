@@ -183,8 +183,9 @@ public final class DocumentProcessor {
         let guess = detectLanguage(&reading, reader: &reader)
         var extraction = cpu.measure("parse") { parse.run(reading.pages, language: guess) }
         if let second, reader.hasImages, let pages = reader.secondReading(of: reading, by: second, extraction: extraction, language: guess.language) {
-            let reread = Set(
-                pages.flatMap { page in page.lines.indices.filter { page.lines[$0].reader == .secondReader }.map { page.pageNumber * 100_000 + $0 } })
+            let reread = pages.flatMap { page in
+                page.lines.filter { $0.reader == .secondReader }.map { Extraction.LinePlace(page: page.pageNumber, box: $0.box) }
+            }
             extraction = extraction.joining(secondReading: cpu.measure("parse") { parse.run(pages, language: guess) }, reread: reread)
             secondPages = pages
         }

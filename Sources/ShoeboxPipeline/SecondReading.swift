@@ -27,6 +27,35 @@ struct SecondReadingStage {
     /// The name the second reading of `pass` has in the OCR cache.
     func cacheName(_ pass: OCRPass) -> String { "second\(SecondReadingStage.version)-\(reader.name)-\(pass.name)" }
 
+    /// The head of the first page, searched by the detector as well: down to this share of its height, or to the
+    /// bottom of its first `headLines` lines when lower. Shop names in large or decorative print are often no line
+    /// of tesseract's at all.
+    static let headShare = 0.25
+
+    /// The head of the first page as the second reader reads it: the detector's lines down to `bottom`, read;
+    /// nil when there is no detector or it found nothing there.
+    func readHead(_ page: OCRPage, image: PageImage) -> (lines: [OCRLine], bottom: Int)? {
+        guard let detector else { return nil }
+        let lines = page.lines.prefix(SecondReadingStage.headLines).map(\.box.bottom).max() ?? 0
+        let bottom = min(image.height, max(Int(Double(image.height) * SecondReadingStage.headShare), lines))
+        guard bottom >= 8 else { return nil }
+        let head = PageImage(
+            pageNumber: image.pageNumber, width: image.width, height: bottom, dpi: image.dpi, gray: Array(image.gray[0..<(bottom * image.width)]))
+        let boxes = cpu.measure("second-reader-detect") { detector.detect(head) }
+        var words: [OCRWord] = []
+        for box in boxes {
+            // Tesseract's word gaps inside the box, where it read words there.
+            let inside = page.lines.flatMap(\.words).filter { w in
+                let overlap = min(w.box.bottom, box.bottom) - max(w.box.top, box.top)
+                return overlap * 2 >= max(1, min(w.box.height, box.height)) && w.box.left >= box.left - 4 && w.box.right <= box.right + 4
+            }
+            let breaks = SecondReadingStage.breaks(of: OCRLine(words: inside))
+            if let line = cpu.measure("second-reader", { reader.read(image, spans: [box], breaks: breaks) }) { words += line.words }
+        }
+        guard !words.isEmpty else { return nil }
+        return (OCRPage.buildLines(from: words).map { OCRLine(words: $0.words, reader: .secondReader) }, bottom)
+    }
+
     /// A page reading is unusable below this many words: the whole page is then read by the second reader.
     static let unusableWords = 5
 
@@ -40,7 +69,7 @@ struct SecondReadingStage {
         let boxes = cpu.measure("second-reader-detect") { detector.detect(image) }
         var words: [OCRWord] = []
         for box in boxes {
-            if let line = cpu.measure("second-reader", { reader.read(image, spans: [box]) }) { words += line.words }
+            if let line = cpu.measure("second-reader", { reader.read(image, spans: [box], breaks: []) }) { words += line.words }
         }
         guard !words.isEmpty else { return nil }
         let lines = OCRPage.buildLines(from: words).map { OCRLine(words: $0.words, reader: .secondReader) }
@@ -68,7 +97,8 @@ struct SecondReadingStage {
         var out = page.lines
         for i in lines {
             let spans = SecondReadingStage.spans(of: page.lines[i])
-            guard let second = cpu.measure("second-reader", { reader.read(image, spans: spans) }) else { continue }
+            let breaks = SecondReadingStage.breaks(of: page.lines[i])
+            guard let second = cpu.measure("second-reader", { reader.read(image, spans: spans, breaks: breaks) }) else { continue }
             out[i] = SecondReadingStage.merged(page.lines[i], second, keepLetters: keepLetters)
         }
         return OCRPage(pageNumber: page.pageNumber, width: page.width, height: page.height, dpi: page.dpi, source: page.source, lines: out)
@@ -87,6 +117,12 @@ struct SecondReadingStage {
             }
         }
         return spans
+    }
+
+    /// The middles of the gaps between a line's words, left to right.
+    static func breaks(of line: OCRLine) -> [Int] {
+        let words = line.words.sorted { $0.box.left < $1.box.left }
+        return zip(words, words.dropFirst()).compactMap { a, b in b.box.left > a.box.right ? (a.box.right + b.box.left) / 2 : nil }
     }
 
     /// One line as both readers read it, word by word where their boxes overlap: the second reader's words, except

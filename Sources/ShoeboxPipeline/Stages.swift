@@ -426,7 +426,19 @@ struct PassReader {
                 out.append(page)
                 continue
             }
-            out.append(stage.reread(page, image: image, lines: lines, language: language))
+            // The first page's head is read from the detector's lines instead of tesseract's.
+            let head = index == 0 ? stage.readHead(page, image: image) : nil
+            let below = head.map { h in lines.filter { (page.lines[$0].box.top + page.lines[$0].box.bottom) / 2 > h.bottom } } ?? lines
+            let again = stage.reread(page, image: image, lines: below, language: language)
+            if let head {
+                let rest = again.lines.filter { ($0.box.top + $0.box.bottom) / 2 > head.bottom }
+                out.append(
+                    OCRPage(
+                        pageNumber: page.pageNumber, width: page.width, height: page.height, dpi: page.dpi, source: page.source,
+                        lines: head.lines + rest))
+            } else {
+                out.append(again)
+            }
             any = true
         }
         var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)

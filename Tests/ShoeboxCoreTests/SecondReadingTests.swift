@@ -25,7 +25,7 @@ struct SecondReadingTests {
                 }, reader: .secondReader)
         }
         let second = OCRPage(pageNumber: 1, width: first.width, height: first.height, dpi: 300, source: .ocr, lines: secondLines)
-        let reread = Set(again.keys.map { 100_000 + $0 })
+        let reread = again.keys.map { Extraction.LinePlace(page: 1, box: first.lines[$0].box) }
         let joined = parser.parse(pages: [first], language: "msa").joining(
             secondReading: parser.parse(pages: [second], language: "msa"), reread: reread)
         let record = merger.merge(joined, source: source, language: LanguageGuess(language: "msa", confidence: 0.9), pages: 1)
