@@ -34,6 +34,7 @@ typedef struct {
 enum {
     GetErrorMessage = 2,
     CreateEnv = 3,
+    DisableTelemetryEvents = 6,
     CreateSession = 7,
     Run = 9,
     CreateSessionOptions = 10,
@@ -105,6 +106,12 @@ static int load_runtime(const char *library_path, char *error, size_t size) {
     pthread_mutex_lock(&load_lock);
     int ok = 1;
     if (!api) {
+        // The PyPI build of ONNX Runtime sends usage events to Microsoft (mobile.events.data.microsoft.com, seen
+        // with strace) from threads of its own unless ORT_DISABLE_TELEMETRY is set when it starts, and
+        // DisableTelemetryEvents below does not stop them alone. Shoebox never touches the network. The shoebox
+        // binary sets the variable while it has one thread (main.swift); here it is set for other hosts (tests).
+        const char *off = getenv("ORT_DISABLE_TELEMETRY");
+        if (!off || strcmp(off, "1") != 0) setenv("ORT_DISABLE_TELEMETRY", "1", 1);
         void *library = dlopen(library_path, RTLD_NOW | RTLD_LOCAL);
         const OrtApiBase *(*get_base)(void) = library ? (const OrtApiBase *(*)(void))dlsym(library, "OrtGetApiBase") : NULL;
         const OrtApiBase *base = get_base ? get_base() : NULL;
@@ -119,6 +126,11 @@ static int load_runtime(const char *library_path, char *error, size_t size) {
             api = table;
             runtime_version = base->GetVersionString();
             if (failed(ORT(CreateEnv, OrtStatus * (*)(int, const char *, OrtEnv **))(LOG_ERROR, "shoebox", &env), "ONNX Runtime environment", error, size)) {
+                api = NULL;
+                ok = 0;
+            } else if (failed(ORT(DisableTelemetryEvents, OrtStatus * (*)(const OrtEnv *))(env), "turning ONNX Runtime's telemetry off", error, size)) {
+                // The PyPI build sends usage events to Microsoft (mobile.events.data.microsoft.com, seen with strace)
+                // unless told not to: Shoebox never touches the network, so no telemetry, no reader.
                 api = NULL;
                 ok = 0;
             }

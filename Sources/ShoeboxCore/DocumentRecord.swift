@@ -59,7 +59,7 @@ public struct FieldEvidence: Hashable, Sendable, Codable {
     /// OCR confidence (0–100) of the words that print the value, else of the line.
     var ocrConfidence: Double?
     /// Other sources that gave the same value (sidecar, filename).
-    var confirmedBy: [Provenance]
+    public internal(set) var confirmedBy: [Provenance]
 
     init(
         source: Provenance, page: Int? = nil, line: Int? = nil, text: String? = nil, ocrConfidence: Double? = nil, confirmedBy: [Provenance] = []

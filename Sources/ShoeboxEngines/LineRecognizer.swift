@@ -32,6 +32,14 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     public static let libraryFile = "libonnxruntime.so.1.32.0"
     public static let modelFile = "ch_PP-OCRv4_rec_infer.onnx"
 
+    /// What the settings of a run name when the parts are installed in `directory` (nil when not), found without
+    /// loading them: a run that reads no page does not pay for ONNX Runtime.
+    public static func installed(in directory: String = directory) -> String? {
+        let files = [libraryFile, modelFile]
+        guard files.allSatisfy({ FileManager.default.fileExists(atPath: "\(directory)/\($0)") }) else { return nil }
+        return files.joined(separator: " ")
+    }
+
     /// The process's reader, opened once from `directory`; its failure says why (parts missing, not loadable).
     public static let shared: Result<PPOCRLineReader, OCREngineError> = open(directory: directory)
 

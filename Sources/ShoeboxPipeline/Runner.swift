@@ -65,7 +65,7 @@ public struct PipelineRunner {
     public func settingsDigest(for kind: FileKind?) -> String {
         var text = config.settingsText + " tesseract\(OCREngine.tesseractVersion) reader\(OCRCache.readerVersion)"
         // Records read with the second reader differ from tesseract's alone: installing it (or a new version) reads again.
-        if config.secondReader, let second = DocumentProcessor.secondReader { text += " second\(SecondReadingStage.version) \(second.name)" }
+        if config.secondReader, let second = PPOCRLineReader.installed() { text += " second\(SecondReadingStage.version) \(second)" }
         if kind == .pdf || kind == .xml { text += " e-invoice\(EInvoiceStage.version)" }
         return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
     }

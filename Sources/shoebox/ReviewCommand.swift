@@ -333,6 +333,7 @@ final class ReviewSession {
                 line += "  \(e.source.rawValue)"
                 if let p = e.page, let l = e.line { line += " p\(p) l\(l)" }
                 if let t = e.text { line += " \"\(t)\"" }
+                if !e.confirmedBy.isEmpty { line += ", confirmed by \(e.confirmedBy.map(\.rawValue).joined(separator: ", "))" }
             }
             say(line)
         }

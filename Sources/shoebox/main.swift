@@ -8,6 +8,9 @@ if getenv("OMP_THREAD_LIMIT") == nil {
     execv("/proc/self/exe", CommandLine.unsafeArgv)
     // execv only returns on failure: carry on, slower but correct.
 }
+// ONNX Runtime (the second reader, loaded later) sends usage events to Microsoft unless this is set: Shoebox
+// never touches the network. Set while the process has one thread, whatever the caller's environment says.
+setenv("ORT_DISABLE_TELEMETRY", "1", 1)
 setlocale(LC_ALL, "C.UTF-8")
 Malloc.configure()
 
