@@ -266,7 +266,7 @@ public struct Extraction: Sendable, Codable {
     /// this reading lacks. On a line both read, a value both found is evidence (`agreement` and `.bothReaders` on
     /// this reading's candidate); a value only one of them found there loses `disagreement` and is marked
     /// `.readersDisagree`. Values from lines tesseract read and the second reader did not are as they were.
-    public func joining(secondReading second: Extraction, reread: [LinePlace], agreement: Double = 0.1, disagreement: Double = 0.15)
+    public func joining(secondReading second: Extraction, reread: [LinePlace], agreement: Double = 0.03, disagreement: Double = 0.05)
         -> Extraction
     {
         // `same`: the part of a value both readers must read alike (an amount's number, not the currency mark the

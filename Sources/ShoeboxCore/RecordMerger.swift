@@ -153,6 +153,7 @@ public struct RecordMerger: Sendable {
             if let r = RecordMerger.arithmeticCheck(c, among: totals) { reasons.append(r) }
             let words = c.wordConfidence ?? c.evidence?.ocrConfidence
             if let r = RecordMerger.ocrCheck(c, words: words, floor: RecordMerger.totalWordConfidenceFloor) { reasons.append(r) }
+            if let r = RecordMerger.readersCheck(c, .total) { reasons.append(r) }
         }
         if let given = sidecar?.total {
             let currency = record.currency ?? sidecar?.currency ?? given.currencyHint.flatMap(CurrencyCode.init)
@@ -190,6 +191,7 @@ public struct RecordMerger: Sendable {
             if let r = RecordMerger.ocrCheck(c, words: c.wordConfidence, floor: RecordMerger.dateWordConfidenceFloor) {
                 reasons.append(r)
             }
+            if let r = RecordMerger.readersCheck(c, .date) { reasons.append(r) }
         }
         if let given = sidecar?.date {
             if weighSidecar(.date, document: record.date?.iso, given: given.iso, record: &record, reasons: &reasons) { record.date = given }
@@ -243,6 +245,17 @@ public struct RecordMerger: Sendable {
         guard c.evidence?.source == .ocr || c.evidence?.source == .secondReader, !c.checks.contains(.bothReaders), let words, words < floor
         else { return nil }
         return .lowOCRConfidence
+    }
+
+    /// A total or date one reader read on a line both read, the other reading another value there (or only the second
+    /// reader reading it, tesseract reading the line as no such value), with no
+    /// arithmetic of the page to decide between them: a person looks. The second reader misreads too ("2013" for
+    /// "2018", a lost leading digit); a value read by one reader alone is not trusted without a check.
+    static func readersCheck<V, R>(_ c: Candidate<V, R>, _ field: Field) -> ReviewReason? {
+        guard c.checks.contains(.readersDisagree) || (c.evidence?.source == .secondReader && !c.checks.contains(.bothReaders)),
+            !c.arithmeticConfirmed
+        else { return nil }
+        return .readersDisagree(field)
     }
 
     /// Reasons of the document as a whole: paper that is no purchase, pages skipped, a sidecar that does not

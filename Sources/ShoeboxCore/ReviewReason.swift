@@ -7,6 +7,9 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     case lowConfidence(Field)
     /// A runner-up within the ambiguity margin (for a date also a date shape that reads as no date): `total-ambiguous`.
     case ambiguous(Field)
+    /// Both readers read the chosen total's or date's line, and not alike, and no arithmetic of the page decides:
+    /// `date-readers-disagree`. Review shows both readings.
+    case readersDisagree(Field)
     /// The page's own arithmetic computes another total than the one chosen.
     case arithmeticMismatch
     /// The total's or date's own words were read with low OCR confidence.
@@ -41,6 +44,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .missing(let f): "\(f.rawValue)-missing"
         case .lowConfidence(let f): "\(f.rawValue)-low-confidence"
         case .ambiguous(let f): "\(f.rawValue)-ambiguous"
+        case .readersDisagree(let f): "\(f.rawValue)-readers-disagree"
         case .arithmeticMismatch: "arithmetic-mismatch"
         case .lowOCRConfidence: "low-ocr-confidence"
         case .currencyInferred: "currency-inferred"
@@ -67,7 +71,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         var out: [String: ReviewReason] = [:]
         for r in simple { out[r.code] = r }
         for f in Field.allCases {
-            for r in [ReviewReason.missing(f), .lowConfidence(f), .ambiguous(f)] { out[r.code] = r }
+            for r in [ReviewReason.missing(f), .lowConfidence(f), .ambiguous(f), .readersDisagree(f)] { out[r.code] = r }
         }
         return out
     }()
@@ -80,7 +84,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     /// The field the reason is about, for the per-field reasons.
     public var field: Field? {
         switch self {
-        case .missing(let f), .lowConfidence(let f), .ambiguous(let f): f
+        case .missing(let f), .lowConfidence(let f), .ambiguous(let f), .readersDisagree(let f): f
         default: nil
         }
     }

@@ -143,12 +143,19 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
             text = ""
             probabilities = []
         }
-        for glyph in glyphs.prefix(Int(min(count, Int32(glyphs.count)))) {
+        let read = Array(glyphs.prefix(Int(min(count, Int32(glyphs.count)))))
+        // The space rule measures from one character's frame to the next, a pitch: wide or letter-spaced print (a
+        // shop's name in the head) has pitches past 5 frames within a word. The gap must stand out from the
+        // line's usual pitch as well.
+        let pitches = zip(read, read.dropFirst()).map { $1.frame - $0.frame }.sorted()
+        let usual = pitches.isEmpty ? 0 : pitches[pitches.count / 2]
+        let spaceAt = max(Int32(Self.spaceFrames), (usual * 8 + 4) / 5)
+        for glyph in read {
             let character = glyph.klass >= 0 && Int(glyph.klass) < classes.count ? classes[Int(glyph.klass)] : ""
             let from = column(last)
             let to = column(glyph.frame)
             let gap = breaks.contains { from < $0 && $0 <= to }
-            if character == " " || (!text.isEmpty && (glyph.frame - last >= Int32(Self.spaceFrames) || gap)) { finish() }
+            if character == " " || (!text.isEmpty && (glyph.frame - last >= spaceAt || gap)) { finish() }
             if character == " " { continue }
             if text.isEmpty { first = glyph.frame }
             text += character

@@ -14,7 +14,7 @@ struct SecondReadingStage {
 
     /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
     /// reading by it.
-    static let version = 1
+    static let version = 2
     /// Lines at the top of the first page read again whatever they hold: the shop's name is there.
     static let headLines = 6
     /// Lines tesseract read with a mean word confidence below this are read again.

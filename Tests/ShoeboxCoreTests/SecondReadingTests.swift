@@ -44,6 +44,18 @@ struct SecondReadingTests {
         #expect(r.date?.iso == "2017-07-10")
         #expect(r.evidence[.date]?.source == .secondReader)
         #expect(r.evidence[.date]?.text == "DATE: 10/07/2017 14:02")
+        // Read by the second reader alone, with nothing on the page to check it: a person looks.
+        #expect(r.reasons.contains(.readersDisagree(.date)), "\(r.reasons)")
+        #expect(r.status == .review)
+        #expect(ReviewReason(code: "date-readers-disagree") == .readersDisagree(.date))
+    }
+
+    @Test func aTotalOnlyTheSecondReaderReadIsTrustedWhenThePagesArithmeticConfirmsIt() {
+        var misread = receipt
+        misread[5] = "TOTAL RM 1.10"
+        let (r, _) = merged(misread, again: [5: "TOTAL RM 7.10"])
+        #expect(r.total?.decimalString == "7.10")
+        #expect(!r.reasons.contains(.readersDisagree(.total)), "\(r.reasons)")
     }
 
     @Test func aValueBothReadAlikeIsConfirmedByTheSecondReader() {
