@@ -389,11 +389,16 @@ struct PassReader {
             out[index] = whole
             any = true
         }
+        return keep(name, any ? out : nil)
+    }
+
+    /// Keeps a second reading under `name` in the OCR cache (an empty list when there is none) and returns it.
+    private mutating func keep(_ name: String, _ pages: [OCRPage]?) -> [OCRPage]? {
         var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
-        c.passes[name] = any ? out : []
+        c.passes[name] = pages ?? []
         cached = c
         dirty = true
-        return any ? out : nil
+        return pages
     }
 
     /// Page `index` as the reading's pass read it (turned as it turned it); nil for a text page, or when the page
@@ -441,11 +446,7 @@ struct PassReader {
             }
             any = true
         }
-        var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
-        c.passes[name] = any ? out : []
-        cached = c
-        dirty = true
-        return any ? out : nil
+        return keep(name, any ? out : nil)
     }
 
     func saveCache() {
