@@ -9,7 +9,7 @@ extension ReceiptParser {
         guard let firstPage = lines.first?.page else { return [] }
         var header = MerchantHeader(top: Array(lines.filter { $0.page == firstPage }.prefix(40)), dateLines: dateLines)
         var out: [TextCandidate] = []
-        var previousName: (name: String, line: Line)?
+        var previousName: (name: String, line: Line, joinedScore: Double?)?
         for (k, line) in header.top.enumerated() {
             header.enter(line, at: k)
             guard line.position <= MerchantWeights.searchedDown || k < MerchantWeights.searchedLines || header.inSeller(k) else {
@@ -19,7 +19,7 @@ extension ReceiptParser {
             let lineName = headerNames(line, at: k, &header, previous: previousName, into: &out)
             // A block heading ("Verkäufer", "Bill to") is not the first half of a name.
             let heading = Keywords.sellerBlock.any(in: line.folded) || Keywords.buyerBlock.any(in: line.folded)
-            previousName = heading ? nil : lineName.map { ($0, line) }
+            previousName = heading ? nil : lineName
         }
         out += closingLineNames(lines)
         out.sort { $0.score > $1.score }
@@ -64,16 +64,19 @@ extension ReceiptParser {
     }
 
     /// The names the segments of header line `k` print, scored, appended to `out` (with a name joined to the
-    /// line above); returns the line's name when the line is one segment.
+    /// line above); returns the line's name when the line is one segment, and the line it starts on. A name joined
+    /// to the line above is returned whole, so a name printed over three lines ("AIK HUAT HARDWARE" / "ENTERPRISE
+    /// (SETIA" / "ALAM) SDN BHD") is joined whole, up to `MerchantWeights.joinedWords` words.
     func headerNames(
-        _ line: Line, at k: Int, _ header: inout MerchantHeader, previous: (name: String, line: Line)?, into out: inout [TextCandidate]
+        _ line: Line, at k: Int, _ header: inout MerchantHeader, previous: (name: String, line: Line, joinedScore: Double?)?,
+        into out: inout [TextCandidate]
     )
-        -> String?
+        -> (name: String, line: Line, joinedScore: Double?)?
     {
         let inBuyer = header.inBuyer(k)
         let inSeller = header.inSeller(k)
         let nextIsCompanyNumber = k + 1 < header.top.count && ReceiptParser.looksLikeCompanyNumber(header.top[k + 1].text)
-        var lineName: String?
+        var lineName: (name: String, line: Line, joinedScore: Double?)?
         for (s, segment) in line.segments.enumerated() {
             let wholeLine = line.segments.count == 1
             guard !(inBuyer && !inSeller),
@@ -84,7 +87,7 @@ extension ReceiptParser {
             let fs = TextFolding.fold(name)
             let legal = TextFolding.firstKeyword(in: fs, of: Keywords.legalForms)
             if ReceiptParser.isNoName(fs, legal: legal) { continue }
-            if line.segments.count == 1 { lineName = name }
+            if line.segments.count == 1 { lineName = (name, line, nil) }
             let business = TextFolding.firstKeyword(in: fs, of: Keywords.businessWords)
             var score =
                 MerchantWeights.first - MerchantWeights.perEarlierCandidate * Double(min(header.rank, MerchantWeights.earlierCandidatesCounted))
@@ -95,15 +98,21 @@ extension ReceiptParser {
             ReceiptParser.scoreNameWords(name, words: words, legal: legal, &score, &notes)
             out.append(Candidate(value: name, role: .merchant, score: max(MerchantWeights.floor, score), evidence: line.evidence, notes: notes))
             // "POPULAR BOOK" over "CO. (M) SDN BHD": the line above completes a name that starts with a legal form or is short.
+            // A name whose "(" the line above left open ("ENTERPRISE (SETIA" / "ALAM) SDN BHD") goes on here too.
+            let openParenthesis = previous.map { $0.name.filter { $0 == "(" }.count > $0.name.filter { $0 == ")" }.count } ?? false
             if let prev = previous, line.segments.count == 1,
-                ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil)),
-                ReceiptParser.similarHeight(prev.line, line)
+                ReceiptParser.continuesName(fs) || (words.count <= 2 && (legal != nil || business != nil))
+                    || (openParenthesis && name.contains(")") && words.count <= 4),
+                ReceiptParser.similarHeight(prev.line, line), prev.name.split(separator: " ").count + words.count <= MerchantWeights.joinedWords
             {
                 var joined = out[out.count - 1]
+                // A third line scores at least what the two above it joined did.
+                let base = max(joined.score, prev.joinedScore ?? 0)
                 joined = Candidate(
-                    value: prev.name + " " + name, role: .merchant, score: joined.score + MerchantWeights.joinedWithLineAbove,
+                    value: prev.name + " " + name, role: .merchant, score: base + MerchantWeights.joinedWithLineAbove,
                     evidence: prev.line.evidence, checks: joined.checks, notes: joined.notes + ["joined with the line above"])
                 out.append(joined)
+                lineName = (joined.value, prev.line, joined.score)
             }
             header.rank += 1
         }

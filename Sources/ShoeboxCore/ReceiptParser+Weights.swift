@@ -109,6 +109,8 @@ extension ReceiptParser {
         static let floor = 0.05
         /// A name joined with the line above ("POPULAR BOOK" / "CO. (M) SDN BHD"), over the lower line's score.
         static let joinedWithLineAbove = 0.08
+        /// A name joined over lines has at most this many words: a longer run is a name and an address.
+        static let joinedWords = 8
         /// A name after a greeting ("Thank you for shopping at …").
         static let afterGreeting = 0.72
     }

@@ -15,12 +15,14 @@ enum Help {
 
         options:
           -h, --help       show help (also after any command: shoebox run --help)
-          --version        print the versions of Shoebox and the libraries it runs on, and whether
-                           its tesseract patches are in effect
+          --version        print the versions of Shoebox and the libraries it runs on, whether its
+                           tesseract patches are in effect, and whether the second reader is installed
 
         environment:
           TESSDATA_PREFIX  tesseract's language data (default /usr/share/tesseract-ocr/5/tessdata)
           OMP_THREAD_LIMIT tesseract's threads per page; Shoebox sets 1 when it is unset
+          SHOEBOX_READERS  the folder of the second reader's parts (default /usr/local/lib/shoebox,
+                           where make setup installs them); without them tesseract reads alone
           SHOEBOX_TESSERACT_PATCHES=off
                            read without the patches that make tesseract faster and lighter (the same
                            records, slower); they are also off when a start-up check does not see them
@@ -89,8 +91,10 @@ enum Help {
         Runs the pipeline on single files and prints what it found. Nothing is stored.
 
           --json             one JSON object per line, per document (the machine-readable record)
-          --text             also print the text of every page (OCR or PDF text layer), line by line
-          --explain          also print every candidate per field with its score, role, line and reasons
+          --text             also print the text of every page (OCR or PDF text layer), line by line, and
+                             the lines the second reader read again (headed "ocr-ppocr")
+          --explain          also print every candidate per field with its score, role, line, reader and
+                             reasons, and both readers' readings of the lines scored
           --pipeline FILE    pipeline settings
           --today DATE       the day dates are checked against (default: the system's date)
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
@@ -101,8 +105,8 @@ enum Help {
     static let status = """
         usage: shoebox status [--out DIR] [--accuracy]
 
-        Shows the documents in the store by state (decisions made in review included), the review queue
-        with reasons, and failures with what to do about them.
+        Shows the documents in the store by state (decisions made in review included), which readers are
+        installed, the review queue with reasons, and failures with what to do about them.
 
           --out DIR          output folder (default ./shoebox-out)
           --accuracy         per field, how often the pipeline's suggestion was what a person confirmed in

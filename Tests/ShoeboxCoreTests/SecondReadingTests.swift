@@ -105,3 +105,21 @@ struct SecondReadingTests {
         #expect(r.date?.iso == "2017-07-10")
     }
 }
+
+/// A shop's name printed over three lines, as wrapped long legal names are in receipt heads.
+struct ThreeLineNameTests {
+    @Test func aNameOverThreeLinesIsJoinedWhole() {
+        let lines = [
+            "KEDAI BESI MAJU", "ENTERPRISE (TAMAN", "JAYA) SDN BHD", "(123456-X)", "NO. 17, JALAN SETIA 3", "DATE: 10/07/2017",
+            "PAKU 2.50", "TOTAL RM 2.50"
+        ]
+        let e = ReceiptParser(today: today).parse(pages: [page(lines)], language: "msa")
+        let best = e.merchants.max { $0.score < $1.score }
+        #expect(best?.value == "KEDAI BESI MAJU ENTERPRISE (TAMAN JAYA) SDN BHD", "\(e.merchants.map { ($0.value, $0.score) })")
+        #expect(best?.evidence?.line == 0)
+        // A two-line name stays two lines.
+        let two = ReceiptParser(today: today).parse(
+            pages: [page(["POPULAR BOOK", "CO. (M) SDN BHD", "(113825-W)", "TOTAL RM 2.50"])], language: "msa")
+        #expect(two.merchants.max { $0.score < $1.score }?.value == "POPULAR BOOK CO. (M) SDN BHD")
+    }
+}

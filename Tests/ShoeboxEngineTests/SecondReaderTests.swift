@@ -81,7 +81,7 @@ struct SecondReaderTests {
         #expect(SecondReadingStage.merged(lost, second, keepLetters: false).text == "TOTAL 3100")
     }
 
-    @Test func theLinesReadAgainAreTheHeadDigitsUnsureAndCandidateLines() {
+    @Test func theLinesReadAgainAreTheHeadUnsureAndCandidateLines() {
         let lines = [
             OCRLine(words: [Self.word("Shop", 0, 100)]), OCRLine(words: [Self.word("Thank", 0, 100)]),
             OCRLine(words: [Self.word("you", 0, 100)]), OCRLine(words: [Self.word("for", 0, 100)]),
@@ -91,7 +91,8 @@ struct SecondReaderTests {
             OCRLine(words: [Self.word("bye", 0, 100)])
         ]
         let page = OCRPage(pageNumber: 1, width: 500, height: 1000, dpi: 300, source: .ocr, lines: lines)
-        #expect(SecondReadingStage.lines(of: page, index: 0, count: 1, candidates: [100_000 + 9]) == [0, 1, 2, 3, 4, 5, 7, 8, 9])
+        // Line 7 ("2.50", read well, no candidate of a recorded field on it: an item line) is not read again.
+        #expect(SecondReadingStage.lines(of: page, index: 0, count: 1, candidates: [100_000 + 9]) == [0, 1, 2, 3, 4, 5, 8, 9])
         // A middle page of a long document is not read again, nor is a text-layer page.
         #expect(SecondReadingStage.lines(of: page, index: 2, count: 5, candidates: []).isEmpty)
         let text = OCRPage(pageNumber: 1, width: 500, height: 1000, dpi: 300, source: .textLayer, lines: lines)
