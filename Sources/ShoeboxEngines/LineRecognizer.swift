@@ -44,17 +44,26 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     public static let shared: Result<PPOCRLineReader, OCREngineError> = open(directory: directory)
 
     public static func open(directory: String) -> Result<PPOCRLineReader, OCREngineError> {
+        openPart(directory: directory, model: modelFile, with: ppocr_open).map(PPOCRLineReader.init(handle:))
+    }
+
+    /// Opens ONNX Runtime and `model` from `directory` with `opener` (the reader's or the detector's C function):
+    /// the handle, or a sentence naming the missing file or why it could not start.
+    static func openPart(
+        directory: String, model: String,
+        with opener: (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutablePointer<CChar>, Int) -> OpaquePointer?
+    ) -> Result<OpaquePointer, OCREngineError> {
         let library = "\(directory)/\(libraryFile)"
-        let model = "\(directory)/\(modelFile)"
-        for path in [library, model] where !FileManager.default.fileExists(atPath: path) {
+        let modelPath = "\(directory)/\(model)"
+        for path in [library, modelPath] where !FileManager.default.fileExists(atPath: path) {
             return .failure(OCREngineError(message: "its parts are not installed: \(path) is missing (run `make setup`, or set SHOEBOX_READERS)"))
         }
         var error = [CChar](repeating: 0, count: 512)
-        guard let handle = ppocr_open(library, model, &error, error.count) else {
+        guard let handle = opener(library, modelPath, &error, error.count) else {
             let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(OCREngineError(message: "it could not start: \(why)"))
         }
-        return .success(PPOCRLineReader(handle: handle))
+        return .success(handle)
     }
 
     private init(handle: OpaquePointer) {

@@ -14,17 +14,7 @@ public final class PPOCRTextDetector: @unchecked Sendable {
     public static let shared: Result<PPOCRTextDetector, OCREngineError> = open(directory: PPOCRLineReader.directory)
 
     public static func open(directory: String) -> Result<PPOCRTextDetector, OCREngineError> {
-        let library = "\(directory)/\(PPOCRLineReader.libraryFile)"
-        let model = "\(directory)/\(modelFile)"
-        for path in [library, model] where !FileManager.default.fileExists(atPath: path) {
-            return .failure(OCREngineError(message: "its parts are not installed: \(path) is missing (run `make setup`, or set SHOEBOX_READERS)"))
-        }
-        var error = [CChar](repeating: 0, count: 512)
-        guard let handle = ppocr_open_detector(library, model, &error, error.count) else {
-            let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return .failure(OCREngineError(message: "it could not start: \(why)"))
-        }
-        return .success(PPOCRTextDetector(handle: handle))
+        PPOCRLineReader.openPart(directory: directory, model: modelFile, with: ppocr_open_detector).map(PPOCRTextDetector.init(handle:))
     }
 
     private init(handle: OpaquePointer) { self.handle = handle }
