@@ -21,7 +21,7 @@ READERS ?= /usr/local/lib/shoebox
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test test-fast format format-check run regress regress-dev bench bench-parse check-asan fuzz fixtures clean
+.PHONY: setup build release test test-fast format format-check run regress regress-dev calibrate bench bench-parse check-asan fuzz fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -73,8 +73,15 @@ regress: release
 # baselines/devset.json. The report is written to .build/regress-dev.json.
 regress-dev: release
 	@[ -d $(DEVSET) ] || { echo "regress-dev: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
-	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet \
+	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet --folds 5 \
 		--report .build/regress-dev.json --baseline baselines/devset.json
+
+# Fits the trust model (P(right) per field, Sources/ShoeboxCore/calibration.json) on the devset: commit the file,
+# rebuild, then re-make the baseline (`make regress-dev` figures are cross-validated, so they do not depend on it).
+calibrate: release
+	@[ -d $(DEVSET) ] || { echo "calibrate: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
+	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet --folds 5 \
+		--fit Sources/ShoeboxCore/calibration.json
 
 # Shoebox against what a user would run instead, on the same corpus (bench/bench.py and docs/benchmarks.md say how):
 # the tesseract CLI once on the original images (the single-pass floor), pdftoppm + the tesseract CLI, ocrmypdf.

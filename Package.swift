@@ -38,7 +38,8 @@ let package = Package(
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
         // Pure domain: imports no C module.
-        .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
+        // The calibrated trust model's parameters (`shoebox regress --fit` writes them) are data, compiled in.
+        .target(name: "ShoeboxCore", resources: [.embedInCode("calibration.json")], swiftSettings: swiftSettings),
         // Page images in pure Swift: scaling, rotation, fingerprints.
         .target(name: "ShoeboxImaging", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // The regression harness: expectation files in four formats and the report `shoebox regress` writes.

@@ -130,7 +130,10 @@ public struct DocumentRecord: Hashable, Sendable {
     /// What a person should know about the e-invoice: sums it states that its figures do not give, values the
     /// page prints otherwise, an attachment that could not be read. Empty when all is well.
     public var eInvoiceProblems: [String]
+    /// Per field: P(the value is right), from the calibrated model (`TrustModel`), a sidecar or the file name.
     public var confidence: [Field: Double]
+    /// Per field: the features the calibrated model read (`TrustFeatures`); empty for values not chosen from candidates.
+    public var trust: [Field: TrustFeatures]
     /// Per field: where the chosen value came from.
     public var evidence: [Field: FieldEvidence]
     /// Per field: up to three other values, best first.
@@ -150,6 +153,7 @@ public struct DocumentRecord: Hashable, Sendable {
         tax = []
         eInvoiceProblems = []
         confidence = [:]
+        trust = [:]
         evidence = [:]
         alternates = [:]
         reasons = []
@@ -167,7 +171,7 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, dueDate, eInvoice, eInvoiceProblems, confidence, evidence, alternates,
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, dueDate, eInvoice, eInvoiceProblems, confidence, trust, evidence, alternates,
             reasons, reviewedBy, duplicateOf,
             failure, pages
     }
@@ -205,6 +209,7 @@ extension DocumentRecord: Codable {
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
         // Confidences rounded to 3 places so the JSON is stable and readable.
         try c.encode(DocumentRecord.byName(confidence.mapValues { ($0 * 1000).rounded() / 1000 }), forKey: .confidence)
+        if !trust.isEmpty { try c.encode(DocumentRecord.byName(trust), forKey: .trust) }
         try c.encode(DocumentRecord.byName(evidence), forKey: .evidence)
         try c.encode(DocumentRecord.byName(alternates), forKey: .alternates)
         try c.encode(reasons.map(\.code), forKey: .reasons)
@@ -276,6 +281,7 @@ extension DocumentRecord: Codable {
         eInvoice = try c.decodeIfPresent(EInvoice.self, forKey: .eInvoice)
         eInvoiceProblems = try c.decodeIfPresent([String].self, forKey: .eInvoiceProblems) ?? []
         confidence = DocumentRecord.byField(try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:])
+        trust = DocumentRecord.byField(try c.decodeIfPresent([String: TrustFeatures].self, forKey: .trust) ?? [:])
         evidence = DocumentRecord.byField(try c.decodeIfPresent([String: FieldEvidence].self, forKey: .evidence) ?? [:])
         alternates = DocumentRecord.byField(try c.decodeIfPresent([String: [Alternate]].self, forKey: .alternates) ?? [:])
         reasons = (try c.decodeIfPresent([String].self, forKey: .reasons) ?? []).map(ReviewReason.init(code:))

@@ -73,6 +73,8 @@ public enum Check: Hashable, Sendable, Codable {
     case bothReaders
     /// The second reader read the line again and found another value for the field there.
     case readersDisagree
+    /// A currency the page does not print, inferred from the country its hints name (a legal form, a tax name, a place).
+    case fromCountry
 
     /// The note a person reads for the check.
     var note: String? {
@@ -84,6 +86,7 @@ public enum Check: Hashable, Sendable, Codable {
         case .printed(let times): "printed \(times)×"
         case .bothReaders: "both readers"
         case .readersDisagree: "the readers disagree"
+        case .fromCountry: nil
         }
     }
 }

@@ -22,8 +22,13 @@ public struct PipelineConfig: Sendable, Equatable {
     public var extraPassSegmentationModes: [Int] = [3, 11]
     /// Height in pixels that small print is scaled to for a last pass over pages still uncertain; 0 turns it off.
     public var textHeightTarget: Double = 30
-    /// A field's confidence must reach this for the record to be accepted without review.
+    /// Each required field's rule confidence (rule score × OCR factor) must reach this for the record to be accepted
+    /// without review.
     public var acceptThreshold: Double = 0.6
+    /// The calibrated probability that the required total, date and currency are all right must reach this
+    /// (`RecordMerger.jointFields`); 0 asks for none. Off by default until the cross-validated figures meet the targets
+    /// (docs/calibration.md).
+    public var acceptPrecision: Double = 0
     public var requiredFields: [Field] = [.merchant, .date, .total, .currency]
     /// Pages larger than this many megapixels fail as image-too-large.
     public var maxMegapixels: Int = 60
@@ -70,6 +75,7 @@ public struct PipelineConfig: Sendable, Equatable {
     public var settingsText: String {
         "v\(version) dpi\(dpi) lang\(languages.joined(separator: "+")) first\(firstPassLanguages.joined(separator: "+")) psm\(pageSegmentationMode) "
             + "extra\(extraPassSegmentationModes.map(String.init).joined(separator: ",")) height\(textHeightTarget) accept\(acceptThreshold) "
+            + "precision\(acceptPrecision) model\(TrustModel.committedDigest) "
             + "required\(requiredFields.map(\.rawValue).joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
             + (secondReader ? "" : " tesseract-alone")
     }
@@ -132,6 +138,7 @@ private struct ConfigReader {
         case "jobs": config.jobs = try int(key, value, P.jobsRange, " (0: one per core)")
         case "pageSegmentationMode": config.pageSegmentationMode = try int(key, value, P.segmentationModeRange)
         case "acceptThreshold": config.acceptThreshold = try number(key, value, 0...1)
+        case "acceptPrecision": config.acceptPrecision = try number(key, value, 0...1)
         case "requiredFields":
             config.requiredFields = try strings(key, value).map { name throws(PipelineConfig.ConfigError) in
                 guard let f = Field(rawValue: name), P.knownFields.contains(f) else {

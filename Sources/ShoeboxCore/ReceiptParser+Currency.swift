@@ -43,7 +43,7 @@ extension ReceiptParser {
                     score: min(
                         CurrencyWeights.inferredFromCountryCap,
                         CurrencyWeights.inferredFromCountry + CurrencyWeights.perCountryHint * Double(country.weight)),
-                    evidence: nil,
+                    evidence: nil, checks: [.fromCountry],
                     notes: [
                         (out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
                             + "; inferred from " + country.notes.joined(separator: ", ")
@@ -64,7 +64,7 @@ extension ReceiptParser {
         guard let first = dollarLines.first else { return nil }
         if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || nothingWritten {
             return CurrencyCandidate(
-                value: country.currency, role: .inferred, score: CurrencyWeights.localDollar, evidence: first.evidence,
+                value: country.currency, role: .inferred, score: CurrencyWeights.localDollar, evidence: first.evidence, checks: [.fromCountry],
                 notes: ["'$' with \(country.notes.joined(separator: ", "))"])
         }
         return CurrencyCandidate(

@@ -25,6 +25,11 @@ import Foundation
 public struct RecordMerger: Sendable {
     public let acceptThreshold: Double
     public let requiredFields: [Field]
+    /// The probability that every required field among total, date and currency is right that auto-accepting asks for;
+    /// 0 asks for none (the rules' reasons and `acceptThreshold` alone decide).
+    public let acceptPrecision: Double
+    /// Turns each chosen value's features into P(right).
+    let model: TrustModel
     let ambiguityMargin: Double
     /// Below this OCR confidence of its own words (0–100), a total is `low-ocr-confidence`.
     static let totalWordConfidenceFloor = 75.0
@@ -32,13 +37,20 @@ public struct RecordMerger: Sendable {
     static let dateWordConfidenceFloor = 60.0
     static let sidecarConfidence = 0.7
     static let fileNameConfidence = 0.5
-    static let agreementBonus = 0.15
 
-    public init(acceptThreshold: Double, requiredFields: [Field], ambiguityMargin: Double = 0.05) {
+    public init(
+        acceptThreshold: Double, requiredFields: [Field], acceptPrecision: Double = 0, model: TrustModel = .committed, ambiguityMargin: Double = 0.05
+    ) {
         self.acceptThreshold = acceptThreshold
         self.requiredFields = requiredFields
+        self.acceptPrecision = acceptPrecision
+        self.model = model
         self.ambiguityMargin = ambiguityMargin
     }
+
+    /// The fields whose joint probability of being right auto-accepting asks for (`acceptPrecision`): those that
+    /// change what the books say. The merchant, whose misreading a person sees at a glance, only clears `acceptThreshold`.
+    public static let jointFields: [Field] = [.total, .date, .currency]
 
     static func ocrFactor<V, R>(_ c: Candidate<V, R>) -> Double {
         guard let e = c.evidence else { return 1 }
@@ -52,6 +64,8 @@ public struct RecordMerger: Sendable {
         var confidence: Double
         let ambiguous: Bool
         var alternates: [Alternate]
+        /// What the calibrated model reads: the margin over the best other value, how many values, how much support.
+        var features: TrustFeatures
     }
 
     func choose<V, R>(_ candidates: [Candidate<V, R>], _ render: (V) -> String) -> Choice<V, R>? {
@@ -63,6 +77,10 @@ public struct RecordMerger: Sendable {
             .sorted { ($0.1, $0.2, -$0.3) > ($1.1, $1.2, -$1.3) }.map { ($0.0, $0.1) }
         guard let first = ranked.first else { return nil }
         let ambiguous = ranked.dropFirst().contains { $0.0.value != first.0.value && first.1 - $0.1 < ambiguityMargin }
+        let others = ranked.dropFirst().filter { $0.0.value != first.0.value }
+        let features = TrustFeatures.of(
+            first.0, margin: others.first.map { first.1 - $0.1 }, rivals: Set(others.map { render($0.0.value) }).count,
+            support: support[first.0.value] ?? 1)
         var seen: Set<String> = [render(first.0.value)]
         var alternates: [Alternate] = []
         for (c, conf) in ranked.dropFirst() where alternates.count < 3 && seen.insert(render(c.value)).inserted {
@@ -71,7 +89,7 @@ public struct RecordMerger: Sendable {
                     value: render(c.value), confidence: RecordMerger.rounded(min(1, conf)),
                     source: RecordMerger.source(of: c), reason: c.notes.first ?? c.role.rawValue))
         }
-        return Choice(candidate: first.0, confidence: min(1, first.1), ambiguous: ambiguous, alternates: alternates)
+        return Choice(candidate: first.0, confidence: min(1, first.1), ambiguous: ambiguous, alternates: alternates, features: features)
     }
 
     static func source<V, R>(of c: Candidate<V, R>) -> Provenance {
@@ -117,9 +135,13 @@ public struct RecordMerger: Sendable {
         return record
     }
 
-    /// Sets a field's confidence, evidence and alternates from its choice.
-    static func take<V, R>(_ ch: Choice<V, R>, as field: Field, in record: inout DocumentRecord) {
-        record.confidence[field] = ch.confidence
+    /// Sets a field's features, confidence, evidence and alternates from its choice. The confidence is the model's
+    /// P(right) from the features (`extra`: the field's own); a field the model does not know keeps the rule score.
+    func take<V, R>(_ ch: Choice<V, R>, as field: Field, in record: inout DocumentRecord, extra: [String: Double] = [:]) {
+        var features = ch.features
+        for (k, v) in extra { features[k] = v }
+        record.trust[field] = features
+        record.confidence[field] = model.probability(field, features) ?? ch.confidence
         record.evidence[field] = RecordMerger.evidence(of: ch.candidate)
         record.alternates[field] = ch.alternates
     }
@@ -127,7 +149,8 @@ public struct RecordMerger: Sendable {
     private func mergeCurrency(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
         if let ch = choose(extraction.currencies, { $0 }) {
             record.currency = CurrencyCode(ch.candidate.value)
-            RecordMerger.take(ch, as: .currency, in: &record)
+            let country = ch.candidate.checks.contains(.fromCountry)
+            take(ch, as: .currency, in: &record, extra: ["explicit": ch.candidate.role == .explicit ? 1 : 0, "country": country ? 1 : 0])
             if ch.candidate.role == .inferred { reasons.append(.currencyInferred) }
             if ch.ambiguous { reasons.append(.ambiguous(.currency)) }
         }
@@ -148,9 +171,10 @@ public struct RecordMerger: Sendable {
                 record.total = c.value.money(in: currency)
                 record.currency = currency
             }
-            RecordMerger.take(ch, as: .total, in: &record)
+            let mismatch = RecordMerger.arithmeticCheck(c, among: totals)
+            take(ch, as: .total, in: &record, extra: ["mismatch": mismatch == nil ? 0 : 1, "totalRole": c.role == .total ? 1 : 0])
             if ch.ambiguous { reasons.append(.ambiguous(.total)) }
-            if let r = RecordMerger.arithmeticCheck(c, among: totals) { reasons.append(r) }
+            if let mismatch { reasons.append(mismatch) }
             let words = c.wordConfidence ?? c.evidence?.ocrConfidence
             if let r = RecordMerger.ocrCheck(c, words: words, floor: RecordMerger.totalWordConfidenceFloor) { reasons.append(r) }
             if let r = RecordMerger.readersCheck(c, .total) { reasons.append(r) }
@@ -182,7 +206,9 @@ public struct RecordMerger: Sendable {
         // Transaction dates first.
         if let ch = choose(extraction.dates.filter { $0.role == .transaction } + extraction.dates.filter { $0.role != .transaction }, { $0.iso }) {
             record.date = ch.candidate.value
-            RecordMerger.take(ch, as: .date, in: &record)
+            take(
+                ch, as: .date, in: &record,
+                extra: ["unread": extraction.unreadDates.isEmpty ? 0 : 1, "transaction": ch.candidate.role == .transaction ? 1 : 0])
             // A date shape elsewhere on the page that reads as no date ("17-66-13", "2918-03-18") is the date
             // printed again and misread, or this date misread in another pass: a digit misread with confidence
             // is told apart only by the page reading its date differently.
@@ -201,7 +227,14 @@ public struct RecordMerger: Sendable {
     private func mergeMerchant(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
         if let ch = choose(extraction.merchants, { $0 }) {
             record.merchant = ch.candidate.value
-            RecordMerger.take(ch, as: .merchant, in: &record)
+            let name = TextFolding.fold(ch.candidate.value)
+            take(
+                ch, as: .merchant, in: &record,
+                extra: [
+                    "line": Double(min(10, ch.candidate.evidence?.line ?? 0)) / 10,
+                    "legal": TextFolding.firstKeyword(in: name, of: Keywords.legalForms) == nil ? 0 : 1,
+                    "words": Double(min(8, name.split(separator: " ").count)) / 8
+                ])
         }
         if let given = sidecar?.merchant {
             let same = record.merchant.map { ReceiptParser.normalizedMerchant($0) == ReceiptParser.normalizedMerchant(given) } ?? false
@@ -282,12 +315,26 @@ public struct RecordMerger: Sendable {
             }
             if !present {
                 reasons.append(.missing(field))
-            } else if let conf = record.confidence[field], conf < acceptThreshold {
+            } else if let conf = record.trust[field]?.ruleConfidence ?? record.confidence[field], conf < acceptThreshold {
                 reasons.append(.lowConfidence(field))
             }
         }
-        return reasons
+        // Together the money fields must be right with `acceptPrecision` (0: not asked): each one that falls short is a
+        // reason, and when none does alone but all together do, the least sure one is.
+        guard acceptPrecision > 0 else { return reasons }
+        let joint = requiredFields.filter(RecordMerger.jointFields.contains).compactMap { f in record.confidence[f].map { (f, $0) } }
+        let p = joint.reduce(1.0) { $0 * $1.1 }
+        if p < acceptPrecision, let weakest = joint.min(by: { $0.1 < $1.1 }) {
+            let short = joint.filter { $0.1 < acceptPrecision }.map(\.0)
+            reasons += (short.isEmpty ? [weakest.0] : short).map(ReviewReason.lowConfidence)
+        }
+        return RecordMerger.unique(reasons)
     }
+
+    /// A probability raised by an independent source that states the same value (a sidecar, the file name): the
+    /// chance both are wrong alike is taken as a tenth of the document's alone. Not calibrated: the devset has no
+    /// such sources.
+    static func confirmed(_ p: Double) -> Double { 1 - (1 - p) / 10 }
 
     /// What another source's value does to a field's (policy points 2 and 3).
     enum Reconciliation: Equatable {
@@ -315,9 +362,7 @@ public struct RecordMerger: Sendable {
             return .fillsGap
         }
         if document == given {
-            if record.confidence[field] != nil {
-                record.confidence[field] = min(1, record.confidence[field]! + RecordMerger.agreementBonus)
-            }
+            if let p = record.confidence[field] { record.confidence[field] = confirmed(p) }
             record.evidence[field]?.confirmedBy.append(source)
             return .agrees
         }
@@ -340,7 +385,7 @@ public struct RecordMerger: Sendable {
     private func weighFileNameDate(_ named: CalendarDay, fileName: String, record: inout DocumentRecord) {
         switch RecordMerger.fileNameCheck(named, document: record.date) {
         case .agrees:
-            record.confidence[.date] = min(1, (record.confidence[.date] ?? 0) + RecordMerger.agreementBonus)
+            record.confidence[.date] = RecordMerger.confirmed(record.confidence[.date] ?? 0)
             record.evidence[.date]?.confirmedBy.append(.filename)
         case .fillsGap:
             record.date = named

@@ -192,7 +192,8 @@ public struct ParseStage: Sendable {
 public struct MergeStage: Sendable {
     public let merger: RecordMerger
     public init(config: PipelineConfig) {
-        merger = RecordMerger(acceptThreshold: config.acceptThreshold, requiredFields: config.requiredFields)
+        merger = RecordMerger(
+            acceptThreshold: config.acceptThreshold, requiredFields: config.requiredFields, acceptPrecision: config.acceptPrecision)
     }
     public func run(_ extraction: Extraction, document: ReadyDocument, language: LanguageGuess, pages: Int) -> DocumentRecord {
         merger.merge(extraction, source: document.source, language: language, pages: pages, other: document.other)

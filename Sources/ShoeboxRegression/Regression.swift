@@ -184,6 +184,10 @@ public struct RegressionReport: Sendable {
     public private(set) var acceptedRight = 0
     /// Documents auto-accepted with a wrong total or date: what the routing let through.
     public private(set) var acceptedWrong: [String] = []
+    /// Per document, what the calibration reads (`TrustRow`): fitted by `--fit`, cross-validated by `--folds`.
+    public private(set) var trustRows: [TrustRow] = []
+    /// Set by `shoebox regress --folds N`: written into the JSON report and checked against the baseline.
+    public var crossValidation: CrossValidation?
     public private(set) var cerErrors = 0
     public private(set) var cerLength = 0
     public var seconds: Double = 0
@@ -206,11 +210,13 @@ public struct RegressionReport: Sendable {
         documents += 1
         documentsByFormat[c.format, default: 0] += 1
         var totalAndDateRight = true
+        var right: [Field: Bool] = [:]
         for field in RegressionReport.fields {
             guard let want = c.expected[field] else { continue }
             let got = RegressionReport.value(field, of: record)
             let exact = want == got
             let normalised = got.map { RegressionReport.normalise(field, want) == RegressionReport.normalise(field, $0) } ?? false
+            if let f = Field(rawValue: field) { right[f] = normalised }
             scores[field, default: FieldScore()].add(exact: exact, normalised: normalised)
             scoresByFormat[c.format, default: [:]][field, default: FieldScore()].add(exact: exact, normalised: normalised)
             if !normalised {
@@ -218,6 +224,7 @@ public struct RegressionReport: Sendable {
                 if field == "total" || field == "date" { totalAndDateRight = false }
             }
         }
+        trustRows.append(TrustRow(c, record: record, right: right, totalAndDateRight: totalAndDateRight))
         if record.status == .accepted {
             accepted += 1
             if totalAndDateRight { acceptedRight += 1 } else { acceptedWrong.append(c.document) }
@@ -248,7 +255,11 @@ public struct RegressionReport: Sendable {
                 lines.append("  \(format) (\(documentsByFormat[format] ?? 0)): " + parts.joined(separator: ", "))
             }
         }
-        lines.append(String(format: "auto-accepted    %d/%d; of those total and date right: %d", accepted, documents, acceptedRight))
+        lines.append(
+            String(
+                format: "auto-accepted    %d/%d; of those total and date right: %d (by the committed model, fitted on these documents: in-sample)",
+                accepted, documents, acceptedRight))
+        if let cv = crossValidation { lines.append(cv.text) }
         if let cer = characterErrorRate {
             lines.append(String(format: "OCR character error rate %.1f%% (%d characters of ground truth)", 100 * cer, cerLength))
         }
@@ -285,6 +296,11 @@ public struct RegressionReport: Sendable {
             "misses": misses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] }
         ]
         if let cer = characterErrorRate { o["characterErrorRate"] = (cer * 10000).rounded() / 10000 }
+        if let cv = crossValidation {
+            o["crossValidated"] = cv.json
+            // What the calibration read, per document: to study other models or policies without running again.
+            o["trustRows"] = trustRows.map { $0.json }
+        }
         return (try? JSONSerialization.data(withJSONObject: o, options: [.prettyPrinted, .sortedKeys])) ?? Data()
     }
 
@@ -303,9 +319,44 @@ public struct RegressionReport: Sendable {
             }
         }
         var out = compare(fields, scores, label: "")
+        if let base = o["crossValidated"] as? [String: Any] { out += crossValidationRegressions(against: base) }
         for (format, entry) in ((o["formats"] as? [String: [String: Any]]) ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let f = entry["fields"] as? [String: [String: Any]] else { continue }
             out += compare(f, scoresByFormat[format] ?? [:], label: "\(format) ")
+        }
+        return out
+    }
+}
+
+extension RegressionReport {
+    /// The cross-validated figures that fell behind the baseline's: the share auto-accepted by more than a point, the
+    /// precision of what was auto-accepted by more than one document's worth, a field's calibration error by more than 0.01.
+    func crossValidationRegressions(against base: [String: Any]) -> [String] {
+        guard let cv = crossValidation else { return ["cross-validated figures: the baseline has them, this run has none (use --folds)"] }
+        var out: [String] = []
+        let point = cv.atSetting
+        if let curve = base["curve"] as? [[String: Any]],
+            let b = curve.first(where: { ($0["acceptPrecision"] as? NSNumber)?.doubleValue == cv.acceptPrecision }),
+            let accepted = (b["accepted"] as? NSNumber)?.intValue, let right = (b["right"] as? NSNumber)?.intValue,
+            let documents = (base["documents"] as? NSNumber)?.intValue, documents > 0, let point
+        {
+            let shareNow = Double(point.accepted) / Double(max(1, cv.documents))
+            let shareThen = Double(accepted) / Double(documents)
+            if shareNow + 0.01 < shareThen {
+                out.append(String(format: "cross-validated auto-accept share: %.1f%% now, baseline %.1f%%", 100 * shareNow, 100 * shareThen))
+            }
+            let precisionNow = point.accepted == 0 ? 1 : Double(point.right) / Double(point.accepted)
+            let precisionThen = accepted == 0 ? 1 : Double(right) / Double(accepted)
+            if precisionNow + 1 / Double(max(1, accepted)) < precisionThen {
+                out.append(
+                    String(format: "cross-validated auto-accept precision: %.1f%% now, baseline %.1f%%", 100 * precisionNow, 100 * precisionThen))
+            }
+        }
+        for (name, entry) in ((base["fields"] as? [String: [String: Any]]) ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let field = Field(rawValue: name), let then = (entry["calibrationError"] as? NSNumber)?.doubleValue,
+                let now = cv.calibrationError(field), now > then + 0.01
+            else { continue }
+            out.append(String(format: "%@ calibration error: %.3f now, baseline %.3f", name, now, then))
         }
         return out
     }

@@ -400,7 +400,7 @@ enum ImportCommand {
 enum RegressCommand {
     static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
-            args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache"],
+            args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache", "--folds", "--fit"],
             flagOptions: ["--quiet"])
         if a.flags.contains("--help") {
             print(Help.regress)
@@ -415,6 +415,12 @@ enum RegressCommand {
             throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(dir) does not exist.")
         }
         let baseline = try readBaseline(a.values["--baseline"])
+        let folds = try a.values["--folds"].map { text throws(UsageError) in
+            guard let n = Int(text), (2...20).contains(n) else {
+                throw UsageError(message: "shoebox regress: --folds takes a number of folds from 2 to 20, not \"\(text)\".")
+            }
+            return n
+        }
 
         // Each document the suite describes, read as a run reads it.
         var cases: [String: (RegressionCase, truth: String?)] = [:]
@@ -442,7 +448,26 @@ enum RegressCommand {
                 c, record: outcome.record, recognizedText: truth == nil ? nil : outcome.pages.map(\.text).joined(separator: "\n"), truthText: truth)
         }
         report.seconds = Date().timeIntervalSince(start)
+        if let folds {
+            report.crossValidation = CrossValidation(
+                rows: report.trustRows, folds: folds, requiredFields: config.requiredFields, acceptThreshold: config.acceptThreshold,
+                acceptPrecision: config.acceptPrecision)
+        }
+        if let path = a.values["--fit"] { try writeModel(report, to: path, dir: dir) }
         return try finish(report, a, dir: dir, baseline: baseline)
+    }
+
+    /// `--fit FILE`: the trust model fitted on every document of the run, written as the data file the build embeds.
+    static func writeModel(_ report: RegressionReport, to path: String, dir: String) throws {
+        let counts = report.documentsByFormat.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let model = TrustFit.fit(report.trustRows, fittedOn: "\(counts) documents of \((dir as NSString).lastPathComponent)")
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        do { try (encoder.encode(model) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path)) } catch {
+            throw PipelineError(
+                code: .store, message: "cannot write the model \(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
+        }
+        print("shoebox regress: wrote the trust model fitted on \(report.trustRows.count) documents to \(path)")
     }
 
     /// The --baseline report's bytes (nil: no --baseline).

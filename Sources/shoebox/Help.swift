@@ -233,6 +233,7 @@ enum Help {
 
     static let regress = """
         usage: shoebox regress DIR [--scans SCANDIR] [--report FILE] [--baseline FILE] [--ocr-cache DIR]
+                                   [--folds N] [--fit FILE]
                                    [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
 
         Runs the pipeline on every document in DIR that has expected values and prints, per field, how
@@ -252,6 +253,14 @@ enum Help {
           --report FILE      write the report as JSON
           --baseline FILE    compare with an earlier JSON report: fail only when a field falls below it
           --ocr-cache DIR    keep the OCR text of every page in DIR and reuse it (parser work)
+          --folds N          cross-validate the trust model over N folds (2…20; fixed by each document's
+                             path): each document's P(right) per field comes from a model fitted on the
+                             other folds only. Prints per field the reliability table (predicted against
+                             observed), the expected calibration error, and the auto-accepted share and
+                             its precision at several acceptPrecision settings; the report and the
+                             baseline hold them
+          --fit FILE         fit the trust model on every document and write it to FILE (make calibrate
+                             writes Sources/ShoeboxCore/calibration.json, which the build embeds)
           --quiet            leave out the list of wrong fields
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 

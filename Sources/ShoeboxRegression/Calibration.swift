@@ -1,0 +1,291 @@
+public import Foundation
+public import ShoeboxCore
+
+/// One document as the calibration sees it: per field the features of the chosen value and whether the value was
+/// right; the reasons that send it to review whatever the probabilities say; and its fold.
+public struct TrustRow: Sendable {
+    public let document: String
+    public let format: String
+    public let features: [Field: TrustFeatures]
+    public let right: [Field: Bool]
+    /// Probabilities the model does not give (an e-invoice's exact values, a sidecar's): used as they are.
+    public let fixedConfidence: [Field: Double]
+    /// Per field: the rule confidence (`TrustFeatures.ruleConfidence`) that `acceptThreshold` is held against.
+    public let ruleConfidence: [Field: Double]
+    /// Reasons other than a field's probability falling short: these hold a record in review in any case.
+    public let otherReasons: [ReviewReason]
+    /// False for failed and duplicate records: never accepted.
+    public let judged: Bool
+    /// Total and date both right (where expected).
+    public let totalAndDateRight: Bool
+
+    var json: [String: Any] {
+        [
+            "document": document, "format": format, "judged": judged, "totalAndDateRight": totalAndDateRight,
+            "otherReasons": otherReasons.map(\.code), "fixedConfidence": DocumentRecordKeys.byName(fixedConfidence),
+            "right": DocumentRecordKeys.byName(right), "features": DocumentRecordKeys.byName(features.mapValues(\.values))
+        ]
+    }
+
+    /// The fold of a document: fixed by its path, whatever else the folder holds (SHA-256's first 8 bytes, mod `folds`).
+    public static func fold(of document: String, folds: Int) -> Int {
+        let digest = SHA256.hex(of: Array(document.utf8))
+        return Int(UInt64(digest.prefix(15), radix: 16)! % UInt64(folds))
+    }
+
+    init(_ c: RegressionCase, record: DocumentRecord, right: [Field: Bool], totalAndDateRight: Bool) {
+        document = c.document
+        format = c.format
+        features = record.trust
+        self.right = right
+        fixedConfidence = record.confidence.filter { record.trust[$0.key] == nil }
+        ruleConfidence = record.trust.mapValues(\.ruleConfidence).merging(fixedConfidence) { a, _ in a }
+        otherReasons = record.reasons.filter { if case .lowConfidence = $0 { false } else { true } }
+        judged = record.status == .accepted || record.status == .review
+        self.totalAndDateRight = totalAndDateRight
+    }
+}
+
+/// Fits the trust model (`TrustModel`): an L2-regularised logistic regression per field, by Newton's method, the
+/// same result on every machine for the same rows.
+public enum TrustFit {
+    /// The fields the model calibrates.
+    public static let fields: [Field] = [.total, .date, .currency, .merchant]
+    /// L2 penalty on the weights (not on the bias): small data, so weights stay modest and no feature that happens to
+    /// separate the fitting rows perfectly gets an infinite weight. Chosen by cross-validation on the devset among 0.01,
+    /// 0.1 and 1 (docs/calibration.md): 1 pulls every probability below 0.99, 0.01 let one-off features decide.
+    static let l2 = 0.1
+
+    public static func fit(_ rows: [TrustRow], fittedOn: String) -> TrustModel {
+        var models: [String: TrustModel.FieldModel] = [:]
+        for field in fields {
+            let samples = rows.compactMap { r in r.features[field].flatMap { f in r.right[field].map { (f, $0) } } }
+            guard !samples.isEmpty else { continue }
+            models[field.rawValue] = fit(samples)
+        }
+        return TrustModel(fittedOn: fittedOn, fields: models)
+    }
+
+    /// One field's logistic model over every feature name its samples carry, each weight of the sign
+    /// `TrustFeatures.direction` allows: a feature whose fitted weight has the other sign is left out (weight 0) and
+    /// the rest fitted again, until every weight agrees.
+    static func fit(_ samples: [(TrustFeatures, Bool)]) -> TrustModel.FieldModel {
+        var names = Array(Set(samples.flatMap { $0.0.values.keys })).sorted()
+        let all = names
+        while true {
+            let model = fit(samples, names: names)
+            let wrong = names.filter { n in
+                guard let sign = TrustFeatures.direction[n], let w = model.weights[n] else { return false }
+                return Double(sign) * w < 0
+            }
+            if wrong.isEmpty {
+                var weights = model.weights
+                for n in all where weights[n] == nil { weights[n] = 0 }
+                return TrustModel.FieldModel(bias: model.bias, weights: weights)
+            }
+            // The most wrong one first: leaving it out moves the others.
+            let worst = wrong.max { abs(model.weights[$0]!) < abs(model.weights[$1]!) }!
+            names.removeAll { $0 == worst }
+        }
+    }
+
+    static func fit(_ samples: [(TrustFeatures, Bool)], names: [String]) -> TrustModel.FieldModel {
+        let d = names.count + 1
+        let x = samples.map { s in [1.0] + names.map { s.0[$0] } }
+        let y = samples.map { $0.1 ? 1.0 : 0.0 }
+        var w = [Double](repeating: 0, count: d)
+        for _ in 0..<100 {
+            var g = [Double](repeating: 0, count: d)
+            var h = [[Double]](repeating: [Double](repeating: 0, count: d), count: d)
+            for (xi, yi) in zip(x, y) {
+                let z = zip(w, xi).reduce(0) { $0 + $1.0 * $1.1 }
+                let p = 1 / (1 + exp(-z))
+                let v = p * (1 - p)
+                for j in 0..<d {
+                    g[j] += (yi - p) * xi[j]
+                    for k in 0..<d { h[j][k] += v * xi[j] * xi[k] }
+                }
+            }
+            for j in 1..<d {
+                g[j] -= l2 * w[j]
+                h[j][j] += l2
+            }
+            // A tiny ridge on the bias keeps the system solvable when every sample is right.
+            h[0][0] += 1e-6
+            guard let step = solve(h, g) else { break }
+            for j in 0..<d { w[j] += step[j] }
+            if step.map(abs).max() ?? 0 < 1e-10 { break }
+        }
+        let weights = Dictionary(uniqueKeysWithValues: zip(names, w.dropFirst()).map { ($0, rounded($1)) })
+        return TrustModel.FieldModel(bias: rounded(w[0]), weights: weights)
+    }
+
+    static func rounded(_ x: Double) -> Double { (x * 1e6).rounded() / 1e6 }
+
+    /// Solves a · s = b by Gaussian elimination with partial pivoting; nil when a is singular.
+    static func solve(_ a: [[Double]], _ b: [Double]) -> [Double]? {
+        var m = a
+        var r = b
+        let n = b.count
+        for col in 0..<n {
+            guard let pivot = (col..<n).max(by: { abs(m[$0][col]) < abs(m[$1][col]) }), abs(m[pivot][col]) > 1e-12 else { return nil }
+            m.swapAt(col, pivot)
+            r.swapAt(col, pivot)
+            for row in (col + 1)..<n {
+                let f = m[row][col] / m[col][col]
+                if f == 0 { continue }
+                for k in col..<n { m[row][k] -= f * m[col][k] }
+                r[row] -= f * r[col]
+            }
+        }
+        var s = [Double](repeating: 0, count: n)
+        for row in stride(from: n - 1, through: 0, by: -1) {
+            var acc = r[row]
+            for k in (row + 1)..<n { acc -= m[row][k] * s[k] }
+            s[row] = acc / m[row][row]
+        }
+        return s
+    }
+}
+
+/// Cross-validated figures: each document's probabilities come from a model fitted on the other folds only.
+public struct CrossValidation: Sendable {
+    public struct Bin: Sendable {
+        public let low: Double
+        public let high: Double
+        public var count = 0
+        public var predicted = 0.0
+        public var right = 0
+    }
+
+    public struct Point: Sendable {
+        public let precision: Double
+        public var accepted = 0
+        public var right = 0
+        public var acceptedSROIE = 0
+    }
+
+    public let folds: Int
+    public let acceptPrecision: Double
+    /// Per field: reliability bins (predicted against observed).
+    public private(set) var bins: [Field: [Bin]] = [:]
+    /// Per field: how many values were scored, and how many right.
+    public private(set) var scored: [Field: (count: Int, right: Int)] = [:]
+    /// Auto-accept share and precision at several `acceptPrecision` settings, the pipeline's among them.
+    public private(set) var curve: [Point] = []
+    public private(set) var documents = 0
+    public private(set) var sroieDocuments = 0
+
+    /// Upper edges of the reliability bins: fine near 1, where auto-accepting decides.
+    static let edges: [Double] = [0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0000001]
+    static let curvePrecisions: [Double] = [0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999]
+
+    public init(rows: [TrustRow], folds: Int, requiredFields: [Field], acceptThreshold: Double, acceptPrecision: Double) {
+        self.folds = folds
+        self.acceptPrecision = acceptPrecision
+        var low = 0.0
+        let template = CrossValidation.edges.map { high in
+            defer { low = high }
+            return Bin(low: low, high: high)
+        }
+        for f in TrustFit.fields { bins[f] = template }
+        let precisions = Array(Set(CrossValidation.curvePrecisions + [acceptPrecision])).sorted()
+        curve = precisions.map { Point(precision: $0) }
+        let foldOf = rows.map { TrustRow.fold(of: $0.document, folds: folds) }
+        for k in 0..<folds {
+            let model = TrustFit.fit(zip(rows, foldOf).filter { $0.1 != k }.map(\.0), fittedOn: "fold \(k)")
+            for (row, fold) in zip(rows, foldOf) where fold == k {
+                add(row, model: model, requiredFields: requiredFields, acceptThreshold: acceptThreshold)
+            }
+        }
+    }
+
+    private mutating func add(_ row: TrustRow, model: TrustModel, requiredFields: [Field], acceptThreshold: Double) {
+        documents += 1
+        if row.format == "sroie" { sroieDocuments += 1 }
+        var p: [Field: Double] = row.fixedConfidence
+        for (field, features) in row.features {
+            guard let probability = model.probability(field, features) else { continue }
+            p[field] = probability
+            guard let right = row.right[field], let i = bins[field]?.firstIndex(where: { probability < $0.high }) else { continue }
+            bins[field]![i].count += 1
+            bins[field]![i].predicted += probability
+            if right { bins[field]![i].right += 1 }
+            scored[field, default: (0, 0)].count += 1
+            if right { scored[field, default: (0, 0)].right += 1 }
+        }
+        guard row.judged, row.otherReasons.isEmpty, requiredFields.allSatisfy({ (row.ruleConfidence[$0] ?? 0) >= acceptThreshold }) else { return }
+        let joint = requiredFields.filter(RecordMerger.jointFields.contains).reduce(1.0) { $0 * (p[$1] ?? 0) }
+        for i in curve.indices where joint >= curve[i].precision {
+            curve[i].accepted += 1
+            if row.totalAndDateRight { curve[i].right += 1 }
+            if row.format == "sroie" { curve[i].acceptedSROIE += 1 }
+        }
+    }
+
+    /// Expected calibration error of a field over the reliability bins: Σ (bin share) × |mean predicted − observed|.
+    public func calibrationError(_ field: Field) -> Double? {
+        guard let bins = bins[field] else { return nil }
+        let n = bins.reduce(0) { $0 + $1.count }
+        guard n > 0 else { return nil }
+        return bins.filter { $0.count > 0 }.reduce(0) { acc, b in
+            acc + Double(b.count) / Double(n) * abs(b.predicted / Double(b.count) - Double(b.right) / Double(b.count))
+        }
+    }
+
+    /// The curve's point at the pipeline's `acceptPrecision`.
+    public var atSetting: Point? { curve.first { $0.precision == acceptPrecision } }
+
+    public var text: String {
+        var lines = ["cross-validated over \(folds) folds (each document scored by a model fitted on the other folds):"]
+        for field in TrustFit.fields {
+            guard let s = scored[field], s.count > 0, let bins = bins[field] else { continue }
+            lines.append(
+                "  \(field.rawValue): "
+                    + String(
+                        format: "%ld values, %.1f%% right, expected calibration error %.3f", s.count, 100 * Double(s.right) / Double(s.count),
+                        calibrationError(field) ?? 0))
+            for b in bins where b.count > 0 {
+                lines.append(
+                    String(
+                        format: "    P %.2f–%.2f  %3ld values  predicted %.3f  observed %.3f", b.low, min(1, b.high), b.count,
+                        b.predicted / Double(b.count), Double(b.right) / Double(b.count)))
+            }
+        }
+        lines.append("  auto-accept at each acceptPrecision: accepted, of them total and date right, share of SROIE receipts")
+        for pt in curve {
+            let mark = pt.precision == acceptPrecision ? "  <- the pipeline's" : ""
+            let precision = pt.accepted == 0 ? 100 : 100 * Double(pt.right) / Double(pt.accepted)
+            let share = sroieDocuments == 0 ? 0 : 100 * Double(pt.acceptedSROIE) / Double(sroieDocuments)
+            lines.append(
+                String(format: "    %.3f  %3ld/%ld accepted, %3ld right (%5.1f%%), ", pt.precision, pt.accepted, documents, pt.right, precision)
+                    + String(format: "SROIE %3ld/%ld (%4.1f%%)", pt.acceptedSROIE, sroieDocuments, share) + mark)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    public var json: [String: Any] {
+        var fieldsOut: [String: Any] = [:]
+        for field in TrustFit.fields {
+            guard let s = scored[field], s.count > 0, let bins = bins[field] else { continue }
+            fieldsOut[field.rawValue] = [
+                "values": s.count, "right": s.right, "calibrationError": ((calibrationError(field) ?? 0) * 10000).rounded() / 10000,
+                "bins": bins.filter { $0.count > 0 }.map { b in
+                    [
+                        "low": b.low, "high": min(1, b.high), "count": b.count,
+                        "predicted": (b.predicted / Double(b.count) * 10000).rounded() / 10000, "right": b.right
+                    ] as [String: Any]
+                }
+            ]
+        }
+        return [
+            "folds": folds, "documents": documents, "sroieDocuments": sroieDocuments, "acceptPrecision": acceptPrecision, "fields": fieldsOut,
+            "curve": curve.map { ["acceptPrecision": $0.precision, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] }
+        ]
+    }
+}
+
+/// Per-field dictionaries keyed by the fields' names, for the JSON report.
+enum DocumentRecordKeys {
+    static func byName<V>(_ d: [Field: V]) -> [String: V] { Dictionary(uniqueKeysWithValues: d.map { ($0.key.rawValue, $0.value) }) }
+}
