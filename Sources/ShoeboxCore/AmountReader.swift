@@ -111,10 +111,12 @@ enum AmountReader {
             }
             let token = String(chars[i..<j])
             if let parsed = parse(token) {
+                // The sign as tills print it: "-0.03", "-RM0.03", "0.03-", "(0.03)", "(RM 0.03)".
+                let before = signPosition(chars, before: i)
                 var negative = false
-                if i > 0 && (chars[i - 1] == "-" || chars[i - 1] == "−") { negative = true }
+                if before >= 0 && (chars[before] == "-" || chars[before] == "−") { negative = true }
                 if j < chars.count && chars[j] == "-" && (j + 1 == chars.count || chars[j + 1] == " ") { negative = true }
-                if i > 0 && chars[i - 1] == "(" && j < chars.count && chars[j] == ")" { negative = true }
+                if before >= 0 && chars[before] == "(" && j < chars.count && chars[j] == ")" { negative = true }
                 var k = j
                 while k < chars.count && chars[k] == " " { k += 1 }
                 let isRate = k < chars.count && chars[k] == "%"
@@ -127,6 +129,21 @@ enum AmountReader {
             i = max(j, i + 1)
         }
         return results
+    }
+
+    /// Where a sign of the number starting at `start` would stand: right before it, or before a currency mark
+    /// written right before it ("-RM0.03", "(RM 0.03)"). -1 at the start of the line.
+    static func signPosition(_ chars: [Character], before start: Int) -> Int {
+        let k = start - 1
+        guard k >= 0, chars[k] != "-", chars[k] != "−", chars[k] != "(" else { return k }
+        var m = k
+        while m >= 0 && chars[m] == " " { m -= 1 }
+        var letters = ""
+        while m >= 0 && letters.count < 4 && !chars[m].isDigitASCII && chars[m] != " " && chars[m] != "-" && chars[m] != "−" && chars[m] != "(" {
+            letters = String(chars[m]) + letters
+            m -= 1
+        }
+        return !letters.isEmpty && currencyMarks.contains(where: { $0.0 == letters }) ? m : k
     }
 
     private static func isThreeDigitGroup(_ chars: [Character], _ start: Int) -> Bool {

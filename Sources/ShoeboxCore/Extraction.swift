@@ -107,6 +107,8 @@ public enum Computation: String, Hashable, Sendable, Codable {
     case tenderedMinusChange = "tendered − change"
     case subtotalPlusTax = "subtotal + tax"
     case subtotalTaxTipDiscount = "subtotal + tax + tip − discount"
+    /// The total above a rounding line, rounded by it: the amount paid.
+    case totalPlusRounding = "total + rounding"
 }
 
 /// The roles a date can play: the transaction (or issue) date, or another date (due, delivery, validity).

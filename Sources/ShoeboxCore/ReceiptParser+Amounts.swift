@@ -29,11 +29,44 @@ extension ReceiptParser {
     /// some tills round to 50 cents), in minor units.
     static let largestRounding: Int64 = 50
 
+    /// The steps cash is rounded to, in minor units: 5 cents (Malaysia, Switzerland, …), 10 cents, 50 cents and
+    /// whole units (Sweden, India).
+    static let roundingSteps: [Int64] = [5, 10, 50, 100]
+
+    /// Rounding to 5 cents moves an amount by at most this many cents.
+    static let fiveCentRoundingMove: Int64 = 2
+
+    /// A rounding line rounds a total printed at most this many lines above it (its label may be lost).
+    static let roundedLinesAbove = 3
+
+    /// The rows of a tax summary table: this many lines below its heading.
+    static let taxSummaryRows = 6
+
+    /// The heading of a tax summary table ("GST Summary Amount(RM) Tax(RM)", "TaxCode % Amount GST",
+    /// "MwSt-Satz Netto MwSt"): a line without amounts that names a tax and a summary or an amount column, and
+    /// no item column (an item table's "Qty Price Total Tax" heads the items, not a summary).
+    /// A label for the amount on the next line ("Total GST:", "Total incl. GST") is no heading.
+    static func isTaxSummaryHeading(_ folded: String) -> Bool {
+        guard Keywords.tax.any(in: folded), !Keywords.count.any(in: folded), !Keywords.itemColumns.any(in: folded) else { return false }
+        if Keywords.summary.any(in: folded) { return true }
+        guard Keywords.total.any(in: folded) || Keywords.exclusive.any(in: folded) else { return false }
+        return !folded.hasSuffix(":") && role(of: folded).0 != .total
+    }
+
     func amountCandidates(_ lines: [Line]) -> [AmountCandidate] {
         var out: [AmountCandidate] = []
         var pendingRole: (AmountRole, String, Int)?
+        // The last line (`order`) of the tax summary table being read, if any.
+        var summaryEnd = -1
         for line in lines {
             let found = line.amounts.filter { !$0.isRate }
+            // A tax summary table's heading names columns, not the amount of the line below ("Amount (RM) Tax (RM)"
+            // above "SR 6% 6.70 0.38"): it gives no role, and the table's total row sums its columns.
+            if found.isEmpty && ReceiptParser.isTaxSummaryHeading(line.folded) {
+                summaryEnd = line.order + ReceiptParser.taxSummaryRows
+                pendingRole = nil
+                continue
+            }
             // A keyword line whose amount was printed (or read) on the next line: "Total Amount:" / "64.15".
             // A long line without amounts is neither (and its keywords need not be looked up).
             let short = line.line.words.count <= 3 || line.text.hasSuffix(":")
@@ -57,7 +90,9 @@ extension ReceiptParser {
                 notes.append("keyword '\(keyword)'")
                 checks.insert(.keyword(keyword))
             }
-            if lineRole == .lineItem, let (pending, k, at) = pendingRole, at == line.order - 1 {
+            // Only a line of one amount is the label's value: a row of several ("SR (@6%) 6.70 0.38" below a column
+            // heading "Amount (RM)") is a table's.
+            if lineRole == .lineItem, found.count == 1, let (pending, k, at) = pendingRole, at == line.order - 1 {
                 role = pending
                 notes.append("keyword '\(k)' on the line above")
                 checks.insert(.keyword(k))
@@ -67,6 +102,15 @@ extension ReceiptParser {
             // the role of its own label. Otherwise the amount that counts is the right-most one (the column of prices).
             let own = found.count >= 2 ? ReceiptParser.ownRoles(line.amountText, found) : []
             let labelled = own.filter { $0.0 != nil && $0.0 != .lineItem }.count >= 2
+            if role == .total, line.order <= summaryEnd, let columns = ReceiptParser.summaryColumns(found.map(\.reading.minorUnits)) {
+                for (f, r) in zip(found, columns) {
+                    out.append(
+                        Candidate(
+                            value: f.reading, role: r, score: 0, evidence: line.evidence, checks: [],
+                            notes: ["total row of a tax summary table: its \(r == .tax ? "tax" : r == .subtotal ? "net" : "gross") column"]))
+                }
+                continue
+            }
             for (k, f) in found.enumerated() {
                 let isLast = k == found.count - 1
                 if labelled, let ownRole = own[k].0 {
@@ -90,6 +134,23 @@ extension ReceiptParser {
         }
         return out
     }
+
+    /// The roles of a tax summary table's total row by its arithmetic: net and tax ("Total : 10.94 0.66", the tax at
+    /// most `largestTaxShare` of the net), or net, tax and gross (the first two summing to the third). Nil when the
+    /// amounts are neither: the row is then read like any total line.
+    static func summaryColumns(_ amounts: [Int64]) -> [AmountRole]? {
+        let n = amounts.count
+        guard n >= 2 else { return nil }
+        if n >= 3, amounts[n - 3] + amounts[n - 2] == amounts[n - 1], amounts[n - 2] >= 0 {
+            return Array(repeating: .lineItem, count: n - 3) + [.subtotal, .tax, .total]
+        }
+        let (net, tax) = (amounts[n - 2], amounts[n - 1])
+        guard net > 0, tax >= 0, Double(tax) <= Double(net) * ReceiptParser.largestTaxShare else { return nil }
+        return Array(repeating: .lineItem, count: n - 2) + [.subtotal, .tax]
+    }
+
+    /// No tax rate in use anywhere exceeds 27 % of the net: a larger "tax" is no tax of that net.
+    static let largestTaxShare = 0.3
 
     /// The role each amount's own label gives it: the text since the previous amount, plus a qualifier right
     /// after it ("120,00 TTC"). Nil where the label has no role.
@@ -146,12 +207,18 @@ extension ReceiptParser {
         var added = Set<Int64>()
         for (units, evidence, how, hint) in computedTotals(e, page) where !read.contains(units) && !added.contains(units) {
             added.insert(units)
+            if let paid = paidAfterRounding(units, how, e, page) {
+                e.amounts.append(paid.candidate(hint: hint, evidence: evidence))
+                continue
+            }
             // A total printed the same on two lines of the page ("Total 3.00", "Final Total 3.00") is no misread:
             // then the tendered or change line is the one misread ("CASH 3.06"), and the computed value stays a
-            // weak candidate (its disagreement sends the record to review as arithmetic-mismatch).
+            // weak candidate (its disagreement sends the record to review as arithmetic-mismatch). Nor is a total
+            // that rounds an earlier one: the rounding confirms its digits.
             let misread = totals.first { t in
                 ReceiptParser.ocrNear(String(t.value.minorUnits), String(units))
                     && Set(totals.filter { $0.value.minorUnits == t.value.minorUnits }.compactMap { $0.evidence.map(ReceiptParser.key) }).count < 2
+                    && !page.roundsAnEarlierAmount(t) && !page.roundsAnEarlierTotal(t)
             }
             let best = e.amounts.filter { $0.role == AmountRole.total }.map(\.score).max() ?? 0
             let score =
@@ -167,9 +234,78 @@ extension ReceiptParser {
         }
     }
 
-    /// The totals the arithmetic gives: each tendered − change, each subtotal + tax (+ tips − discounts).
+    /// A computed total that is the amount paid after a rounding no line prints (or prints readably): the total
+    /// above a rounding line rounded by it, or tendered − change a few cents from a total off the 5-cent step and
+    /// on it. It beats the total it rounds, and tendered − change agreeing confirms it.
+    struct PaidAfterRounding {
+        let units: Int64
+        let how: Computation
+        let before: AmountCandidate
+        let paymentAgrees: Bool
+
+        func candidate(hint: String?, evidence: Evidence?) -> AmountCandidate {
+            var checks: Set<Check> = [.computed(how)]
+            var notes = [
+                Check.computed(how).note!,
+                "the total line reads \(Money.decimalString(minorUnits: before.value.minorUnits, digits: 2)) before rounding"
+            ]
+            // Read off a rounding line, the rounding is sure; seen only in the payment, it may be a misread change:
+            // then the amount stays within the ambiguity margin of the total line, and a person looks.
+            var score = before.score + (how == .totalPlusRounding ? TotalWeights.paidAfterRounding : TotalWeights.paidAfterUnreadRounding)
+            if paymentAgrees && how != .tenderedMinusChange {
+                checks.insert(.arithmetic(.tenderedMinusChange))
+                notes.append(ArithmeticIdentity.tenderedMinusChange.rawValue)
+                score += TotalWeights.tenderedMinusChange
+            }
+            return Candidate(
+                value: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: hint ?? before.value.currencyHint),
+                role: AmountRole.total, score: score, evidence: evidence, checks: checks, notes: notes)
+        }
+    }
+
+    /// The total line a computed total rounds, when it is the amount paid after rounding; nil otherwise (then the
+    /// computed total is weighed as a possible misread, `addComputedTotals`).
+    static func paidAfterRounding(_ units: Int64, _ how: Computation, _ e: Extraction, _ page: TotalScoring) -> PaidAfterRounding? {
+        let totals = e.amounts.filter { $0.role == AmountRole.total && $0.score > 0 && !$0.computed }
+        let before: AmountCandidate?
+        switch how {
+        case .totalPlusRounding:
+            before = totals.filter { t in
+                !page.nets.contains(t.value.minorUnits)
+                    && page.roundings.contains { TotalScoring.paidAfterRounding(t.value.minorUnits, by: $0.amount) == units }
+            }.max { $0.score < $1.score }
+        case .tenderedMinusChange:
+            // 5-cent rounding moves a total by at most 2 cents; a change misread by more is no rounding.
+            before =
+                units % 5 != 0
+                ? nil
+                : totals.filter { t in
+                    let d = abs(t.value.minorUnits - units)
+                    return d > 0 && d <= ReceiptParser.fiveCentRoundingMove && t.value.minorUnits % 5 != 0
+                }.max { $0.score < $1.score }
+        default:
+            before = nil
+        }
+        guard let before else { return nil }
+        let paymentAgrees = page.tendered.contains { t in page.changes.contains { t - $0 == units } }
+        return PaidAfterRounding(units: units, how: how, before: before, paymentAgrees: paymentAgrees)
+    }
+
+    /// The totals the arithmetic gives: each total above a rounding line rounded by it, each tendered − change,
+    /// each subtotal + tax (+ tips − discounts). The rounding first: where tendered − change gives the same amount,
+    /// it confirms the rounding.
     static func computedTotals(_ e: Extraction, _ page: TotalScoring) -> [(Int64, Evidence?, Computation, String?)] {
         var computed: [(Int64, Evidence?, Computation, String?)] = []
+        // The last total above the rounding line (not a net), and only where no total line below it prints the
+        // result (read or misread): that line is the amount paid, and the cross-checks weigh it.
+        let placed = page.totals.compactMap { t in t.evidence.map { (total: t, line: ReceiptParser.key($0)) } }
+        for r in page.roundings where r.amount != 0 && abs(r.amount) <= ReceiptParser.largestRounding {
+            let above = placed.filter { $0.line < r.line && $0.total.value.minorUnits > 0 && !page.nets.contains($0.total.value.minorUnits) }
+            guard !placed.contains(where: { $0.line > r.line }), let t = above.max(by: { $0.line < $1.line })?.total,
+                let paid = TotalScoring.paidAfterRounding(t.value.minorUnits, by: r.amount)
+            else { continue }
+            computed.append((paid, r.evidence, .totalPlusRounding, t.value.currencyHint))
+        }
         for t in e.amounts(withRole: .tendered) {
             for ch in e.amounts(withRole: .change) where t.value.minorUnits - ch.value.minorUnits > 0 {
                 computed.append((t.value.minorUnits - ch.value.minorUnits, ch.evidence, .tenderedMinusChange, t.value.currencyHint))
@@ -196,7 +332,6 @@ extension ReceiptParser {
         let taxes: [Int64]
         let tendered: [Int64]
         let changes: [Int64]
-        let roundings: [Int64]
         /// The total candidates before scoring.
         let totals: [AmountCandidate]
         let largestTotal: Int64?
@@ -210,6 +345,19 @@ extension ReceiptParser {
         let itemsByLine: [Int: Int64]
         /// Tax lines whose rate times some net gives their amount (to the cent): "MwSt 19 % 3,74" of "Netto 19,71".
         let ratedTaxes: [(Int64, Int64)]
+        /// Totals that are an invoice's net: with a tax of the page they make an amount printed below them
+        /// ("Total 100,00" / "TVA 20,00" / "Total TTC 120,00" with "HT" lost or never printed).
+        let nets: Set<Int64>
+        /// Each rounding line (its amount and place) with the amounts it may round: the totals and subtotals above
+        /// it, and any amount on the few lines right above it (a total whose label OCR lost).
+        let roundings: [Rounding]
+
+        struct Rounding {
+            let amount: Int64
+            let line: Int
+            let evidence: Evidence?
+            let before: [(value: Int64, line: Int)]
+        }
 
         init(_ e: Extraction) {
             func values(_ role: AmountRole) -> [Int64] { e.amounts(withRole: role).map(\.value.minorUnits) }
@@ -217,7 +365,6 @@ extension ReceiptParser {
             taxes = values(.tax)
             tendered = values(.tendered)
             changes = values(.change)
-            roundings = values(.rounding)
             totals = e.amounts(withRole: .total)
             largestTotal = totals.map(\.value.minorUnits).max { abs($0) < abs($1) }
             lastTotalLine = totals.compactMap { $0.evidence?.line }.max()
@@ -231,10 +378,92 @@ extension ReceiptParser {
                 if let ev = c.evidence { itemsByLine[ReceiptParser.key(ev)] = c.value.minorUnits }
             }
             self.itemsByLine = itemsByLine
-            let subs = self.subtotals
+            let nets = TotalScoring.nets(e, totals: totals, taxes: taxes)
+            self.nets = nets
+            let subs = self.subtotals + nets
             ratedTaxes = e.taxes.compactMap { t -> (Int64, Int64)? in
                 guard let rate = t.rate.flatMap(Double.init) else { return nil }
                 return subs.first { abs(Double($0) * rate / 100 - Double(t.amount.minorUnits)) <= 1 }.map { ($0, t.amount.minorUnits) }
+            }
+            roundings = TotalScoring.roundings(e)
+        }
+
+        /// The totals that, with one tax of the page (or all of them), make an amount printed on a later line: the
+        /// net of an invoice whose gross follows. The tax is at most `largestTaxShare` of the net.
+        static func nets(_ e: Extraction, totals: [AmountCandidate], taxes: [Int64]) -> Set<Int64> {
+            let roundings = e.amounts(withRole: .rounding).map(\.value.minorUnits).filter { abs($0) <= ReceiptParser.largestRounding }
+            let below = e.amounts.filter { $0.role == AmountRole.total || $0.role == AmountRole.lineItem }
+            let positive = taxes.filter { $0 > 0 }
+            var out = Set<Int64>()
+            for n in totals {
+                let v = n.value.minorUnits
+                guard v > 0, let line = n.evidence.map(ReceiptParser.key) else { continue }
+                let share = positive.filter { Double($0) <= Double(v) * ReceiptParser.largestTaxShare }
+                let sums = share.map { v + $0 } + (share.count > 1 ? [v + share.reduce(0, +)] : [])
+                // The gross may be printed rounded ("Total 155.50", "GST 9.31", "Rounding -0.01", "Total 164.80").
+                let grosses = Set(sums + sums.flatMap { s in roundings.flatMap { TotalScoring.rounded(s, by: $0) } })
+                if below.contains(where: { g in
+                    grosses.contains(g.value.minorUnits) && (g.evidence.map(ReceiptParser.key).map { $0 >= line } ?? false)
+                }) {
+                    out.insert(v)
+                }
+            }
+            return out
+        }
+
+        /// The rounding lines of a page, each with the amounts above it that it may round.
+        static func roundings(_ e: Extraction) -> [Rounding] {
+            e.amounts(withRole: .rounding).compactMap { r -> Rounding? in
+                guard let line = r.evidence.map(ReceiptParser.key) else { return nil }
+                let before = e.amounts.compactMap { a -> (value: Int64, line: Int)? in
+                    guard let l = a.evidence.map(ReceiptParser.key), l < line else { return nil }
+                    // Right above the rounding, the total it rounds may have lost its label or read as a tax line
+                    // ("Tota] (Inclusive of GST): 31.02").
+                    switch a.role {
+                    case AmountRole.total, AmountRole.subtotal: return (a.value.minorUnits, l)
+                    case AmountRole.lineItem where line - l <= ReceiptParser.roundedLinesAbove,
+                        AmountRole.tax where line - l <= ReceiptParser.roundedLinesAbove:
+                        return (a.value.minorUnits, l)
+                    default: return nil
+                    }
+                }
+                return Rounding(amount: r.value.minorUnits, line: line, evidence: r.evidence, before: before)
+            }
+        }
+
+        /// The values a rounding may make of an amount: its printed sign is not trusted ("Rounding 0.02-" beside a
+        /// total rounded up), so both ways.
+        static func rounded(_ amount: Int64, by rounding: Int64) -> [Int64] {
+            rounding == 0 ? [] : [amount + rounding, amount - rounding]
+        }
+
+        /// The amount a rounding makes of a total when no line prints it: the printed sign when that lands on a
+        /// rounding step, else the other way when that does; nil when neither does (the rounding line misread: a
+        /// rounding moves an amount by at most half its step, so "0.07" of 20.03 rounds to nothing).
+        static func paidAfterRounding(_ amount: Int64, by rounding: Int64) -> Int64? {
+            [amount + rounding, amount - rounding].first { v in
+                v > 0 && rounding != 0 && ReceiptParser.roundingSteps.contains { $0 >= 2 * abs(rounding) && v % $0 == 0 }
+            }
+        }
+
+        /// Whether a candidate is an earlier amount after a rounding line's adjustment.
+        func roundsAnEarlierAmount(_ c: AmountCandidate) -> Bool {
+            let units = c.value.minorUnits
+            guard units != 0, let line = c.evidence.map(ReceiptParser.key) else { return false }
+            return roundings.contains { r in
+                r.before.contains { p in p.line < line && p.value != units && TotalScoring.rounded(p.value, by: r.amount).contains(units) }
+            }
+        }
+
+        /// Whether a candidate on a 5-cent step is a few cents from an earlier total off the step: that total
+        /// rounded, the rounding line itself unread or misread.
+        func roundsAnEarlierTotal(_ c: AmountCandidate) -> Bool {
+            let units = c.value.minorUnits
+            guard units > 0, units % 5 == 0, let line = c.evidence.map({ ($0.page, $0.line) }) else { return false }
+            return totals.contains { t in
+                guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
+                let d = abs(t.value.minorUnits - units)
+                return d > 0 && d < 5 && t.value.minorUnits % 5 != 0
             }
         }
 
@@ -313,6 +542,10 @@ extension ReceiptParser {
                 c.score -= W.zero
                 c.notes.append("zero")
             }
+            if nets.contains(units) {
+                c.score -= W.netOfALaterTotal
+                c.notes.append("net: with the tax it makes an amount below")
+            }
         }
 
         /// The bonus of the cross-checks a candidate passes, summed in the order they are made, with their notes.
@@ -350,13 +583,15 @@ extension ReceiptParser {
         /// Subtotal + tax (+ tip − discount) = total, and the item lines summing to it.
         func sumChecks(_ c: AmountCandidate, _ b: inout Bonus) {
             let units = c.value.minorUnits
-            if units != 0, subtotals.contains(where: { s in taxes.contains { s + $0 == units } || (taxes.count > 1 && s + taxSum == units) }) {
+            // A net read as a total ("Total 100,00" of "Total HT") confirms its gross as a subtotal does.
+            let netAmounts = subtotals + nets.filter { $0 != units }
+            if units != 0, netAmounts.contains(where: { s in taxes.contains { s + $0 == units } || (taxes.count > 1 && s + taxSum == units) }) {
                 b.confirm(W.subtotalPlusTax, .subtotalPlusTax)
                 if ratedTaxes.contains(where: { $0.0 + $0.1 == units }) {
                     b.confirm(W.taxIsRateTimesNet, .taxIsRateTimesNet)
                 }
                 if let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
-                    subtotals.contains(where: { s in s == sum && taxes.contains { s + $0 == units } })
+                    netAmounts.contains(where: { s in s == sum && taxes.contains { s + $0 == units } })
                 {
                     b.confirm(W.itemsSumToSubtotal, .itemsSumToSubtotal)
                 }
@@ -378,25 +613,12 @@ extension ReceiptParser {
         func roundingChecks(_ c: AmountCandidate, _ b: inout Bonus) {
             let units = c.value.minorUnits
             // Rounding (to 5 cents in Malaysia, Switzerland, …) comes after the total it rounds: the later total wins.
-            if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
-                totals.contains(where: { t in
-                    guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
-                    return roundings.contains {
-                        t.value.minorUnits + $0 == units || t.value.minorUnits - abs($0) == units || t.value.minorUnits + abs($0) == units
-                    }
-                })
-            {
+            if roundsAnEarlierAmount(c) {
                 b.confirm(W.totalPlusRounding, .totalPlusRounding)
             }
             // A later total a few cents from an earlier one, on a 5-cent step, is that total rounded (the rounding
             // line itself may be misread): the amount paid. The earlier one is the total before rounding.
-            if units > 0, units % 5 == 0, let line = c.evidence.map({ ($0.page, $0.line) }),
-                totals.contains(where: { t in
-                    guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl < line else { return false }
-                    let d = abs(t.value.minorUnits - units)
-                    return d > 0 && d < 5 && t.value.minorUnits % 5 != 0
-                })
-            {
+            if roundsAnEarlierTotal(c) {
                 b.add(W.roundedFromTotalAbove, "rounded from the total above")
             }
             if units > 0, units % 5 != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
@@ -417,10 +639,7 @@ extension ReceiptParser {
             if units != 0, let line = c.evidence.map({ ($0.page, $0.line) }),
                 totals.contains(where: { t in
                     guard let tl = t.evidence.map({ ($0.page, $0.line) }), tl > line, t.value.minorUnits != units else { return false }
-                    return roundings.contains {
-                        $0 != 0
-                            && (units + $0 == t.value.minorUnits || units - abs($0) == t.value.minorUnits || units + abs($0) == t.value.minorUnits)
-                    }
+                    return roundings.contains { TotalScoring.rounded(units, by: $0.amount).contains(t.value.minorUnits) }
                 })
             {
                 b.subtract(W.beforeRounding, "before rounding")

@@ -55,6 +55,18 @@ extension ReceiptParser {
         static let computedOverMisread = 0.03
         /// Computed total that no line reads: a weak candidate.
         static let computedAlone = 0.4
+
+        // Invoices and rounding: which of two related amounts is the one paid.
+
+        /// Penalty: a total that with a tax of the page makes an amount printed below it: the net of an invoice
+        /// ("Total HT", "Summe netto" read as a plain total, or "Net Total" on an invoice). Large enough that a
+        /// plain total line loses to its gross even when the gross's label is lost (`confirmedUnlabelled`).
+        static let netOfALaterTotal = 0.3
+        /// The amount paid after rounding that no line prints, over the score of the total it rounds.
+        static let paidAfterRounding = 0.1
+        /// The same when no rounding line was read, only tendered − change a few cents off the total: less than the
+        /// merge's ambiguity margin, so the record goes to review (a change misread by a digit looks the same).
+        static let paidAfterUnreadRounding = 0.03
     }
 
     /// Merchant: the seller's name near the top of the first page.

@@ -54,7 +54,8 @@ enum Keywords {
     static let subtotal: KeywordList = [
         "subtotal", "sub total", "sub-total", "zwischensumme", "summe netto", "nettobetrag", "netto", "net amount",
         "total excl", "total ht", "montant ht", "sous-total", "sous total", "base imponible", "subtotal sin iva",
-        "jumlah kecil", "jumlah sebelum", "amount before", "net"
+        "jumlah kecil", "jumlah sebelum", "amount before", "nettosumme", "netto-summe", "nettowert", "warenwert", "importe neto",
+        "base imposable", "montant hors taxes", "taxable amount", "taxable", "net", "neto"
     ]
     static let tax: KeywordList = [
         "mwst", "mw.st", "ust", "umsatzsteuer", "vat", "iva", "tva", "gst", "sst", "tax", "steuer", "cukai",
@@ -79,7 +80,8 @@ enum Keywords {
     ]
     static let tip: KeywordList = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]
     static let rounding: KeywordList = [
-        "rounding", "round adj", "rounding adj", "rundung", "redondeo", "arrondi", "pembundaran", "penggenapan", "adjustment", "adj"
+        "rounding", "round adj", "rounding adj", "round off", "round-off", "roundoff", "rounding off", "rundung", "rundungsdifferenz",
+        "redondeo", "arrondi", "pembundaran", "penggenapan", "adjustment", "adj"
     ]
     static let discount: KeywordList = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan", "skonto"]
     /// Charges, allowances and prepayments: amounts that adjust a total, even on a line that says "Gesamtbetrag".
@@ -92,7 +94,8 @@ enum Keywords {
         "gesamtbetrag", "zu zahlen", "endbetrag", "total ttc", "net a payer", "a payer", "importe total", "total a pagar",
         "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag", "bruttosumme", "bruttobetrag",
         "total amount", "nett total", "net total", "grand", "total sales", "zahlbetrag", "total payable", "amount payable",
-        "total rounded", "rounded total", "after adj", "after rounding", "total after"
+        "total rounded", "total (rounded)", "rounded total", "after adj", "after rounding", "total after", "endsumme", "total t.t.c",
+        "net payable", "nett payable", "total inc"
     ]
     static let total: KeywordList = [
         "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",
@@ -102,15 +105,29 @@ enum Keywords {
     static let qualifiers: Set<String> = ["ttc", "ht", "net", "netto", "brutto", "incl", "excl", "inkl", "exkl"]
     /// Total words that name the gross total of an invoice, as opposed to the amount still due.
     static let grossTotal: KeywordList = [
-        "total ttc", "ttc", "bruttosumme", "bruttobetrag", "gesamtbetrag", "rechnungsbetrag", "grand total", "total incl", "incl", "inkl", "brutto",
-        "gesamtsumme"
+        "total ttc", "ttc", "t.t.c", "bruttosumme", "bruttobetrag", "gesamtbetrag", "rechnungsbetrag", "grand total", "total incl", "incl", "inkl",
+        "brutto", "gesamtsumme", "endsumme"
     ]
     /// Words that make a total line include the tax ("Total incl. GST", "Summe inkl. MwSt", "TOTAL TTC").
     static let inclusive: KeywordList = [
-        "inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "y compris", "iva incluido", "termasuk", "brutto"
+        "inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "t.t.c", "y compris", "iva incluido", "termasuk", "brutto",
+        "con iva"
     ]
     /// Words that make a total line exclude the tax: it is a net amount ("Total HT", "Summe ohne USt.").
-    static let exclusive: KeywordList = ["ohne", "excl", "exkl", "excluding", "exclusive", "ht", "hors taxe", "sin iva", "netto", "net", "sebelum"]
+    static let exclusive: KeywordList = [
+        "ohne", "excl", "exkl", "excluding", "exclusive", "ht", "h.t", "hors taxe", "hors taxes", "sin iva", "sin impuestos", "netto", "net", "neto",
+        "sebelum", "before tax", "before gst", "before vat", "pre-tax", "pretax", "vor steuer", "zzgl", "zuzuglich"
+    ]
+    /// Words that head a tax summary table ("GST Summary", "MwSt-Übersicht", "Récapitulatif TVA").
+    static let summary: KeywordList = [
+        "summary", "ringkasan", "zusammenfassung", "ubersicht", "aufstellung", "recapitulatif", "recap", "resumen", "desglose", "tax code",
+        "taxcode"
+    ]
+    /// Column headings of an item table ("Description Qty Price Total Tax"), which no tax summary has.
+    static let itemColumns: KeywordList = [
+        "description", "desc", "item", "price", "u.price", "unit price", "artikel", "bezeichnung", "designation", "descripcion", "articulo",
+        "produit", "barang", "harga"
+    ]
     /// Words that make a number a count, not money ("Total Qty", "Item Count", "Anzahl Artikel").
     static let count: KeywordList = [
         "qty", "quantity", "qtys", "items", "item count", "no. of items", "anzahl", "menge", "stuck", "pcs", "cantidad", "articles", "unit", "units"

@@ -1,0 +1,213 @@
+import Foundation
+import Testing
+
+@testable import ShoeboxCore
+
+/// Classes of wrong totals, each on a synthetic page of the kind that showed it: the net of an invoice taken
+/// for its total, the total before rounding taken for the amount paid, a tax summary table's row taken for
+/// the total, and a computed total "mending" a total line that a rounding confirms.
+struct TotalClassTests {
+    let parser = ReceiptParser(today: today)
+    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency])
+    let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
+
+    func record(_ lines: [String], language: String? = "eng") -> DocumentRecord {
+        merger.merge(
+            parser.parse(pages: [page(lines)], language: language), source: source,
+            language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
+    }
+
+    func best(_ lines: [String], language: String? = "eng") -> AmountCandidate? {
+        parser.parse(pages: [page(lines)], language: language).amounts.filter { $0.score > 0 }.max { $0.score < $1.score }
+    }
+
+    // MARK: 1. The net of an invoice is not its total
+
+    /// The net's label, in the forms invoices print it, makes it a subtotal; the gross below (here with its
+    /// label lost) is then confirmed by net + tax.
+    @Test(
+        arguments: [
+            ("Total H.T. 250,00", "TVA 20 % 50,00", Int64(30000)),
+            ("Gesamtbetrag zzgl. MwSt 250,00", "MwSt 19 % 47,50", 29750),
+            ("Nettosumme 250,00", "USt 19 % 47,50", 29750),
+            ("Total neto 250,00", "IVA 21 % 52,50", 30250),
+            ("Total before tax 250.00", "VAT 20% 50.00", 30000),
+            ("Taxable amount 250.00", "VAT 20% 50.00", 30000)
+        ] as [(String, String, Int64)])
+    func theNetsLabelMakesItASubtotal(net: String, tax: String, gross: Int64) {
+        let e = parser.parse(pages: [page(["Muster Lieferant", net, tax, Money.decimalString(minorUnits: gross, digits: 2)])], language: nil)
+        #expect(e.amounts.first { $0.value.minorUnits == 25000 }?.role == .subtotal, "\(net)")
+        #expect(e.amounts.filter { $0.score > 0 }.max { $0.score < $1.score }?.value.minorUnits == gross, "\(net)")
+    }
+
+    /// The gross's label names it: "T.T.C.", "Endsumme", "Net payable".
+    @Test func grossLabels() {
+        #expect(ReceiptParser.role(of: "total t.t.c. 300,00").0 == .total)
+        #expect(ReceiptParser.role(of: "endsumme 297,50").0 == .total)
+        #expect(ReceiptParser.role(of: "net payable 120.00").0 == .total)
+        #expect(ReceiptParser.role(of: "total inc. gst 6%: 758.70").0 == .total)
+    }
+
+    /// The net's label lost, never printed, or one that reads as a total ("Net Total" on an invoice): the
+    /// arithmetic tells net from gross, also when the gross's own label is weak or lost.
+    @Test(
+        arguments: [
+            ["Atelier Dupont SARL", "Total 250,00", "TVA 20 % 50,00", "300,00"],
+            ["Acme Supplies Ltd", "Net Total 250.00", "VAT 20% 50.00", "Invoice Total 300.00"],
+            ["Muster GmbH", "Summe 250,00", "MwSt 19 % 47,50", "297,50"],
+            // The gross printed rounded.
+            ["Kedai Maju", "Total Amount : 155.50", "GST 6% 9.31", "Rounding Adj : -0.01", "Total Amount 164.80"]
+        ])
+    func theArithmeticTellsTheNetFromTheGross(lines: [String]) {
+        let b = best(lines, language: nil)
+        let gross: Int64 = lines.last!.contains("297,50") ? 29750 : lines.last!.contains("164.80") ? 16480 : 30000
+        #expect(b?.value.minorUnits == gross, "\(lines): \(String(describing: b))")
+    }
+
+    @Test func netPlusTaxConfirmsTheGross() {
+        let b = best(["Atelier Dupont SARL", "Total 250,00", "TVA 20 % 50,00", "Total 300,00"], language: "fra")
+        #expect(b?.checks.contains(.arithmetic(.subtotalPlusTax)) == true)
+        #expect(b?.checks.contains(.arithmetic(.taxIsRateTimesNet)) == true)
+        let net = parser.parse(pages: [page(["Total 250,00", "TVA 20 % 50,00", "Total 300,00"])], language: "fra").amounts
+            .first { $0.value.minorUnits == 25000 }
+        #expect(net?.notes.contains("net: with the tax it makes an amount below") == true)
+    }
+
+    @Test func aTotalWithoutATaxThatMakesALaterAmountIsNoNet() {
+        // Two totals, but no tax joins them: nothing is a net, and the usual ranking holds.
+        let e = parser.parse(
+            pages: [page(["SHOP SDN BHD", "Total 25.00", "GST 6% 1.42", "Total 25.00", "CASH 30.00", "CHANGE 5.00"])], language: "eng")
+        #expect(e.amounts.allSatisfy { !$0.notes.contains("net: with the tax it makes an amount below") })
+        // A tax larger than any rate allows does not make a net of a small total.
+        let big = parser.parse(pages: [page(["Total 10.00", "Tax 8.00", "Total 18.00"])], language: "eng")
+        #expect(big.amounts.allSatisfy { !$0.notes.contains("net: with the tax it makes an amount below") })
+    }
+
+    // MARK: 2. The amount paid after rounding is the total
+
+    @Test(
+        arguments: [
+            // The rounding line's sign in each way tills print it; the rounded total printed below.
+            (["KEDAI MAJU SDN BHD", "Total 20.03", "Rounding Adj -0.03", "Total (rounded) 20.00"], Int64(2000)),
+            (["KEDAI MAJU SDN BHD", "Total 20.03", "Rounding Adj (0.03)", "Total (rounded) 20.00"], 2000),
+            (["KEDAI MAJU SDN BHD", "Total 20.03", "Rounding Adj 0.03-", "Total (rounded) 20.00"], 2000),
+            (["KEDAI MAJU SDN BHD", "Total 20.03", "Rounding Adj -RM0.03", "Total (rounded) 20.00"], 2000),
+            // A sign that says down beside a total rounded up.
+            (["KEDAI MAJU SDN BHD", "Total Incl GST 20.03", "Rounding 0.02-", "Net Total 20.05"], 2005),
+            // The label of the total before rounding lost: it is still the amount the rounding rounds.
+            (["KEDAI MAJU SDN BHD", "Tota] (Inclusive of GST): 31.02", "Rounding Adj: -0.02", "TOTAL: 31.00"], 3100),
+            // Rounding to whole units ("Round off") rather than to 5 cents.
+            (["Sharma Stores", "Total 120.40", "Round off -0.40", "Net Payable 120.00"], 12000)
+        ] as [([String], Int64)])
+    func theRoundedTotalPrintedBelowWins(lines: [String], paid: Int64) {
+        #expect(best(lines)?.value.minorUnits == paid, "\(lines)")
+    }
+
+    @Test(
+        arguments: [
+            (["Käserei Berger AG", "Total CHF 20.03", "Rundung -0.03"], Int64(2000)),
+            (["Käserei Berger AG", "Total CHF 20.03", "Rundung (0.03)"], 2000),
+            (["Käserei Berger AG", "Total CHF 20.03", "Rundung 0.03-"], 2000),
+            // An unsigned adjustment: the way that lands on the 5-cent step.
+            (["KEDAI MAJU SDN BHD", "Total Incl GST RM 20.03", "Rounding Adj RM 0.03"], 2000),
+            (["KEDAI MAJU SDN BHD", "Total Incl GST RM 20.03", "Rounding Adj RM 0.02"], 2005)
+        ] as [([String], Int64)])
+    func theRoundingAppliedWhenNoLinePrintsTheRoundedTotal(lines: [String], paid: Int64) {
+        let b = best(lines)
+        #expect(b?.value.minorUnits == paid, "\(lines): \(String(describing: b))")
+        #expect(b?.checks.contains(.computed(.totalPlusRounding)) == true)
+    }
+
+    @Test func aRoundingLargerThanItsStepAllowsRoundsNothing() {
+        // "0.02" misread as "0.07": 20.03 ± 0.07 lands on no step a 7-cent rounding could round to.
+        let e = parser.parse(pages: [page(["KEDAI MAJU SDN BHD", "Total Incl GST RM 20.03", "Rounding Adj RM 0.07"])], language: "eng")
+        #expect(!e.amounts.contains { $0.computed })
+        #expect(ReceiptParser.TotalScoring.paidAfterRounding(12040, by: -40) == 12000)
+        #expect(ReceiptParser.TotalScoring.paidAfterRounding(2003, by: 7) == nil)
+    }
+
+    @Test func thePaymentConfirmsTheRoundedAmount() {
+        let r = record(["KEDAI MAJU SDN BHD", "05/03/2018", "Total Incl GST RM 20.03", "Rounding Adj RM -0.03", "CASH RM 50.00", "CHANGE RM 30.00"])
+        #expect(r.total?.decimalString == "20.00")
+        #expect(!r.reasons.contains(.arithmeticMismatch))
+        // No rounding line read, but the payment says the total was rounded onto the 5-cent step.
+        // A person looks: a change misread by one digit would look the same.
+        let paid = record(["KEDAI MAJU SDN BHD", "05/03/2018", "Total Amt incl GST @ 6% 7.42", "Paid Amount: 10.00", "Change: 2.60"])
+        #expect(paid.total?.decimalString == "7.40")
+        #expect(paid.reasons.contains(.ambiguous(.total)))
+        // A change misread by more than a rounding moves is no rounding: the total line stays.
+        let misread = best(["KEDAI MAJU SDN BHD", "Total Amt incl GST @ 6% 7.42", "Paid Amount: 10.00", "Change: 2.50"])
+        #expect(misread?.value.minorUnits == 742)
+    }
+
+    @Test func aTotalThatARoundingConfirmsIsNotMendedByAMisreadChange() {
+        // "CHANGE 5.60" read as "5.40": tendered − change says 14.60, one digit from the rounded total 14.40.
+        let b = best([
+            "99 SPEED MART S/B", "Total Sales (Inclusive GST) RM 14.38", "Rounding Adjustment RM 0.02", "Rounding RM 14.40", "CASH RM 20.00",
+            "CHANGE RM 5.40"
+        ])
+        #expect(b?.value.minorUnits == 1440)
+        let e = parser.parse(
+            pages: [
+                page([
+                    "99 SPEED MART S/B", "Total Sales (Inclusive GST) RM 14.38", "Rounding Adjustment RM 0.02", "Rounding RM 14.40", "CASH RM 20.00",
+                    "CHANGE RM 5.40"
+                ])
+            ], language: "eng")
+        #expect(e.amounts.first { $0.computed && $0.value.minorUnits == 1460 }?.score == ReceiptParser.TotalWeights.computedAlone)
+    }
+
+    // MARK: 3. A tax summary table is not the total
+
+    /// A column heading ("Amount (RM)", as a sparse reading splits "GST Summary Amount (RM) Tax(RM)") gives no
+    /// role to the table row below it.
+    @Test(arguments: [["GST Summary Amount (RM) Tax(RM)"], ["GST Summary", "Amount (RM)"], ["Amount (RM)"]])
+    func aColumnHeadingGivesNoRoleToTheRowBelow(heading: [String]) {
+        let lines = ["PASAR MINI", "SUBTOTAL: 44.90", "CASH 100.00", "CHANGE 55.10"] + heading + ["SR (@6%) 6.70 0.38"]
+        let e = parser.parse(pages: [page(lines)], language: "eng")
+        #expect(e.amounts.allSatisfy { $0.value.minorUnits != 38 || $0.role != .total }, "\(heading)")
+        #expect(e.amounts.filter { $0.score > 0 }.max { $0.score < $1.score }?.value.minorUnits == 4490, "\(heading)")
+    }
+
+    @Test func theTotalRowOfATaxSummarySumsItsColumns() {
+        let lines = [
+            "RESTORAN MAJU", "Sub Total (Excluded GST) 10.94", "Total GST 0.66", "TOTAL 11.60", "GST SUMMARY", "TaxCode % Amount GST",
+            "SR 6 10.94 0.66", "Total : 10.94 0.66"
+        ]
+        let e = parser.parse(pages: [page(lines)], language: "eng")
+        let row = e.amounts.filter { $0.evidence?.line == 7 }
+        #expect(row.map(\.role) == [.subtotal, .tax])
+        #expect(e.amounts.filter { $0.score > 0 }.max { $0.score < $1.score }?.value.minorUnits == 1160)
+        // A summary with a gross column keeps the gross as a total: net + tax = gross.
+        #expect(ReceiptParser.summaryColumns([1971, 374, 2345]) == [.subtotal, .tax, .total])
+        // Two amounts whose second is no tax of the first are not read as a summary row.
+        #expect(ReceiptParser.summaryColumns([374, 2345]) == nil)
+    }
+
+    @Test func labelsAndItemTablesAreNoSummaryHeadings() {
+        #expect(ReceiptParser.isTaxSummaryHeading("gst summary amount(rm) tax(rm)"))
+        #expect(ReceiptParser.isTaxSummaryHeading("amount (rm) tax (rm)"))
+        #expect(ReceiptParser.isTaxSummaryHeading("mwst-ubersicht netto mwst brutto"))
+        #expect(!ReceiptParser.isTaxSummaryHeading("total incl. gst"))
+        #expect(!ReceiptParser.isTaxSummaryHeading("total gst:"))
+        #expect(!ReceiptParser.isTaxSummaryHeading("description qty u.price total tax"))
+        // "Total incl. GST" with its amount on the next line is still a label.
+        let b = best(["SHOP SDN BHD", "Total incl. GST", "12.50", "CASH 20.00", "CHANGE 7.50"])
+        #expect(b?.value.minorUnits == 1250)
+    }
+
+    // MARK: Signs
+
+    @Test func signsAsTillsPrintThem() {
+        func cents(_ line: String) -> [Int64] { AmountReader.amounts(in: line).filter { !$0.isRate }.map(\.reading.minorUnits) }
+        #expect(cents("Rounding -0.03") == [-3])
+        #expect(cents("Rounding (0.03)") == [-3])
+        #expect(cents("Rounding 0.03-") == [-3])
+        #expect(cents("Rounding -RM0.03") == [-3])
+        #expect(cents("Rounding (RM 0.03)") == [-3])
+        #expect(cents("Rounding RM-0.03") == [-3])
+        // A dash between a label and its amount is no sign.
+        #expect(cents("Total Amt incl GST @ 6% - 7.42") == [742])
+        #expect(cents("TOTAL RM 5.00") == [500])
+    }
+}
