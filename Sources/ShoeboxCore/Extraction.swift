@@ -208,6 +208,15 @@ public struct Extraction: Sendable, Codable {
     /// Lines that print a date shape no plausible date reads from ("17-66-13"): a misread date, which
     /// makes the date chosen from another line or pass less sure.
     var unreadDates: [Evidence] = []
+    /// Years the page prints in its dates (not in article codes or in dates of another role): a chosen date
+    /// whose year is one digit from one of them is likely misread ("2016" for "2018"), and goes to review.
+    var printedYears: Set<Int> = []
+    /// The latest year printed after a copyright sign ("© 2018"): a chosen date before it is implausible.
+    var copyrightYear: Int?
+    /// Whether the page settled the order of its numeric dates (its own dates, language, country, currency).
+    var dateOrderSettled = false
+    /// Days read from dates whose day and month fit either order, when nothing settled the order.
+    var orderUnsettledDates: Set<CalendarDay> = []
     /// Pages in the middle of a long document the parser did not read (`ReceiptParser.pagesReadAtEachEnd`).
     var pagesSkipped = 0
     public var documentKind: DocumentKind = .receipt
@@ -236,7 +245,10 @@ public struct Extraction: Sendable, Codable {
         var out = self
         out.amounts = join(amounts, other.amounts, .total)
         out.dates = join(dates, other.dates, .date)
-        if fields?.contains(.date) ?? true { out.unreadDates += other.unreadDates }
+        if fields?.contains(.date) ?? true {
+            out.unreadDates += other.unreadDates
+            out.joinDateDoubts(other)
+        }
         out.merchants = join(merchants, other.merchants, .merchant)
         out.currencies = join(currencies, other.currencies, .currency)
         out.references = join(references, other.references, .referenceNumber)
@@ -321,6 +333,7 @@ public struct Extraction: Sendable, Codable {
         // explained: it no longer makes the date doubtful.
         let readAsDates = second.dates.compactMap { $0.evidence }.filter { $0.source == .secondReader }
         out.unreadDates = unreadDates.filter { e in !readAsDates.contains { LinePlace.sameLine(e, $0) } }
+        out.joinDateDoubts(second)
         return out
     }
 

@@ -99,3 +99,9 @@ struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
 extension TextFolding {
     static func firstKeyword(in folded: String, of keywords: KeywordList) -> String? { keywords.first(in: folded) }
 }
+
+extension Keywords {
+    /// Marks printed before the year of the software that printed the page ("© 2018", "(c) 2018", "Copyright 2018"),
+    /// folded; looked for as plain substrings.
+    static let copyright = ["©", "(c)", "copyright"]
+}

@@ -147,6 +147,19 @@ extension ReceiptParser {
         static let printedAgain = 0.05
     }
 
+    /// Dates: what tells the printed date from a date-shaped code, and a date glued to its neighbours.
+    enum DateShapeWeights {
+        /// Penalty: letters touch the date's digits ("GB12-21-22"), no date word on the line: an article code.
+        /// Larger than the whole page's fall (`DateWeights.perPageHeight`), so a code at the top stays below
+        /// a date at the bottom.
+        static let gluedToLetters = 0.3
+        /// Penalty: a date shape on a line of goods (amounts, no date word, no time): an article code.
+        static let onItemLine = 0.25
+        /// Penalty: a number glued before the date ("CASHIER:0112/03/2018"): read, but a cleanly printed date
+        /// elsewhere is surer.
+        static let gluedToNumber = 0.05
+    }
+
     /// Currency: the ISO code of the amounts.
     enum CurrencyWeights {
         /// Base of a code or symbol written on the page…

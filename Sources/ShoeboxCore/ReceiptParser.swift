@@ -62,14 +62,10 @@ public struct ReceiptParser: Sendable {
         let lines = ReceiptParser.prepare(pages)
         var extraction = Extraction()
         extraction.currencies = currencyCandidates(lines, language: language)
-        let order: DateReader.NumericOrder =
-            ReceiptParser.monthFirstCurrencies.contains(extraction.currencies.first?.value ?? "")
-            ? .monthFirst : .dayFirst
         extraction.amounts = amountCandidates(lines)
         extraction.taxes = taxReadings(lines)
         scoreTotals(&extraction, lines: lines)
-        extraction.dates = dateCandidates(lines, order: order)
-        extraction.unreadDates = unreadDates(lines, order: order)
+        readDates(lines, language: language, into: &extraction)
         extraction.merchants = merchantCandidates(lines, dateLines: Set(extraction.dates.compactMap { $0.evidence.map { ReceiptParser.key($0) } }))
         extraction.references = referenceCandidates(lines)
         extraction.sellerTaxIDs = sellerTaxIDCandidates(lines)

@@ -212,7 +212,7 @@ public struct RecordMerger: Sendable {
             // A date shape elsewhere on the page that reads as no date ("17-66-13", "2918-03-18") is the date
             // printed again and misread, or this date misread in another pass: a digit misread with confidence
             // is told apart only by the page reading its date differently.
-            if ch.ambiguous || !extraction.unreadDates.isEmpty { reasons.append(.ambiguous(.date)) }
+            if ch.ambiguous || !extraction.unreadDates.isEmpty || extraction.dateInDoubt(ch.candidate.value) { reasons.append(.ambiguous(.date)) }
             let c = ch.candidate
             if let r = RecordMerger.ocrCheck(c, words: c.wordConfidence, floor: RecordMerger.dateWordConfidenceFloor) {
                 reasons.append(r)
