@@ -172,3 +172,161 @@ struct NameMender {
         return previous[b.count] <= limit
     }
 }
+
+/// Mending a legal form OCR misread at the end of a name: "SDM BHD", "SUN BHD", "SDN BND", "5DN BHD" → "SDN BHD",
+/// "GMBI-I", "GrnbH" → "GmbH", "LT0" → "LTD", "5.L." → "S.L.". Only the last word or two of a name (where a
+/// legal form is printed) are compared, and only with the known forms:
+/// - OCR's shape confusions cost nothing: digits and marks for letters ("0" for O, "5" for S, "8" for B, "1" for I)
+///   and letters drawn alike ("rn" for m, "I-I" for H);
+/// - in forms of six letters or more, a letter read as a look-alike letter ("SDM" for SDN, "BND" for BHD) costs
+///   nothing either, and one other letter changed is allowed ("SUN BHD", "SDS BHD"), never one added or dropped;
+/// - a shorter form is mended only from digits, marks and letters drawn alike, never from another single letter:
+///   one letter away from "SARL" or "PLT" is too often a word ("KARL", "SARI", "PIT").
+/// A name with no reading of a legal form at its end gets none: nothing is invented.
+enum LegalFormMender {
+    struct Form: Sendable {
+        /// How the form is written when mended.
+        let printed: String
+        /// The form's letters in capitals.
+        let letters: [UInt8]
+        /// How many words it has ("SDN BHD": two).
+        let words: Int
+        /// Whether the form is written with dots between its letters ("S.L."): its reading must have a mark there too.
+        let dotted: Bool
+
+        init(_ printed: String) {
+            self.printed = printed
+            letters = Array(printed.uppercased().utf8.filter(LegalFormMender.isCapital))
+            words = printed.split(separator: " ").count
+            dotted = printed.contains(".")
+        }
+
+        /// Forms this long are compared with look-alike letters and one other letter allowed.
+        var long: Bool { letters.count >= 6 }
+    }
+
+    /// The forms, most letters first. Two-letter forms without dots ("AG", "SA") are left out: as words they are too
+    /// common to mend towards.
+    static let forms: [Form] = [
+        "SDN BHD", "LIMITED", "BERHAD", "S.A.R.L.", "GmbH", "SARL", "S.A.S.", "S.R.L.", "S.P.A.", "LTD", "PLT", "PLC", "LLC",
+        "INC", "BHD", "S.L.", "S.A.", "B.V."
+    ].map(Form.init)
+
+    /// The name with a misread legal form at its end mended, and a note saying what was read (nil: unchanged).
+    static func mend(_ name: String) -> (String, String?) {
+        let (mended, note) = mendForm(name)
+        let (marked, markNote) = mendCountryMark(mended)
+        let notes = [note, markNote].compactMap { $0 }
+        return (marked, notes.isEmpty ? nil : notes.joined(separator: "; "))
+    }
+
+    /// "MR D.I.Y. (H) SDN BHD": the "(M)" (for Malaysia) before a Malaysian legal form, read as a look-alike letter.
+    static func mendCountryMark(_ name: String) -> (String, String?) {
+        var tokens = name.split(separator: " ").map(String.init)
+        let squeezed = tokens.map { $0.uppercased().filter { $0.isLetter } }
+        let formWords = squeezed.suffix(2) == ["SDN", "BHD"] ? 2 : (["BHD", "BERHAD"].contains(squeezed.last ?? "") ? 1 : 0)
+        guard formWords > 0, tokens.count > formWords, let mark = Optional(tokens[tokens.count - formWords - 1]),
+            ["(H)", "(N)"].contains(mark.uppercased())
+        else { return (name, nil) }
+        tokens[tokens.count - formWords - 1] = "(M)"
+        return (tokens.joined(separator: " "), "read '\(mark)' as '(M)'")
+    }
+
+    /// `mend` for the legal form alone.
+    static func mendForm(_ name: String) -> (String, String?) {
+        let tokens = name.split(separator: " ").map(String.init)
+        for form in forms {
+            // The form's words as the last tokens, or glued into one ("SdnRhd").
+            for count in (form.words > 1 ? [form.words, 1] : [1]) where count <= tokens.count {
+                let tail = tokens.suffix(count).joined(separator: " ")
+                let hasMark = tail.contains { $0 == "." || $0 == "," }
+                guard !form.dotted || hasMark, let reading = shapes(tail) else { continue }
+                // Already the form as printed, in any case, with or without dots: nothing to mend.
+                if reading.map(\.letter) == form.letters && reading.allSatisfy({ !$0.byShape }) { return (name, nil) }
+                guard matches(reading, form) else { continue }
+                let mended = style(form.printed, like: tail)
+                let head = tokens.dropLast(count).joined(separator: " ")
+                return (head.isEmpty ? mended : head + " " + mended, "read '\(tail)' as '\(mended)'")
+            }
+        }
+        return (name, nil)
+    }
+
+    @inline(__always) static func isCapital(_ b: UInt8) -> Bool { b >= 0x41 && b <= 0x5A }
+
+    /// The tail as capital letters, each marked when it was read from another shape (a digit, a mark, letters drawn
+    /// alike); dots, commas, hyphens and spaces are skipped. Nil when it holds any other character.
+    static func shapes(_ text: String) -> [(letter: UInt8, byShape: Bool)]? {
+        let chars = Array(text.uppercased().utf8)
+        var out: [(letter: UInt8, byShape: Bool)] = []
+        var i = 0
+        next: while i < chars.count {
+            for (drawn, letter) in drawnAlike where chars[i...].starts(with: drawn) {
+                out.append((letter, true))
+                i += drawn.count
+                continue next
+            }
+            let c = chars[i]
+            i += 1
+            if isCapital(c) {
+                out.append((c, false))
+            } else if let letter = digitShapes[c] {
+                out.append((letter, true))
+            } else if c != 0x2E && c != 0x2C && c != 0x2D && c != 0x20 {
+                return nil
+            }
+        }
+        return out.isEmpty ? nil : out
+    }
+
+    /// Several marks OCR reads for one letter.
+    static let drawnAlike: [([UInt8], UInt8)] = [("I-I", "H"), ("L-L", "H"), ("|-|", "H"), ("I-L", "H"), ("L-I", "H"), ("RN", "M"), ("VV", "W")]
+        .map { (Array($0.0.utf8), $0.1.utf8.first!) }
+
+    /// Digits and marks read for the letter of the same shape.
+    static let digitShapes: [UInt8: UInt8] = [
+        UInt8(ascii: "0"): UInt8(ascii: "O"), UInt8(ascii: "1"): UInt8(ascii: "I"), UInt8(ascii: "5"): UInt8(ascii: "S"),
+        UInt8(ascii: "8"): UInt8(ascii: "B"), UInt8(ascii: "6"): UInt8(ascii: "G"), UInt8(ascii: "2"): UInt8(ascii: "Z"),
+        UInt8(ascii: "|"): UInt8(ascii: "I"), UInt8(ascii: "!"): UInt8(ascii: "I"), UInt8(ascii: "$"): UInt8(ascii: "S")
+    ]
+
+    /// Letters OCR reads for one another, each pair in both directions.
+    static let lookAlike: Set<[UInt8]> = {
+        var out = Set<[UInt8]>()
+        for group in ["ODQ", "ILTJ", "SZ", "BR", "GC", "MNH", "UV", "EF", "BE"] {
+            for a in group.utf8 { for b in group.utf8 where a != b { out.insert([a, b]) } }
+        }
+        return out
+    }()
+
+    /// Whether the reading is the form: a long form up to look-alike letters and one other letter; a short one
+    /// letter for letter, where only shapes (and a round O for a D) may differ.
+    static func matches(_ reading: [(letter: UInt8, byShape: Bool)], _ form: Form) -> Bool {
+        let a = reading.map(\.letter)
+        let b = form.letters
+        guard form.long else {
+            guard a.count == b.count else { return false }
+            for (r, f) in zip(reading, b) where r.letter != f {
+                // A letter printed as a letter must be the form's (an O may be a D); a shape may be any look-alike.
+                if !r.byShape && !(r.letter == UInt8(ascii: "O") && f == UInt8(ascii: "D")) { return false }
+                if r.byShape && !lookAlike.contains([r.letter, f]) { return false }
+            }
+            return true
+        }
+        // One letter changed at most, beside look-alikes; never a letter added or dropped ("(KLS DN BHD" is not
+        // missing the S of SDN, the S went to the word before).
+        guard a.count == b.count else { return false }
+        return zip(a, b).filter { $0 != $1 && !lookAlike.contains([$0, $1]) }.count <= 1
+    }
+
+    /// The form in the letter case of what was printed: capitals stay capitals, lower case stays lower case, and
+    /// mixed case gets the form as it is written ("GmbH") or, for a form written in capitals, capitalised ("Sdn Bhd").
+    static func style(_ form: String, like printed: String) -> String {
+        let letters = printed.filter(\.isLetter)
+        guard !letters.isEmpty else { return form }
+        if letters == letters.uppercased() { return form.uppercased() }
+        if letters == letters.lowercased() { return form.lowercased() }
+        guard form == form.uppercased() else { return form }
+        return form.split(separator: " ").map { $0.prefix(1) + $0.dropFirst().lowercased() }.joined(separator: " ")
+    }
+}

@@ -99,6 +99,9 @@ extension ReceiptParser {
         static let sellerBlock = 0.15
         /// A company registration number on the next line.
         static let companyNumberBelow = 0.1
+        /// A company registration number printed after a name without a legal form ("KEDAI MAJU (123456-X)"):
+        /// the number says it is the registered name, as a legal form would.
+        static let companyNumberOnLine = 0.1
         /// Text at least `largerTextRatio` times the median line height.
         static let largerText = 0.05
         /// Height ratio over the median that counts as larger text.
@@ -113,6 +116,8 @@ extension ReceiptParser {
         static let sentence = 0.15
         /// Penalty: nothing but a legal form and joining words ("SDN BHD").
         static let onlyLegalForm = 0.3
+        /// Penalty: nothing but trade words ("BISTRO & CAFE"): the kind of shop, not its name.
+        static let onlyTradeWords = 0.2
         /// Penalty: all lower case without a legal form.
         static let allLowerCase = 0.1
         /// Penalty: three letters or fewer without a legal form.
@@ -125,6 +130,14 @@ extension ReceiptParser {
         static let joinedWords = 8
         /// A name after a greeting ("Thank you for shopping at …").
         static let afterGreeting = 0.72
+
+        // Evidence for a name from elsewhere on the page (`ReceiptParser.confirmNames`).
+
+        /// A web or mail address on the page names it ("www.mrdiy.com" under "MR. D.I.Y. (M) SDN BHD").
+        static let namedByWebAddress = 0.1
+        /// The closing greeting names it, or a shorter form of it ("Thank you for visiting Domino's" under
+        /// "DOMINO'S PIZZA").
+        static let namedByGreeting = 0.1
     }
 
     /// Dates: the transaction or issue date.

@@ -218,8 +218,10 @@ enum Keywords {
     /// Greetings that name the shop right after them.
     static let greetingBeforeName: KeywordList = [
         "shopping at", "shopping with", "for visiting", "welcome to", "thanks for choosing", "thank you for choosing",
-        "einkauf bei", "willkommen bei", "bienvenue chez", "merci d'avoir choisi", "bienvenido a", "gracias por su compra en",
-        "selamat datang ke", "terima kasih kerana membeli di"
+        "dining at", "dining with", "einkauf bei", "besuch bei", "willkommen bei", "visite chez", "achats chez", "bienvenue chez",
+        "merci d'avoir choisi", "bienvenido a", "bienvenidos a", "gracias por su compra en", "gracias por tu compra en", "gracias por visitar",
+        "selamat datang ke", "selamat datang di", "terima kasih kerana membeli di", "berbelanja di", "membeli-belah di",
+        "membeli belah di"
     ]
     /// Slogans and greetings printed near the top that are not names.
     static let slogan: KeywordList = [
@@ -235,7 +237,9 @@ enum Keywords {
         "park", "industrial", "inds", "ind", "seksyen", "section",
         "str.", "strasse", "straße", "street", "st.", "road", "rd", "jalan", "jln", "calle", "c/", "avenida", "avda",
         "av.", "rue", "avenue", "bd", "boulevard", "platz", "weg", "allee", "lot", "no.", "taman", "lorong", "plaza",
-        "floor", "suite", "blvd", "lane", "ave", "place", "chemin", "paseo", "persiaran", "kawasan", "bandar"
+        "floor", "suite", "blvd", "lane", "ave", "place", "chemin", "paseo", "persiaran", "kawasan", "bandar",
+        // Malaysian states' honorifics ("Selangor Darul Ehsan"), rural districts, highways.
+        "darul", "mukim", "autoroute", "carretera", "autopista"
     ]
     static let phone: KeywordList = ["tel", "tel.", "phone", "telefon", "telefono", "fax", "mobile", "hp", "tlf"]
     static let taxID: KeywordList = [
