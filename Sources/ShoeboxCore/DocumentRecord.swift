@@ -171,7 +171,8 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, dueDate, eInvoice, eInvoiceProblems, confidence, trust, evidence, alternates,
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, dueDate, eInvoice, eInvoiceProblems, confidence, trust, evidence,
+            alternates,
             reasons, reviewedBy, duplicateOf,
             failure, pages
     }

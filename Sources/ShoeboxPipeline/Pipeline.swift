@@ -48,18 +48,14 @@ public struct ReadyDocument: Sendable {
 struct RereadTrigger: Equatable {
     let fields: Set<Field>
 
-    /// Below this rule confidence (`TrustFeatures.ruleConfidence`) a field is worth another pass.
-    static let ruleConfidenceFloor = 0.6
-
     /// The one place that reads a record's reasons to decide on reading again: while a required field is
     /// uncertain, or no arithmetic or second reading confirms the total. Nil: one more pass is not worth its time.
-    /// A field is uncertain by the rules (missing, ambiguous, a rule confidence below `ruleConfidenceFloor`), not by
-    /// the calibrated probability: that model is fitted on the readings these passes give, so it must not decide them.
-    static func of(record: DocumentRecord, totalConfirmed: Bool) -> RereadTrigger? {
+    /// A field is uncertain by the rules (missing, ambiguous, a required field's rule confidence below `floor`, the
+    /// pipeline's `acceptThreshold`), not by the calibrated probability: that model is fitted on the readings these
+    /// passes give, so it must not decide them.
+    static func of(record: DocumentRecord, totalConfirmed: Bool, floor: Double = 0.6, required: [Field] = Field.allCases) -> RereadTrigger? {
         var reasons = record.reasons.filter { if case .lowConfidence = $0 { false } else { true } }
-        for (field, f) in record.trust.sorted(by: { $0.key.rawValue < $1.key.rawValue }) where f.ruleConfidence < ruleConfidenceFloor {
-            reasons.append(.lowConfidence(field))
-        }
+        for field in required { if let f = record.trust[field], f.ruleConfidence < floor { reasons.append(.lowConfidence(field)) } }
         return of(reasons: reasons, totalConfirmed: totalConfirmed)
     }
 
@@ -207,7 +203,10 @@ public final class DocumentProcessor {
         // An e-invoice's values come from its XML: its pages are read once, for the image and the check.
         let further = exact ? [] : furtherPasses(after: reading)
         for (index, pass) in further.enumerated() where reader.hasImages {
-            guard let trigger = RereadTrigger.of(record: record, totalConfirmed: extraction.totalConfirmed) else { break }
+            guard
+                let trigger = RereadTrigger.of(
+                    record: record, totalConfirmed: extraction.totalConfirmed, floor: config.acceptThreshold, required: config.requiredFields)
+            else { break }
             if index + 1 < further.count { reader.prefetch(further[index + 1]) }
             guard case .success(let pages) = reader.read(pass) else { continue }
             extraction = extraction.union(parse.run(pages, language: guess), fields: trigger.fields)

@@ -237,6 +237,11 @@ public struct RegressionReport: Sendable {
     }
 
     public var allRight: Bool { misses.isEmpty }
+
+    /// What the calibration read, per document (`--trust-rows`): to study other models or policies without a new run.
+    public func trustRowsJSON() -> Data {
+        (try? JSONSerialization.data(withJSONObject: trustRows.map(\.json), options: [.sortedKeys])) ?? Data()
+    }
     public var characterErrorRate: Double? { cerLength == 0 ? nil : Double(cerErrors) / Double(cerLength) }
 
     public var text: String {
@@ -296,11 +301,7 @@ public struct RegressionReport: Sendable {
             "misses": misses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] }
         ]
         if let cer = characterErrorRate { o["characterErrorRate"] = (cer * 10000).rounded() / 10000 }
-        if let cv = crossValidation {
-            o["crossValidated"] = cv.json
-            // What the calibration read, per document: to study other models or policies without running again.
-            o["trustRows"] = trustRows.map { $0.json }
-        }
+        if let cv = crossValidation { o["crossValidated"] = cv.json }
         return (try? JSONSerialization.data(withJSONObject: o, options: [.prettyPrinted, .sortedKeys])) ?? Data()
     }
 

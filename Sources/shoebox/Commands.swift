@@ -400,7 +400,8 @@ enum ImportCommand {
 enum RegressCommand {
     static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
-            args, verb: "regress", valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache", "--folds", "--fit"],
+            args, verb: "regress",
+            valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache", "--folds", "--fit", "--trust-rows"],
             flagOptions: ["--quiet"])
         if a.flags.contains("--help") {
             print(Help.regress)
@@ -454,6 +455,12 @@ enum RegressCommand {
                 acceptPrecision: config.acceptPrecision)
         }
         if let path = a.values["--fit"] { try writeModel(report, to: path, dir: dir) }
+        if let path = a.values["--trust-rows"] {
+            do { try report.trustRowsJSON().write(to: URL(fileURLWithPath: path)) } catch {
+                throw PipelineError(
+                    code: .store, message: "cannot write \(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
+            }
+        }
         return try finish(report, a, dir: dir, baseline: baseline)
     }
 

@@ -233,7 +233,7 @@ enum Help {
 
     static let regress = """
         usage: shoebox regress DIR [--scans SCANDIR] [--report FILE] [--baseline FILE] [--ocr-cache DIR]
-                                   [--folds N] [--fit FILE]
+                                   [--folds N] [--fit FILE] [--trust-rows FILE]
                                    [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
 
         Runs the pipeline on every document in DIR that has expected values and prints, per field, how
@@ -261,6 +261,8 @@ enum Help {
                              baseline hold them
           --fit FILE         fit the trust model on every document and write it to FILE (make calibrate
                              writes Sources/ShoeboxCore/calibration.json, which the build embeds)
+          --trust-rows FILE  write per document what the trust model reads (features, right or not,
+                             the other reasons) as JSON, to study other models or policies
           --quiet            leave out the list of wrong fields
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 

@@ -173,7 +173,11 @@ struct ReceiptParserTests {
         let lines = ["Corner Shop Ltd", "12/03/2026", "TOTAL £12.40"]
         let good = merger.merge(parser.parse(pages: [page(lines, confidence: 95)], language: "eng"), source: source, language: .unknown, pages: 1)
         let bad = merger.merge(parser.parse(pages: [page(lines, confidence: 20)], language: "eng"), source: source, language: .unknown, pages: 1)
-        #expect(good.confidence[.total]! > bad.confidence[.total]!)
+        // The rule confidence falls with the words' OCR confidence, and the total waits for a person; the calibrated
+        // probability never rises with it (the fit holds the OCR weight at zero or above).
+        #expect(good.trust[.total]!.ruleConfidence > bad.trust[.total]!.ruleConfidence)
+        #expect(bad.reasons.contains(.lowOCRConfidence) && !good.reasons.contains(.lowOCRConfidence))
+        #expect(good.confidence[.total]! >= bad.confidence[.total]!)
     }
 
     @Test func normalisedMerchant() {

@@ -19,7 +19,7 @@ struct TrustTests {
 
     @Test func aCleanReceiptIsAcceptedWithProvenance() {
         let r = record(clean)
-        #expect(r.status == .accepted, "\(r.reasons) \(r.confidence) \(r.trust)")
+        #expect(r.status == .accepted, "\(r.reasons)")
         #expect(r.reviewedBy == "pipeline")
         #expect(r.evidence[.total]?.source == .ocr)
         #expect(r.evidence[.total]?.line == 6)

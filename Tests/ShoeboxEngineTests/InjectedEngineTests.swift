@@ -222,4 +222,18 @@ struct RereadTriggerTests {
         // An inferred currency is no reason to look for one again.
         #expect(RereadTrigger.of(reasons: [.missing(.merchant), .currencyInferred], totalConfirmed: true)?.fields == [.merchant])
     }
+
+    /// The calibrated probability does not decide reading again (its model is fitted on the readings further passes
+    /// give): a total the probability gate holds back but whose rule confidence is high is not read again; a low rule
+    /// confidence is.
+    @Test func theRuleConfidenceNotTheProbabilityDecides() {
+        var record = DocumentRecord(source: "a.jpg", folder: "", sha256: "x", status: .review)
+        record.reasons = [.lowConfidence(.total)]
+        record.trust[.total] = TrustFeatures(["score": 0.9, "ocr": 0.95])
+        #expect(RereadTrigger.of(record: record, totalConfirmed: true) == nil)
+        record.trust[.total] = TrustFeatures(["score": 0.5, "ocr": 0.95])
+        #expect(RereadTrigger.of(record: record, totalConfirmed: true)?.fields == [.total])
+        record.reasons = [.ambiguous(.date)]
+        #expect(RereadTrigger.of(record: record, totalConfirmed: true)?.fields == [.total, .date])
+    }
 }

@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+@testable import ShoeboxCore
+
+/// Confidence as the calibrated model's probability, the features the record keeps, and the `acceptPrecision` gate.
+struct CalibratedAcceptTests {
+    let parser = ReceiptParser(today: today)
+    let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
+    let clean = ["REWE Markt GmbH", "Domstr. 20, 50668 Köln", "Datum 14.03.2026", "Brot 2,49", "Milch 1,19", "SUMME EUR 3,68"]
+
+    /// A model that gives every value of the money fields the probability `p` (and no merchant model).
+    static func flat(_ p: Double) -> TrustModel {
+        let bias = log(p / (1 - p))
+        let m = TrustModel.FieldModel(bias: bias, weights: [:])
+        return TrustModel(fittedOn: "test", fields: ["total": m, "date": m, "currency": m])
+    }
+
+    func record(precision: Double, model: TrustModel = .committed, other: OtherSources = OtherSources()) -> DocumentRecord {
+        let merger = RecordMerger(
+            acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency], acceptPrecision: precision, model: model)
+        return merger.merge(
+            parser.parse(pages: [page(clean)], language: "deu"), source: source, language: LanguageGuess(language: "deu", confidence: 0.9), pages: 1,
+            other: other)
+    }
+
+    @Test func theConfidenceIsTheModelsProbabilityOfTheRecordedFeatures() throws {
+        let r = record(precision: 0)
+        let features = try #require(r.trust[.total])
+        #expect(features["arithmetic"] == 1 && features["keyword"] == 1)
+        #expect(r.confidence[.total] == TrustModel.committed.probability(.total, features))
+        #expect(r.trust[.date]?["transaction"] == 1)
+        #expect(r.trust[.currency]?["explicit"] == 1)
+        // The features travel with the record (records.jsonl, the store), rounded to three places.
+        let back = try JSONDecoder().decode(DocumentRecord.self, from: Data(r.jsonLine().utf8))
+        #expect(back.trust[.total]?["arithmetic"] == 1)
+        #expect(back.trust.keys.sorted { $0.rawValue < $1.rawValue } == r.trust.keys.sorted { $0.rawValue < $1.rawValue })
+        // A field the model does not know keeps the rule confidence.
+        let ruleOnly = record(precision: 0, model: CalibratedAcceptTests.flat(0.9))
+        #expect(abs(ruleOnly.confidence[.total]! - 0.9) < 1e-9)
+        #expect(ruleOnly.confidence[.merchant] == ruleOnly.trust[.merchant]?.ruleConfidence)
+    }
+
+    @Test func thePrecisionGateAsksForTheJointProbabilityOfTotalDateAndCurrency() {
+        // 0.999³ ≈ 0.997 clears 0.99; 0.995³ ≈ 0.985 does not, and no field falls short alone: the least sure is named.
+        #expect(record(precision: 0.99, model: CalibratedAcceptTests.flat(0.999)).status == .accepted)
+        let short = record(precision: 0.99, model: CalibratedAcceptTests.flat(0.995))
+        #expect(short.status == .review)
+        #expect(short.reasons.count == 1 && short.reasons.first?.field != nil && short.reasons.first?.code.hasSuffix("-low-confidence") == true)
+        // Each field below the precision is named.
+        let low = record(precision: 0.99, model: CalibratedAcceptTests.flat(0.9))
+        #expect(Set(low.reasons) == [.lowConfidence(.total), .lowConfidence(.date), .lowConfidence(.currency)])
+        // Off (0): the rules alone decide.
+        #expect(record(precision: 0, model: CalibratedAcceptTests.flat(0.5)).status == .accepted)
+    }
+
+    @Test func aSidecarThatAgreesRaisesTheProbability() {
+        var agree = Sidecar()
+        agree.total = FieldInput.amount("3.68")
+        let r = record(precision: 0.99, model: CalibratedAcceptTests.flat(0.99), other: OtherSources(sidecar: agree))
+        #expect(abs(r.confidence[.total]! - 0.999) < 1e-9)
+        #expect(r.confidence[.date]! == 0.99)
+    }
+}
