@@ -262,8 +262,8 @@ public struct RegressionReport: Sendable {
         }
         lines.append(
             String(
-                format: "auto-accepted    %d/%d; of those total and date right: %d (by the committed model, fitted on these documents: in-sample)",
-                accepted, documents, acceptedRight))
+                format: "auto-accepted    %d/%d; of those total and date right: %d (as the pipeline routed them)", accepted, documents,
+                acceptedRight))
         if let cv = crossValidation { lines.append(cv.text) }
         if let cer = characterErrorRate {
             lines.append(String(format: "OCR character error rate %.1f%% (%d characters of ground truth)", 100 * cer, cerLength))
