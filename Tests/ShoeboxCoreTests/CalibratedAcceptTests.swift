@@ -54,6 +54,26 @@ struct CalibratedAcceptTests {
         #expect(record(precision: 0, model: CalibratedAcceptTests.flat(0.5)).status == .accepted)
     }
 
+    /// Two dates close in score (a printed date and a date-shaped code, or a reprint misread): a runner-up with
+    /// another day within 0.1 sends the record to review, where a total's runner-up needs to be within 0.05.
+    @Test func twoDatesCloseInScoreAreAmbiguous() {
+        func date(_ iso: String, _ score: Double, line: Int) -> DateCandidate {
+            let e = Evidence(
+                page: 1, line: line, box: BoundingBox(left: 0, top: line * 40, right: 300, bottom: line * 40 + 30), text: iso, source: .ocr,
+                ocrConfidence: 95)
+            return DateCandidate(value: CalendarDay(iso: iso)!, role: .transaction, score: score, evidence: e)
+        }
+        let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.date])
+        func reasons(_ second: Double) -> [ReviewReason] {
+            var e = Extraction()
+            e.dates = [date("2026-03-14", 0.85, line: 2), date("2026-02-12", second, line: 5)]
+            return merger.merge(e, source: source, language: .unknown, pages: 1).reasons
+        }
+        #expect(reasons(0.78).contains(.ambiguous(.date)), "0.07 apart")
+        #expect(!reasons(0.70).contains(.ambiguous(.date)), "0.15 apart")
+        #expect(RecordMerger.dateAmbiguityMargin > 0.05)
+    }
+
     @Test func aSidecarThatAgreesRaisesTheProbability() {
         var agree = Sidecar()
         agree.total = FieldInput.amount("3.68")
