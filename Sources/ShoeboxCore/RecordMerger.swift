@@ -6,11 +6,12 @@ import Foundation
 ///
 /// The merge policy, in one place (the README's "Trust" section says the same):
 /// 1. **The document decides.** The value of a field is the best candidate read from the document itself
-///    (PDF text layer, OCR passes, and the arithmetic of its own lines). Confidence = rule score × OCR factor,
-///    the OCR factor being the confidence of the words that print the value (else the line's mean) mapped
-///    onto 0.8…1; text-layer words count as 100.
+///    (PDF text layer, OCR passes, and the arithmetic of its own lines), ranked by rule score × OCR factor (the
+///    rule confidence), the OCR factor being the confidence of the words that print the value (else the line's
+///    mean) mapped onto 0.8…1; text-layer words count as 100. The record's confidence is the calibrated model's
+///    P(right) from the chosen value's features (`TrustModel`, docs/calibration.md).
 /// 2. **Other sources confirm or disagree, never override.** A JSON sidecar (`IMG_0412.jpg.json`) and the
-///    date in the file name are independent sources. Agreeing with the document adds to the confidence.
+///    date in the file name are independent sources. Agreeing with the document cuts the chance of a wrong value tenfold.
 ///    A sidecar that disagrees leaves the document's value in place, puts its own value first among the
 ///    alternates, and sends the record to review (`sources-disagree`). A file name date that disagrees is
 ///    only an alternate: a file name usually records when the photo was taken, not the purchase.
