@@ -6,15 +6,13 @@ import Testing
 /// The classes of date errors seen on receipts the rules were not tuned on, each on a synthetic page.
 struct DateClassTests {
     let parser = ReceiptParser(today: today)
-    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency])
-    let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
 
     func extraction(_ lines: [String], language: String? = "eng") -> Extraction {
         parser.parse(pages: [page(lines)], language: language)
     }
 
     func record(_ lines: [String], language: String? = "eng") -> DocumentRecord {
-        merger.merge(extraction(lines, language: language), source: source, language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
+        mergedRecord(extraction(lines, language: language), language: language)
     }
 
     func days(_ line: String) -> [String] { DateReader.dates(in: line, order: .dayFirst, today: today).map(\.day.iso) }

@@ -3,6 +3,13 @@ import Testing
 
 @testable import ShoeboxCore
 
+/// The record the default merge gives `extraction` (source "a.jpg", the language as guessed with 0.9).
+func mergedRecord(_ extraction: Extraction, language: String?) -> DocumentRecord {
+    RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency]).merge(
+        extraction, source: SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1),
+        language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
+}
+
 /// Builds an OCR page from plain lines, one word per whitespace-separated token, 40 px line pitch.
 func page(_ lines: [String], confidence: Double = 95) -> OCRPage {
     var ocrLines: [OCRLine] = []

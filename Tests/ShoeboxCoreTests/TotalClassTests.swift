@@ -8,13 +8,9 @@ import Testing
 /// the total, and a computed total "mending" a total line that a rounding confirms.
 struct TotalClassTests {
     let parser = ReceiptParser(today: today)
-    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency])
-    let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
 
     func record(_ lines: [String], language: String? = "eng") -> DocumentRecord {
-        merger.merge(
-            parser.parse(pages: [page(lines)], language: language), source: source,
-            language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
+        mergedRecord(parser.parse(pages: [page(lines)], language: language), language: language)
     }
 
     func best(_ lines: [String], language: String? = "eng") -> AmountCandidate? {
