@@ -66,6 +66,26 @@ public enum TrustFit {
         return TrustModel(fittedOn: fittedOn, fields: models)
     }
 
+    /// The features of total, date and currency together ("total.arithmetic", "date.margin", …) for a model of the
+    /// three being right at once; nil when the row lacks one of them (an e-invoice's exact values).
+    static func jointFeatures(_ row: TrustRow) -> TrustFeatures? {
+        var out = TrustFeatures()
+        for field in RecordMerger.jointFields {
+            guard let f = row.features[field] else { return nil }
+            for (name, value) in f.values { out["\(field.rawValue).\(name)"] = value }
+        }
+        return out
+    }
+
+    /// A trial: one logistic model of "total, date and currency all right" over the three fields' features, where the
+    /// product of the per-field models treats their errors as independent (they are not: a bad scan misreads all).
+    static func fitJoint(_ rows: [TrustRow]) -> TrustModel.FieldModel? {
+        let samples = rows.compactMap { r in
+            jointFeatures(r).map { ($0, r.totalAndDateRight && (r.right[.currency] ?? true)) }
+        }
+        return samples.isEmpty ? nil : fit(samples)
+    }
+
     /// One field's logistic model over every feature name its samples carry, each weight of the sign
     /// `TrustFeatures.direction` allows: a feature whose fitted weight has the other sign is left out (weight 0) and
     /// the rest fitted again, until every weight agrees.
@@ -75,7 +95,9 @@ public enum TrustFit {
         while true {
             let model = fit(samples, names: names)
             let wrong = names.filter { n in
-                guard let sign = TrustFeatures.direction[n], let w = model.weights[n] else { return false }
+                guard let sign = TrustFeatures.direction[n] ?? TrustFeatures.direction[String(n.split(separator: ".").last ?? "")],
+                    let w = model.weights[n]
+                else { return false }
                 return Double(sign) * w < 0
             }
             if wrong.isEmpty {
@@ -173,6 +195,8 @@ public struct CrossValidation: Sendable {
     public private(set) var scored: [Field: (count: Int, right: Int)] = [:]
     /// Auto-accept share and precision at several `acceptPrecision` settings, the pipeline's among them.
     public private(set) var curve: [Point] = []
+    /// The same curve by the trial joint model (`TrustFit.fitJoint`), which the pipeline does not use yet.
+    public private(set) var jointCurve: [Point] = []
     public private(set) var documents = 0
     public private(set) var sroieDocuments = 0
 
@@ -191,16 +215,29 @@ public struct CrossValidation: Sendable {
         for f in TrustFit.fields { bins[f] = template }
         let precisions = Array(Set(CrossValidation.curvePrecisions + [acceptPrecision])).sorted()
         curve = precisions.map { Point(precision: $0) }
+        jointCurve = curve
         let foldOf = rows.map { TrustRow.fold(of: $0.document, folds: folds) }
         for k in 0..<folds {
-            let model = TrustFit.fit(zip(rows, foldOf).filter { $0.1 != k }.map(\.0), fittedOn: "fold \(k)")
+            let fitting = zip(rows, foldOf).filter { $0.1 != k }.map(\.0)
+            let model = TrustFit.fit(fitting, fittedOn: "fold \(k)")
+            let joint = TrustFit.fitJoint(fitting)
             for (row, fold) in zip(rows, foldOf) where fold == k {
-                add(row, model: model, requiredFields: requiredFields, acceptThreshold: acceptThreshold)
+                add(row, model: model, joint: joint, requiredFields: requiredFields, acceptThreshold: acceptThreshold)
             }
         }
     }
 
-    private mutating func add(_ row: TrustRow, model: TrustModel, requiredFields: [Field], acceptThreshold: Double) {
+    private static func count(_ row: TrustRow, probability: Double, in curve: inout [Point]) {
+        for i in curve.indices where probability >= curve[i].precision {
+            curve[i].accepted += 1
+            if row.totalAndDateRight { curve[i].right += 1 }
+            if row.format == "sroie" { curve[i].acceptedSROIE += 1 }
+        }
+    }
+
+    private mutating func add(
+        _ row: TrustRow, model: TrustModel, joint jointModel: TrustModel.FieldModel?, requiredFields: [Field], acceptThreshold: Double
+    ) {
         documents += 1
         if row.format == "sroie" { sroieDocuments += 1 }
         var p: [Field: Double] = row.fixedConfidence
@@ -215,12 +252,10 @@ public struct CrossValidation: Sendable {
             if right { scored[field, default: (0, 0)].right += 1 }
         }
         guard row.judged, row.otherReasons.isEmpty, requiredFields.allSatisfy({ (row.ruleConfidence[$0] ?? 0) >= acceptThreshold }) else { return }
-        let joint = requiredFields.filter(RecordMerger.jointFields.contains).reduce(1.0) { $0 * (p[$1] ?? 0) }
-        for i in curve.indices where joint >= curve[i].precision {
-            curve[i].accepted += 1
-            if row.totalAndDateRight { curve[i].right += 1 }
-            if row.format == "sroie" { curve[i].acceptedSROIE += 1 }
-        }
+        let product = requiredFields.filter(RecordMerger.jointFields.contains).reduce(1.0) { $0 * (p[$1] ?? 0) }
+        CrossValidation.count(row, probability: product, in: &curve)
+        let joint = TrustFit.jointFeatures(row).flatMap { f in jointModel?.probability(f) } ?? product
+        CrossValidation.count(row, probability: joint, in: &jointCurve)
     }
 
     /// Expected calibration error of a field over the reliability bins: Σ (bin share) × |mean predicted − observed|.
@@ -253,6 +288,14 @@ public struct CrossValidation: Sendable {
             }
         }
         lines.append("  auto-accept at each acceptPrecision: accepted, of them total and date right, share of SROIE receipts")
+        lines += curveLines(curve)
+        lines.append("  the same by a trial joint model of total, date and currency right at once (not used by the pipeline):")
+        lines += curveLines(jointCurve)
+        return lines.joined(separator: "\n")
+    }
+
+    func curveLines(_ curve: [Point]) -> [String] {
+        var lines: [String] = []
         for pt in curve {
             let mark = pt.precision == acceptPrecision ? "  <- the pipeline's" : ""
             let precision = pt.accepted == 0 ? 100 : 100 * Double(pt.right) / Double(pt.accepted)
@@ -261,7 +304,7 @@ public struct CrossValidation: Sendable {
                 String(format: "    %.3f  %3ld/%ld accepted, %3ld right (%5.1f%%), ", pt.precision, pt.accepted, documents, pt.right, precision)
                     + String(format: "SROIE %3ld/%ld (%4.1f%%)", pt.acceptedSROIE, sroieDocuments, share) + mark)
         }
-        return lines.joined(separator: "\n")
+        return lines
     }
 
     public var json: [String: Any] {
@@ -280,7 +323,10 @@ public struct CrossValidation: Sendable {
         }
         return [
             "folds": folds, "documents": documents, "sroieDocuments": sroieDocuments, "acceptPrecision": acceptPrecision, "fields": fieldsOut,
-            "curve": curve.map { ["acceptPrecision": $0.precision, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] }
+            "curve": curve.map { ["acceptPrecision": $0.precision, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] },
+            "jointModelCurve": jointCurve.map {
+                ["acceptPrecision": $0.precision, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE]
+            }
         ]
     }
 }
