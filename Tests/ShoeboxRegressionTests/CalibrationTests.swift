@@ -51,6 +51,11 @@ struct CalibrationTests {
         #expect(at?.accepted == 250)
         #expect(at?.right == 245)
         #expect(cv.text.contains("expected calibration error"))
+        // The joint model reads the same rows as one outcome: the totals decide it here, and at 0.9 it accepts the same.
+        #expect(cv.jointCurve.first { $0.precision == 0.9 }?.accepted == 250)
+        #expect(cv.jointCurve.first { $0.precision == 0.9 }?.right == 245)
+        let features = TrustFit.jointFeatures(CalibrationTests.rows()[0])
+        #expect(features?["total.arithmetic"] == 1 && features?["currency.explicit"] == 1 && features?["date.keyword"] == 1)
     }
 
     @Test func foldsAreFixedByThePath() {
