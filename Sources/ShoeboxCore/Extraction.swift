@@ -323,7 +323,8 @@ public struct Extraction: Sendable, Codable {
         var out = self
         out.amounts = join(amounts, second.amounts) { $0.minorUnits }
         out.dates = join(dates, second.dates) { $0 }
-        out.merchants = join(merchants, second.merchants) { ReceiptParser.normalizedMerchant($0) }
+        // A name the two readers read apart in a few letters: joined word by word (`joinedNameWords`).
+        out.merchants = Extraction.joinedNameWords(join(merchants, second.merchants) { ReceiptParser.normalizedMerchant($0) })
         out.currencies = join(currencies, second.currencies) { $0 }
         out.references = join(references, second.references) { ReceiptParser.normalizedMerchant($0) }
         out.sellerTaxIDs = join(sellerTaxIDs, second.sellerTaxIDs) { ReceiptParser.normalizedMerchant($0) }
