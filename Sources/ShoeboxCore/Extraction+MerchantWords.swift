@@ -23,7 +23,7 @@ extension Extraction {
             let joined = words.map { $0.chosen ?? (isSecond ? $0.second : $0.tesseract) }.joined(separator: " ")
             guard joined != c.value else { return c }
             return TextCandidate(
-                value: joined, role: c.role, score: c.score, evidence: c.evidence, checks: c.checks,
+                value: joined, role: c.role, score: c.score, evidence: c.evidence, checks: c.checks.union([.joinedWords]),
                 notes: c.notes + ["words joined from both readers' '\(c.value)' and '\(other.value)'"], wordConfidence: c.wordConfidence)
         }
     }

@@ -75,6 +75,8 @@ public enum Check: Hashable, Sendable, Codable {
     case readersDisagree
     /// A currency the page does not print, inferred from the country its hints name (a legal form, a tax name, a place).
     case fromCountry
+    /// A name both readers read on one line, its words joined from both readings (`Extraction.joinedNameWords`).
+    case joinedWords
 
     /// The note a person reads for the check.
     var note: String? {
@@ -86,7 +88,7 @@ public enum Check: Hashable, Sendable, Codable {
         case .printed(let times): "printed \(times)×"
         case .bothReaders: "both readers"
         case .readersDisagree: "the readers disagree"
-        case .fromCountry: nil
+        case .fromCountry, .joinedWords: nil
         }
     }
 }

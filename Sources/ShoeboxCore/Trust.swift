@@ -50,6 +50,7 @@ public struct TrustFeatures: Hashable, Sendable, Codable {
         f["secondOnly"] = c.evidence?.source == .secondReader && !c.checks.contains(.bothReaders) ? 1 : 0
         f["printedTwice"] = c.checks.contains { if case .printed(let n) = $0 { n > 1 } else { false } } ? 1 : 0
         f["textLayer"] = c.evidence?.source == .textLayer ? 1 : 0
+        f["joinedWords"] = c.checks.contains(.joinedWords) ? 1 : 0
         return f
     }
 }
