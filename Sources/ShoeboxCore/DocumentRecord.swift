@@ -295,7 +295,7 @@ extension DocumentRecord: Codable {
     }
 
     /// A per-field dictionary keyed by the fields' names, as JSON writes it.
-    static func byName<V>(_ d: [Field: V]) -> [String: V] {
+    public static func byName<V>(_ d: [Field: V]) -> [String: V] {
         Dictionary(uniqueKeysWithValues: d.map { ($0.key.rawValue, $0.value) })
     }
 

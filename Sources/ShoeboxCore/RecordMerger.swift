@@ -59,8 +59,11 @@ public struct RecordMerger: Sendable {
 
     static func ocrFactor<V, R>(_ c: Candidate<V, R>) -> Double {
         guard let e = c.evidence else { return 1 }
-        return 0.8 + 0.2 * min(1, max(0, (c.wordConfidence ?? e.ocrConfidence) / 100))
+        return ocrFactor(min(1, max(0, (c.wordConfidence ?? e.ocrConfidence) / 100)))
     }
+
+    /// The OCR factor of a value whose words were read with `confidence` (0–1): 0.8…1.
+    static func ocrFactor(_ confidence: Double) -> Double { 0.8 + 0.2 * confidence }
 
     /// One field's choice: the winner, its confidence, whether a different runner-up is close, and the
     /// best candidates with other values.

@@ -30,7 +30,7 @@ public struct TrustFeatures: Hashable, Sendable, Codable {
 
     /// The rule score weighed by OCR confidence (0–1), as the merge ranks candidates: what decides reading a page
     /// again, whatever the calibrated model makes of it.
-    public var ruleConfidence: Double { min(1, self["score"] * (0.8 + 0.2 * self["ocr"])) }
+    public var ruleConfidence: Double { min(1, self["score"] * RecordMerger.ocrFactor(self["ocr"])) }
 
     /// The features of a chosen candidate, from what the merge saw: the candidate, its margin over the best
     /// candidate with another value, how many other values there were and how many candidates read its value.

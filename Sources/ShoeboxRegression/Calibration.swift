@@ -22,8 +22,8 @@ public struct TrustRow: Sendable {
     var json: [String: Any] {
         [
             "document": document, "format": format, "judged": judged, "totalAndDateRight": totalAndDateRight,
-            "otherReasons": otherReasons.map(\.code), "fixedConfidence": DocumentRecordKeys.byName(fixedConfidence),
-            "right": DocumentRecordKeys.byName(right), "features": DocumentRecordKeys.byName(features.mapValues(\.values))
+            "otherReasons": otherReasons.map(\.code), "fixedConfidence": DocumentRecord.byName(fixedConfidence),
+            "right": DocumentRecord.byName(right), "features": DocumentRecord.byName(features.mapValues(\.values))
         ]
     }
 
@@ -329,9 +329,4 @@ public struct CrossValidation: Sendable {
             }
         ]
     }
-}
-
-/// Per-field dictionaries keyed by the fields' names, for the JSON report.
-enum DocumentRecordKeys {
-    static func byName<V>(_ d: [Field: V]) -> [String: V] { Dictionary(uniqueKeysWithValues: d.map { ($0.key.rawValue, $0.value) }) }
 }

@@ -455,12 +455,7 @@ enum RegressCommand {
                 acceptPrecision: config.acceptPrecision)
         }
         if let path = a.values["--fit"] { try writeModel(report, to: path, dir: dir) }
-        if let path = a.values["--trust-rows"] {
-            do { try report.trustRowsJSON().write(to: URL(fileURLWithPath: path)) } catch {
-                throw PipelineError(
-                    code: .store, message: "cannot write \(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
-            }
-        }
+        if let path = a.values["--trust-rows"] { try write(report.trustRowsJSON(), to: path, what: "") }
         return try finish(report, a, dir: dir, baseline: baseline)
     }
 
@@ -470,11 +465,18 @@ enum RegressCommand {
         let model = TrustFit.fit(report.trustRows, fittedOn: "\(counts) documents of \((dir as NSString).lastPathComponent)")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        do { try (encoder.encode(model) + Data("\n".utf8)).write(to: URL(fileURLWithPath: path)) } catch {
-            throw PipelineError(
-                code: .store, message: "cannot write the model \(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
-        }
+        // Encoding numbers and strings cannot fail.
+        try write(((try? encoder.encode(model)) ?? Data()) + Data("\n".utf8), to: path, what: "the model ")
         print("shoebox regress: wrote the trust model fitted on \(report.trustRows.count) documents to \(path)")
+    }
+
+    /// Writes one of regress's output files (`what`: "the report ", "the model ", or "" for a file without a name of
+    /// its own); a file that cannot be written is a store error naming it.
+    static func write(_ data: Data, to path: String, what: String) throws {
+        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
+            throw PipelineError(
+                code: .store, message: "cannot write \(what)\(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
+        }
     }
 
     /// The --baseline report's bytes (nil: no --baseline).
@@ -489,11 +491,7 @@ enum RegressCommand {
     /// Writes the --report, prints the report and compares it with the baseline: the exit code.
     static func finish(_ report: RegressionReport, _ a: Arguments, dir: String, baseline: Data?) throws -> ExitCode {
         if let path = a.values["--report"] {
-            do { try report.json().write(to: URL(fileURLWithPath: path)) } catch {
-                throw PipelineError(
-                    code: .store, message: "cannot write the report \(path): \(SystemReason.of(error)). Check that its folder exists and is writable."
-                )
-            }
+            try write(report.json(), to: path, what: "the report ")
         }
         print("shoebox regress: \(report.documents) documents in \(dir)")
         if a.flags.contains("--quiet") {
