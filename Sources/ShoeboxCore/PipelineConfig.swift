@@ -26,9 +26,8 @@ public struct PipelineConfig: Sendable, Equatable {
     /// without review.
     public var acceptThreshold: Double = 0.6
     /// The calibrated probability that the required total, date and currency are all right must reach this
-    /// (`RecordMerger.jointFields`); 0 asks for none. Off by default until the cross-validated figures meet the targets
-    /// (docs/calibration.md).
-    public var acceptPrecision: Double = 0
+    /// (`RecordMerger.allRight`, docs/calibration.md); 0 asks for none.
+    public var acceptPrecision: Double = 0.99
     public var requiredFields: [Field] = [.merchant, .date, .total, .currency]
     /// Pages larger than this many megapixels fail as image-too-large.
     public var maxMegapixels: Int = 60

@@ -53,10 +53,6 @@ public struct RecordMerger: Sendable {
         self.ambiguityMargin = ambiguityMargin
     }
 
-    /// The fields whose joint probability of being right auto-accepting asks for (`acceptPrecision`): those that
-    /// change what the books say. The merchant, whose misreading a person sees at a glance, only clears `acceptThreshold`.
-    public static let jointFields: [Field] = [.total, .date, .currency]
-
     static func ocrFactor<V, R>(_ c: Candidate<V, R>) -> Double {
         guard let e = c.evidence else { return 1 }
         return ocrFactor(min(1, max(0, (c.wordConfidence ?? e.ocrConfidence) / 100)))
@@ -332,14 +328,32 @@ public struct RecordMerger: Sendable {
         }
         // Together the money fields must be right with `acceptPrecision` (0: not asked): each one that falls short is a
         // reason, and when none does alone but all together do, the least sure one is.
-        guard acceptPrecision > 0 else { return reasons }
-        let joint = requiredFields.filter(RecordMerger.jointFields.contains).compactMap { f in record.confidence[f].map { (f, $0) } }
-        let p = joint.reduce(1.0) { $0 * $1.1 }
+        // A missing field is its own reason already.
+        let asked = requiredFields.filter(TrustModel.jointFields.contains)
+        let joint = asked.compactMap { f in record.confidence[f].map { (f, $0) } }
+        guard acceptPrecision > 0, joint.count == asked.count else { return RecordMerger.unique(reasons) }
+        let p = RecordMerger.allRight(required: requiredFields, trust: record.trust, confidence: record.confidence, model: model)
         if p < acceptPrecision, let weakest = joint.min(by: { $0.1 < $1.1 }) {
             let short = joint.filter { $0.1 < acceptPrecision }.map(\.0)
             reasons += (short.isEmpty ? [weakest.0] : short).map(ReviewReason.lowConfidence)
         }
         return RecordMerger.unique(reasons)
+    }
+
+    /// P(every required field among total, date and currency right), which `acceptPrecision` is held against. When all
+    /// three are required and the document gave them, the joint model's (`TrustModel.joint`), with the factor of a field
+    /// another source confirmed (a sidecar, the file name: `confirmed`) swapped for its raised probability, so a
+    /// confirmation only ever raises it. Else (a field filled by a sidecar, a field not required, no joint model) the
+    /// product of the fields' probabilities. `shoebox regress --folds` measures this same function.
+    public static func allRight(required: [Field], trust: [Field: TrustFeatures], confidence: [Field: Double], model: TrustModel) -> Double {
+        let fields = required.filter(TrustModel.jointFields.contains)
+        let product = fields.reduce(1.0) { $0 * (confidence[$1] ?? 0) }
+        guard fields.count == TrustModel.jointFields.count, var p = model.jointProbability(trust) else { return product }
+        for f in fields {
+            guard let own = trust[f].flatMap({ model.probability(f, $0) }), let now = confidence[f], own > 0 else { return product }
+            if now != own { p = p / own * now }
+        }
+        return min(1, p)
     }
 
     /// A probability raised by an independent source that states the same value (a sidecar, the file name): the

@@ -77,15 +77,40 @@ public struct TrustModel: Sendable, Equatable, Codable {
     /// What the model was fitted on, for people ("364 SROIE receipts, …").
     public var fittedOn: String
     public var fields: [String: FieldModel]
+    /// P(total, date and currency all right) from the three fields' features together (`jointFeatures`): what
+    /// auto-accepting asks for. One model of the three at once, because their errors are not independent (a bad scan
+    /// misreads all of them), so the product of the per-field probabilities is not P(all right).
+    public var joint: FieldModel?
 
-    public init(fittedOn: String, fields: [String: FieldModel]) {
+    public init(fittedOn: String, fields: [String: FieldModel], joint: FieldModel? = nil) {
         self.fittedOn = fittedOn
         self.fields = fields
+        self.joint = joint
     }
 
     /// P(the value is right) for a field the model knows; nil for one it does not.
     public func probability(_ field: Field, _ features: TrustFeatures) -> Double? {
         fields[field.rawValue]?.probability(features)
+    }
+
+    /// The fields the joint model covers: those that change what the books say.
+    public static let jointFields: [Field] = [.total, .date, .currency]
+
+    /// The features of total, date and currency together, named "total.arithmetic", "date.margin", …; nil when one of
+    /// the three has none (a value the model does not judge: an e-invoice's exact value, a sidecar's).
+    public static func jointFeatures(_ trust: [Field: TrustFeatures]) -> TrustFeatures? {
+        var out = TrustFeatures()
+        for field in jointFields {
+            guard let f = trust[field] else { return nil }
+            for (name, value) in f.values { out["\(field.rawValue).\(name)"] = value }
+        }
+        return out
+    }
+
+    /// P(total, date and currency all right) by the joint model; nil without one, or when a field has no features.
+    public func jointProbability(_ trust: [Field: TrustFeatures]) -> Double? {
+        guard let joint, let f = TrustModel.jointFeatures(trust) else { return nil }
+        return joint.probability(f)
     }
 
     /// The first 12 hex digits of the committed model file's SHA-256: part of the settings a record was judged under.

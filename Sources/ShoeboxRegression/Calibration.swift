@@ -46,6 +46,23 @@ public struct TrustRow: Sendable {
     }
 }
 
+/// What the rules ask of a record before the probability is asked at all: judged, no review reason besides a field's
+/// confidence, and each required field's rule confidence at `acceptThreshold`. The joint model is fitted on these
+/// records only, because it is only ever asked about them.
+public struct RulesGate: Sendable {
+    public let requiredFields: [Field]
+    public let acceptThreshold: Double
+
+    public init(requiredFields: [Field], acceptThreshold: Double) {
+        self.requiredFields = requiredFields
+        self.acceptThreshold = acceptThreshold
+    }
+
+    public func passes(_ row: TrustRow) -> Bool {
+        row.judged && row.otherReasons.isEmpty && requiredFields.allSatisfy { (row.ruleConfidence[$0] ?? 0) >= acceptThreshold }
+    }
+}
+
 /// Fits the trust model (`TrustModel`): an L2-regularised logistic regression per field, by Newton's method, the
 /// same result on every machine for the same rows.
 public enum TrustFit {
@@ -56,32 +73,23 @@ public enum TrustFit {
     /// 0.1 and 1 (docs/calibration.md): 1 pulls every probability below 0.99, 0.01 let one-off features decide.
     static let l2 = 0.1
 
-    public static func fit(_ rows: [TrustRow], fittedOn: String) -> TrustModel {
+    public static func fit(_ rows: [TrustRow], fittedOn: String, gate: RulesGate) -> TrustModel {
         var models: [String: TrustModel.FieldModel] = [:]
         for field in fields {
             let samples = rows.compactMap { r in r.features[field].flatMap { f in r.right[field].map { (f, $0) } } }
             guard !samples.isEmpty else { continue }
             models[field.rawValue] = fit(samples)
         }
-        return TrustModel(fittedOn: fittedOn, fields: models)
+        return TrustModel(fittedOn: fittedOn, fields: models, joint: fitJoint(rows.filter(gate.passes)))
     }
 
-    /// The features of total, date and currency together ("total.arithmetic", "date.margin", …) for a model of the
-    /// three being right at once; nil when the row lacks one of them (an e-invoice's exact values).
-    static func jointFeatures(_ row: TrustRow) -> TrustFeatures? {
-        var out = TrustFeatures()
-        for field in RecordMerger.jointFields {
-            guard let f = row.features[field] else { return nil }
-            for (name, value) in f.values { out["\(field.rawValue).\(name)"] = value }
-        }
-        return out
-    }
-
-    /// A trial: one logistic model of "total, date and currency all right" over the three fields' features, where the
-    /// product of the per-field models treats their errors as independent (they are not: a bad scan misreads all).
+    /// The joint model of "total, date and currency all right" over the three fields' features together
+    /// (`TrustModel.joint`), fitted on the rows given (the caller passes those `RulesGate` lets through: fitted on every
+    /// row, the hard cases the rules send to review anyway held the clean records' probability near the devset's
+    /// overall rate, under 0.99); nil without rows that have all three.
     static func fitJoint(_ rows: [TrustRow]) -> TrustModel.FieldModel? {
         let samples = rows.compactMap { r in
-            jointFeatures(r).map { ($0, r.totalAndDateRight && (r.right[.currency] ?? true)) }
+            TrustModel.jointFeatures(r.features).map { ($0, r.totalAndDateRight && (r.right[.currency] ?? true)) }
         }
         return samples.isEmpty ? nil : fit(samples)
     }
@@ -193,10 +201,11 @@ public struct CrossValidation: Sendable {
     public private(set) var bins: [Field: [Bin]] = [:]
     /// Per field: how many values were scored, and how many right.
     public private(set) var scored: [Field: (count: Int, right: Int)] = [:]
-    /// Auto-accept share and precision at several `acceptPrecision` settings, the pipeline's among them.
+    /// Auto-accept share and precision at several `acceptPrecision` settings, the pipeline's among them, as the
+    /// pipeline decides (`RecordMerger.allRight`: the joint model).
     public private(set) var curve: [Point] = []
-    /// The same curve by the trial joint model (`TrustFit.fitJoint`), which the pipeline does not use yet.
-    public private(set) var jointCurve: [Point] = []
+    /// The same curve by the product of the per-field probabilities, for comparison.
+    public private(set) var productCurve: [Point] = []
     public private(set) var documents = 0
     public private(set) var sroieDocuments = 0
 
@@ -205,6 +214,7 @@ public struct CrossValidation: Sendable {
     static let curvePrecisions: [Double] = [0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999]
 
     public init(rows: [TrustRow], folds: Int, requiredFields: [Field], acceptThreshold: Double, acceptPrecision: Double) {
+        let gate = RulesGate(requiredFields: requiredFields, acceptThreshold: acceptThreshold)
         self.folds = folds
         self.acceptPrecision = acceptPrecision
         var low = 0.0
@@ -215,14 +225,13 @@ public struct CrossValidation: Sendable {
         for f in TrustFit.fields { bins[f] = template }
         let precisions = Array(Set(CrossValidation.curvePrecisions + [acceptPrecision])).sorted()
         curve = precisions.map { Point(precision: $0) }
-        jointCurve = curve
+        productCurve = curve
         let foldOf = rows.map { TrustRow.fold(of: $0.document, folds: folds) }
         for k in 0..<folds {
             let fitting = zip(rows, foldOf).filter { $0.1 != k }.map(\.0)
-            let model = TrustFit.fit(fitting, fittedOn: "fold \(k)")
-            let joint = TrustFit.fitJoint(fitting)
+            let model = TrustFit.fit(fitting, fittedOn: "fold \(k)", gate: gate)
             for (row, fold) in zip(rows, foldOf) where fold == k {
-                add(row, model: model, joint: joint, requiredFields: requiredFields, acceptThreshold: acceptThreshold)
+                add(row, model: model, gate: gate)
             }
         }
     }
@@ -235,9 +244,7 @@ public struct CrossValidation: Sendable {
         }
     }
 
-    private mutating func add(
-        _ row: TrustRow, model: TrustModel, joint jointModel: TrustModel.FieldModel?, requiredFields: [Field], acceptThreshold: Double
-    ) {
+    private mutating func add(_ row: TrustRow, model: TrustModel, gate: RulesGate) {
         documents += 1
         if row.format == "sroie" { sroieDocuments += 1 }
         var p: [Field: Double] = row.fixedConfidence
@@ -251,11 +258,11 @@ public struct CrossValidation: Sendable {
             scored[field, default: (0, 0)].count += 1
             if right { scored[field, default: (0, 0)].right += 1 }
         }
-        guard row.judged, row.otherReasons.isEmpty, requiredFields.allSatisfy({ (row.ruleConfidence[$0] ?? 0) >= acceptThreshold }) else { return }
-        let product = requiredFields.filter(RecordMerger.jointFields.contains).reduce(1.0) { $0 * (p[$1] ?? 0) }
-        CrossValidation.count(row, probability: product, in: &curve)
-        let joint = TrustFit.jointFeatures(row).flatMap { f in jointModel?.probability(f) } ?? product
-        CrossValidation.count(row, probability: joint, in: &jointCurve)
+        guard gate.passes(row) else { return }
+        let product = gate.requiredFields.filter(TrustModel.jointFields.contains).reduce(1.0) { $0 * (p[$1] ?? 0) }
+        CrossValidation.count(row, probability: product, in: &productCurve)
+        let allRight = RecordMerger.allRight(required: gate.requiredFields, trust: row.features, confidence: p, model: model)
+        CrossValidation.count(row, probability: allRight, in: &curve)
     }
 
     /// Expected calibration error of a field over the reliability bins: Σ (bin share) × |mean predicted − observed|.
@@ -288,16 +295,16 @@ public struct CrossValidation: Sendable {
             }
         }
         lines.append("  auto-accept at each acceptPrecision: accepted, of them total and date right, share of SROIE receipts")
-        lines += curveLines(curve)
-        lines.append("  the same by a trial joint model of total, date and currency right at once (not used by the pipeline):")
-        lines += curveLines(jointCurve)
+        lines += curveLines(curve, marked: true)
+        lines.append("  the same by the product of the per-field probabilities (not used by the pipeline):")
+        lines += curveLines(productCurve, marked: false)
         return lines.joined(separator: "\n")
     }
 
-    func curveLines(_ curve: [Point]) -> [String] {
+    func curveLines(_ curve: [Point], marked: Bool) -> [String] {
         var lines: [String] = []
         for pt in curve {
-            let mark = pt.precision == acceptPrecision ? "  <- the pipeline's" : ""
+            let mark = marked && pt.precision == acceptPrecision ? "  <- the pipeline's" : ""
             let precision = pt.accepted == 0 ? 100 : 100 * Double(pt.right) / Double(pt.accepted)
             let share = sroieDocuments == 0 ? 0 : 100 * Double(pt.acceptedSROIE) / Double(sroieDocuments)
             lines.append(
@@ -324,7 +331,7 @@ public struct CrossValidation: Sendable {
         return [
             "folds": folds, "documents": documents, "sroieDocuments": sroieDocuments, "acceptPrecision": acceptPrecision, "fields": fieldsOut,
             "curve": curve.map { ["acceptPrecision": $0.precision, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] },
-            "jointModelCurve": jointCurve.map {
+            "productCurve": productCurve.map {
                 ["acceptPrecision": $0.precision, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE]
             }
         ]

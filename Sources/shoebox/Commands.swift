@@ -454,15 +454,18 @@ enum RegressCommand {
                 rows: report.trustRows, folds: folds, requiredFields: config.requiredFields, acceptThreshold: config.acceptThreshold,
                 acceptPrecision: config.acceptPrecision)
         }
-        if let path = a.values["--fit"] { try writeModel(report, to: path, dir: dir) }
+        if let path = a.values["--fit"] {
+            try writeModel(
+                report, to: path, dir: dir, gate: RulesGate(requiredFields: config.requiredFields, acceptThreshold: config.acceptThreshold))
+        }
         if let path = a.values["--trust-rows"] { try write(report.trustRowsJSON(), to: path, what: "") }
         return try finish(report, a, dir: dir, baseline: baseline)
     }
 
     /// `--fit FILE`: the trust model fitted on every document of the run, written as the data file the build embeds.
-    static func writeModel(_ report: RegressionReport, to path: String, dir: String) throws {
+    static func writeModel(_ report: RegressionReport, to path: String, dir: String, gate: RulesGate) throws {
         let counts = report.documentsByFormat.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        let model = TrustFit.fit(report.trustRows, fittedOn: "\(counts) documents of \((dir as NSString).lastPathComponent)")
+        let model = TrustFit.fit(report.trustRows, fittedOn: "\(counts) documents of \((dir as NSString).lastPathComponent)", gate: gate)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         // Encoding numbers and strings cannot fail.

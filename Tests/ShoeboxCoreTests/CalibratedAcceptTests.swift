@@ -54,6 +54,42 @@ struct CalibratedAcceptTests {
         #expect(record(precision: 0, model: CalibratedAcceptTests.flat(0.5)).status == .accepted)
     }
 
+    /// The joint model of the three fields decides when the document gave them, whatever the product says; a sidecar's
+    /// confirmation raises it by the field's own rise.
+    @Test func theJointModelDecidesWhenTheDocumentGaveTheFields() {
+        func joint(_ p: Double) -> TrustModel {
+            var m = CalibratedAcceptTests.flat(0.995)
+            m.joint = TrustModel.FieldModel(bias: log(p / (1 - p)), weights: [:])
+            return m
+        }
+        // Product 0.985, joint 0.995: accepted; product 0.985, joint 0.95: not.
+        #expect(record(precision: 0.99, model: joint(0.995)).status == .accepted)
+        let low = record(precision: 0.99, model: joint(0.95))
+        #expect(low.status == .review && low.reasons.count == 1)
+        // The joint model weighs the three fields' features, each under its field's name.
+        let r = record(precision: 0)
+        let features = TrustModel.jointFeatures(r.trust)
+        #expect(features?["total.arithmetic"] == 1 && features?["currency.explicit"] == 1 && features?["date.transaction"] == 1)
+        let m = joint(0.95)
+        var alone: [Field: Double] = [:]
+        for f in TrustModel.jointFields { alone[f] = m.probability(f, r.trust[f]!) }
+        #expect(abs(RecordMerger.allRight(required: [.total, .date, .currency], trust: r.trust, confidence: alone, model: m) - 0.95) < 1e-9)
+        alone[.date] = RecordMerger.confirmed(alone[.date]!)
+        // A confirmed field's factor is swapped for its raised probability: 0.95 / 0.995 × 0.9995.
+        let raised = RecordMerger.allRight(required: [.total, .date, .currency], trust: r.trust, confidence: alone, model: m)
+        #expect(abs(raised - 0.95 / 0.995 * 0.9995) < 1e-9)
+        // A sidecar agreeing on the total raises it, never lowers it: 0.988 alone is held back, 0.988 / 0.995 × 0.9995 ≈ 0.9925
+        // is not.
+        var agree = Sidecar()
+        agree.total = FieldInput.amount("3.68")
+        #expect(record(precision: 0.99, model: joint(0.988)).status == .review)
+        #expect(record(precision: 0.99, model: joint(0.988), other: OtherSources(sidecar: agree)).status == .accepted)
+        // A pipeline that does not require all three asks the product of those it requires.
+        let two = CalibratedAcceptTests.flat(0.995)
+        let p = RecordMerger.allRight(required: [.total, .date], trust: r.trust, confidence: [.total: 0.995, .date: 0.995], model: joint(0.5))
+        #expect(abs(p - 0.995 * 0.995) < 1e-12 && two.joint == nil)
+    }
+
     /// Two dates close in score (a printed date and a date-shaped code, or a reprint misread): a runner-up with
     /// another day within 0.1 sends the record to review, where a total's runner-up needs to be within 0.05.
     @Test func twoDatesCloseInScoreAreAmbiguous() {

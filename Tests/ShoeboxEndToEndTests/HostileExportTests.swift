@@ -90,7 +90,7 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
         ]
         for (folder, file) in layout { try copyFixture(file, to: folder.isEmpty ? scans : scans.appendingPathComponent(folder)) }
         let out = work.appendingPathComponent("out").path
-        let run = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today])
+        let run = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--pipeline", try rulesOnlyPipeline(in: work)])
         #expect(run.code == 0, "\(run.out)\(run.err)")
         let stored = try records(out)
         #expect(stored.count == layout.count, "\(stored.keys.sorted())")
@@ -235,7 +235,8 @@ private func runWithin(_ seconds: Double, _ args: [String]) throws -> (code: Int
 
         // An export while a run works: refused with the run named, or with --wait, done after it (with its records).
         for f in ["deu-supermarkt.png", "eng-gb-grocer.png"] { try copyFixture(f, to: scans.appendingPathComponent("office")) }
-        let running = try startProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--jobs", "1"])
+        let running = try startProgram(
+            shoebox, ["run", scans.path, "--out", out, "--today", today, "--jobs", "1", "--pipeline", try rulesOnlyPipeline(in: work)])
         for _ in 0..<200 where !((try? String(contentsOfFile: out + "/run.lock", encoding: .utf8)) ?? "").contains("run") {
             Thread.sleep(forTimeInterval: 0.02)
         }

@@ -27,7 +27,8 @@ struct CalibrationTests {
     }
 
     @Test func theFitReadsTheRatesOffTheRows() throws {
-        let model = TrustFit.fit(CalibrationTests.rows(), fittedOn: "test")
+        let model = TrustFit.fit(
+            CalibrationTests.rows(), fittedOn: "test", gate: RulesGate(requiredFields: [.total, .date, .currency], acceptThreshold: 0.6))
         let confirmed = try #require(model.probability(.total, TrustFeatures(["arithmetic": 1, "score": 1, "ocr": 1])))
         let unconfirmed = try #require(model.probability(.total, TrustFeatures(["arithmetic": 0, "score": 1, "ocr": 1])))
         #expect(abs(confirmed - 0.98) < 0.015)
@@ -51,10 +52,10 @@ struct CalibrationTests {
         #expect(at?.accepted == 250)
         #expect(at?.right == 245)
         #expect(cv.text.contains("expected calibration error"))
-        // The joint model reads the same rows as one outcome: the totals decide it here, and at 0.9 it accepts the same.
-        #expect(cv.jointCurve.first { $0.precision == 0.9 }?.accepted == 250)
-        #expect(cv.jointCurve.first { $0.precision == 0.9 }?.right == 245)
-        let features = TrustFit.jointFeatures(CalibrationTests.rows()[0])
+        // The product of the per-field models reads the same rows: the totals decide it here, and at 0.9 it accepts the same.
+        #expect(cv.productCurve.first { $0.precision == 0.9 }?.accepted == 250)
+        #expect(cv.productCurve.first { $0.precision == 0.9 }?.right == 245)
+        let features = TrustModel.jointFeatures(CalibrationTests.rows()[0].features)
         #expect(features?["total.arithmetic"] == 1 && features?["currency.explicit"] == 1 && features?["date.keyword"] == 1)
     }
 
@@ -68,6 +69,7 @@ struct CalibrationTests {
     @Test func theCommittedModelCalibratesTheFourFields() {
         let model = TrustModel.committed
         for field in TrustFit.fields { #expect(model.fields[field.rawValue] != nil, "no model for \(field)") }
+        #expect(model.joint != nil, "no joint model")
         #expect(TrustModel.committedDigest.count == 12)
     }
 

@@ -24,6 +24,16 @@ public func temporaryDirectory() throws -> URL {
     return url
 }
 
+/// A pipeline file in `work` that lets the rules alone decide what is accepted (`acceptPrecision` 0), for tests whose
+/// subject is what happens to accepted records (exports, review, duplicates), not the calibrated gate: the fixture
+/// receipts' joint probability sits near 0.99, so under the default gate some of them wait in review and a refitted model
+/// would move which. The gate itself is tested in CalibratedAcceptTests and CalibratedGateEndToEndTests.
+public func rulesOnlyPipeline(in work: URL) throws -> String {
+    let file = work.appendingPathComponent("rules-only.json")
+    try Data(#"{"version": 1, "acceptPrecision": 0}"#.utf8).write(to: file)
+    return file.path
+}
+
 /// `<work>/scans/receipts` holding a copy of every fixture receipt (the documents, not their expectations), and
 /// the names of the files copied.
 public func fixtureReceiptsFolder(in work: URL) throws -> (folder: URL, files: [String]) {
