@@ -35,6 +35,8 @@ let package = Package(
         // PP-OCR text-line recognition through ONNX Runtime's C API, the library opened with dlopen (ppocr.c): the
         // second reader, present when `make setup` installed its parts.
         .target(name: "PPOCR", linkerSettings: [.linkedLibrary("dl"), .linkedLibrary("m")]),
+        // A web server bound to 127.0.0.1 over libmicrohttpd, whose start is variadic (local_http.c): `shoebox serve`.
+        .target(name: "LocalHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
         // Pure domain: imports no C module.
@@ -62,9 +64,13 @@ let package = Package(
         .target(
             name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],
             swiftSettings: swiftSettings),
+        // `shoebox serve`: review in the browser, served from inside the binary.
+        .target(
+            name: "ShoeboxServe", dependencies: ["ShoeboxCore", "ShoeboxStore", "LocalHTTP"],
+            resources: [.embedInCode("app.html"), .embedInCode("app.js"), .embedInCode("app.css")], swiftSettings: swiftSettings),
         .executableTarget(
             name: "shoebox",
-            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxRegression"],
+            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxRegression", "ShoeboxServe"],
             swiftSettings: swiftSettings),
         // Renders the synthetic receipts in Fixtures/ (run by `make fixtures`; output is committed).
         .executableTarget(

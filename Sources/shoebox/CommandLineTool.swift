@@ -86,6 +86,7 @@ enum CommandLineTool {
             case "export": return try ExportCommand.main(rest)
             case "import": return try ImportCommand.main(rest)
             case "review": return try ReviewCommand.main(rest)
+            case "serve": return try ServeCommand.main(rest)
             case "regress": return try RegressCommand.main(rest)
             default:
                 throw UsageError(message: "shoebox: unknown command '\(verb)'. See 'shoebox --help'.")

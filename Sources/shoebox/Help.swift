@@ -9,6 +9,7 @@ enum Help {
           extract FILE…    read single files and print what Shoebox finds (nothing is stored)
           status           show how many documents are accepted, in review, duplicates or failed
           review           work through the records the pipeline was not sure about (or --export / --apply)
+          serve            the same review in a browser, on this machine only (127.0.0.1)
           export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
           import           merge a store exported with `export --format json` into this one
           regress DIR      compare extraction with the expected values of fixtures in DIR
@@ -113,6 +114,22 @@ enum Help {
                              review: how well Shoebox reads in real use
         """
 
+    static let serve = """
+        usage: shoebox serve [--out DIR] [--port N] [--today YYYY-MM-DD]
+
+        Serves the review queue as a web app on 127.0.0.1 (never on other addresses) until Ctrl-C, and prints
+        the address to open, with a random token that is the key to it. The queue by state, folder and
+        reason; a record's fields with their evidence and alternates; keys: j/k next and previous, a accept,
+        1-9 pick an alternate, e edit, r reject, d/n duplicate or not, u undo, ? the keys. Decisions are
+        checked and saved as in `shoebox review`, into the same store.
+
+        Refused: another Host than 127.0.0.1 or localhost at the port (421), a request without the token
+        (403), a change without the page's own token or from another site's page (403), a path with '..' (400).
+
+          --out DIR      output folder (default ./shoebox-out)
+          --port N       the port (default 8421; 0: any free one); taken by another program: exit 4
+          --today DATE   the day typed dates are checked against (default: the system's date)
+        """
     static let review = """
         usage: shoebox review [--out DIR] [--today YYYY-MM-DD]
                shoebox review --export FILE [--out DIR]

@@ -1,0 +1,121 @@
+import Foundation
+public import ShoeboxCore
+public import ShoeboxStore
+
+/// The review web app's routes, behind `ServeGuard`. Decisions go through the same code as the terminal review and
+/// `review --apply`: `Review.validate` for what a person types, `Store.decide` for what is saved.
+///
+/// - `GET /`: the app (HTML; its script and style at `/app.js`, `/app.css`).
+/// - `GET /api/queue?state=&folder=&reason=`: counts per state, and the records in that state (review by default).
+/// - `GET /api/record?source=`: one record as it stands, with the pipeline's suggestion.
+/// - `POST /api/decide`: `{"source", "action": accept|reject|duplicate|not-duplicate|edit, "field", "value"}`.
+/// - `POST /api/undo`: takes back the last decision.
+public final class ReviewApp: @unchecked Sendable {
+    let store: Store
+    let guarding: ServeGuard
+    let today: CalendarDay
+
+    public init(store: Store, guarding: ServeGuard, today: CalendarDay) {
+        self.store = store
+        self.guarding = guarding
+        self.today = today
+    }
+
+    public func handle(_ r: HTTPRequest) -> HTTPResponse {
+        if let refusal = guarding.refusal(r) { return guarding.harden(refusal, for: r) }
+        let response: HTTPResponse
+        do {
+            switch (r.method, r.path) {
+            case ("GET", "/"), ("HEAD", "/"): response = page()
+            case ("GET", "/app.js"): response = asset(PackageResources.app_js, "text/javascript; charset=utf-8")
+            case ("GET", "/app.css"): response = asset(PackageResources.app_css, "text/css; charset=utf-8")
+            case ("GET", "/api/queue"): response = try queue(r.query)
+            case ("GET", "/api/record"): response = try record(r.query["source"] ?? "")
+            case ("POST", "/api/decide"): response = try decide(r.body)
+            case ("POST", "/api/undo"): response = try undo()
+            default: response = .text(404, "Nothing here: '\(r.path)'.")
+            }
+        } catch {
+            response = .json(500, ["error": "the store could not be read or written: \(error). Check the output folder, then reload."])
+        }
+        return guarding.harden(response, for: r)
+    }
+
+    func page() -> HTTPResponse {
+        let html = String(decoding: PackageResources.app_html, as: UTF8.self).replacingOccurrences(of: "{{csrf}}", with: guarding.csrf)
+        return HTTPResponse(status: 200, headers: [("Content-Type", "text/html; charset=utf-8")], body: Array(html.utf8))
+    }
+
+    func asset(_ bytes: [UInt8], _ type: String) -> HTTPResponse { HTTPResponse(status: 200, headers: [("Content-Type", type)], body: bytes) }
+
+    /// The records as they stand now (the suggestion with every decision applied), by source.
+    func current() throws -> [(suggestion: DocumentRecord, record: DocumentRecord)] { try store.effectiveRecords() }
+
+    func queue(_ q: [String: String]) throws -> HTTPResponse {
+        let all = try current().map(\.record)
+        var counts: [String: Int] = [:]
+        for s in RecordStatus.allCases { counts[s.rawValue] = 0 }
+        for r in all { counts[r.status.rawValue, default: 0] += 1 }
+        let state = q["state"].flatMap(RecordStatus.init(rawValue:)) ?? .review
+        let items = all.filter { r in
+            r.status == state && (q["folder"].map { $0.isEmpty || $0 == r.folder } ?? true)
+                && (q["reason"].map { reason in reason.isEmpty || r.reasons.contains { $0.code == reason } } ?? true)
+        }
+        .sorted { $0.source < $1.source }
+        return .json(
+            200,
+            [
+                "counts": counts, "state": state.rawValue, "folders": Array(Set(all.map(\.folder))).sorted(),
+                "reasons": Array(Set(all.flatMap { $0.reasons.map(\.code) })).sorted(), "items": items.map(ReviewApp.summary)
+            ])
+    }
+
+    static func summary(_ r: DocumentRecord) -> [String: Any] {
+        [
+            "source": r.source, "folder": r.folder, "status": r.status.rawValue, "reasons": r.reasons.map(\.code),
+            "merchant": r.merchant ?? "", "date": r.date?.iso ?? "", "total": r.total?.decimalString ?? "", "currency": r.currency?.code ?? ""
+        ]
+    }
+
+    func record(_ source: String) throws -> HTTPResponse {
+        guard let found = try current().first(where: { $0.record.source == source }) else {
+            return .json(404, ["error": "no record '\(source)' in this store."])
+        }
+        return .json(200, ["record": ReviewApp.object(found.record), "suggestion": ReviewApp.object(found.suggestion), "today": today.iso])
+    }
+
+    static func object(_ r: DocumentRecord) -> Any {
+        (try? JSONSerialization.jsonObject(with: Data(r.jsonLine().utf8))) ?? [:]
+    }
+
+    func decide(_ body: [UInt8]) throws -> HTTPResponse {
+        guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let source = o["source"] as? String,
+            let actionName = o["action"] as? String
+        else { return .json(400, ["error": "a decision is a JSON object with \"source\" and \"action\"."]) }
+        guard let action = ReviewDecision.Action(rawValue: actionName) else {
+            let names = ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", ")
+            return .json(422, ["error": "'\(actionName)' is not a decision; decisions are \(names)."])
+        }
+        guard let record = try current().first(where: { $0.record.source == source })?.record else {
+            return .json(404, ["error": "no record '\(source)' in this store."])
+        }
+        var decision = ReviewDecision(action: action)
+        if action == .edit {
+            guard let field = o["field"] as? String, let value = o["value"] as? String else {
+                return .json(422, ["error": "an edit names a \"field\" and its \"value\"."])
+            }
+            switch Review.validate(field: field, value: value, record: record, today: today) {
+            case .success(let v): decision = ReviewDecision(action: .edit, field: Field(rawValue: field), value: v)
+            case .failure(let e): return .json(422, ["error": e.message])
+            }
+        }
+        try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()))
+        let now = try current().first { $0.record.source == source }?.record ?? record
+        return .json(200, ["record": ReviewApp.object(now)])
+    }
+
+    func undo() throws -> HTTPResponse {
+        guard let (path, d) = try store.undoLastDecision() else { return .json(200, ["undone": NSNull()]) }
+        return .json(200, ["undone": ["source": path, "action": d.action.rawValue, "field": d.field?.rawValue ?? ""]])
+    }
+}

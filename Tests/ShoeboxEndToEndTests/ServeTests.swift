@@ -1,0 +1,163 @@
+import Foundation
+import ShoeboxTestSupport
+import Testing
+
+/// `shoebox serve` through the built binary and curl: what a local web app must refuse (a wrong token, a wrong
+/// Host, a change without the page's own token or from another site, a path out of the app), the headers every
+/// answer carries, decisions saved into the same store as `shoebox review`'s, and the loopback address only.
+@Suite(.serialized) struct ServeTests {
+    /// A running `shoebox serve`, its port and token read from what it printed.
+    final class Served {
+        let process: Process
+        let port: Int
+        let token: String
+        let printed: URL
+
+        init(out: String, port: Int = 0, work: URL) throws {
+            printed = work.appendingPathComponent("serve-\(UUID().uuidString).txt")
+            _ = FileManager.default.createFile(atPath: printed.path, contents: nil)
+            process = Process()
+            process.executableURL = URL(fileURLWithPath: shoebox)
+            process.arguments = ["serve", "--out", out, "--port", String(port), "--today", today]
+            process.standardOutput = try FileHandle(forWritingTo: printed)
+            process.standardError = process.standardOutput
+            try process.run()
+            var found: (Int, String)?
+            for _ in 0..<200 where found == nil {
+                Thread.sleep(forTimeInterval: 0.05)
+                let text = (try? String(contentsOf: printed, encoding: .utf8)) ?? ""
+                if let r = text.range(of: #"http://127\.0\.0\.1:(\d+)/\?token=([0-9a-f]{64})"#, options: .regularExpression) {
+                    let url = String(text[r])
+                    let port = Int(url.split(separator: ":")[2].split(separator: "/")[0])!
+                    found = (port, String(url.split(separator: "=")[1]))
+                }
+                if !process.isRunning { break }
+            }
+            guard let (p, t) = found else {
+                process.terminate()
+                throw ServeFailed(output: (try? String(contentsOf: printed, encoding: .utf8)) ?? "")
+            }
+            self.port = p
+            token = t
+        }
+
+        var output: String { (try? String(contentsOf: printed, encoding: .utf8)) ?? "" }
+
+        /// Ctrl-C, and the exit code.
+        func stop() -> Int32 {
+            kill(process.processIdentifier, SIGINT)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    struct ServeFailed: Error, CustomStringConvertible {
+        let output: String
+        var description: String { "shoebox serve did not print its address: \(output)" }
+    }
+
+    /// One request by curl: the status, the response headers and the body.
+    static func curl(_ args: [String], work: URL) throws -> (status: Int, headers: String, body: String) {
+        let curl = try #require(which("curl"), "curl is missing: apt-get install -y curl (make setup)")
+        let headers = work.appendingPathComponent("h.txt").path
+        let body = work.appendingPathComponent("b.txt").path
+        let r = try runProgram(curl, ["-s", "--path-as-is", "-D", headers, "-o", body, "-w", "%{http_code}"] + args)
+        return (
+            Int(r.out) ?? -1, (try? String(contentsOfFile: headers, encoding: .utf8)) ?? "",
+            (try? String(contentsOfFile: body, encoding: .utf8)) ?? ""
+        )
+    }
+
+    @Test(.tags(.ocr)) func theAppRefusesWhatItMustAndSavesDecisionsIntoTheStore() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let office = work.appendingPathComponent("scans/office")
+        try FileManager.default.createDirectory(at: office, withIntermediateDirectories: true)
+        for f in ["IMG_2201.jpg", "scan_0007.png"] {
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("sample-scans/office-supplies/\(f)"), to: office.appendingPathComponent(f))
+        }
+        // A sidecar that disagrees with the printed total: one record waits in review whatever the gate says.
+        try Data(#"{"total": "79.52"}"#.utf8).write(to: office.appendingPathComponent("IMG_2201.jpg.json"))
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today]).code == 0)
+
+        let served = try Served(out: out, work: work)
+        let base = "http://127.0.0.1:\(served.port)"
+        let key = "token=\(served.token)"
+        func curl(_ args: [String]) throws -> (status: Int, headers: String, body: String) { try ServeTests.curl(args, work: work) }
+
+        // Refused: no token, a wrong one, another Host (DNS rebinding), a path out of the app, an unknown method.
+        #expect(try curl([base + "/"]).status == 403)
+        #expect(try curl([base + "/api/queue?token=" + String(repeating: "0", count: 64)]).status == 403)
+        #expect(try curl(["-H", "Host: attacker.example:\(served.port)", "\(base)/?\(key)"]).status == 421)
+        #expect(try curl(["-H", "Host: 127.0.0.1:1", "\(base)/?\(key)"]).status == 421)
+        #expect(try curl(["\(base)/../../etc/passwd?\(key)"]).status == 400)
+        #expect(try curl(["\(base)/%2e%2e/%2e%2e/etc/passwd?\(key)"]).status == 400)
+        #expect(try curl(["\(base)/store.sqlite?\(key)"]).status == 404)
+        #expect(try curl(["-X", "DELETE", "\(base)/?\(key)"]).status == 405)
+
+        // The page: its own token for changes, the key as a cookie only this site sends, and the hardening headers.
+        let page = try curl(["\(base)/?\(key)"])
+        #expect(page.status == 200)
+        let csrf = try #require(
+            page.body.range(of: #"content="[0-9a-f]{64}""#, options: .regularExpression).map { String(page.body[$0].dropFirst(9).dropLast()) })
+        #expect(csrf != served.token)
+        #expect(page.headers.contains("Set-Cookie: shoebox_token=\(served.token); Path=/; HttpOnly; SameSite=Strict"))
+        #expect(page.headers.contains("Content-Security-Policy: default-src 'none'; script-src 'self'"))
+        #expect(page.headers.contains("X-Frame-Options: DENY") && page.headers.contains("X-Content-Type-Options: nosniff"))
+        let cookie = "shoebox_token=\(served.token)"
+
+        // The queue, by the cookie alone.
+        let queue = try curl(["-b", cookie, "\(base)/api/queue"])
+        #expect(queue.status == 200)
+        let q = try #require(try JSONSerialization.jsonObject(with: Data(queue.body.utf8)) as? [String: Any])
+        let items = try #require(q["items"] as? [[String: Any]])
+        #expect(items.contains { $0["source"] as? String == "office/IMG_2201.jpg" }, "\(queue.body)")
+
+        // Changes: refused without the page's token, with a wrong one, or from another site's page.
+        let accept = #"{"source": "office/IMG_2201.jpg", "action": "accept"}"#
+        #expect(try curl(["-b", cookie, "-X", "POST", "-d", accept, "\(base)/api/decide"]).status == 403)
+        #expect(try curl(["-b", cookie, "-H", "X-Shoebox-CSRF: \(served.token)", "-X", "POST", "-d", accept, "\(base)/api/decide"]).status == 403)
+        #expect(
+            try curl([
+                "-b", cookie, "-H", "X-Shoebox-CSRF: \(csrf)", "-H", "Origin: http://attacker.example", "-X", "POST", "-d", accept,
+                "\(base)/api/decide"
+            ]).status == 403)
+        #expect(try runProgram(shoebox, ["status", "--out", out]).out.contains("review  office/IMG_2201.jpg"))
+
+        // An edit a person could not type in the terminal is refused with the same sentence.
+        let bad = try curl([
+            "-b", cookie, "-H", "X-Shoebox-CSRF: \(csrf)", "-X", "POST", "-d",
+            #"{"source": "office/IMG_2201.jpg", "action": "edit", "field": "total", "value": "12,3x"}"#,
+            "\(base)/api/decide"
+        ])
+        #expect(bad.status == 422 && bad.body.contains("is not an amount"), "\(bad)")
+        // Edit, accept: saved into the store, as `shoebox status` reads it; undo takes the accept back.
+        for body in [#"{"source": "office/IMG_2201.jpg", "action": "edit", "field": "total", "value": "97.52"}"#, accept] {
+            let r = try curl(["-b", cookie, "-H", "X-Shoebox-CSRF: \(csrf)", "-H", "Origin: \(base)", "-X", "POST", "-d", body, "\(base)/api/decide"])
+            #expect(r.status == 200, "\(r)")
+        }
+        #expect(!(try runProgram(shoebox, ["status", "--out", out]).out.contains("review  office/IMG_2201.jpg")))
+        let undo = try curl(["-b", cookie, "-H", "X-Shoebox-CSRF: \(csrf)", "-X", "POST", "-d", "{}", "\(base)/api/undo"])
+        #expect(undo.status == 200 && undo.body.contains("accept"), "\(undo)")
+        #expect(try runProgram(shoebox, ["status", "--out", out]).out.contains("review  office/IMG_2201.jpg"))
+
+        // Listening on the loopback address only (127.0.0.1 is 0100007F in /proc/net/tcp).
+        let tcp = try String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)
+        let listening = tcp.split(separator: "\n").filter { $0.contains(String(format: ":%04X ", served.port)) && $0.contains(" 0A ") }
+        #expect(!listening.isEmpty && listening.allSatisfy { $0.contains("0100007F:") }, "\(listening)")
+
+        // A second serve on the same store works beside the first; one on a taken port is refused with the reason.
+        let second = try Served(out: out, work: work)
+        #expect(
+            try curl(["\(base.replacingOccurrences(of: String(served.port), with: String(second.port)))/api/queue?token=\(second.token)"]).status
+                == 200)
+        #expect(second.stop() == 0)
+        let taken = try runProgram(shoebox, ["serve", "--out", out, "--port", String(served.port), "--today", today])
+        #expect(taken.code == 4 && taken.err.contains("cannot listen on 127.0.0.1:\(served.port)"), "\(taken)")
+
+        #expect(served.stop() == 0)
+        #expect(served.output.contains("stopped; every decision is saved"))
+    }
+}
