@@ -8,7 +8,8 @@ export OMP_THREAD_LIMIT := 1
 PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpoppler-glib-dev libcairo2-dev libarchive-dev \
 	libsqlite3-dev libcld2-dev libxlsxwriter-dev libqpdf-dev libxml2 zlib1g-dev libjpeg62-turbo-dev tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-spa tesseract-ocr-fra \
 	tesseract-ocr-msa tesseract-ocr-osd unzip zip poppler-utils python3 python3-pip python3-openpyxl qpdf sqlite3 imagemagick strace util-linux \
-	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf libmicrohttpd-dev curl
+	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf libmicrohttpd-dev curl \
+	chromium chromium-driver python3-selenium
 
 SAMPLE := Fixtures/sample-scans
 OUT := shoebox-out
@@ -41,8 +42,11 @@ build: setup
 release: setup
 	swift build -c release --product shoebox
 
+# The Swift suites, then review in a real browser (headless Chromium driven by Debian's Selenium, with Debian's
+# Python: the one on PATH may be another without it).
 test: build format-check
 	swift test
+	/usr/bin/python3 Tests/browser/review_in_browser.py .build/debug/shoebox
 
 # Every test except those tagged .ocr (tesseract over whole documents) or .slow (Tests/ShoeboxTestSupport/Tags.swift),
 # in about a minute: the check to run while working; `make test` runs everything. `swift test --skip` matches test

@@ -7,7 +7,9 @@ public import ShoeboxStore
 ///
 /// - `GET /`: the app (HTML; its script and style at `/app.js`, `/app.css`).
 /// - `GET /api/queue?state=&folder=&reason=`: counts per state, and the records in that state (review by default).
-/// - `GET /api/record?source=`: one record as it stands, with the pipeline's suggestion.
+/// - `GET /api/record?source=`: one record as it stands, with the pipeline's suggestion, its pages' sizes and the
+///   box of each field's evidence.
+/// - `GET /api/page?source=&page=`: that page of the original (`PageView`).
 /// - `POST /api/decide`: `{"source", "action": accept|reject|duplicate|not-duplicate|edit, "field", "value"}`.
 /// - `POST /api/undo`: takes back the last decision.
 public final class ReviewApp: @unchecked Sendable {
@@ -29,8 +31,11 @@ public final class ReviewApp: @unchecked Sendable {
             case ("GET", "/"), ("HEAD", "/"): response = page()
             case ("GET", "/app.js"): response = asset(PackageResources.app_js, "text/javascript; charset=utf-8")
             case ("GET", "/app.css"): response = asset(PackageResources.app_css, "text/css; charset=utf-8")
+            // Browsers ask for it on their own; there is none.
+            case ("GET", "/favicon.ico"): response = HTTPResponse(status: 204)
             case ("GET", "/api/queue"): response = try queue(r.query)
             case ("GET", "/api/record"): response = try record(r.query["source"] ?? "")
+            case ("GET", "/api/page"): response = try page(r.query["source"] ?? "", number: Int(r.query["page"] ?? "1") ?? 0)
             case ("POST", "/api/decide"): response = try decide(r.body)
             case ("POST", "/api/undo"): response = try undo()
             default: response = .text(404, "Nothing here: '\(r.path)'.")
@@ -81,7 +86,19 @@ public final class ReviewApp: @unchecked Sendable {
         guard let found = try current().first(where: { $0.record.source == source }) else {
             return .json(404, ["error": "no record '\(source)' in this store."])
         }
-        return .json(200, ["record": ReviewApp.object(found.record), "suggestion": ReviewApp.object(found.suggestion), "today": today.iso])
+        return .json(
+            200,
+            [
+                "record": ReviewApp.object(found.record), "suggestion": ReviewApp.object(found.suggestion), "today": today.iso,
+                "geometry": PageView.geometry(try store.pages(path: source), record: found.record)
+            ])
+    }
+
+    /// A page of the record's original, found through the store (never a path from the request).
+    func page(_ source: String, number: Int) throws -> HTTPResponse {
+        guard number >= 1, number <= 10_000 else { return .text(404, "There is no page \(number).") }
+        guard let file = try store.originalPaths()[source] else { return .text(404, "No record '\(source)' in this store.") }
+        return PageView.image(file: file, page: number)
     }
 
     static func object(_ r: DocumentRecord) -> Any {

@@ -1,7 +1,7 @@
 // Shoebox review in the browser: the queue, one record, keys. Plain JavaScript, nothing fetched from elsewhere.
 "use strict";
 const csrf = document.querySelector('meta[name="shoebox-csrf"]').content;
-const state = { state: "review", folder: "", reason: "", items: [], index: -1, record: null };
+const state = { state: "review", folder: "", reason: "", items: [], index: -1, record: null, geometry: null, page: 1, zoom: 1 };
 
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
@@ -72,7 +72,75 @@ async function open(i) {
   for (const li of document.querySelectorAll("#items li")) li.classList.toggle("current", li.dataset.source === state.items[i].source);
   const data = await get("/api/record?" + new URLSearchParams({ source: state.items[i].source }));
   state.record = data.record;
+  state.geometry = data.geometry;
+  state.page = firstEvidencePage(data.geometry);
   show(data.record);
+}
+
+function firstEvidencePage(g) {
+  const pages = Object.values((g && g.boxes) || {}).map((b) => b.page);
+  return pages.length ? Math.min(...pages) : 1;
+}
+
+// The page image, scaled to the panel's width × zoom, with a box over the line each field was read from.
+function pageView(r) {
+  const g = state.geometry || { pages: [], boxes: {} };
+  const pageCount = Math.max(g.pages.length, 1);
+  const img = el("img", { alt: `page ${state.page} of ${r.source}`, src: "/api/page?" + new URLSearchParams({ source: r.source, page: state.page }) });
+  const sheet = el("div", { class: "sheet" }, img);
+  const view = el("div", { class: "view", id: "view" }, sheet);
+  img.addEventListener("load", () => placeBoxes(sheet, img, g));
+  img.addEventListener("error", () => view.replaceChildren(el("p", { class: "empty" }, "No page image for this record.")));
+  sheet.style.width = `${100 * state.zoom}%`;
+  dragToPan(view);
+  const tools = el("div", { class: "tools" },
+    el("button", { type: "button", onclick: () => zoom(1.25) }, "+"), el("button", { type: "button", onclick: () => zoom(0.8) }, "−"),
+    el("button", { type: "button", onclick: () => zoom(0) }, "fit"),
+    pageCount > 1 ? el("span", {}, el("button", { type: "button", onclick: () => turn(-1) }, "‹"), ` page ${state.page} of ${pageCount} `,
+      el("button", { type: "button", onclick: () => turn(1) }, "›")) : null);
+  return el("div", { class: "page" }, tools, view);
+}
+
+function placeBoxes(sheet, img, g) {
+  for (const b of sheet.querySelectorAll(".box")) b.remove();
+  const page = g.pages.find((p) => p.page === state.page);
+  if (!page || !img.naturalWidth) return;
+  const scale = img.clientWidth / page.width;
+  // Fields read from one line (a total and its currency) share one box and one label.
+  const lines = new Map();
+  for (const [field, b] of Object.entries(g.boxes)) {
+    if (b.page !== state.page) continue;
+    const key = [b.left, b.top, b.right, b.bottom].join(",");
+    if (lines.has(key)) lines.get(key).fields.push(field); else lines.set(key, { b, fields: [field] });
+  }
+  for (const { b, fields } of lines.values()) {
+    const box = el("div", { class: "box", "data-fields": fields.join(" "), title: fields.join(", ") }, el("span", {}, fields.join(", ")));
+    Object.assign(box.style, { left: `${b.left * scale - 3}px`, top: `${b.top * scale - 3}px`,
+      width: `${(b.right - b.left) * scale + 6}px`, height: `${(b.bottom - b.top) * scale + 6}px` });
+    sheet.append(box);
+  }
+}
+
+function zoom(factor) {
+  state.zoom = factor === 0 ? 1 : Math.min(6, Math.max(0.25, state.zoom * factor));
+  if (state.record) show(state.record);
+}
+
+function turn(step) {
+  const count = Math.max(((state.geometry || {}).pages || []).length, 1);
+  state.page = Math.min(count, Math.max(1, state.page + step));
+  if (state.record) show(state.record);
+}
+
+function dragToPan(view) {
+  let start = null;
+  view.addEventListener("mousedown", (ev) => { start = { x: ev.clientX, y: ev.clientY, left: view.scrollLeft, top: view.scrollTop }; ev.preventDefault(); });
+  window.addEventListener("mouseup", () => { start = null; });
+  view.addEventListener("mousemove", (ev) => {
+    if (!start) return;
+    view.scrollLeft = start.left - (ev.clientX - start.x);
+    view.scrollTop = start.top - (ev.clientY - start.y);
+  });
 }
 
 function alternatesOf(r) {
@@ -90,11 +158,17 @@ function show(r) {
       ev && ev.text ? el("div", { class: "evidence" }, `${ev.source}, page ${ev.page}, line ${ev.line}: “${ev.text}”`) : null));
   });
   const alts = alternatesOf(r).map((a, k) => el("button", { type: "button", onclick: () => pick(k) }, `${k + 1} ${a.field}: ${a.value}`));
-  document.getElementById("record").replaceChildren(
+  for (const row of rows) {
+    const f = row.querySelector("td").dataset.field;
+    row.addEventListener("mouseenter", () => { for (const b of document.querySelectorAll(`.box[data-fields~="${f}"]`)) b.classList.add("lit"); });
+    row.addEventListener("mouseleave", () => { for (const b of document.querySelectorAll(".box.lit")) b.classList.remove("lit"); });
+  }
+  const fields = el("div", { class: "fields" },
     el("h2", {}, r.source),
     el("p", {}, `${r.status}`, " ", ...(r.reasons || []).map((x) => el("span", { class: "reason" }, x))),
     el("table", {}, ...rows),
     alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null);
+  document.getElementById("record").replaceChildren(pageView(r), fields);
 }
 
 async function decide(action, field, value) {
@@ -141,6 +215,11 @@ document.addEventListener("keydown", (ev) => {
   else if (k === "e") edit();
   else if (k >= "1" && k <= "9") pick(Number(k) - 1);
   else if (k === "?") document.getElementById("help").showModal();
+  else if (k === "+" || k === "=") zoom(1.25);
+  else if (k === "-") zoom(0.8);
+  else if (k === "0") zoom(0);
+  else if (k === "]") turn(1);
+  else if (k === "[") turn(-1);
   else return;
   ev.preventDefault();
 });

@@ -390,5 +390,25 @@ public final class Store {
         return out
     }
 
+    /// The pages of a document as they were read (size, resolution, lines with their boxes), for showing where a value
+    /// was read; empty for a path the store does not hold.
+    public func pages(path: String) throws(StoreError) -> [OCRPage] {
+        let rows = try wrap { () throws(DatabaseError) in
+            try db.query(
+                """
+                SELECT p.page_number, p.width, p.height, p.dpi, p.text_source, p.lines_json FROM pages p
+                JOIN sources s ON s.id = p.source_id WHERE s.path = ? ORDER BY p.page_number
+                """, [.text(path)])
+        }
+        return rows.compactMap { row in
+            guard row.count == 6, let n = row[0].int, let w = row[1].int, let h = row[2].int, let dpi = row[3].int,
+                let source = row[4].text.flatMap(TextSource.init(rawValue:))
+            else { return nil }
+            // Lines that do not decode (a store written by hand) show the page without boxes.
+            let lines = row[5].text.flatMap { try? JSONDecoder().decode([OCRLine].self, from: Data($0.utf8)) } ?? []
+            return OCRPage(pageNumber: Int(n), width: Int(w), height: Int(h), dpi: Int(dpi), source: source, lines: lines)
+        }
+    }
+
     public static var sqliteVersion: String { Database.sqliteVersion }
 }

@@ -1,0 +1,177 @@
+#!/usr/bin/python3
+"""Review in a real browser: headless Chromium driven by Selenium (Debian's chromium, chromium-driver and
+python3-selenium; `make test` installs them and runs this after `swift test`).
+
+A store is made from the sample folder by the built binary; `shoebox serve` serves it; the test works through
+the queue by keyboard alone (accept, a refused edit, undo, reject), checks each decision with `shoebox status`,
+exports and reads the CSV back with Python's csv module, and checks that a request without the token is refused
+in the browser too. It saves a screenshot of a record (.build/review.png; docs/review.png is a copy of one).
+
+Usage: Tests/browser/review_in_browser.py [path/to/shoebox]   (default .build/debug/shoebox)
+"""
+import csv
+import io
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import zipfile
+
+from selenium import webdriver
+from selenium.webdriver.chrome.options import Options
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHOEBOX = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/shoebox"))
+TODAY = "2026-11-30"
+failures = []
+
+
+def check(condition, what):
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def shoebox(*args):
+    return subprocess.run([SHOEBOX, *args], capture_output=True, text=True, timeout=600)
+
+
+def status(out):
+    return shoebox("status", "--out", out).stdout
+
+
+def main():
+    work = tempfile.mkdtemp(prefix="shoebox-browser-")
+    serve = None
+    driver = None
+    try:
+        scans = os.path.join(work, "scans")
+        shutil.copytree(os.path.join(ROOT, "Fixtures/sample-scans"), scans)
+        out = os.path.join(work, "out")
+        run = shoebox("run", scans, "--out", out, "--today", TODAY)
+        check(run.returncode == 0, "shoebox run on the sample folder: " + run.stderr[-300:])
+        waiting = re.findall(r"^  review  (\S+):", status(out), re.M)
+        check(len(waiting) >= 2, f"at least two records wait in review: {waiting}")
+
+        printed = os.path.join(work, "serve.txt")
+        serve = subprocess.Popen([SHOEBOX, "serve", "--out", out, "--port", "0", "--today", TODAY],
+                                 stdout=open(printed, "w"), stderr=subprocess.STDOUT)
+        url = None
+        for _ in range(200):
+            time.sleep(0.05)
+            m = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=[0-9a-f]{64}", open(printed).read())
+            if m:
+                url, port = m.group(0), m.group(1)
+                break
+        check(url is not None, "shoebox serve printed its address")
+        if url is None:
+            return
+
+        options = Options()
+        for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--disable-dev-shm-usage"]:
+            options.add_argument(a)
+        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        wait = WebDriverWait(driver, 20)
+
+        # Without the token: refused, in the browser as with curl.
+        driver.get(f"http://127.0.0.1:{port}/")
+        check("needs the address with its token" in driver.find_element(By.TAG_NAME, "body").text, "no token: refused")
+
+        driver.get(url)
+        wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#items li")) == len(waiting))
+        body = driver.find_element(By.TAG_NAME, "body")
+
+        def key(k):
+            body.send_keys(k)
+
+        # Read through the page's own DOM at the moment of asking: the record is drawn again after every decision.
+        def current():
+            return driver.execute_script("const h = document.querySelector('#record h2'); return h ? h.textContent : ''")
+
+        def count():
+            return driver.execute_script("return document.querySelectorAll('#items li').length")
+
+        def message():
+            return driver.execute_script("return document.getElementById('message').textContent")
+
+        # The page image and the evidence boxes over it.
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".sheet .box"))
+        check(driver.execute_script("return document.querySelector('.sheet img').naturalWidth") > 0, "the page image is shown")
+        labels = [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".sheet .box")]
+        check(any("total" in l for l in labels), f"a box marks the total's line: {labels}")
+        os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
+        driver.save_screenshot(os.path.join(ROOT, ".build/review.png"))
+
+        # j / k move through the queue.
+        wait.until(lambda d: current() != "")
+        first = current()
+        key("j")
+        wait.until(lambda d: current() != first)
+        second = current()
+        key("k")
+        wait.until(lambda d: current() == first)
+
+        # a: accepted, out of the queue, as `shoebox status` reads the store.
+        key("a")
+        wait.until(lambda d: count() == len(waiting) - 1)
+        check(f"review  {first}:" not in status(out), f"a accepted {first}")
+
+        # e: an amount that is none is refused with the terminal's sentence, and nothing is saved.
+        check(current() == second, "the next record opens by itself")
+        key("e")
+        wait.until(lambda d: d.switch_to.alert).send_keys("total")
+        driver.switch_to.alert.accept()
+        wait.until(lambda d: d.switch_to.alert).send_keys("12,3x")
+        driver.switch_to.alert.accept()
+        wait.until(lambda d: "is not an amount" in message())
+        check("error" in driver.find_element(By.ID, "message").get_attribute("class"), "a bad amount is refused, shown as an error")
+
+        # u: the accept is undone; the record is back in the queue.
+        key("u")
+        wait.until(lambda d: count() == len(waiting))
+        check(f"review  {first}:" in status(out), f"u undid the accept of {first}")
+
+        # r on the second record: rejected, never exported.
+        driver.find_element(By.CSS_SELECTOR, f'#items li[data-source="{second}"]').click()
+        wait.until(lambda d: current() == second)
+        key("r")
+        wait.until(lambda d: count() == len(waiting) - 1)
+        check(f"review  {second}:" not in status(out), f"r rejected {second}")
+
+        # Export: the CSV holds the accepted records, neither the one in review nor the rejected one.
+        export = shoebox("export", "--out", out)
+        check(export.returncode == 0, "shoebox export: " + export.stderr[-300:])
+        exported = []
+        for name in sorted(os.listdir(os.path.join(out, "exports"))):
+            with zipfile.ZipFile(os.path.join(out, "exports", name)) as z:
+                rows = list(csv.DictReader(io.StringIO(z.read("summary.csv").decode("utf-8"))))
+                exported += [r["original_path"] for r in rows]
+        check(first not in exported and second not in exported, f"neither {first} nor {second} is exported: {exported}")
+        check(len(exported) >= 5, f"the accepted records are exported: {exported}")
+    finally:
+        if driver is not None:
+            driver.quit()
+        if serve is not None:
+            serve.send_signal(signal.SIGINT)
+            try:
+                check(serve.wait(timeout=10) == 0, "shoebox serve stops on Ctrl-C")
+            except subprocess.TimeoutExpired:
+                serve.kill()
+                check(False, "shoebox serve stops on Ctrl-C")
+        shutil.rmtree(work, ignore_errors=True)
+    if failures:
+        print(f"review_in_browser: {len(failures)} failed", flush=True)
+        sys.exit(1)
+    print("review_in_browser: all passed", flush=True)
+
+
+if __name__ == "__main__":
+    main()
