@@ -28,6 +28,23 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
 
     /// Decisions that end a record's review.
     public var isFinal: Bool { action == .accept || action == .reject || action == .duplicate }
+
+    /// Where a person made a decision: the one decision path (`Store.decide`) records it beside what changed.
+    public enum Desk: String, Sendable, CaseIterable {
+        /// `shoebox review`, in a terminal.
+        case terminal
+        /// `shoebox serve`, in a browser.
+        case browser
+        /// `shoebox review --apply FILE`.
+        case apply
+    }
+
+    /// What the decision changes on `record`: the field's value before and after an edit, else the record's state
+    /// before and after (`accepted`, `rejected`, …).
+    public func change(on record: DocumentRecord) -> (before: String?, after: String?) {
+        if action == .edit, let field { return (record.comparedValue(field.rawValue), value) }
+        return (record.status.rawValue, Review.apply([self], to: record).status.rawValue)
+    }
 }
 
 public enum Review {
@@ -73,11 +90,28 @@ public enum Review {
         }
     }
 
-    /// A typed total: more than 0, at most `maxTotalMinorUnits`, in one currency (typed with it, else the
-    /// record's) that holds it exactly; returned with its currency ("15.00 EUR").
-    static func validateTotal(_ v: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
-        if v.hasPrefix("-") || v.hasPrefix("−") || FieldInput.amount(v)?.minorUnits == 0 {
-            return .failure(ReviewInputError("'\(v)' is not more than 0; a total is what was paid, e.g. 23.45."))
+    /// Whether a record's total may be below 0: a credit note's, or a refund's the document itself printed negative.
+    public static func mayBeNegative(_ record: DocumentRecord) -> Bool {
+        record.documentKind == .creditNote || (record.total?.minorUnits ?? 0) < 0
+    }
+
+    /// A typed total: more than 0 (below 0 on a credit note or refund, `mayBeNegative`), at most
+    /// `maxTotalMinorUnits` either way, in one currency (typed with it, else the record's) that holds it exactly;
+    /// returned with its currency ("15.00 EUR", "-15.00 EUR").
+    static func validateTotal(_ typed: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
+        var v = typed
+        var negative = false
+        if v.hasPrefix("-") || v.hasPrefix("−") {
+            guard mayBeNegative(record) else {
+                return .failure(
+                    ReviewInputError(
+                        "'\(typed)' is not more than 0; a total is what was paid, e.g. 23.45 (only a credit note's or refund's is below 0)."))
+            }
+            negative = true
+            v = String(v.dropFirst()).trimmingCharacters(in: .whitespaces)
+        }
+        if FieldInput.amount(v)?.minorUnits == 0 {
+            return .failure(ReviewInputError("'\(typed)' is not more than 0; a total is what was paid, e.g. 23.45."))
         }
         guard let a = FieldInput.amount(v), a.minorUnits > 0 else {
             return .failure(ReviewInputError("'\(v)' is not an amount. Type it as printed, e.g. 23.45 or 23,45."))
@@ -101,8 +135,9 @@ public enum Review {
             }
             currency = c
         }
-        let money = a.money(in: currency)
-        guard same(money, a) else {
+        let exact = a.money(in: currency)
+        let money = negative ? Money(minorUnits: -exact.minorUnits, currency: exact.currency) : exact
+        guard same(exact, a) else {
             return .failure(
                 ReviewInputError(
                     "\(currency.code) has \(currency.minorDigits) decimal places, so '\(v)' cannot be stored exactly. Type the amount as the document prints it in \(currency.code)."

@@ -90,7 +90,14 @@ public final class ReviewApp: @unchecked Sendable {
             200,
             [
                 "record": ReviewApp.object(found.record), "suggestion": ReviewApp.object(found.suggestion), "today": today.iso,
-                "geometry": PageView.geometry(try store.pages(path: source), record: found.record)
+                "geometry": PageView.geometry(try store.pages(path: source), record: found.record),
+                "log": try store.decisionLog(path: source).map { d -> [String: Any] in
+                    [
+                        "action": d.decision.action.rawValue, "field": d.decision.field?.rawValue ?? "", "before": d.before ?? "",
+                        "after": d.after ?? "",
+                        "who": d.desk?.rawValue ?? "", "at": d.at, "undone": d.undone
+                    ]
+                }
             ])
     }
 
@@ -126,7 +133,7 @@ public final class ReviewApp: @unchecked Sendable {
             case .failure(let e): return .json(422, ["error": e.message])
             }
         }
-        try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()))
+        try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()), by: .browser)
         let now = try current().first { $0.record.source == source }?.record ?? record
         return .json(200, ["record": ReviewApp.object(now)])
     }

@@ -84,6 +84,13 @@ public final class Store {
         // finished under other settings, it is read again.
         """
         ALTER TABLE sources ADD COLUMN settings TEXT;
+        """,
+        // 5: the decision log: where each decision was made (terminal, browser, apply) and what it changed (the field's
+        // value, or the record's state, before and after). Decisions from before have none.
+        """
+        ALTER TABLE decisions ADD COLUMN who TEXT;
+        ALTER TABLE decisions ADD COLUMN before TEXT;
+        ALTER TABLE decisions ADD COLUMN after TEXT;
         """
     ]
 
@@ -305,19 +312,57 @@ public final class Store {
 
     // MARK: review decisions
 
-    /// Saves decisions at once, all or none (one transaction).
-    public func decide(_ decisions: [(record: DocumentRecord, decision: ReviewDecision)], at: String) throws(StoreError) {
+    /// Saves decisions at once, all or none (one transaction): the one path every way of deciding takes (the terminal,
+    /// the browser, `--apply`), into one log of who decided where, when, and what changed. Each record is the record
+    /// as it stands when its decision is made.
+    public func decide(_ decisions: [(record: DocumentRecord, decision: ReviewDecision)], at: String, by desk: ReviewDecision.Desk)
+        throws(StoreError)
+    {
         try wrap { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
+                var working: [String: DocumentRecord] = [:]
                 for (r, d) in decisions {
+                    // Several decisions on one record in one batch: each sees the record the ones before left.
+                    let current = working[r.source] ?? r
+                    let (before, after) = d.change(on: current)
                     try db.query(
-                        "INSERT INTO decisions(path, sha256, action, field, value, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO decisions(path, sha256, action, field, value, at, who, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [
                             .text(r.source), .text(r.sha256), .text(d.action.rawValue), d.field.map { .text($0.rawValue) } ?? .null,
-                            d.value.map { .text($0) } ?? .null, .text(at)
+                            d.value.map { .text($0) } ?? .null, .text(at), .text(desk.rawValue), before.map { .text($0) } ?? .null,
+                            after.map { .text($0) } ?? .null
                         ])
+                    working[r.source] = Review.apply([d], to: current)
                 }
             }
+        }
+    }
+
+    /// One line of the decision log.
+    public struct LoggedDecision: Sendable {
+        public let path: String
+        public let decision: ReviewDecision
+        public let at: String
+        /// Where it was made; nil for a decision saved before the log kept it.
+        public let desk: ReviewDecision.Desk?
+        public let before: String?
+        public let after: String?
+        public let undone: Bool
+    }
+
+    /// Every decision ever made (undone ones too), oldest first; for `path` only when given.
+    public func decisionLog(path: String? = nil) throws(StoreError) -> [LoggedDecision] {
+        let rows = try wrap { () throws(DatabaseError) in
+            try db.query(
+                "SELECT path, action, field, value, at, who, before, after, undone FROM decisions"
+                    + (path == nil ? "" : " WHERE path = ?") + " ORDER BY id", path.map { [.text($0)] } ?? [])
+        }
+        return rows.compactMap { row in
+            guard let p = row[0].text, let action = row[1].text.flatMap(ReviewDecision.Action.init(rawValue:)) else { return nil }
+            return LoggedDecision(
+                path: p, decision: ReviewDecision(action: action, field: row[2].text.flatMap(Field.init(rawValue:)), value: row[3].text),
+                at: row[4].text ?? "", desk: row[5].text.flatMap(ReviewDecision.Desk.init(rawValue:)), before: row[6].text, after: row[7].text,
+                undone: (row[8].int ?? 0) != 0)
         }
     }
 

@@ -139,7 +139,13 @@ extension StoreJSON {
             }
         }
         guard let decisions = (d["decisions"] ?? []) as? [Any] else { throw Problem("decisions", "must be an array") }
-        for (i, item) in decisions.enumerated() { try checkDecision(item, field: "decisions[\(i)]", latest: latest) }
+        // A total below 0 only where review lets a person type one: on a credit note or a refund (`Review.mayBeNegative`).
+        let suggestion = d["suggestion"] as? [String: Any]
+        let negativeAllowed =
+            suggestion?["documentKind"] as? String == DocumentKind.creditNote.rawValue || (suggestion?["total"] as? String)?.hasPrefix("-") == true
+        for (i, item) in decisions.enumerated() {
+            try checkDecision(item, field: "decisions[\(i)]", latest: latest, negativeAllowed: negativeAllowed)
+        }
     }
 
     static func checkSuggestion(_ s: Any, path: String, sha: String, folder: String, latest: CalendarDay) throws(Problem) {
@@ -240,12 +246,21 @@ extension StoreJSON {
         for t in texts { if let problem = textProblem(t, onlyNUL: true) { throw Problem("suggestion.eInvoice", "holds a text that \(problem)") } }
     }
 
-    static func checkDecision(_ item: Any, field: String, latest: CalendarDay) throws(Problem) {
+    static func checkDecision(_ item: Any, field: String, latest: CalendarDay, negativeAllowed: Bool = false) throws(Problem) {
         guard let d = item as? [String: Any] else { throw Problem(field, "must be an object") }
         guard let a = d["action"] as? String, let action = ReviewDecision.Action(rawValue: a) else {
             throw Problem("\(field).action", "must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if let p = textProblem(d["at"], limit: 64, optional: false) { throw Problem("\(field).at", p) }
+        // The decision log's own columns (exports since the log kept them): where, and what it changed.
+        if let who = d["who"], !(who is NSNull) {
+            guard let w = who as? String, ReviewDecision.Desk(rawValue: w) != nil else {
+                throw Problem("\(field).who", "must be one of \(ReviewDecision.Desk.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+        }
+        for key in ["before", "after"] {
+            if let p = textProblem(d[key], limit: 1000, optional: true) { throw Problem("\(field).\(key)", p) }
+        }
         if let u = d["undone"], !(u is NSNull), !((u as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false) {
             throw Problem("\(field).undone", "must be true or false")
         }
@@ -270,7 +285,7 @@ extension StoreJSON {
             let amount = parts.first.flatMap { Money.minorUnits(fromDecimal: String($0), digits: 3) }
             ok =
                 (parts.count == 1 || (parts.count == 2 && parts[1].count == 3 && parts[1].allSatisfy { $0.isASCII && $0.isUppercase }))
-                && amount.map { $0 > 0 && $0 <= Review.maxTotalMinorUnits * 10 } == true
+                && amount.map { ($0 > 0 || (negativeAllowed && $0 < 0)) && $0.magnitude <= Review.maxTotalMinorUnits * 10 } == true
         case "date": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0 <= latest } ?? false
         case "currency": ok = value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }
         default:

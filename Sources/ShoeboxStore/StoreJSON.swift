@@ -50,11 +50,15 @@ public enum StoreJSON {
             }
             let decisions = try wrap(store) { () throws(DatabaseError) in
                 try db.query(
-                    "SELECT action, field, value, at, undone FROM decisions WHERE path = ? AND sha256 = ? ORDER BY id",
+                    "SELECT action, field, value, at, undone, who, before, after FROM decisions WHERE path = ? AND sha256 = ? ORDER BY id",
                     [.text(path), .text(row[4].text ?? "")])
             }
             doc["decisions"] = decisions.map { d -> [String: Any] in
-                ["action": d[0].text ?? "", "field": any(d[1].text), "value": any(d[2].text), "at": d[3].text ?? "", "undone": (d[4].int ?? 0) != 0]
+                [
+                    "action": d[0].text ?? "", "field": any(d[1].text), "value": any(d[2].text), "at": d[3].text ?? "",
+                    "undone": (d[4].int ?? 0) != 0,
+                    "who": any(d[5].text), "before": any(d[6].text), "after": any(d[7].text)
+                ]
             }
             documents.append(doc)
         }
@@ -249,11 +253,13 @@ public enum StoreJSON {
         var count = 0
         for decision in d["decisions"] as? [[String: Any]] ?? [] {
             try db.query(
-                "INSERT INTO decisions(path, sha256, action, field, value, at, undone) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO decisions(path, sha256, action, field, value, at, undone, who, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     .text(doc.path), .text(doc.sha), .text(decision["action"] as? String ?? ""),
                     (decision["field"] as? String).map { .text($0) } ?? .null, (decision["value"] as? String).map { .text($0) } ?? .null,
-                    .text(decision["at"] as? String ?? ""), .int((decision["undone"] as? Bool ?? false) ? 1 : 0)
+                    .text(decision["at"] as? String ?? ""), .int((decision["undone"] as? Bool ?? false) ? 1 : 0),
+                    (decision["who"] as? String).map { .text($0) } ?? .null, (decision["before"] as? String).map { .text($0) } ?? .null,
+                    (decision["after"] as? String).map { .text($0) } ?? .null
                 ])
             count += 1
         }

@@ -205,6 +205,16 @@ enum StatusCommand {
             let fields = ["merchant", "date", "total", "currency", "referenceNumber"]
             let agreement = Review.agreement(pairs.map { ($0.suggestion, $0.record) }, fields: fields)
             let confirmed = pairs.filter { $0.record.reviewedBy == "person" && $0.record.status == .accepted }.count
+            // The decision log, wherever the decisions were made.
+            let log = try store.decisionLog()
+            let kept = log.filter { !$0.undone }
+            let byDesk = ReviewDecision.Desk.allCases.map { desk in
+                "\(kept.filter { $0.desk == desk }.count) in the \(desk.rawValue == "apply" ? "review --apply file" : desk.rawValue)"
+            }
+            let older = kept.filter { $0.desk == nil }.count
+            print(
+                "decisions: \(kept.count) in force (\(byDesk.joined(separator: ", "))\(older > 0 ? ", \(older) from before the log kept where" : "")), \(log.count - kept.count) undone"
+            )
             print("accuracy in use: \(confirmed) record\(confirmed == 1 ? "" : "s") confirmed by a person; per field, the suggestion kept as it was:")
             for f in fields {
                 guard let (same, n) = agreement[f], n > 0 else {

@@ -111,7 +111,8 @@ enum Help {
 
           --out DIR          output folder (default ./shoebox-out)
           --accuracy         per field, how often the pipeline's suggestion was what a person confirmed in
-                             review: how well Shoebox reads in real use
+                             review: how well Shoebox reads in real use; and the decisions in force by
+                             where they were made (terminal, browser, review --apply file), and how many undone
         """
 
     static let serve = """
@@ -158,6 +159,9 @@ enum Help {
                          action: accept, edit, reject, duplicate, not-duplicate; fields: edits made first.
                          Every line is checked first (against the record as the lines before leave it):
                          a bad line is reported with its line number and nothing is applied (exit 2).
+                         Any record but a failed one may be decided: an accepted one corrected shows the
+                         correction in the next export. A credit note's or refund's total may be typed
+                         below 0 (-12.50 EUR); no other total can.
                          Two different final decisions for one record (accept and reject) are refused as
                          conflicting, naming both lines. --apply takes DIR's lock (as run, export and
                          import do); the interactive review does not hold it (it may stay open for hours).

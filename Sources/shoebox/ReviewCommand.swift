@@ -85,7 +85,7 @@ enum ReviewCommand {
             return ExitCode.usage
         }
         let decisions = batch.decisions
-        try store.decide(decisions, at: ISO8601DateFormatter().string(from: Date()))
+        try store.decide(decisions, at: ISO8601DateFormatter().string(from: Date()), by: .apply)
         print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(file)")
         return ExitCode.success
     }
@@ -119,8 +119,11 @@ enum ReviewCommand {
             guard let source = o["source"] as? String else { return bad(number, "no \"source\"") }
             guard let stored = records[source] else { return bad(number, "\(source) is not in the store") }
             let record = working[source] ?? stored
-            guard stored.status == .review else {
-                return bad(number, "\(source) is not waiting for review (it is \(stored.status.rawValue))")
+            // Any record can be corrected (an accepted one too: the next export shows the correction), except a failed
+            // one, which has nothing read to decide on.
+            guard stored.status != .failed else {
+                return bad(
+                    number, "\(source) failed (\(stored.failure?.code ?? "unknown")): it has no values to decide on; fix the file and run again")
             }
             guard let actionText = o["action"] as? String, let action = ReviewDecision.Action(rawValue: actionText) else {
                 return bad(number, "\"action\" must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -210,7 +213,7 @@ final class ReviewSession {
     }
 
     func save(_ record: DocumentRecord, _ decision: ReviewDecision) throws {
-        try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()))
+        try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()), by: .terminal)
     }
 
     func run() throws -> ExitCode {

@@ -47,6 +47,17 @@ struct HostileValueTests {
         #expect(refusal("total", "$15", none)?.contains("is not one currency") == true)
         #expect(refusal("total", "0 EUR", none)?.contains("not more than 0") == true)
         #expect(refusal("total", "-5 EUR", none)?.contains("not more than 0") == true)
+        // A credit note's or refund's total keeps its sign: a person may type it negative there, and only there.
+        var credit = record()
+        credit.documentKind = .creditNote
+        #expect(accepted("total", "-101.97 EUR", credit) == "-101.97 EUR")
+        #expect(accepted("total", "− 5,00 €", credit) == "-5.00 EUR")
+        #expect(refusal("total", "-0 EUR", credit)?.contains("not more than 0") == true)
+        var refund = record()
+        refund.currency = .eur
+        refund.total = Money(decimal: "-3.20", currency: .eur)
+        #expect(accepted("total", "-3.50", refund) == "-3.50 EUR")
+        #expect(Review.apply([ReviewDecision(action: .edit, field: .total, value: "-3.50 EUR")], to: refund).total?.minorUnits == -350)
         #expect(refusal("total", "15.50 JPY", none)?.hasPrefix("JPY has 0 decimal places") == true)
         #expect(accepted("total", "1500 JPY", none) == "1500 JPY")
         #expect(refusal("total", "1.234.567.890.123.456,78 EUR", none)?.contains("more than any receipt") == true)

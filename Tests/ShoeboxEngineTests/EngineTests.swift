@@ -222,6 +222,37 @@ struct StoreTests {
         #expect(mode.out == "wal\n\(Store.schemaVersion)\n")
     }
 
+    /// The one decision path: every decision, wherever it was made, goes into one log with where, when, and what it
+    /// changed (the field before and after, or the record's state); undo marks it, nothing is deleted.
+    @Test func everyDecisionIsLoggedWithWhereAndWhatItChanged() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try Store(directory: dir.path)
+        let run = try store.beginRun(root: "/scans", pipeline: "default", started: "2026-11-30T00:00:00Z")
+        var r = DocumentRecord(source: "trip/a.jpg", folder: "trip", sha256: "aa", status: .review)
+        r.currency = .eur
+        r.total = Money(decimal: "12.30", currency: .eur)
+        r.reasons = [.lowConfidence(.total)]
+        try store.save(DocumentOutcome(record: r, size: 10, kind: .jpeg, pages: []), root: "/scans", runID: run)
+        // One batch (as --apply writes it): the edit, then the accept, each seeing what the one before left.
+        try store.decide(
+            [(r, ReviewDecision(action: .edit, field: .total, value: "12.80 EUR")), (r, ReviewDecision(action: .accept))], at: "t1", by: .apply)
+        let accepted = try #require(try store.effectiveRecords().first?.record)
+        #expect(accepted.status == .accepted && accepted.total?.decimalString == "12.80")
+        // An accepted record corrected later, in the browser.
+        try store.decide([(accepted, ReviewDecision(action: .edit, field: .total, value: "12.90 EUR"))], at: "t2", by: .browser)
+        #expect(try store.effectiveRecords().first?.record.total?.decimalString == "12.90")
+        #expect(try store.effectiveRecords().first?.record.status == .accepted)
+        _ = try store.undoLastDecision()
+        let log = try store.decisionLog()
+        #expect(log.map(\.desk) == [.apply, .apply, .browser])
+        #expect(log.map(\.before) == ["12.30", "review", "12.80"])
+        #expect(log.map(\.after) == ["12.80 EUR", "accepted", "12.90 EUR"])
+        #expect(log.map(\.undone) == [false, false, true])
+        #expect(try store.decisionLog(path: "trip/other.jpg").isEmpty)
+        #expect(try store.effectiveRecords().first?.record.total?.decimalString == "12.80")
+    }
+
     @Test func aNewerStoreIsRefused() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

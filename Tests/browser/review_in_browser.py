@@ -146,16 +146,32 @@ def main():
         wait.until(lambda d: count() == len(waiting) - 1)
         check(f"review  {second}:" not in status(out), f"r rejected {second}")
 
+        # An accepted record corrected: open the accepted list, edit a total; the export shows the correction.
+        next(a for a in driver.find_elements(By.CSS_SELECTOR, "#counts a") if a.text.startswith("accepted")).click()
+        wait.until(lambda d: current() != "" and current() not in (first, second))
+        corrected = current()
+        key("e")
+        wait.until(lambda d: d.switch_to.alert).send_keys("total")
+        driver.switch_to.alert.accept()
+        wait.until(lambda d: d.switch_to.alert).send_keys("1234.56")
+        driver.switch_to.alert.accept()
+        wait.until(lambda d: "edit total" in message())
+        accuracy = shoebox("status", "--out", out, "--accuracy").stdout
+        check("2 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
+
         # Export: the CSV holds the accepted records, neither the one in review nor the rejected one.
         export = shoebox("export", "--out", out)
         check(export.returncode == 0, "shoebox export: " + export.stderr[-300:])
         exported = []
+        totals = {}
         for name in sorted(os.listdir(os.path.join(out, "exports"))):
             with zipfile.ZipFile(os.path.join(out, "exports", name)) as z:
                 rows = list(csv.DictReader(io.StringIO(z.read("summary.csv").decode("utf-8"))))
                 exported += [r["original_path"] for r in rows]
+                totals.update({r["original_path"]: r["total"] for r in rows})
         check(first not in exported and second not in exported, f"neither {first} nor {second} is exported: {exported}")
         check(len(exported) >= 5, f"the accepted records are exported: {exported}")
+        check(totals.get(corrected) == "1234.56", f"the corrected total of {corrected} is exported: {totals.get(corrected)}")
     finally:
         if driver is not None:
             driver.quit()
