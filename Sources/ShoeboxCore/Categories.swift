@@ -11,7 +11,7 @@ public struct CategoryRule: Sendable, Equatable {
 public struct FolderSettings: Sendable, Equatable {
     var defaultCategory: String?
     /// The categories records of this folder may take; empty allows any category a rule names.
-    var categories: [String] = []
+    public internal(set) var categories: [String] = []
 
     public init(defaultCategory: String? = nil, categories: [String] = []) {
         self.defaultCategory = defaultCategory

@@ -11,6 +11,9 @@ extension DocumentRecord {
         case "currency": return currency?.code
         case "referenceNumber": return referenceNumber
         case "sellerTaxID": return sellerTaxID
+        case "paymentMethod": return paymentMethod
+        case "category": return category
+        case "note": return note
         case "net": return subtotal?.decimalString
         case "dueDate": return dueDate?.iso
         case "taxByRate":

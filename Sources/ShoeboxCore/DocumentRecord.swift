@@ -26,6 +26,9 @@ public struct TaxLine: Hashable, Sendable {
 /// command line use.
 public enum Field: String, Sendable, Codable, CaseIterable, CodingKeyRepresentable {
     case merchant, date, total, currency, referenceNumber, sellerTaxID, paymentMethod
+    /// What a person (or a sidecar) files the record under, and a note for whoever reads the books: never read from
+    /// the page.
+    case category, note
 }
 
 /// Where a value came from: a line of the document (`ocr` as tesseract read it, `ocr-ppocr` as the second reader
@@ -122,7 +125,11 @@ public struct DocumentRecord: Hashable, Sendable {
     public var tax: [TaxLine]
     public var referenceNumber: String?
     public var sellerTaxID: String?
-    var paymentMethod: String?
+    public var paymentMethod: String?
+    /// The category a person or a sidecar gave; nil: the folder's rules decide at export.
+    public var category: String?
+    /// A person's or a sidecar's note.
+    public var note: String?
     /// The day an invoice must be paid by, as the document states it.
     public var dueDate: CalendarDay?
     /// The structured invoice, when the document is an e-invoice or carries one (ZUGFeRD, Factur-X, XRechnung).
@@ -171,7 +178,8 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, dueDate, eInvoice, eInvoiceProblems, confidence, trust, evidence,
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, dueDate, eInvoice, eInvoiceProblems, confidence, trust,
+            evidence,
             alternates,
             reasons, reviewedBy, duplicateOf,
             failure, pages
@@ -205,6 +213,9 @@ extension DocumentRecord: Codable {
         try c.encode(referenceNumber, forKey: .referenceNumber)
         try c.encode(sellerTaxID, forKey: .sellerTaxID)
         try c.encode(paymentMethod, forKey: .paymentMethod)
+        // Only when given: records without them read as before.
+        try c.encodeIfPresent(category, forKey: .category)
+        try c.encodeIfPresent(note, forKey: .note)
         try c.encode(dueDate?.iso, forKey: .dueDate)
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
@@ -275,6 +286,8 @@ extension DocumentRecord: Codable {
         referenceNumber = try c.decodeIfPresent(String.self, forKey: .referenceNumber)
         sellerTaxID = try c.decodeIfPresent(String.self, forKey: .sellerTaxID)
         paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
+        category = try c.decodeIfPresent(String.self, forKey: .category)
+        note = try c.decodeIfPresent(String.self, forKey: .note)
         if let d = try c.decodeIfPresent(String.self, forKey: .dueDate) {
             guard let day = CalendarDay(iso: d) else { throw bad(.dueDate, d) }
             dueDate = day

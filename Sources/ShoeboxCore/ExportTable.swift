@@ -144,6 +144,7 @@ public struct ExportTable: Sendable {
             Column(name: "amount_due") { ExportTable.amountDue($0.record) },
             Column(name: "payment_method") { ExportTable.text($0.record.paymentMethod) },
             Column(name: "category") { ExportTable.text($0.category) },
+            Column(name: "note") { ExportTable.text($0.record.note) },
             // The invoice number (an e-invoice's BT-1) or a receipt's reference: one column for both.
             Column(name: "reference_number") { ExportTable.text($0.record.referenceNumber) },
             Column(name: "seller_tax_id") { ExportTable.text($0.record.sellerTaxID) },

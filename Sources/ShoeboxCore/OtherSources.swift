@@ -51,6 +51,7 @@ public struct Sidecar: Sendable, Equatable {
     public var currency: CurrencyCode?
     public var referenceNumber: String?
     public var category: String?
+    public var note: String?
     public var problems: [String] = []
 
     public init() {}
@@ -88,8 +89,15 @@ public struct Sidecar: Sendable, Equatable {
             return t
         }
         if let m = bounded("merchant") { s.merchant = m }
-        if let n = object["note"] as? String, let problem = TextLimits.problem(field: "note", value: n) {
-            s.problems.append("'note' refused: \(problem)")
+        if let n = object["note"] as? String {
+            let trimmed = n.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let problem = TextLimits.problem(field: "note", value: trimmed) {
+                s.problems.append("'note' refused: \(problem)")
+            } else {
+                s.note = trimmed
+            }
+        } else if let n = object["note"], !(n is NSNull) {
+            s.problems.append("'note' is not a string")
         }
         if let d = text("date") {
             if let day = FieldInput.date(d, today: today) {

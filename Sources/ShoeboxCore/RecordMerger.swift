@@ -130,6 +130,9 @@ public struct RecordMerger: Sendable {
         if let named = other.fileNameDate { weighFileNameDate(named, fileName: (source.relativePath as NSString).lastPathComponent, record: &record) }
         mergeMerchant(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
         mergeIdentifiers(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
+        // What only a person knows, given beside the scan: never read from the page, so nothing to weigh.
+        record.category = sidecar?.category
+        record.note = sidecar?.note
         reasons += RecordMerger.documentReasons(extraction, sidecar: sidecar)
         reasons += requiredFieldReasons(record)
         record.alternates = record.alternates.filter { !$0.value.isEmpty }
@@ -318,7 +321,7 @@ public struct RecordMerger: Sendable {
             case .date: present = record.date != nil
             case .merchant: present = record.merchant != nil
             case .currency: present = record.currency != nil
-            case .referenceNumber, .sellerTaxID, .paymentMethod: present = true
+            case .referenceNumber, .sellerTaxID, .paymentMethod, .category, .note: present = true
             }
             if !present {
                 reasons.append(.missing(field))

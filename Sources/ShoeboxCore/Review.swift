@@ -49,7 +49,7 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
 
 public enum Review {
     /// Fields a person may edit.
-    public static let editableFields: [Field] = [.merchant, .date, .total, .currency, .referenceNumber]
+    public static let editableFields: [Field] = [.merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note]
 
     /// A typed total above 10¹² (in cents: 10¹⁴) is a typing mistake; the bound also keeps every conversion of
     /// minor units far from overflow.
@@ -61,9 +61,18 @@ public enum Review {
     /// A typed value checked with the parsers' own rules; the error is a sentence for the person. What it
     /// returns is exactly what `apply` stores: a total comes back with its currency ("15.00 EUR"), so an
     /// accepted edit is never stored empty.
-    public static func validate(field: String, value: String, record: DocumentRecord, today: CalendarDay) -> Result<String, ReviewInputError> {
+    /// `categories`: the ones the record's folder allows (its `.shoebox.json`); empty allows any.
+    public static func validate(
+        field: String, value: String, record: DocumentRecord, today: CalendarDay, categories: [String] = []
+    ) -> Result<String, ReviewInputError> {
         guard let typed = Field(rawValue: field), editableFields.contains(typed) else {
             return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.map(\.rawValue).joined(separator: ", "))."))
+        }
+        // A note may span lines and run longer than a value: its own limits (`TextLimits`).
+        if typed == .note {
+            let v = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
+            return .success(v)
         }
         if let c = FieldInput.controlCharacter(in: value) {
             return .failure(
@@ -84,7 +93,9 @@ public enum Review {
             }
             return .success(d.iso)
         case .currency: return validateCurrency(v, record: record)
-        default: // merchant, referenceNumber: their lengths and characters as every way in checks them
+        case .category where !categories.isEmpty && !categories.contains(v):
+            return .failure(ReviewInputError("'\(v)' is not one of this folder's categories: \(categories.joined(separator: ", "))."))
+        default: // merchant, referenceNumber, paymentMethod, category: their lengths and characters as every way in checks them
             if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
             return .success(v)
         }
@@ -225,7 +236,10 @@ public enum Review {
                         continue
                     }
                 case .referenceNumber: r.referenceNumber = value
-                case .sellerTaxID, .paymentMethod: continue
+                case .paymentMethod: r.paymentMethod = value
+                case .category: r.category = value
+                case .note: r.note = value
+                case .sellerTaxID: continue
                 }
                 r.confidence[field] = 1
                 r.evidence[field] = FieldEvidence(source: .person)

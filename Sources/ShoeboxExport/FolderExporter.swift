@@ -146,7 +146,7 @@ public struct FolderExporter {
             })
         let rows = zip(accepted, names).map { r, name in
             ExportRow(
-                record: r, category: settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name.name)",
+                record: r, category: r.category ?? settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name.name)",
                 originalPath: originalPath(r))
         }
         let renderings = zip(accepted, names).compactMap { r, name -> (String, [UInt8])? in

@@ -91,6 +91,7 @@ public final class ReviewApp: @unchecked Sendable {
             [
                 "record": ReviewApp.object(found.record), "suggestion": ReviewApp.object(found.suggestion), "today": today.iso,
                 "geometry": PageView.geometry(try store.pages(path: source), record: found.record),
+                "categories": store.categories(forFolderOf: source), "editable": Review.editableFields.map(\.rawValue),
                 "log": try store.decisionLog(path: source).map { d -> [String: Any] in
                     [
                         "action": d.decision.action.rawValue, "field": d.decision.field?.rawValue ?? "", "before": d.before ?? "",
@@ -128,7 +129,7 @@ public final class ReviewApp: @unchecked Sendable {
             guard let field = o["field"] as? String, let value = o["value"] as? String else {
                 return .json(422, ["error": "an edit names a \"field\" and its \"value\"."])
             }
-            switch Review.validate(field: field, value: value, record: record, today: today) {
+            switch Review.validate(field: field, value: value, record: record, today: today, categories: store.categories(forFolderOf: source)) {
             case .success(let v): decision = ReviewDecision(action: .edit, field: Field(rawValue: field), value: v)
             case .failure(let e): return .json(422, ["error": e.message])
             }

@@ -73,6 +73,8 @@ async function open(i) {
   const data = await get("/api/record?" + new URLSearchParams({ source: state.items[i].source }));
   state.record = data.record;
   state.geometry = data.geometry;
+  state.categories = data.categories || [];
+  state.editable = data.editable || [];
   state.page = firstEvidencePage(data.geometry);
   show(data.record);
 }
@@ -150,7 +152,7 @@ function alternatesOf(r) {
 }
 
 function show(r) {
-  const rows = ["merchant", "date", "total", "currency", "referenceNumber", "paymentMethod"].map((f) => {
+  const rows = ["merchant", "date", "total", "currency", "referenceNumber", "paymentMethod", "category", "note"].map((f) => {
     const ev = (r.evidence || {})[f];
     const conf = (r.confidence || {})[f];
     return el("tr", {}, el("th", {}, f), el("td", { "data-field": f }, r[f] === null || r[f] === undefined ? "—" : String(r[f]),
@@ -188,10 +190,12 @@ function pick(k) {
 
 function edit() {
   if (!state.record) return;
-  const field = prompt("Edit which field? merchant, date, total, currency, referenceNumber");
+  const field = prompt(`Edit which field? ${state.editable.join(", ")}`);
   if (!field) return;
-  const value = prompt(`${field}:`, state.record[field] || "");
-  if (value !== null) decide("edit", field.trim(), value);
+  const f = field.trim();
+  const hint = f === "category" && state.categories.length ? ` (one of: ${state.categories.join(", ")})` : "";
+  const value = prompt(`${f}${hint}:`, state.record[f] || "");
+  if (value !== null) decide("edit", f, value);
 }
 
 async function undo() {

@@ -274,7 +274,8 @@ extension StoreJSON {
             throw Problem("\(field).field", "must be one of \(Review.editableFields.map(\.rawValue).joined(separator: ", "))")
         }
         guard let value else { throw Problem("\(field).value", "is missing") }
-        if let c = FieldInput.controlCharacter(in: value) {
+        // A note may hold line breaks and tabs (TextLimits checks it below); no other value may.
+        if typed != .note, let c = FieldInput.controlCharacter(in: value) {
             throw Problem("\(field).value", "holds a control character (\(FieldInput.codePoint(c)))")
         }
         let ok: Bool
@@ -294,7 +295,7 @@ extension StoreJSON {
             if let limit = TextLimits.maximumLength[name], value.count > limit {
                 throw Problem("\(field).value", "is \(value.count) characters long; a \(name) is at most \(limit)")
             }
-            ok = !value.isEmpty && value.count <= Review.maxTypedLength && TextLimits.problem(field: name, value: value) == nil
+            ok = !value.isEmpty && (typed == .note || value.count <= Review.maxTypedLength) && TextLimits.problem(field: name, value: value) == nil
         }
         guard ok else { throw Problem("\(field).value", "'\(value)' is not a valid \(name) as review stores it") }
     }

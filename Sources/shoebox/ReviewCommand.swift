@@ -74,6 +74,7 @@ enum ReviewCommand {
         }
         let records = Dictionary(try store.effectiveRecords().map { ($0.record.source, $0.record) }, uniquingKeysWith: { a, _ in a })
         var batch = DecisionFile(file: file, records: records, today: today)
+        batch.categories = { store.categories(forFolderOf: $0) }
         for (n, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
@@ -96,6 +97,8 @@ enum ReviewCommand {
         let file: String
         let records: [String: DocumentRecord]
         let today: CalendarDay
+        /// The categories a record's folder allows, by source (`Store.categories(forFolderOf:)`).
+        var categories: (String) -> [String] = { _ in [] }
         var decisions: [(record: DocumentRecord, decision: ReviewDecision)] = []
         var errors: [String] = []
         // Each record as the lines before have left it, so an edit is checked against earlier edits (a currency
@@ -157,7 +160,7 @@ enum ReviewCommand {
                     lineOK = false
                     continue
                 }
-                switch Review.validate(field: field, value: text, record: edited, today: today) {
+                switch Review.validate(field: field, value: text, record: edited, today: today, categories: categories(record.source)) {
                 case .success(let v):
                     let d = ReviewDecision(action: .edit, field: Field(rawValue: field), value: v)
                     lineDecisions.append(d)
@@ -285,7 +288,9 @@ final class ReviewSession {
                 say("review: end of input; every decision so far is saved.")
                 return false
             }
-            switch Review.validate(field: parts[1], value: typed, record: record, today: today) {
+            switch Review.validate(
+                field: parts[1], value: typed, record: record, today: today, categories: store.categories(forFolderOf: record.source))
+            {
             case .success(let v):
                 try save(record, ReviewDecision(action: .edit, field: named, value: v))
                 say("\(parts[1]) set to \(v).")
@@ -325,7 +330,9 @@ final class ReviewSession {
         say("reasons: \(r.reasons.map(\.code).joined(separator: ", "))\(r.duplicateOf.map { " (possible duplicate of \($0))" } ?? "")")
         let values: [(Field, String?)] = [
             (.merchant, r.merchant), (.date, r.date?.iso), (.total, r.total?.decimalString),
-            (.currency, r.currency?.code), (.referenceNumber, r.referenceNumber)
+            (.currency, r.currency?.code), (.referenceNumber, r.referenceNumber), (.paymentMethod, r.paymentMethod), (.category, r.category),
+            // One line of the note: the terminal shows each field on one line.
+            (.note, r.note.map { $0.split(whereSeparator: \.isNewline).joined(separator: " / ") })
         ]
         for (f, v) in values {
             let conf = r.confidence[f].map { String(format: "%.2f", $0) } ?? "    "

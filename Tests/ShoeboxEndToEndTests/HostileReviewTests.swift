@@ -251,7 +251,9 @@ func receiptWithoutCurrency(_ shop: String) -> Data {
         }
         #expect(exits.contains("8 another run, export, import or"), "\(exits)")
         let review = try runProgram(shoebox, ["review", "--help"]).out
-        #expect(review.contains("a merchant at most 200 characters, a referenceNumber at most 100"), "\(review)")
+        #expect(
+            review.contains("a merchant at most 200\n")
+                && review.contains("characters, a referenceNumber, paymentMethod or category 100, a note 1,000"), "\(review)")
         #expect(!review.contains("                   at most 200 characters\n"), "\(review)")
     }
 }

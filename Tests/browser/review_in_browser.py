@@ -156,22 +156,41 @@ def main():
         wait.until(lambda d: d.switch_to.alert).send_keys("1234.56")
         driver.switch_to.alert.accept()
         wait.until(lambda d: "edit total" in message())
+
+        def typed(field, value):
+            key("e")
+            wait.until(lambda d: d.switch_to.alert).send_keys(field)
+            driver.switch_to.alert.accept()
+            wait.until(lambda d: d.switch_to.alert).send_keys(value)
+            driver.switch_to.alert.accept()
+
+        # The category among those the folder's .shoebox.json lists, and a note.
+        check(corrected.startswith("2026-03-berlin-trip/"), f"the accepted list opens on the trip's first record: {corrected}")
+        typed("category", "groceries")
+        wait.until(lambda d: "not one of this folder's categories" in message())
+        typed("category", "meals")
+        wait.until(lambda d: "edit category" in message())
+        typed("note", "client dinner")
+        wait.until(lambda d: "edit note" in message())
         accuracy = shoebox("status", "--out", out, "--accuracy").stdout
-        check("2 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
+        check("4 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
 
         # Export: the CSV holds the accepted records, neither the one in review nor the rejected one.
         export = shoebox("export", "--out", out)
         check(export.returncode == 0, "shoebox export: " + export.stderr[-300:])
         exported = []
         totals = {}
+        filed = {}
         for name in sorted(os.listdir(os.path.join(out, "exports"))):
             with zipfile.ZipFile(os.path.join(out, "exports", name)) as z:
                 rows = list(csv.DictReader(io.StringIO(z.read("summary.csv").decode("utf-8"))))
                 exported += [r["original_path"] for r in rows]
                 totals.update({r["original_path"]: r["total"] for r in rows})
+                filed.update({r["original_path"]: (r["category"], r["note"]) for r in rows})
         check(first not in exported and second not in exported, f"neither {first} nor {second} is exported: {exported}")
         check(len(exported) >= 5, f"the accepted records are exported: {exported}")
         check(totals.get(corrected) == "1234.56", f"the corrected total of {corrected} is exported: {totals.get(corrected)}")
+        check(filed.get(corrected) == ("meals", "client dinner"), f"its category and note are exported: {filed.get(corrected)}")
     finally:
         if driver is not None:
             driver.quit()

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+@testable import ShoeboxCore
+
+/// Issue 19: the category, a note and the payment method are a person's to set, checked like every typed value
+/// (a category only among those its folder allows), kept on the record, and what the export shows; a sidecar may
+/// give the category and the note too.
+struct ReviewFieldsTests {
+    let day = CalendarDay(iso: "2026-11-30")!
+    let record = DocumentRecord(source: "trip/a.jpg", folder: "trip", sha256: String(repeating: "a", count: 64), status: .accepted)
+
+    func validate(_ field: String, _ value: String, categories: [String] = []) -> Result<String, ReviewInputError> {
+        Review.validate(field: field, value: value, record: record, today: day, categories: categories)
+    }
+
+    @Test func aCategoryMustBeOneTheFolderAllows() throws {
+        #expect(try validate("category", " meals ", categories: ["work trip", "meals"]).get() == "meals")
+        guard case .failure(let e) = validate("category", "groceries", categories: ["work trip", "meals"]) else {
+            Issue.record("a category the folder does not list was taken")
+            return
+        }
+        #expect(e.message == "'groceries' is not one of this folder's categories: work trip, meals.")
+        // A folder that lists none allows any (within the length every way in checks).
+        #expect(try validate("category", "groceries").get() == "groceries")
+        #expect(throws: ReviewInputError.self) { try validate("category", String(repeating: "x", count: 101)).get() }
+    }
+
+    @Test func aNoteMaySpanLinesAndRunLongerThanAValue() throws {
+        let note = "Client dinner with A. and B.\nBilled to project 17."
+        #expect(try validate("note", note + "\n").get() == note)
+        #expect(try validate("note", String(repeating: "n", count: 1000)).get().count == 1000)
+        #expect(throws: ReviewInputError.self) { try validate("note", String(repeating: "n", count: 1001)).get() }
+        #expect(throws: ReviewInputError.self) { try validate("note", "a\u{1B}[31m").get() }
+    }
+
+    @Test func theRecordKeepsThemAndTheExportShowsThem() throws {
+        var r = record
+        r.merchant = "Café Einstein"
+        let decided = Review.apply(
+            [
+                ReviewDecision(action: .edit, field: .category, value: "meals"), ReviewDecision(action: .edit, field: .note, value: "team lunch"),
+                ReviewDecision(action: .edit, field: .paymentMethod, value: "company card")
+            ], to: r)
+        #expect(decided.category == "meals" && decided.note == "team lunch" && decided.paymentMethod == "company card")
+        #expect(decided.evidence[.category]?.source == .person)
+        // Through the record's JSON and back.
+        let back = try JSONDecoder().decode(DocumentRecord.self, from: Data(decided.jsonLine().utf8))
+        #expect(back.category == "meals" && back.note == "team lunch")
+        // A record without them writes neither key: records.jsonl of every other record reads as before.
+        #expect(!r.jsonLine().contains("\"category\"") && !r.jsonLine().contains("\"note\""))
+        // The export: the person's category over the folder's rules, the note in its own column.
+        let row = ExportRow(record: decided, category: decided.category ?? "work trip", fileInZip: "receipts/x.jpg", originalPath: "trip/a.jpg")
+        let table = ExportTable(rows: [row])
+        let cells = Dictionary(uniqueKeysWithValues: zip(table.header, table.cells(row)))
+        #expect(cells["category"] == .text("meals") && cells["note"] == .text("team lunch") && cells["payment_method"] == .text("company card"))
+        // The decision log's before and after for such an edit.
+        let change = ReviewDecision(action: .edit, field: .category, value: "work trip").change(on: decided)
+        #expect(change.before == "meals" && change.after == "work trip")
+    }
+
+    @Test func aSidecarGivesTheCategoryAndTheNote() {
+        let s = Sidecar.parse(Array(#"{"category": "meals", "note": "with the client\nproject 17"}"#.utf8), today: day)
+        #expect(s.problems.isEmpty && s.category == "meals" && s.note == "with the client\nproject 17")
+        let merged = RecordMerger(acceptThreshold: 0.6, requiredFields: [.total]).merge(
+            Extraction(), source: SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1),
+            language: .unknown, pages: 1, other: OtherSources(sidecar: s))
+        #expect(merged.category == "meals" && merged.note == "with the client\nproject 17")
+    }
+}
