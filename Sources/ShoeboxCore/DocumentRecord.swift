@@ -130,6 +130,8 @@ public struct DocumentRecord: Hashable, Sendable {
     public var category: String?
     /// A person's or a sidecar's note.
     public var note: String?
+    /// An expense a person entered by hand, without a receipt: every value is theirs, and there is no original.
+    public var enteredByHand = false
     /// The day an invoice must be paid by, as the document states it.
     public var dueDate: CalendarDay?
     /// The structured invoice, when the document is an e-invoice or carries one (ZUGFeRD, Factur-X, XRechnung).
@@ -178,7 +180,8 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, dueDate, eInvoice, eInvoiceProblems, confidence, trust,
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, dueDate, eInvoice, eInvoiceProblems,
+            confidence, trust,
             evidence,
             alternates,
             reasons, reviewedBy, duplicateOf,
@@ -216,6 +219,7 @@ extension DocumentRecord: Codable {
         // Only when given: records without them read as before.
         try c.encodeIfPresent(category, forKey: .category)
         try c.encodeIfPresent(note, forKey: .note)
+        if enteredByHand { try c.encode(true, forKey: .enteredByHand) }
         try c.encode(dueDate?.iso, forKey: .dueDate)
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
@@ -288,6 +292,7 @@ extension DocumentRecord: Codable {
         paymentMethod = try c.decodeIfPresent(String.self, forKey: .paymentMethod)
         category = try c.decodeIfPresent(String.self, forKey: .category)
         note = try c.decodeIfPresent(String.self, forKey: .note)
+        enteredByHand = try c.decodeIfPresent(Bool.self, forKey: .enteredByHand) ?? false
         if let d = try c.decodeIfPresent(String.self, forKey: .dueDate) {
             guard let day = CalendarDay(iso: d) else { throw bad(.dueDate, d) }
             dueDate = day

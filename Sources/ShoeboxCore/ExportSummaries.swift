@@ -61,7 +61,8 @@ public enum ExportSummaries {
             accounts.insert(account)
             let narration = [r.documentKind?.rawValue, r.referenceNumber].compactMap { $0 }.joined(separator: " ")
             body += "\(r.date!.iso) ! \(quoted(r.merchant ?? "unknown")) \(quoted(narration))\n"
-            body += "  document: \(quoted(row.fileInZip))\n"
+            // An expense entered by hand has no document to name.
+            if !row.fileInZip.isEmpty { body += "  document: \(quoted(row.fileInZip))\n" }
             body += "  shoebox_id: \(quoted(row.recordID))\n"
             body += "  \(account)  \(total.decimalString) \(total.currency.code)\n"
             body +=
@@ -69,7 +70,9 @@ public enum ExportSummaries {
         }
         // A record without a date or total cannot be a transaction; it is named, so none goes missing.
         let undated = table.rows.filter { $0.record.date == nil || $0.record.total == nil }
-            .map { "; not booked (no \($0.record.date == nil ? "date" : "total")): \($0.fileInZip) \($0.record.total?.description ?? "")\n" }.joined()
+            .map {
+                "; not booked (no \($0.record.date == nil ? "date" : "total")): \($0.fileInZip.isEmpty ? $0.record.source : $0.fileInZip) \($0.record.total?.description ?? "")\n"
+            }.joined()
         guard let first = dated.compactMap(\.record.date).min() else { return "; no dated records with a total\n" + undated }
         var head = "; Shoebox export: every transaction is flagged ! for the bookkeeper to complete.\n" + undated + "\n"
         for account in (accounts.sorted() + ["Liabilities:ToReconcile"]) { head += "\(first.iso) open \(account)\n" }

@@ -101,6 +101,56 @@ public enum Review {
         }
     }
 
+    /// A new hand entry's id: 12 random hex digits (the system's generator).
+    public static func handEntryID() -> String {
+        var g = SystemRandomNumberGenerator()
+        return (0..<6).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &g)) }.joined()
+    }
+
+    /// The fields an expense entered by hand must have, and those it may have.
+    public static let handEntryRequired: [Field] = [.date, .merchant, .total]
+    public static let handEntryOptional: [Field] = [.currency, .referenceNumber, .paymentMethod, .category, .note]
+
+    /// An expense without a receipt, as a person enters it: each value checked as an edit is (a total must carry its
+    /// currency, or come with one), stored under `<folder>/entered-by-hand-<id>`, every value the person's.
+    /// `id` makes the path unique (the caller's: random in use, fixed in tests).
+    public static func handEntry(
+        folder: String, fields: [String: String], id: String, today: CalendarDay, folders: [String], categories: [String] = []
+    ) -> Result<DocumentRecord, ReviewInputError> {
+        let known = Set((handEntryRequired + handEntryOptional).map(\.rawValue))
+        if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
+            return .failure(ReviewInputError("'\(unknown)' is not a field of an expense; fields are \(known.sorted().joined(separator: ", "))."))
+        }
+        if let missing = handEntryRequired.first(where: { (fields[$0.rawValue] ?? "").trimmingCharacters(in: .whitespaces).isEmpty }) {
+            return .failure(ReviewInputError("an expense entered by hand needs a \(missing.rawValue)."))
+        }
+        // One of the store's folders: the expense goes into that folder's zip, under its settings.
+        guard folders.contains(folder) else {
+            return .failure(
+                ReviewInputError(
+                    "'\(folder)' is not a folder of this store; folders are \(folders.map { $0.isEmpty ? "(top level)" : $0 }.joined(separator: ", "))."
+                ))
+        }
+        let source = (folder.isEmpty ? "" : folder + "/") + "entered-by-hand-\(id)"
+        // Its "content" is the entry: a digest of its path stands for the bytes a scan would have.
+        var r = DocumentRecord(source: source, folder: folder, sha256: SHA256.hex(of: Array("entered by hand: \(source)".utf8)), status: .review)
+        r.enteredByHand = true
+        r.pages = 0
+        // The currency first, so that a total typed without one is read in it.
+        let order = [Field.currency] + (handEntryRequired + handEntryOptional).filter { $0 != .currency }
+        for field in order {
+            guard let value = fields[field.rawValue] else { continue }
+            switch validate(field: field.rawValue, value: value, record: r, today: today, categories: categories) {
+            case .success(let v): r = apply([ReviewDecision(action: .edit, field: field, value: v)], to: r)
+            case .failure(let e): return .failure(e)
+            }
+        }
+        // The entry itself is the suggestion, waiting as `entered-by-hand`; the person's accept (`Store.addByHand`) is a
+        // decision like any other, so undo takes the expense back to review.
+        r.reasons = [.other("entered-by-hand")]
+        return .success(r)
+    }
+
     /// Whether a record's total may be below 0: a credit note's, or a refund's the document itself printed negative.
     public static func mayBeNegative(_ record: DocumentRecord) -> Bool {
         record.documentKind == .creditNote || (record.total?.minorUnits ?? 0) < 0

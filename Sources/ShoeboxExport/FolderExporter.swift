@@ -94,7 +94,8 @@ public struct FolderExporter {
     func originalSizes(_ records: [DocumentRecord], originalPath: (DocumentRecord) -> String) throws(ExportError) -> [String: Int64] {
         var bytes: Int64 = 0
         var sizes: [String: Int64] = [:]
-        for r in records where r.status == .accepted && inRange(r) {
+        // An expense entered by hand has no original.
+        for r in records where r.status == .accepted && inRange(r) && !r.enteredByHand {
             let path = originalPath(r)
             // lstat, not FileManager's attributes: those look up the owner's user name, which may ask a
             // networked name service (a socket). A link or anything but a regular file is not an original.
@@ -146,7 +147,8 @@ public struct FolderExporter {
             })
         let rows = zip(accepted, names).map { r, name in
             ExportRow(
-                record: r, category: r.category ?? settings.category(for: r, rules: options.categoryRules), fileInZip: "receipts/\(name.name)",
+                record: r, category: r.category ?? settings.category(for: r, rules: options.categoryRules),
+                fileInZip: r.enteredByHand ? "" : "receipts/\(name.name)",
                 originalPath: originalPath(r))
         }
         let renderings = zip(accepted, names).compactMap { r, name -> (String, [UInt8])? in
@@ -178,7 +180,7 @@ public struct FolderExporter {
                 ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8))
             ] + renderings
         var manifest: [(String, String)] = generated.map { ($0.0, SHA256.hex(of: $0.1)) }
-        manifest += rows.map { ($0.fileInZip, $0.record.sha256) }
+        manifest += rows.filter { !$0.fileInZip.isEmpty }.map { ($0.fileInZip, $0.record.sha256) }
         let manifestText = manifest.sorted { FolderExporter.precedes($0.0, $1.0) }.map { "\($0.1)  \($0.0)\n" }.joined()
         generated.append(("MANIFEST.sha256", Array(manifestText.utf8)))
         return generated
@@ -192,7 +194,7 @@ public struct FolderExporter {
             case bytes([UInt8])
             case original(ExportRow)
         }
-        let entries = generated.map { ($0.0, Entry.bytes($0.1)) } + rows.map { ($0.fileInZip, Entry.original($0)) }
+        let entries = generated.map { ($0.0, Entry.bytes($0.1)) } + rows.filter { !$0.fileInZip.isEmpty }.map { ($0.fileInZip, Entry.original($0)) }
         for (name, entry) in entries.sorted(by: { FolderExporter.precedes($0.0, $1.0) }) {
             switch entry {
             case .bytes(let b): try writer.add(name: name, bytes: b)

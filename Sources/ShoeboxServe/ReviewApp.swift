@@ -12,6 +12,7 @@ public import ShoeboxStore
 /// - `GET /api/page?source=&page=`: that page of the original (`PageView`).
 /// - `POST /api/decide`: `{"source", "action": accept|reject|duplicate|not-duplicate|edit, "field", "value"}`.
 /// - `POST /api/undo`: takes back the last decision.
+/// - `POST /api/add`: an expense without a receipt, `{"folder", "fields": {"date", "merchant", "total", …}}`.
 public final class ReviewApp: @unchecked Sendable {
     let store: Store
     let guarding: ServeGuard
@@ -38,6 +39,7 @@ public final class ReviewApp: @unchecked Sendable {
             case ("GET", "/api/page"): response = try page(r.query["source"] ?? "", number: Int(r.query["page"] ?? "1") ?? 0)
             case ("POST", "/api/decide"): response = try decide(r.body)
             case ("POST", "/api/undo"): response = try undo()
+            case ("POST", "/api/add"): response = try add(r.body)
             default: response = .text(404, "Nothing here: '\(r.path)'.")
             }
         } catch {
@@ -106,6 +108,8 @@ public final class ReviewApp: @unchecked Sendable {
     func page(_ source: String, number: Int) throws -> HTTPResponse {
         guard number >= 1, number <= 10_000 else { return .text(404, "There is no page \(number).") }
         guard let file = try store.originalPaths()[source] else { return .text(404, "No record '\(source)' in this store.") }
+        // An expense entered by hand has no file; nothing but a path under the scans' folder is opened.
+        guard file.hasPrefix("/") else { return .text(404, "'\(source)' was entered by hand: there is no page to show.") }
         return PageView.image(file: file, page: number)
     }
 
@@ -137,6 +141,28 @@ public final class ReviewApp: @unchecked Sendable {
         try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()), by: .browser)
         let now = try current().first { $0.record.source == source }?.record ?? record
         return .json(200, ["record": ReviewApp.object(now)])
+    }
+
+    /// An expense without a receipt: `{"folder", "fields": {"date", "merchant", "total", …}}` (`Review.handEntry`).
+    func add(_ body: [UInt8]) throws -> HTTPResponse {
+        guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let folder = o["folder"] as? String,
+            let given = o["fields"] as? [String: Any]
+        else { return .json(400, ["error": "an expense is a JSON object with \"folder\" and \"fields\"."]) }
+        var fields: [String: String] = [:]
+        for (k, v) in given {
+            guard let s = v as? String else { return .json(422, ["error": "the \(k) must be text."]) }
+            if !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { fields[k] = s }
+        }
+        let folders = Array(Set(try current().map(\.record.folder))).sorted()
+        switch Review.handEntry(
+            folder: folder, fields: fields, id: Review.handEntryID(), today: today, folders: folders, categories: store.categories(forFolder: folder))
+        {
+        case .failure(let e): return .json(422, ["error": e.message])
+        case .success(let record):
+            try store.addByHand(record, at: ISO8601DateFormatter().string(from: Date()), by: .browser)
+            let now = try current().first { $0.record.source == record.source }?.record ?? record
+            return .json(200, ["record": ReviewApp.object(now)])
+        }
     }
 
     func undo() throws -> HTTPResponse {

@@ -44,6 +44,7 @@ async function loadQueue(keepSource) {
   const counts = document.getElementById("counts");
   counts.replaceChildren(...Object.entries(data.counts).filter(([, n]) => n > 0 || data.state === "review").map(([s, n]) =>
     el("a", { href: "#", class: s === data.state ? "current" : "", onclick: (ev) => { ev.preventDefault(); state.state = s; loadQueue(); } }, `${s} ${n}`)));
+  state.folders = data.folders;
   fill("folder", data.folders, state.folder);
   fill("reason", data.reasons, state.reason);
   const list = document.getElementById("items");
@@ -198,6 +199,25 @@ function edit() {
   if (value !== null) decide("edit", f, value);
 }
 
+// An expense without a receipt: one question per field; an empty answer leaves an optional field out.
+async function enterByHand() {
+  const folders = state.folders || [];
+  const folder = prompt(`Expense without a receipt. Folder? (${folders.map((f) => f || "(top level)").join(", ")})`, state.folder || folders[0] || "");
+  if (folder === null) return;
+  const fields = {};
+  for (const [f, question] of [["date", "Date (2026-03-14)"], ["merchant", "Merchant"], ["total", "Total with its currency (12.50 EUR)"],
+    ["category", "Category (optional)"], ["note", "Note (optional)"]]) {
+    const v = prompt(question);
+    if (v === null) return;
+    if (v.trim() !== "") fields[f] = v;
+  }
+  try {
+    const r = await post("/api/add", { folder: folder === "(top level)" ? "" : folder.trim(), fields });
+    say(`entered by hand: ${r.record.source}`);
+    await loadQueue();
+  } catch (e) { say(e.message, true); }
+}
+
 async function undo() {
   try {
     const r = await post("/api/undo", {});
@@ -217,6 +237,7 @@ document.addEventListener("keydown", (ev) => {
   else if (k === "n") decide("not-duplicate");
   else if (k === "u") undo();
   else if (k === "e") edit();
+  else if (k === "x") enterByHand();
   else if (k >= "1" && k <= "9") pick(Number(k) - 1);
   else if (k === "?") document.getElementById("help").showModal();
   else if (k === "+" || k === "=") zoom(1.25);

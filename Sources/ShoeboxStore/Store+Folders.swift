@@ -2,14 +2,21 @@ import Foundation
 public import ShoeboxCore
 
 extension Store {
-    /// The categories the folder of `source` allows (its `<scans>/<folder>/.shoebox.json`), for checking a category a
-    /// person types; empty when the folder sets none, has no settings file, or the file cannot be read (the export
-    /// names a broken one).
+    /// The categories the folder of `source` allows (`categories(forFolder:)`).
     public func categories(forFolderOf source: String) -> [String] {
-        guard let full = (try? originalPaths())?[source], full.hasSuffix(source) else { return [] }
-        let root = String(full.dropLast(source.count))
-        guard let folder = source.split(separator: "/").first.map(String.init), source.contains("/") else { return [] }
-        let file = root + folder + "/" + FolderSettings.fileName
+        guard source.contains("/"), let folder = source.split(separator: "/").first.map(String.init) else { return [] }
+        return categories(forFolder: folder)
+    }
+
+    /// The categories `folder` allows (its `<scans>/<folder>/.shoebox.json`), for checking a category a person types;
+    /// empty when the folder sets none, has no settings file, or the file cannot be read (the export names a broken
+    /// one).
+    public func categories(forFolder folder: String) -> [String] {
+        guard !folder.isEmpty,
+            let root = try? db.query("SELECT root FROM sources WHERE folder = ? AND root <> '' ORDER BY id LIMIT 1", [.text(folder)]).first?.first?
+                .text
+        else { return [] }
+        let file = (root as NSString).appendingPathComponent(folder + "/" + FolderSettings.fileName)
         var st = stat()
         // A regular file of a settings file's size; a link is not followed.
         guard lstat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) <= FolderSettings.maxFileBytes,

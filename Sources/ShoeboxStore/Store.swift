@@ -338,6 +338,28 @@ public final class Store {
         }
     }
 
+    /// Adds an expense a person entered by hand (`Review.handEntry`): a source without a file, its record, and the
+    /// person's accept of it in the log (undo takes it back to review, where it can be rejected).
+    public func addByHand(_ r: DocumentRecord, at: String, by desk: ReviewDecision.Desk) throws(StoreError) {
+        guard r.enteredByHand else { throw StoreError(message: "only a record entered by hand is added this way") }
+        let taken = try wrap { () throws(DatabaseError) in try !db.query("SELECT 1 FROM sources WHERE path = ?", [.text(r.source)]).isEmpty }
+        guard !taken else { throw StoreError(message: "\(r.source) is already in the store") }
+        try wrap { () throws(DatabaseError) in
+            try db.transaction { () throws(DatabaseError) in
+                try db.query(
+                    "INSERT INTO sources(path, root, folder, sha256, size, kind, state) VALUES (?, '', ?, ?, 0, NULL, ?)",
+                    [.text(r.source), .text(r.folder), .text(r.sha256), .text(r.status.rawValue)])
+                try db.query(
+                    "INSERT INTO records(source_id, status, json) SELECT id, ?, ? FROM sources WHERE path = ?",
+                    [.text(r.status.rawValue), .text(r.jsonLine()), .text(r.source)])
+                let (before, after) = ReviewDecision(action: .accept).change(on: r)
+                try db.query(
+                    "INSERT INTO decisions(path, sha256, action, at, who, before, after) VALUES (?, ?, 'accept', ?, ?, ?, ?)",
+                    [.text(r.source), .text(r.sha256), .text(at), .text(desk.rawValue), .text(before ?? ""), .text(after ?? "")])
+            }
+        }
+    }
+
     /// One line of the decision log.
     public struct LoggedDecision: Sendable {
         public let path: String

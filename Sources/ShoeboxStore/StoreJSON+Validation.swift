@@ -100,7 +100,13 @@ extension StoreJSON {
         guard let path = d["path"] as? String else { throw Problem("path", "is missing or not a string") }
         if let p = relativePathProblem(path) { throw Problem("path", p) }
         guard let root = d["root"] as? String else { throw Problem("root", "is missing or not a string") }
-        if let p = rootProblem(root) { throw Problem("root", p) }
+        // An expense entered by hand has no scan folder: an empty root, and a record that says so.
+        let byHand = (d["suggestion"] as? [String: Any])?["enteredByHand"] as? Bool == true
+        if byHand {
+            guard root.isEmpty, (d["size"] as? Int ?? 0) == 0 else { throw Problem("root", "must be empty for an expense entered by hand") }
+        } else if let p = rootProblem(root) {
+            throw Problem("root", p)
+        }
         guard let folder = d["folder"] as? String, folder == SourceFile.folder(of: path) else {
             throw Problem("folder", "must be the first part of the path (\"\(SourceFile.folder(of: path))\")")
         }

@@ -121,8 +121,9 @@ enum Help {
         Serves the review queue as a web app on 127.0.0.1 (never on other addresses) until Ctrl-C, and prints
         the address to open, with a random token that is the key to it. The queue by state, folder and
         reason; a record's fields with their evidence and alternates; keys: j/k next and previous, a accept,
-        1-9 pick an alternate, e edit, r reject, d/n duplicate or not, u undo, ? the keys. Decisions are
-        checked and saved as in `shoebox review`, into the same store.
+        1-9 pick an alternate, e edit, r reject, d/n duplicate or not, u undo, x an expense without a
+        receipt, ? the keys. Any record can be opened and corrected, accepted ones too. Decisions are
+        checked and saved as in `shoebox review`, into the same store and its log.
 
         Refused: another Host than 127.0.0.1 or localhost at the port (421), a request without the token
         (403), a change without the page's own token or from another site's page (403), a path with '..' (400).
@@ -159,6 +160,9 @@ enum Help {
           --apply FILE   apply decisions from JSON Lines, one per line:
                          {"source": "trip/IMG_0412.jpg", "action": "accept", "fields": {"total": "23.45"}}
                          action: accept, edit, reject, duplicate, not-duplicate; fields: edits made first.
+                         An expense without a receipt: {"action": "add", "folder": "trip", "fields":
+                         {"date": "2026-03-20", "merchant": "Parking", "total": "4.50 EUR"}} (also
+                         currency, referenceNumber, paymentMethod, category, note), checked as edits are.
                          Every line is checked first (against the record as the lines before leave it):
                          a bad line is reported with its line number and nothing is applied (exit 2).
                          Any record but a failed one may be decided: an accepted one corrected shows the

@@ -75,6 +75,7 @@ enum ReviewCommand {
         let records = Dictionary(try store.effectiveRecords().map { ($0.record.source, $0.record) }, uniquingKeysWith: { a, _ in a })
         var batch = DecisionFile(file: file, records: records, today: today)
         batch.categories = { store.categories(forFolderOf: $0) }
+        batch.folderCategories = { store.categories(forFolder: $0) }
         for (n, raw) in String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
@@ -86,8 +87,11 @@ enum ReviewCommand {
             return ExitCode.usage
         }
         let decisions = batch.decisions
-        try store.decide(decisions, at: ISO8601DateFormatter().string(from: Date()), by: .apply)
-        print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(file)")
+        let at = ISO8601DateFormatter().string(from: Date())
+        try store.decide(decisions, at: at, by: .apply)
+        for entry in batch.entries { try store.addByHand(entry, at: at, by: .apply) }
+        let added = batch.entries.isEmpty ? "" : "; \(batch.entries.count) expense\(batch.entries.count == 1 ? "" : "s") entered by hand"
+        print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(file)\(added)")
         return ExitCode.success
     }
 
@@ -99,7 +103,11 @@ enum ReviewCommand {
         let today: CalendarDay
         /// The categories a record's folder allows, by source (`Store.categories(forFolderOf:)`).
         var categories: (String) -> [String] = { _ in [] }
+        /// The categories a folder allows, by folder (`Store.categories(forFolder:)`).
+        var folderCategories: (String) -> [String] = { _ in [] }
         var decisions: [(record: DocumentRecord, decision: ReviewDecision)] = []
+        /// Expenses without a receipt (`"action": "add"`), entered after the decisions.
+        var entries: [DocumentRecord] = []
         var errors: [String] = []
         // Each record as the lines before have left it, so an edit is checked against earlier edits (a currency
         // set on line 1 lets line 2 type a total without one); and the line of each record's final decision.
@@ -119,6 +127,7 @@ enum ReviewCommand {
             guard let o = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] else {
                 return bad(number, "not a JSON object")
             }
+            if o["action"] as? String == "add" { return add(o, number: number) }
             guard let source = o["source"] as? String else { return bad(number, "no \"source\"") }
             guard let stored = records[source] else { return bad(number, "\(source) is not in the store") }
             let record = working[source] ?? stored
@@ -141,6 +150,22 @@ enum ReviewCommand {
             if lineOK {
                 decisions += lineDecisions.map { (stored, $0) }
                 working[source] = Review.apply(lineDecisions, to: record)
+            }
+        }
+
+        /// `{"action": "add", "folder": "trip", "fields": {"date", "merchant", "total", …}}`: an expense without a receipt.
+        mutating func add(_ o: [String: Any], number: Int) {
+            guard let folder = o["folder"] as? String else { return bad(number, "an \"add\" needs a \"folder\" (\"\" for the top level)") }
+            guard let given = o["fields"] as? [String: Any], let fields = given as? [String: String] else {
+                return bad(number, "an \"add\" needs \"fields\", an object of strings")
+            }
+            let folders = Array(Set(records.values.map(\.folder))).sorted()
+            switch Review.handEntry(
+                folder: folder, fields: fields, id: Review.handEntryID(), today: today, folders: folders,
+                categories: folderCategories(folder))
+            {
+            case .success(let r): entries.append(r)
+            case .failure(let e): bad(number, e.message)
             }
         }
 

@@ -68,3 +68,46 @@ struct ReviewFieldsTests {
         #expect(merged.category == "meals" && merged.note == "with the client\nproject 17")
     }
 }
+
+/// Issue 19: an expense without a receipt, entered by hand: every value checked as an edit is, in one of the store's
+/// folders, waiting as `entered-by-hand` until the person's accept (which the store saves with it).
+struct HandEntryTests {
+    let day = CalendarDay(iso: "2026-11-30")!
+
+    func entry(_ fields: [String: String], folder: String = "trip", categories: [String] = []) -> Result<DocumentRecord, ReviewInputError> {
+        Review.handEntry(folder: folder, fields: fields, id: "0123456789ab", today: day, folders: ["", "trip"], categories: categories)
+    }
+
+    @Test func anEntryIsCheckedAsEditsAre() throws {
+        let r = try entry(["date": "14.03.2026", "merchant": "Taxi Berlin", "total": "23,40 €", "note": "airport", "category": "work trip"]).get()
+        #expect(r.source == "trip/entered-by-hand-0123456789ab" && r.enteredByHand && r.pages == 0)
+        #expect(r.date?.iso == "2026-03-14" && r.total?.description == "23.40 EUR" && r.currency == .eur && r.merchant == "Taxi Berlin")
+        #expect(r.note == "airport" && r.category == "work trip")
+        #expect(r.status == .review && r.reasons.map(\.code) == ["entered-by-hand"])
+        #expect(r.evidence.values.allSatisfy { $0.source == .person })
+        #expect(Review.apply([ReviewDecision(action: .accept)], to: r).status == .accepted)
+        // Written to JSON and back, it is still the person's entry.
+        #expect(try JSONDecoder().decode(DocumentRecord.self, from: Data(r.jsonLine().utf8)).enteredByHand)
+    }
+
+    @Test func whatAnEntryMayNotBeIsSaid() {
+        func refusal(_ r: Result<DocumentRecord, ReviewInputError>) -> String? {
+            if case .failure(let e) = r { return e.message }
+            return nil
+        }
+        #expect(refusal(entry(["date": "2026-03-14", "merchant": "Taxi"])) == "an expense entered by hand needs a total.")
+        #expect(refusal(entry(["date": "2026-03-14", "merchant": "Taxi", "total": "12.00"]))?.contains("has no currency") == true)
+        #expect(refusal(entry(["date": "2026-03-14", "merchant": "Taxi", "total": "-12.00 EUR"]))?.contains("not more than 0") == true)
+        #expect(refusal(entry(["date": "2027-01-01", "merchant": "Taxi", "total": "12.00 EUR"]))?.contains("is not a date") == true)
+        #expect(refusal(entry(["date": "2026-03-14", "merchant": "Taxi", "total": "12 EUR", "tip": "2"]))?.hasPrefix("'tip' is not a field") == true)
+        #expect(
+            refusal(entry(["date": "2026-03-14", "merchant": "Taxi", "total": "12 EUR"], folder: "elsewhere"))?.contains("not a folder of this store")
+                == true)
+        #expect(
+            refusal(entry(["date": "2026-03-14", "merchant": "Taxi", "total": "12 EUR", "category": "fun"], categories: ["work trip"]))?.contains(
+                "not one of this folder's categories") == true)
+        // The top level is a folder too.
+        #expect(
+            (try? entry(["date": "2026-03-14", "merchant": "Taxi", "total": "12 EUR"], folder: "").get())?.source == "entered-by-hand-0123456789ab")
+    }
+}

@@ -161,3 +161,45 @@ import Testing
         #expect(served.output.contains("stopped; every decision is saved"))
     }
 }
+
+/// An expense without a receipt through `review --apply` (`"action": "add"`): checked like every line, entered with
+/// the person's accept in the log, exported without a file, and carried by the store's JSON export and import.
+struct HandEntryEndToEndTests {
+    @Test(.tags(.ocr)) func anExpenseEnteredByHandGoesThroughApplyExportAndImport() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let office = work.appendingPathComponent("scans/office")
+        try FileManager.default.createDirectory(at: office, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("sample-scans/office-supplies/scan_0007.png"), to: office.appendingPathComponent("scan_0007.png"))
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today]).code == 0)
+
+        let lines = work.appendingPathComponent("add.jsonl")
+        let good = #"{"action": "add", "folder": "office", "fields": {"date": "2026-03-20", "merchant": "Parking Mitte", "total": "4,50 €"}}"#
+        try Data((good + "\n" + #"{"action": "add", "folder": "office", "fields": {"date": "2026-03-20", "merchant": "Parking"}}"# + "\n").utf8)
+            .write(to: lines)
+        let refused = try runProgram(shoebox, ["review", "--out", out, "--apply", lines.path, "--today", today])
+        #expect(refused.code == 2 && refused.err.contains("add.jsonl:2: an expense entered by hand needs a total."), "\(refused)")
+        try Data((good + "\n").utf8).write(to: lines)
+        let applied = try runProgram(shoebox, ["review", "--out", out, "--apply", lines.path, "--today", today])
+        #expect(applied.code == 0 && applied.out.contains("1 expense entered by hand"), "\(applied)")
+        #expect(try runProgram(shoebox, ["status", "--out", out, "--accuracy"]).out.contains("1 in the review --apply file"))
+
+        #expect(try runProgram(shoebox, ["export", "--out", out]).code == 0)
+        let unzip = try #require(which("unzip"), "unzip is missing: apt-get install -y unzip (make setup)")
+        let zip = out + "/exports/office.zip"
+        let names = try runProgram(unzip, ["-Z1", zip]).out.split(separator: "\n")
+        #expect(!names.contains { $0.contains("entered-by-hand") }, "\(names)")
+        let csv = try runProgram(unzip, ["-p", zip, "summary.csv"]).out
+        #expect(csv.contains("2026-03-20,Parking Mitte,4.50,EUR,"), "\(csv)")
+        #expect(!(try runProgram(unzip, ["-p", zip, "ledger.beancount"]).out.contains("entered-by-hand")))
+
+        let json = work.appendingPathComponent("store.json").path
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", json]).code == 0)
+        let other = work.appendingPathComponent("other").path
+        let imported = try runProgram(shoebox, ["import", json, "--out", other])
+        #expect(imported.code == 0, "\(imported)")
+        #expect(try runProgram(shoebox, ["status", "--out", other]).out.contains("store: 2 documents"))
+    }
+}

@@ -253,6 +253,28 @@ struct StoreTests {
         #expect(try store.effectiveRecords().first?.record.total?.decimalString == "12.80")
     }
 
+    /// An expense entered by hand: a source without a file, accepted by the person's logged decision; undo takes it
+    /// back to review.
+    @Test func anExpenseEnteredByHandIsStoredWithItsAccept() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = try Store(directory: dir.path)
+        let entry = try Review.handEntry(
+            folder: "trip", fields: ["date": "2026-03-14", "merchant": "Taxi Berlin", "total": "23.40 EUR"], id: "abc",
+            today: CalendarDay(iso: "2026-11-30")!,
+            folders: ["trip"]
+        ).get()
+        try store.addByHand(entry, at: "t1", by: .browser)
+        #expect(try store.effectiveRecords().map(\.record.status) == [.accepted])
+        #expect(try store.decisionLog().map { "\($0.desk?.rawValue ?? "") \($0.before ?? "") \($0.after ?? "")" } == ["browser review accepted"])
+        #expect(throws: StoreError.self) { try store.addByHand(entry, at: "t2", by: .browser) }
+        var scanned = entry
+        scanned.enteredByHand = false
+        #expect(throws: StoreError.self) { try store.addByHand(scanned, at: "t2", by: .browser) }
+        _ = try store.undoLastDecision()
+        #expect(try store.effectiveRecords().first?.record.status == .review)
+    }
+
     @Test func aNewerStoreIsRefused() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }

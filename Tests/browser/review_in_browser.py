@@ -172,8 +172,15 @@ def main():
         wait.until(lambda d: "edit category" in message())
         typed("note", "client dinner")
         wait.until(lambda d: "edit note" in message())
+        # x: an expense without a receipt, one question per field; it is accepted, the person's.
+        key("x")
+        for answer in ["office-supplies", "2026-03-20", "Parking Mitte", "4,50 €", "", "no receipt: ticket machine"]:
+            alert = wait.until(lambda d: d.switch_to.alert)
+            alert.send_keys(answer) if answer else None
+            alert.accept()
+        wait.until(lambda d: "entered by hand" in message())
         accuracy = shoebox("status", "--out", out, "--accuracy").stdout
-        check("4 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
+        check("5 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
 
         # Export: the CSV holds the accepted records, neither the one in review nor the rejected one.
         export = shoebox("export", "--out", out)
@@ -181,16 +188,24 @@ def main():
         exported = []
         totals = {}
         filed = {}
+        byHand = []
         for name in sorted(os.listdir(os.path.join(out, "exports"))):
             with zipfile.ZipFile(os.path.join(out, "exports", name)) as z:
                 rows = list(csv.DictReader(io.StringIO(z.read("summary.csv").decode("utf-8"))))
                 exported += [r["original_path"] for r in rows]
                 totals.update({r["original_path"]: r["total"] for r in rows})
                 filed.update({r["original_path"]: (r["category"], r["note"]) for r in rows})
+                byHand += [r for r in rows if "entered-by-hand" in r["original_path"]]
+                manifest = z.read("MANIFEST.sha256").decode("utf-8")
+                check(all(n in manifest for n in z.namelist() if n != "MANIFEST.sha256"), f"{name}: every entry is in the manifest")
+                check(not any("entered-by-hand" in n for n in z.namelist()), f"{name}: no file for an expense entered by hand")
         check(first not in exported and second not in exported, f"neither {first} nor {second} is exported: {exported}")
         check(len(exported) >= 5, f"the accepted records are exported: {exported}")
         check(totals.get(corrected) == "1234.56", f"the corrected total of {corrected} is exported: {totals.get(corrected)}")
         check(filed.get(corrected) == ("meals", "client dinner"), f"its category and note are exported: {filed.get(corrected)}")
+        check(len(byHand) == 1 and byHand[0]["total"] == "4.50" and byHand[0]["currency"] == "EUR" and byHand[0]["file"] == ""
+              and byHand[0]["reviewed_by"] == "person" and byHand[0]["note"] == "no receipt: ticket machine",
+              f"the expense entered by hand is exported, without a file: {byHand}")
     finally:
         if driver is not None:
             driver.quit()
