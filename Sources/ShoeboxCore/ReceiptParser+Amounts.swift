@@ -26,9 +26,10 @@ extension ReceiptParser {
         return (.lineItem, nil)
     }
 
-    /// The letters OCR reads for each letter of "total" in receipt print: "Tetel", "Fotal", "Tota]", "T0tal".
+    /// The letters OCR reads for each letter of "total" in receipt print: "Tetel", "Fotal", "Tota]", "T0tal", and in
+    /// narrow sans-serif print T as I and O as U ("IUIAL").
     static let totalLookalikes: [Set<Character>] = [
-        ["t", "f", "i"], ["o", "e", "0", "a"], ["t", "f"], ["a", "e", "o"], ["l", "1", "i", "|", "]", "!"]
+        ["t", "f", "i"], ["o", "e", "0", "a", "u"], ["t", "f", "i"], ["a", "e", "o"], ["l", "1", "i", "|", "]", "!"]
     ]
 
     /// A word of the line that is "total" with a letter or two misread the way OCR misreads print ("Tetel Sales

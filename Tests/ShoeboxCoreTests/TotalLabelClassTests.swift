@@ -66,7 +66,7 @@ struct TotalLabelClassTests {
 
     // MARK: 3. The word "total" misread
 
-    @Test(arguments: ["Tetel Sales (inclusive GST) RM 11.50", "Fotal 11.50", "Tota] 11.50", "T0tal: 11.50"])
+    @Test(arguments: ["Tetel Sales (inclusive GST) RM 11.50", "Fotal 11.50", "Tota] 11.50", "T0tal: 11.50", "IUIAL (GSI INCL) 11.50"])
     func aMisreadTotalWordStillLabelsTheTotal(line: String) {
         let e = parser.parse(pages: [page(["KEDAI MAJU SDN BHD", "Bread 4.80", "Milk 6.70", line, "CASH 20.00"])], language: "eng")
         #expect(e.amounts.first { $0.value.minorUnits == 1150 }?.role == .total, "\(line)")
@@ -76,6 +76,7 @@ struct TotalLabelClassTests {
     @Test func wordsThatOnlyLookLikeTotalAreNot() {
         #expect(ReceiptParser.misreadTotalWord("hotel 11.50") == nil)
         #expect(ReceiptParser.misreadTotalWord("metal 11.50") == nil)
+        #expect(ReceiptParser.misreadTotalWord("tidal 11.50") == nil)
         #expect(ReceiptParser.misreadTotalWord("bread tetel 11.50") == nil)
         #expect(ReceiptParser.misreadTotalWord("total 11.50") == nil)
     }
