@@ -379,6 +379,8 @@ extension ReceiptParser {
         /// Each rounding line (its amount and place) with the amounts it may round: the totals and subtotals above
         /// it, and any amount on the few lines right above it (a total whose label OCR lost).
         let roundings: [Rounding]
+        /// The totals of each tax rate's line, when an invoice prints one per rate (`rateBandCheck`).
+        let rateBands: [(line: Int, value: Int64)]
 
         struct Rounding {
             let amount: Int64
@@ -414,6 +416,7 @@ extension ReceiptParser {
                 return subs.first { abs(Double($0) * rate / 100 - Double(t.amount.minorUnits)) <= 1 }.map { ($0, t.amount.minorUnits) }
             }
             roundings = TotalScoring.roundings(e)
+            rateBands = TotalScoring.rateBands(e)
         }
 
         /// The totals that, with one tax of the page (or all of them), make an amount printed on a later line: the
@@ -600,6 +603,7 @@ extension ReceiptParser {
         func crossChecks(_ c: AmountCandidate) -> Bonus {
             var b = Bonus()
             sumChecks(c, &b)
+            rateBandCheck(c, &b)
             roundingChecks(c, &b)
             if c.value.minorUnits > 0, tendered.contains(where: { t in changes.contains { t - $0 == c.value.minorUnits } }) {
                 b.confirm(W.tenderedMinusChange, .tenderedMinusChange)

@@ -4,7 +4,8 @@ import Testing
 @testable import ShoeboxCore
 
 /// Classes of wrong totals that come from what a line's label says: money paid in printed under a total word,
-/// one charge of the bill totalled, and the word "total" itself misread. Each on synthetic lines.
+/// one charge of the bill totalled, the word "total" itself misread, and a total per tax rate taken for the
+/// invoice's total. Each on synthetic lines.
 struct TotalLabelClassTests {
     let parser = ReceiptParser(today: today)
 
@@ -79,5 +80,33 @@ struct TotalLabelClassTests {
         #expect(ReceiptParser.misreadTotalWord("tidal 11.50") == nil)
         #expect(ReceiptParser.misreadTotalWord("bread tetel 11.50") == nil)
         #expect(ReceiptParser.misreadTotalWord("total 11.50") == nil)
+    }
+
+    // MARK: 4. A total per tax rate
+
+    /// An invoice that prints a total for each rate, then what is payable: the two bands' sum confirms the payable
+    /// amount (on real pages its line is the one read with a digit dropped by one reader), and only it.
+    @Test(
+        arguments: [
+            (["Bäckerei Huber GmbH", "Summe 7 %: 10,70", "Summe 19 %: 23,80", "Zu zahlen 34,50"], Int64(3450)),
+            (["Bäckerei Huber GmbH", "Summe 7 %: 10,70", "Summe 19 %: 23,80", "34,50"], 3450),
+            (
+                [
+                    "KILANG ROTI SDN BHD", "Total 0% supplies: 17.50", "Total 6% supplies (excl. GST): 40.00",
+                    "Total 6% supplies (Inc. GST): 42.40", "Total Payable: 59.90"
+                ], 5990
+            )
+        ] as [([String], Int64)])
+    func theRateBandsSumToThePayableTotal(lines: [String], payable: Int64) {
+        let e = parser.parse(pages: [page(lines)], language: nil)
+        let confirmed = e.amounts.filter { $0.checks.contains(.arithmetic(.rateBandsSumToTotal)) }.map(\.value.minorUnits)
+        #expect(confirmed == [payable], "\(lines)")
+    }
+
+    /// A net band ("excl.") is no band total, and one band alone confirms nothing.
+    @Test func aNetBandOrASingleBandConfirmsNothing() {
+        let e = parser.parse(
+            pages: [page(["KILANG ROTI SDN BHD", "Total 6% supplies (excl. GST): 40.00", "Total 0% supplies: 17.50", "57.50"])], language: nil)
+        #expect(e.amounts.allSatisfy { !$0.checks.contains(.arithmetic(.rateBandsSumToTotal)) })
     }
 }
