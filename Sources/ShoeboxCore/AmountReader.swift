@@ -12,9 +12,12 @@ enum AmountReader {
     }
 
     /// Currency marks and the ISO code each stands for. Longest first, matched on the original text.
+    /// Without a currency a total cannot be recorded at all, so a country's everyday mark matters: Moroccan tills
+    /// print "56.00 DH" (dirham), Emirati ones "AED".
     static let currencyMarks: [(String, String)] = [
-        ("EUR", "EUR"), ("USD", "USD"), ("GBP", "GBP"), ("MYR", "MYR"), ("CHF", "CHF"), ("SGD", "SGD"),
-        ("US$", "USD"), ("S$", "SGD"), ("SFr.", "CHF"), ("Fr.", "CHF"), ("RM", "MYR"), ("€", "EUR"), ("$", "USD"), ("£", "GBP")
+        ("EUR", "EUR"), ("USD", "USD"), ("GBP", "GBP"), ("MYR", "MYR"), ("CHF", "CHF"), ("SGD", "SGD"), ("MAD", "MAD"), ("AED", "AED"),
+        ("US$", "USD"), ("S$", "SGD"), ("SFr.", "CHF"), ("Fr.", "CHF"), ("RM", "MYR"), ("DH", "MAD"), ("€", "EUR"), ("$", "USD"),
+        ("£", "GBP")
     ]
 
     /// Mends the breaks OCR puts into printed amounts, before they are read: "64. 15" and "64 .15" → "64.15",
@@ -79,7 +82,40 @@ enum AmountReader {
             out.append(c[i])
             i += 1
         }
-        return changed ? String(out) : line
+        return joinDigitsAfterMark(changed ? out : c) ?? (changed ? String(out) : line)
+    }
+
+    /// Whether a currency mark ends at `m` ("RM", "$", "€", "£", "EUR", "USD", "MYR", "GBP").
+    static func currencyMarkEnds(_ c: [Character], at m: Int) -> Bool {
+        guard m >= 0 else { return false }
+        let mark = String(c[max(0, m - 2)...m])
+        return ["RM", "$", "€", "£", "EUR", "USD", "MYR", "GBP"].contains { mark.hasSuffix($0) }
+    }
+
+    /// "RM5 1.30" → "RM51.30": a space OCR put between the digits of an amount written right after its currency
+    /// mark (a wide glyph, or a speck, read as a gap). Only 1–3 digits on each side and a decimal part after:
+    /// "RM 1 234.50" reads the same either way. Nil when nothing is joined.
+    static func joinDigitsAfterMark(_ c: [Character]) -> String? {
+        func digit(_ i: Int) -> Bool { i >= 0 && i < c.count && c[i].isDigitASCII }
+        var out: [Character] = []
+        var joined = false
+        for i in c.indices {
+            if c[i] == " " && digit(i - 1) && digit(i + 1) {
+                var k = i - 1
+                while digit(k) { k -= 1 }
+                var j = i + 1
+                while digit(j) { j += 1 }
+                let markEnd = k >= 0 && c[k] == " " ? k - 1 : k
+                if (1...3).contains(i - 1 - k) && (1...3).contains(j - i - 1) && currencyMarkEnds(c, at: markEnd)
+                    && j < c.count && (c[j] == "." || c[j] == ",") && digit(j + 1) && digit(j + 2) && !digit(j + 3)
+                {
+                    joined = true
+                    continue
+                }
+            }
+            out.append(c[i])
+        }
+        return joined ? String(out) : nil
     }
 
     public static func amounts(in line: String) -> [Found] {

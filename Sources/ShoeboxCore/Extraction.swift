@@ -102,6 +102,7 @@ public enum ArithmeticIdentity: String, Hashable, Sendable, Codable {
     case itemsSumToTotal = "line items sum = total"
     case totalPlusRounding = "total + rounding = this total"
     case tenderedMinusChange = "tendered − change = total"
+    case rateBandsSumToTotal = "the totals of two tax rates sum to it"
 }
 
 /// How a total the page does not print was computed; raw values are what the note names.

@@ -6,9 +6,10 @@ extension ReceiptParser {
         func has(_ list: KeywordList) -> String? { list.first(in: folded) }
         // Counts, not money: "Total Qty: 3.00", "No. of items 2".
         if let k = has(Keywords.count), has(Keywords.strongTotal) == nil { return (nil, k) }
-        let totalWord = has(Keywords.total)
+        let totalWord = has(Keywords.total) ?? misreadTotalWord(folded)
         let exclusive = has(Keywords.exclusive)
         if let k = has(Keywords.adjustments) { return (.discount, k) }
+        if totalWord != nil, has(Keywords.strongTotal) == nil, has(Keywords.inclusive) == nil, namesOneCharge(folded) { return (.lineItem, nil) }
         // "Net à payer" and "Net Total" are totals although they hold "net".
         if let k = has(Keywords.strongTotal), exclusive.map({ k.contains($0) }) ?? true { return (.total, k) }
         if totalWord != nil, exclusive == nil, let k = has(Keywords.inclusive) { return (.total, k) }
@@ -23,6 +24,33 @@ extension ReceiptParser {
         if let k = has(Keywords.tendered) { return (.tendered, k) }
         if let k = totalWord { return (.total, k) }
         return (.lineItem, nil)
+    }
+
+    /// The letters OCR reads for each letter of "total" in receipt print: "Tetel", "Fotal", "Tota]", "T0tal", and in
+    /// narrow sans-serif print T as I and O as U ("IUIAL").
+    static let totalLookalikes: [Set<Character>] = [
+        ["t", "f", "i"], ["o", "e", "0", "a", "u"], ["t", "f", "i"], ["a", "e", "o"], ["l", "1", "i", "|", "]", "!"]
+    ]
+
+    /// A word of the line that is "total" with a letter or two misread the way OCR misreads print ("Tetel Sales
+    /// (inclusive GST) RM 11.50"): without it the line reads as a tax line or an item. Only the first word of the
+    /// line, where a total's label stands; a word that is "total" spelt right is found by the keyword list.
+    static func misreadTotalWord(_ folded: String) -> String? {
+        guard let first = folded.split(separator: " ").first else { return nil }
+        let word = Array(first.drop { $0 == "|" || $0 == "'" }.prefix { $0 != ":" && $0 != "." && $0 != "(" })
+        guard word.count == 5, String(word) != "total", zip(word, totalLookalikes).allSatisfy({ $1.contains($0) }) else { return nil }
+        return "total (read '\(String(word))')"
+    }
+
+    /// Words for a charge on top of the goods: "Total loading charges", "Total delivery fee".
+    static let chargeWords: Set<Substring> = ["charge", "charges", "chg", "fee", "fees", "surcharge"]
+
+    /// "TOTAL LOADING CHARGES 6.00", "Total service charge 6.25": a word between the total word and a charge word
+    /// names one charge of the bill, totalled; it is not what the bill comes to. "Total charges" is left a total.
+    static func namesOneCharge(_ folded: String) -> Bool {
+        let words = folded.split { !$0.isLetter }
+        guard let t = words.firstIndex(of: "total") else { return false }
+        return words[(t + 1)...].prefix(3).dropFirst().contains { chargeWords.contains($0) }
     }
 
     /// The largest rounding adjustment in use (Swiss and Malaysian 5-cent rounding moves at most 2–3 cents;
@@ -351,6 +379,8 @@ extension ReceiptParser {
         /// Each rounding line (its amount and place) with the amounts it may round: the totals and subtotals above
         /// it, and any amount on the few lines right above it (a total whose label OCR lost).
         let roundings: [Rounding]
+        /// The totals of each tax rate's line, when an invoice prints one per rate (`rateBandCheck`).
+        let rateBands: [(line: Int, value: Int64)]
 
         struct Rounding {
             let amount: Int64
@@ -386,6 +416,7 @@ extension ReceiptParser {
                 return subs.first { abs(Double($0) * rate / 100 - Double(t.amount.minorUnits)) <= 1 }.map { ($0, t.amount.minorUnits) }
             }
             roundings = TotalScoring.roundings(e)
+            rateBands = TotalScoring.rateBands(e)
         }
 
         /// The totals that, with one tax of the page (or all of them), make an amount printed on a later line: the
@@ -572,6 +603,7 @@ extension ReceiptParser {
         func crossChecks(_ c: AmountCandidate) -> Bonus {
             var b = Bonus()
             sumChecks(c, &b)
+            rateBandCheck(c, &b)
             roundingChecks(c, &b)
             if c.value.minorUnits > 0, tendered.contains(where: { t in changes.contains { t - $0 == c.value.minorUnits } }) {
                 b.confirm(W.tenderedMinusChange, .tenderedMinusChange)

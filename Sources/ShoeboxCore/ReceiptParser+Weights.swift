@@ -42,6 +42,8 @@ extension ReceiptParser {
         static let roundedFromTotalAbove = 0.1
         /// Penalty: a total off the 5-cent step that a later total rounds.
         static let roundedBelow = 0.1
+        /// Cross-check: the total lines of two tax rates sum to this total ("Total 0% supplies", "Total 6% supplies").
+        static let rateBandsSumToTotal = 0.1
         /// Cross-check: tendered − change = total.
         static let tenderedMinusChange = 0.12
         /// Penalty: a total that a later line and a rounding line turn into another total (not the amount paid).

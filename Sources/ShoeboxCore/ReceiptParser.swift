@@ -62,7 +62,7 @@ public struct ReceiptParser: Sendable {
         let lines = ReceiptParser.prepare(pages)
         var extraction = Extraction()
         extraction.currencies = currencyCandidates(lines, language: language)
-        extraction.amounts = amountCandidates(lines)
+        extraction.amounts = ReceiptParser.paymentsReadAsTotals(amountCandidates(lines))
         extraction.taxes = taxReadings(lines)
         scoreTotals(&extraction, lines: lines)
         readDates(lines, language: language, into: &extraction)

@@ -66,7 +66,7 @@ enum Keywords {
     ]
     static let tendered: KeywordList = [
         "cash tendered", "tendered", "cash", "gegeben", "bar", "bargeld", "efectivo", "entregado", "especes", "recu",
-        "tunai", "bayaran", "paid", "payment", "visa", "mastercard", "master", "card", "credit card", "debit", "karte",
+        "tunai", "bayaran", "paid", "payment", "accepted", "visa", "mastercard", "master", "card", "credit card", "debit", "karte",
         "ec-karte", "girocard", "tarjeta", "carte", "cb", "received", "cash received", "amount received"
     ]
     /// Amounts the till advertises rather than charges: savings, points, vouchers for next time.
