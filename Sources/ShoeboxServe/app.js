@@ -171,7 +171,14 @@ function show(r) {
     el("p", {}, `${r.status}`, " ", ...(r.reasons || []).map((x) => el("span", { class: "reason" }, x))),
     el("table", {}, ...rows),
     alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null);
-  document.getElementById("record").replaceChildren(pageView(r), fields);
+  // A suspected duplicate: its original's first page beside it, to compare at a glance (d: a duplicate, n: not).
+  const pages = r.duplicateOf
+    ? el("div", { class: "pair" }, pageView(r), el("div", { class: "page original" },
+      el("div", { class: "tools" }, `the original: ${r.duplicateOf}`),
+      el("div", { class: "view" }, el("div", { class: "sheet" },
+        el("img", { alt: `the original ${r.duplicateOf}`, src: "/api/page?" + new URLSearchParams({ source: r.duplicateOf, page: 1 }) })))))
+    : pageView(r);
+  document.getElementById("record").replaceChildren(pages, fields);
 }
 
 async function decide(action, field, value) {

@@ -133,7 +133,7 @@ enum Help {
           --today DATE   the day typed dates are checked against (default: the system's date)
         """
     static let review = """
-        usage: shoebox review [--out DIR] [--today YYYY-MM-DD]
+        usage: shoebox review [--out DIR] [--today YYYY-MM-DD] [--source PATH]
                shoebox review --export FILE [--out DIR]
                shoebox review --apply FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
 
@@ -156,6 +156,8 @@ enum Help {
 
         Every decision is saved at once; the pipeline's suggestion is kept unchanged beside it.
 
+          --source PATH  open that one record whatever its state, an accepted one too, to correct it (the
+                         next export shows the correction); the session ends at its final decision
           --export FILE  write the queue as JSON Lines (each record with its evidence and alternates)
           --apply FILE   apply decisions from JSON Lines, one per line:
                          {"source": "trip/IMG_0412.jpg", "action": "accept", "fields": {"total": "23.45"}}

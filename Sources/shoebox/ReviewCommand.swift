@@ -7,7 +7,7 @@ import ShoeboxStore
 /// terminal (lines in, lines out, so it also runs on piped input). Every decision is saved at once.
 enum ReviewCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "review", valueOptions: ["--out", "--today", "--export", "--apply"], flagOptions: ["--wait"])
+        let a = try Arguments(args, verb: "review", valueOptions: ["--out", "--today", "--export", "--apply", "--source"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.review)
             return ExitCode.success
@@ -32,7 +32,17 @@ enum ReviewCommand {
         }
         let store = try Store(directory: out)
         if let file = a.values["--export"] { return try export(store, to: file) }
-        return try ReviewSession(store: store, today: today).run()
+        if let only = a.values["--source"] {
+            guard let r = try store.effectiveRecords().first(where: { $0.record.source == only })?.record else {
+                throw UsageError(message: "shoebox review: no record '\(only)' in \(out). `shoebox status --out \(out)` lists them.")
+            }
+            guard r.status != .failed else {
+                throw UsageError(
+                    message:
+                        "shoebox review: \(only) failed (\(r.failure?.code ?? "unknown")): it has no values to correct; fix the file and run again.")
+            }
+        }
+        return try ReviewSession(store: store, today: today, only: a.values["--source"]).run()
     }
 
     /// The records still waiting for a person, as they stand now.
@@ -224,10 +234,20 @@ enum ReviewCommand {
 final class ReviewSession {
     let store: Store
     let today: CalendarDay
+    /// `--source PATH`: this one record, whatever its state (an accepted one reopened to correct it), until a final
+    /// decision, a skip or quit.
+    let only: String?
 
-    init(store: Store, today: CalendarDay) {
+    init(store: Store, today: CalendarDay, only: String? = nil) {
         self.store = store
         self.today = today
+        self.only = only
+    }
+
+    /// The records this session works through, as they stand now.
+    func queue() throws -> [(suggestion: DocumentRecord, record: DocumentRecord)] {
+        guard let only else { return try ReviewCommand.queue(store) }
+        return try store.effectiveRecords().filter { $0.record.source == only }
     }
 
     static let keys =
@@ -248,11 +268,18 @@ final class ReviewSession {
         var skipped: Set<String> = []
         var decided = 0
         while true {
-            let queue = try ReviewCommand.queue(store)
-            guard let (_, record) = queue.first(where: { !skipped.contains($0.record.source) }) else {
-                say(
-                    queue.isEmpty
-                        ? "review: the queue is empty." : "review: \(queue.count) skipped record\(queue.count == 1 ? "" : "s") left in the queue.")
+            let queue = try queue()
+            // One record reopened: done once it is decided, skipped or left.
+            let finished = only != nil && decided > 0
+            guard !finished, let (_, record) = queue.first(where: { !skipped.contains($0.record.source) }) else {
+                if let only {
+                    say("review: \(only) is \(queue.first?.record.status.rawValue ?? "gone") now; every decision is saved.")
+                } else {
+                    say(
+                        queue.isEmpty
+                            ? "review: the queue is empty." : "review: \(queue.count) skipped record\(queue.count == 1 ? "" : "s") left in the queue."
+                    )
+                }
                 break
             }
             let position = (queue.firstIndex { $0.record.source == record.source } ?? 0) + 1
