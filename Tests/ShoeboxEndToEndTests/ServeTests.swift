@@ -186,13 +186,25 @@ struct HandEntryEndToEndTests {
         #expect(applied.code == 0 && applied.out.contains("1 expense entered by hand"), "\(applied)")
         #expect(try runProgram(shoebox, ["status", "--out", out, "--accuracy"]).out.contains("1 in the review --apply file"))
 
+        // The terminal reopens one record, whatever its state: here the expense just entered (accepted), corrected.
+        let listed = work.appendingPathComponent("s.json").path
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", listed]).code == 0)
+        let exported = try String(contentsOfFile: listed, encoding: .utf8)
+        let path = try #require(
+            exported.range(of: "office/entered-by-hand-[0-9a-f]{12}", options: .regularExpression).map { String(exported[$0]) })
+        let session = try runProgram(shoebox, ["review", "--out", out, "--today", today, "--source", path], input: "e total 5.00\na\n")
+        #expect(session.code == 0 && session.out.contains("total set to 5.00 EUR") && session.out.contains("is accepted now"), "\(session.out)")
+        let missing = try runProgram(shoebox, ["review", "--out", out, "--source", "office/none.jpg"])
+        #expect(missing.code == 2 && missing.err.contains("no record 'office/none.jpg'"), "\(missing)")
+        #expect(try runProgram(shoebox, ["status", "--out", out, "--accuracy"]).out.contains("2 in the terminal"))
+
         #expect(try runProgram(shoebox, ["export", "--out", out]).code == 0)
         let unzip = try #require(which("unzip"), "unzip is missing: apt-get install -y unzip (make setup)")
         let zip = out + "/exports/office.zip"
         let names = try runProgram(unzip, ["-Z1", zip]).out.split(separator: "\n")
         #expect(!names.contains { $0.contains("entered-by-hand") }, "\(names)")
         let csv = try runProgram(unzip, ["-p", zip, "summary.csv"]).out
-        #expect(csv.contains("2026-03-20,Parking Mitte,4.50,EUR,"), "\(csv)")
+        #expect(csv.contains("2026-03-20,Parking Mitte,5.00,EUR,"), "\(csv)")
         #expect(!(try runProgram(unzip, ["-p", zip, "ledger.beancount"]).out.contains("entered-by-hand")))
 
         let json = work.appendingPathComponent("store.json").path
