@@ -6,14 +6,8 @@ import Testing
 /// Classes of wrong totals that come from how the amount itself was read: a gap OCR put between the digits
 /// after a currency mark, and a country's currency mark that was not known (so the total could not be kept).
 struct AmountReadingClassTests {
-    let parser = ReceiptParser(today: today)
-    let merger = RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant, .date, .total, .currency])
-    let source = SourceFile(path: "/x/a.jpg", relativePath: "a.jpg", folder: "", kind: .jpeg, sha256: "00", size: 1)
-
     func record(_ lines: [String], language: String? = "eng") -> DocumentRecord {
-        merger.merge(
-            parser.parse(pages: [page(lines)], language: language), source: source,
-            language: LanguageGuess(language: language, confidence: 0.9), pages: 1)
+        mergedRecord(ReceiptParser(today: today).parse(pages: [page(lines)], language: language), language: language)
     }
 
     // MARK: 1. A gap inside the digits after a currency mark
