@@ -3,6 +3,7 @@ import ShoeboxCore
 import ShoeboxEngines
 import ShoeboxExport
 import ShoeboxPipeline
+import ShoeboxServe
 import ShoeboxStore
 
 /// Shoebox's exit codes, stable and documented in the README and `--help`: the one place they are numbered.
@@ -24,6 +25,8 @@ enum ExitCode: Int32 {
     case importRefused = 11
     case folderSettingsInvalid = 12
     case zipNameClash = 13
+    /// `serve`: the port cannot be had (another program listens on it).
+    case portUnavailable = 14
 
     /// The exit code of an error a command threw, and the line to print for it on stderr.
     static func of(_ error: any Error, verb: String) -> (code: ExitCode, message: String) {
@@ -32,6 +35,7 @@ enum ExitCode: Int32 {
         case let error as CommandLineTool.LockBusy: return (.busy, "shoebox \(verb): \(error.message)")
         case let error as PipelineError: return (of(error.code), "shoebox \(verb): \(error.message)")
         case let error as StoreError: return (.outputUnusable, "shoebox \(verb): \(error.message)")
+        case let error as ServeError: return (.portUnavailable, "shoebox \(verb): \(error.message)")
         case let error as StoreJSON.ImportError: return (.importRefused, "shoebox \(verb): \(error)")
         case let error as ExportError: return (of(error.code), "shoebox \(verb): \(error.message)")
         default:

@@ -37,7 +37,8 @@ enum Help {
         review --apply holds the output folder's lock (--wait waits for it), 9 export larger than
         maxExportMegabytes, 10 export: an original is missing or changed since it was read, 11 import:
         the file is from a newer Shoebox, is not a Shoebox store export, or holds an invalid value,
-        12 export: a folder's .shoebox.json is invalid, 13 export: two folders would get the same zip name.
+        12 export: a folder's .shoebox.json is invalid, 13 export: two folders would get the same zip name,
+        14 serve: the port is taken.
         """
 
     static let run = """
@@ -129,7 +130,7 @@ enum Help {
         (403), a change without the page's own token or from another site's page (403), a path with '..' (400).
 
           --out DIR      output folder (default ./shoebox-out)
-          --port N       the port (default 8421; 0: any free one); taken by another program: exit 4
+          --port N       the port (default 8421; 0: any free one); taken by another program: exit 14
           --today DATE   the day typed dates are checked against (default: the system's date)
         """
     static let review = """

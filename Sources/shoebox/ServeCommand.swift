@@ -40,12 +40,7 @@ enum ServeCommand {
         // The app needs the port the server got (with --port 0, known only once it listens); a request before the app
         // is there is answered 503.
         let box = AppBox()
-        let server: HTTPServer
-        do {
-            server = try HTTPServer(port: port) { request in box.app?.handle(request) ?? .text(503, "Starting; reload in a moment.") }
-        } catch {
-            throw PipelineError(code: .store, message: error.message)
-        }
+        let server = try HTTPServer(port: port) { request in box.app?.handle(request) ?? .text(503, "Starting; reload in a moment.") }
         let guarding = ServeGuard(port: server.port)
         box.app = ReviewApp(store: store, guarding: guarding, today: today)
         print("shoebox serve: review the records of \(out) at")
