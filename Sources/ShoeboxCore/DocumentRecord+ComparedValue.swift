@@ -14,6 +14,7 @@ extension DocumentRecord {
         case "paymentMethod": return paymentMethod
         case "category": return category
         case "note": return note
+        case "tax": return comparedValue("taxByRate")
         case "net": return subtotal?.decimalString
         case "dueDate": return dueDate?.iso
         case "taxByRate":

@@ -29,6 +29,8 @@ public enum Field: String, Sendable, Codable, CaseIterable, CodingKeyRepresentab
     /// What a person (or a sidecar) files the record under, and a note for whoever reads the books: never read from
     /// the page.
     case category, note
+    /// The tax lines as a person gives them: "19=2.65; 7=1.05" (rate in %, amount in the record's currency).
+    case tax
 }
 
 /// Where a value came from: a line of the document (`ocr` as tesseract read it, `ocr-ppocr` as the second reader

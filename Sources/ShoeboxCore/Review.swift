@@ -49,7 +49,9 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
 
 public enum Review {
     /// Fields a person may edit.
-    public static let editableFields: [Field] = [.merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note]
+    public static let editableFields: [Field] = [
+        .merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note, .tax
+    ]
 
     /// A typed total above 10¹² (in cents: 10¹⁴) is a typing mistake; the bound also keeps every conversion of
     /// minor units far from overflow.
@@ -93,6 +95,7 @@ public enum Review {
             }
             return .success(d.iso)
         case .currency: return validateCurrency(v, record: record)
+        case .tax: return validateTax(v, record: record)
         case .category where !categories.isEmpty && !categories.contains(v):
             return .failure(ReviewInputError("'\(v)' is not one of this folder's categories: \(categories.joined(separator: ", "))."))
         default: // merchant, referenceNumber, paymentMethod, category: their lengths and characters as every way in checks them
@@ -207,6 +210,41 @@ public enum Review {
         return .success(money.description)
     }
 
+    /// Typed tax lines, "19=2.65; 7=1.05": each a rate from 0 to 100 % and an amount in the record's currency (it must
+    /// have one), at most 10 lines, no rate twice; "none" clears them. Returned as `TaxByRate` writes them (rates in
+    /// order), which `apply` reads back.
+    static func validateTax(_ v: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
+        if v.lowercased() == "none" { return .success("none") }
+        guard let c = record.currency else {
+            return .failure(ReviewInputError("the record has no currency: set it first (e currency EUR), then its tax lines."))
+        }
+        let parts = v.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard !parts.isEmpty, parts.count <= 10 else {
+            return .failure(ReviewInputError("'\(v)' is not tax lines. Type each as rate=amount, e.g. 19=2.65; 7=1.05 (at most 10), or none."))
+        }
+        var rows: [(rate: String?, minorUnits: Int64)] = []
+        for part in parts {
+            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            let rate = kv.first.map(TaxByRate.plainRate)
+            guard kv.count == 2, let rate, let r = Double(rate), r >= 0, r <= 100 else {
+                return .failure(ReviewInputError("'\(part)' is not rate=amount with a rate from 0 to 100, e.g. 19=2.65."))
+            }
+            guard !rows.contains(where: { $0.rate == rate }) else { return .failure(ReviewInputError("the rate \(rate) % is given twice.")) }
+            guard let a = FieldInput.amount(kv[1]), a.minorUnits >= 0, a.minorUnits <= maxTotalMinorUnits,
+                a.currencyHint == nil || a.currencyHint == c.code
+            else {
+                return .failure(ReviewInputError("'\(kv[1])' is not an amount in \(c.code) for the \(rate) % line. Type it as printed, e.g. 2.65."))
+            }
+            let money = a.money(in: c)
+            guard same(money, a) else {
+                return .failure(ReviewInputError("\(c.code) has \(c.minorDigits) decimal places, so '\(kv[1])' cannot be stored exactly."))
+            }
+            // A credit note's tax is negative as its total is.
+            rows.append((rate, mayBeNegative(record) && (record.total?.minorUnits ?? 0) < 0 ? -money.minorUnits : money.minorUnits))
+        }
+        return TaxByRate.text(rows, digits: c.minorDigits).map(Result.success) ?? .failure(ReviewInputError("'\(v)' is too large to add up."))
+    }
+
     /// A typed currency: a code, or a sign that stands for one currency only (€, £, RM), that can hold every
     /// amount of the record exactly.
     static func validateCurrency(_ v: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
@@ -289,6 +327,19 @@ public enum Review {
                 case .paymentMethod: r.paymentMethod = value
                 case .category: r.category = value
                 case .note: r.note = value
+                case .tax:
+                    guard let c = r.currency else { continue }
+                    if value == "none" {
+                        r.tax = []
+                    } else {
+                        let lines = value.split(separator: ";").compactMap { part -> TaxLine? in
+                            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                            guard kv.count == 2, let m = Money(decimal: kv[1], currency: c) else { return nil }
+                            return TaxLine(rate: kv[0], amount: m)
+                        }
+                        guard !lines.isEmpty else { continue }
+                        r.tax = lines
+                    }
                 case .sellerTaxID: continue
                 }
                 r.confidence[field] = 1

@@ -153,10 +153,12 @@ function alternatesOf(r) {
 }
 
 function show(r) {
-  const rows = ["merchant", "date", "total", "currency", "referenceNumber", "paymentMethod", "category", "note"].map((f) => {
+  const taxText = (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");
+  const shown = (f) => (f === "tax" ? taxText || null : r[f]);
+  const rows = ["merchant", "date", "total", "currency", "tax", "referenceNumber", "paymentMethod", "category", "note"].map((f) => {
     const ev = (r.evidence || {})[f];
     const conf = (r.confidence || {})[f];
-    return el("tr", {}, el("th", {}, f), el("td", { "data-field": f }, r[f] === null || r[f] === undefined ? "—" : String(r[f]),
+    return el("tr", {}, el("th", {}, f), el("td", { "data-field": f }, shown(f) === null || shown(f) === undefined ? "—" : String(shown(f)),
       conf !== undefined ? el("span", { class: "evidence" }, ` (${conf})`) : null,
       ev && ev.text ? el("div", { class: "evidence" }, `${ev.source}, page ${ev.page}, line ${ev.line}: “${ev.text}”`) : null));
   });
@@ -202,7 +204,9 @@ function edit() {
   if (!field) return;
   const f = field.trim();
   const hint = f === "category" && state.categories.length ? ` (one of: ${state.categories.join(", ")})` : "";
-  const value = prompt(`${f}${hint}:`, state.record[f] || "");
+  const current = f === "tax" ? (state.record.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ") : state.record[f];
+  const example = f === "tax" ? " (rate=amount; …, e.g. 19=2.65; 7=1.05, or none)" : "";
+  const value = prompt(`${f}${hint}${example}:`, current || "");
   if (value !== null) decide("edit", f, value);
 }
 

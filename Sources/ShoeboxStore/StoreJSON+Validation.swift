@@ -295,6 +295,15 @@ extension StoreJSON {
                 && amount.map { ($0 > 0 || (negativeAllowed && $0 < 0)) && $0.magnitude <= Review.maxTotalMinorUnits * 10 } == true
         case "date": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0 <= latest } ?? false
         case "currency": ok = value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }
+        case "tax":
+            // "none", or "19=2.65; 7=1.05" as review stores it.
+            ok =
+                value == "none"
+                || (value.count <= Review.maxTypedLength
+                    && value.split(separator: ";").allSatisfy { part in
+                        let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                        return kv.count == 2 && Double(kv[0]) != nil && Money.minorUnits(fromDecimal: kv[1], digits: 3) != nil
+                    })
         default:
             // What a person typed meets the same per-field limits as every way in (TextLimits: merchant 200,
             // referenceNumber 100).

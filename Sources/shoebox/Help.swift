@@ -144,9 +144,10 @@ enum Help {
 
           a            accept the record as shown (after any edits)
           1-9          set a field to that alternate
-          e FIELD [V]  edit merchant, date, total, currency, referenceNumber, paymentMethod, category or
-                       note; a value that does not read as one (a bad amount or date, a category the folder's
-                       .shoebox.json does not list) is refused and asked again. A total may carry its
+          e FIELD [V]  edit merchant, date, total, currency, referenceNumber, paymentMethod, category,
+                       note or tax (its lines as rate=amount; …: 19=2.65; 7=1.05, or none); a value that
+                       does not read as one (a bad amount or date, a category the folder's .shoebox.json
+                       does not list) is refused and asked again. A total may carry its
                        currency (15.00 EUR, 15,00 €), which sets the record's; on a record without a currency
                        it must; only a credit note's or refund's may be below 0. Dates from 1900-01-01 to
                        --today; no control characters (NUL, ESC, line breaks); a merchant at most 200

@@ -111,3 +111,31 @@ struct HandEntryTests {
             (try? entry(["date": "2026-03-14", "merchant": "Taxi", "total": "12 EUR"], folder: "").get())?.source == "entered-by-hand-0123456789ab")
     }
 }
+
+/// Issue 19: tax lines are a person's to correct, "rate=amount; …" in the record's currency, read back as the export
+/// writes them.
+struct TaxLineEditTests {
+    let day = CalendarDay(iso: "2026-11-30")!
+
+    @Test func taxLinesAreTypedAsRatesAndAmounts() throws {
+        var r = DocumentRecord(source: "trip/a.jpg", folder: "trip", sha256: String(repeating: "a", count: 64), status: .review)
+        func typed(_ v: String) -> Result<String, ReviewInputError> { Review.validate(field: "tax", value: v, record: r, today: day) }
+        #expect(throws: ReviewInputError.self) { try typed("19=2.65").get() } // no currency yet
+        r.currency = .eur
+        r.total = Money(decimal: "16.60", currency: .eur)
+        #expect(try typed("19 % = 2,65; 7=1.05").get() == "7=1.05; 19=2.65")
+        #expect(try typed("none").get() == "none")
+        for bad in ["19", "19=x", "150=1.00", "19=1.00; 19=2.00", "19=1.005", "19=2.00 USD"] {
+            #expect(throws: ReviewInputError.self, "\(bad)") { try typed(bad).get() }
+        }
+        let edited = Review.apply([ReviewDecision(action: .edit, field: .tax, value: try typed("19=2.65").get())], to: r)
+        #expect(edited.tax.map(\.amount.minorUnits) == [265] && edited.tax.first?.rate == "19")
+        #expect(edited.comparedValue("tax") == "19=2.65" && edited.evidence[.tax]?.source == .person)
+        #expect(Review.apply([ReviewDecision(action: .edit, field: .tax, value: "none")], to: edited).tax.isEmpty)
+        // A credit note's tax is negative, as its total.
+        var credit = r
+        credit.documentKind = .creditNote
+        credit.total = Money(decimal: "-16.60", currency: .eur)
+        #expect(try Review.validate(field: "tax", value: "19=2.65", record: credit, today: day).get() == "19=-2.65")
+    }
+}

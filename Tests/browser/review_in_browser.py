@@ -175,6 +175,8 @@ def main():
         wait.until(lambda d: "edit category" in message())
         typed("note", "client dinner")
         wait.until(lambda d: "edit note" in message())
+        typed("tax", "19=3,00")
+        wait.until(lambda d: "edit tax" in message())
         # x: an expense without a receipt, one question per field; it is accepted, the person's.
         key("x")
         for answer in ["office-supplies", "2026-03-20", "Parking Mitte", "4,50 €", "", "no receipt: ticket machine"]:
@@ -183,7 +185,7 @@ def main():
             alert.accept()
         wait.until(lambda d: "entered by hand" in message())
         accuracy = shoebox("status", "--out", out, "--accuracy").stdout
-        check("5 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
+        check("6 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
 
         # Export: the CSV holds the accepted records, neither the one in review nor the rejected one.
         export = shoebox("export", "--out", out)
@@ -197,7 +199,7 @@ def main():
                 rows = list(csv.DictReader(io.StringIO(z.read("summary.csv").decode("utf-8"))))
                 exported += [r["original_path"] for r in rows]
                 totals.update({r["original_path"]: r["total"] for r in rows})
-                filed.update({r["original_path"]: (r["category"], r["note"]) for r in rows})
+                filed.update({r["original_path"]: (r["category"], r["note"], r.get("tax_19"), r.get("tax_7") or "") for r in rows})
                 byHand += [r for r in rows if "entered-by-hand" in r["original_path"]]
                 manifest = z.read("MANIFEST.sha256").decode("utf-8")
                 check(all(n in manifest for n in z.namelist() if n != "MANIFEST.sha256"), f"{name}: every entry is in the manifest")
@@ -205,7 +207,7 @@ def main():
         check(first not in exported and second not in exported, f"neither {first} nor {second} is exported: {exported}")
         check(len(exported) >= 5, f"the accepted records are exported: {exported}")
         check(totals.get(corrected) == "1234.56", f"the corrected total of {corrected} is exported: {totals.get(corrected)}")
-        check(filed.get(corrected) == ("meals", "client dinner"), f"its category and note are exported: {filed.get(corrected)}")
+        check(filed.get(corrected) == ("meals", "client dinner", "3.00", ""), f"its category, note and tax lines are exported: {filed.get(corrected)}")
         check(len(byHand) == 1 and byHand[0]["total"] == "4.50" and byHand[0]["currency"] == "EUR" and byHand[0]["file"] == ""
               and byHand[0]["reviewed_by"] == "person" and byHand[0]["note"] == "no receipt: ticket machine",
               f"the expense entered by hand is exported, without a file: {byHand}")
