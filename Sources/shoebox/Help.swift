@@ -154,6 +154,8 @@ enum Help {
                        characters, a referenceNumber, paymentMethod or category 100, a note 1,000
           r            reject: not a purchase (never exported)
           d / n        confirm it is a duplicate (never exported) / it is not a duplicate
+          x            an expense without a receipt: asks its folder, date, merchant, total with its
+                       currency, category and note, checks them as edits, and saves it accepted
           s            skip for now        u  undo the last decision        q  quit
 
         Every decision is saved at once; the pipeline's suggestion is kept unchanged beside it.

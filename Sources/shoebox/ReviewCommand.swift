@@ -251,7 +251,7 @@ final class ReviewSession {
     }
 
     static let keys =
-        "[a]ccept  [1-9] pick an alternate  [e]dit FIELD  [r]eject: not a purchase  [d]uplicate  [n]ot a duplicate  [s]kip  [u]ndo  [q]uit"
+        "[a]ccept  [1-9] pick an alternate  [e]dit FIELD  [r]eject: not a purchase  [d]uplicate  [n]ot a duplicate  [s]kip  [u]ndo  [x] an expense without a receipt  [q]uit"
 
     func say(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
 
@@ -309,6 +309,8 @@ final class ReviewSession {
             case "s", "skip":
                 skipped.insert(record.source)
                 say("skipped.")
+            case "x":
+                guard try enterByHand() else { return ExitCode.success }
             case "u", "undo":
                 if let (path, d) = try store.undoLastDecision() {
                     skipped.remove(path)
@@ -325,6 +327,33 @@ final class ReviewSession {
             }
         }
         return ExitCode.success
+    }
+
+    /// `x`: an expense without a receipt, one question per field (an empty answer leaves an optional one out); saved
+    /// with the person's accept, or refused with the reason. False at the end of input.
+    func enterByHand() throws -> Bool {
+        let folders = Array(Set(try store.effectiveRecords().map(\.record.folder))).sorted()
+        var fields: [String: String] = [:]
+        guard let folder = ask("folder (\(folders.map { $0.isEmpty ? "\"\" for the top level" : $0 }.joined(separator: ", ")))> ") else {
+            return false
+        }
+        for (field, question) in [
+            ("date", "date"), ("merchant", "merchant"), ("total", "total with its currency"), ("category", "category (optional)"),
+            ("note", "note (optional)")
+        ] {
+            guard let answer = ask("\(question)> ") else { return false }
+            if !answer.trimmingCharacters(in: .whitespaces).isEmpty { fields[field] = answer }
+        }
+        let name = folder.trimmingCharacters(in: .whitespaces) == "\"\"" ? "" : folder.trimmingCharacters(in: .whitespaces)
+        switch Review.handEntry(
+            folder: name, fields: fields, id: Review.handEntryID(), today: today, folders: folders, categories: store.categories(forFolder: name))
+        {
+        case .success(let r):
+            try store.addByHand(r, at: ISO8601DateFormatter().string(from: Date()), by: .terminal)
+            say("entered by hand and accepted: \(r.source).")
+        case .failure(let e): say("refused: \(e.message)")
+        }
+        return true
     }
 
     /// `e FIELD [VALUE]`: asks for the value until it is valid, then saves the edit; false at the end of input.

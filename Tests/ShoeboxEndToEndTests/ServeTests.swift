@@ -197,6 +197,13 @@ struct HandEntryEndToEndTests {
         let missing = try runProgram(shoebox, ["review", "--out", out, "--source", "office/none.jpg"])
         #expect(missing.code == 2 && missing.err.contains("no record 'office/none.jpg'"), "\(missing)")
         #expect(try runProgram(shoebox, ["status", "--out", out, "--accuracy"]).out.contains("2 in the terminal"))
+        // x in the terminal: one refused (no total), one entered.
+        let typed = try runProgram(
+            shoebox, ["review", "--out", out, "--today", today],
+            input: "x\noffice\n2026-03-21\nBus\n\n\n\nx\noffice\n2026-03-21\nBus\n2,80 €\n\n\nq\n")
+        #expect(typed.out.contains("refused: an expense entered by hand needs a total."), "\(typed.out)")
+        #expect(typed.out.contains("entered by hand and accepted: office/entered-by-hand-"), "\(typed.out)")
+        #expect(try runProgram(shoebox, ["status", "--out", out, "--accuracy"]).out.contains("3 in the terminal"))
 
         #expect(try runProgram(shoebox, ["export", "--out", out]).code == 0)
         let unzip = try #require(which("unzip"), "unzip is missing: apt-get install -y unzip (make setup)")
@@ -212,6 +219,6 @@ struct HandEntryEndToEndTests {
         let other = work.appendingPathComponent("other").path
         let imported = try runProgram(shoebox, ["import", json, "--out", other])
         #expect(imported.code == 0, "\(imported)")
-        #expect(try runProgram(shoebox, ["status", "--out", other]).out.contains("store: 2 documents"))
+        #expect(try runProgram(shoebox, ["status", "--out", other]).out.contains("store: 3 documents"))
     }
 }
