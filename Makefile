@@ -22,7 +22,7 @@ READERS ?= /usr/local/lib/shoebox
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test test-fast format format-check run regress regress-dev calibrate bench bench-parse check-asan fuzz fixtures clean
+.PHONY: setup build release test test-fast format format-check run regress regress-dev review-dev calibrate bench bench-parse check-asan fuzz fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -79,6 +79,12 @@ regress-dev: release
 	@[ -d $(DEVSET) ] || { echo "regress-dev: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
 	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet --folds 5 \
 		--report .build/regress-dev.json --baseline baselines/devset.json
+
+# Reviews 50 devset records in headless Chromium by keyboard alone, timed (Tests/browser/review_devset.py); the pages
+# come from the regress OCR cache, so run `make regress-dev` first for speed.
+review-dev: release
+	@[ -d $(DEVSET) ] || { echo "review-dev: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
+	/usr/bin/python3 Tests/browser/review_devset.py .build/release/shoebox $(DEVSET)
 
 # Fits the trust model (P(right) per field, Sources/ShoeboxCore/calibration.json) on the devset: commit the file,
 # rebuild, then re-make the baseline (`make regress-dev` figures are cross-validated, so they do not depend on it).
