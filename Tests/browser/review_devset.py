@@ -17,11 +17,10 @@ import sys
 import tempfile
 import time
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from served import chromium, start_serve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOEBOX = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/release/shoebox"))
@@ -44,23 +43,10 @@ def main():
         run = subprocess.run([SHOEBOX, "run", os.path.dirname(scans), "--out", out, "--today", "2026-12-02"], capture_output=True, text=True)
         if run.returncode not in (0, 1):
             sys.exit(f"review-dev: shoebox run failed: {run.stderr[-500:]}")
-        printed = os.path.join(work, "serve.txt")
-        serve = subprocess.Popen([SHOEBOX, "serve", "--out", out, "--port", "0", "--today", "2026-12-02"],
-                                 stdout=open(printed, "w"), stderr=subprocess.STDOUT)
-        url = None
-        for _ in range(200):
-            time.sleep(0.05)
-            m = re.search(r"http://127\.0\.0\.1:\d+/\?token=[0-9a-f]{64}", open(printed).read())
-            if m:
-                url = m.group(0)
-                break
+        serve, url, _ = start_serve(SHOEBOX, out, "2026-12-02", os.path.join(work, "serve.txt"))
         if url is None:
             sys.exit("review-dev: shoebox serve printed no address")
-        options = Options()
-        for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--disable-dev-shm-usage"]:
-            options.add_argument(a)
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver = chromium()
         wait = WebDriverWait(driver, 20)
         driver.get(url)
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#items li"))

@@ -21,11 +21,10 @@ import tempfile
 import time
 import zipfile
 
-from selenium import webdriver
-from selenium.webdriver.chrome.options import Options
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
+
+from served import chromium, start_serve
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOEBOX = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/shoebox"))
@@ -69,25 +68,12 @@ def main():
         waiting = re.findall(r"^  review  (\S+):", status(out), re.M)
         check(len(waiting) == 2, f"two records wait in review: {waiting}")
 
-        printed = os.path.join(work, "serve.txt")
-        serve = subprocess.Popen([SHOEBOX, "serve", "--out", out, "--port", "0", "--today", TODAY],
-                                 stdout=open(printed, "w"), stderr=subprocess.STDOUT)
-        url = None
-        for _ in range(200):
-            time.sleep(0.05)
-            m = re.search(r"http://127\.0\.0\.1:(\d+)/\?token=[0-9a-f]{64}", open(printed).read())
-            if m:
-                url, port = m.group(0), m.group(1)
-                break
+        serve, url, port = start_serve(SHOEBOX, out, TODAY, os.path.join(work, "serve.txt"))
         check(url is not None, "shoebox serve printed its address")
         if url is None:
             return
 
-        options = Options()
-        for a in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,860", "--disable-dev-shm-usage"]:
-            options.add_argument(a)
-        options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
-        driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+        driver = chromium()
         wait = WebDriverWait(driver, 20)
 
         # Without the token: refused, in the browser as with curl.
