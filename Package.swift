@@ -66,7 +66,7 @@ let package = Package(
             swiftSettings: swiftSettings),
         // `shoebox serve`: review in the browser, served from inside the binary.
         .target(
-            name: "ShoeboxServe", dependencies: ["ShoeboxCore", "ShoeboxStore", "ShoeboxEngines", "LocalHTTP"],
+            name: "ShoeboxServe", dependencies: ["ShoeboxCore", "ShoeboxStore", "ShoeboxEngines", "ShoeboxImaging", "LocalHTTP"],
             resources: [.embedInCode("app.html"), .embedInCode("app.js"), .embedInCode("app.css")], swiftSettings: swiftSettings),
         .executableTarget(
             name: "shoebox",

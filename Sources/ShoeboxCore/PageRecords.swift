@@ -95,6 +95,9 @@ public struct OCRPage: Hashable, Sendable, Codable {
     public let dpi: Int
     public let source: TextSource
     public let lines: [OCRLine]
+    /// The clockwise turn (90, 180, 270) the page was given before it was read, when OSD found it lying on its
+    /// side or upside down; nil or 0: read as scanned. The review page is shown turned the same way.
+    public var turn: Int?
 
     public init(pageNumber: Int, width: Int, height: Int, dpi: Int, source: TextSource, lines: [OCRLine]) {
         self.pageNumber = pageNumber

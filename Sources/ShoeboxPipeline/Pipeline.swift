@@ -216,7 +216,8 @@ public final class DocumentProcessor {
         let fingerprint = reader.fingerprint()
         reader.saveCache()
         var outcome = DocumentOutcome(
-            record: record, size: source.size, kind: source.kind, pages: reading.pages, extraction: extraction, fingerprint: fingerprint)
+            record: record, size: source.size, kind: source.kind, pages: reader.turned(reading), extraction: extraction,
+            fingerprint: fingerprint)
         outcome.secondReading = secondPages
         return outcome
     }

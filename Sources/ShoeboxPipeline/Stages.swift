@@ -325,6 +325,16 @@ struct PassReader {
         return turns.contains { $0 != 0 }
     }
 
+    /// The reading's pages, each with the turn its pass gave it before it was read (for the review page).
+    func turned(_ reading: DocumentProcessor.Reading) -> [OCRPage] {
+        guard reading.pass.upright, let turns = cached?.turns else { return reading.pages }
+        return reading.pages.enumerated().map { index, page in
+            var p = page
+            p.turn = index < turns.count && turns[index] != 0 ? turns[index] : nil
+            return p
+        }
+    }
+
     private mutating func ensureOpened() -> DocumentFailure? {
         guard pages == nil else { return nil }
         switch processor.render.run(source, limitMegabytes: processor.config.maxFileMegabytes, cpu: processor.cpu) {

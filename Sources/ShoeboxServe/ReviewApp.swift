@@ -6,7 +6,8 @@ public import ShoeboxStore
 /// `review --apply`: `Review.validate` for what a person types, `Store.decide` for what is saved.
 ///
 /// - `GET /`: the app (HTML; its script and style at `/app.js`, `/app.css`).
-/// - `GET /api/queue?state=&folder=&reason=`: counts per state, and the records in that state (review by default).
+/// - `GET /api/queue?state=&folder=&reason=`: counts per state, the records in that state (review by default), and
+///   each folder's categories.
 /// - `GET /api/record?source=`: one record as it stands, with the pipeline's suggestion, its pages' sizes and the
 ///   box of each field's evidence.
 /// - `GET /api/page?source=&page=`: that page of the original (`PageView`).
@@ -69,10 +70,12 @@ public final class ReviewApp: @unchecked Sendable {
                 && (q["reason"].map { reason in reason.isEmpty || r.reasons.contains { $0.code == reason } } ?? true)
         }
         .sorted { $0.source < $1.source }
+        let folders = Array(Set(all.map(\.folder))).sorted()
         return .json(
             200,
             [
-                "counts": counts, "state": state.rawValue, "folders": Array(Set(all.map(\.folder))).sorted(),
+                "counts": counts, "state": state.rawValue, "folders": folders,
+                "categories": Dictionary(uniqueKeysWithValues: folders.map { ($0, store.categories(forFolder: $0)) }),
                 "reasons": Array(Set(all.flatMap { $0.reasons.map(\.code) })).sorted(), "items": items.map(ReviewApp.summary)
             ])
     }
@@ -85,7 +88,7 @@ public final class ReviewApp: @unchecked Sendable {
     }
 
     func record(_ source: String) throws -> HTTPResponse {
-        guard let found = try current().first(where: { $0.record.source == source }) else {
+        guard let found = try store.effectiveRecord(path: source) else {
             return .json(404, ["error": "no record '\(source)' in this store."])
         }
         return .json(
@@ -110,7 +113,8 @@ public final class ReviewApp: @unchecked Sendable {
         guard let file = try store.originalPaths()[source] else { return .text(404, "No record '\(source)' in this store.") }
         // An expense entered by hand has no file; nothing but a path under the scans' folder is opened.
         guard file.hasPrefix("/") else { return .text(404, "'\(source)' was entered by hand: there is no page to show.") }
-        return PageView.image(file: file, page: number)
+        let turn = try store.pages(path: source).first { $0.pageNumber == number }?.turn ?? 0
+        return PageView.image(file: file, page: number, turn: turn)
     }
 
     static func object(_ r: DocumentRecord) -> Any {
@@ -125,7 +129,7 @@ public final class ReviewApp: @unchecked Sendable {
             let names = ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", ")
             return .json(422, ["error": "'\(actionName)' is not a decision; decisions are \(names)."])
         }
-        guard let record = try current().first(where: { $0.record.source == source })?.record else {
+        guard let record = try store.effectiveRecord(path: source)?.record else {
             return .json(404, ["error": "no record '\(source)' in this store."])
         }
         var decision = ReviewDecision(action: action)
@@ -139,7 +143,7 @@ public final class ReviewApp: @unchecked Sendable {
             }
         }
         try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()), by: .browser)
-        let now = try current().first { $0.record.source == source }?.record ?? record
+        let now = try store.effectiveRecord(path: source)?.record ?? record
         return .json(200, ["record": ReviewApp.object(now)])
     }
 
@@ -160,7 +164,7 @@ public final class ReviewApp: @unchecked Sendable {
         case .failure(let e): return .json(422, ["error": e.message])
         case .success(let record):
             try store.addByHand(record, at: ISO8601DateFormatter().string(from: Date()), by: .browser)
-            let now = try current().first { $0.record.source == record.source }?.record ?? record
+            let now = try store.effectiveRecord(path: record.source)?.record ?? record
             return .json(200, ["record": ReviewApp.object(now)])
         }
     }

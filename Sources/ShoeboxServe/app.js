@@ -45,6 +45,7 @@ async function loadQueue(keepSource) {
   counts.replaceChildren(...Object.entries(data.counts).filter(([, n]) => n > 0 || data.state === "review").map(([s, n]) =>
     el("a", { href: "#", class: s === data.state ? "current" : "", onclick: (ev) => { ev.preventDefault(); state.state = s; loadQueue(); } }, `${s} ${n}`)));
   state.folders = data.folders;
+  state.categoriesByFolder = data.categories || {};
   fill("folder", data.folders, state.folder);
   fill("reason", data.reasons, state.reason);
   const list = document.getElementById("items");
@@ -198,35 +199,127 @@ function pick(k) {
   if (a) decide("edit", a.field, a.value);
 }
 
-function edit() {
-  if (!state.record) return;
-  const field = prompt(`Edit which field? ${state.editable.join(", ")}`);
-  if (!field) return;
-  const f = field.trim();
-  const hint = f === "category" && state.categories.length ? ` (one of: ${state.categories.join(", ")})` : "";
-  const current = f === "tax" ? (state.record.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ") : state.record[f];
-  const example = f === "tax" ? " (rate=amount; …, e.g. 19=2.65; 7=1.05, or none)" : "";
-  const value = prompt(`${f}${hint}${example}:`, current || "");
-  if (value !== null) decide("edit", f, value);
+// e: the record's fields as a form in place of the table. Enter saves what changed, field by field, each checked as
+// in the terminal; a refused one stays open with its reason beside it. Escape leaves the form.
+const hints = { date: "2026-03-14", total: "12.50", currency: "EUR", tax: "19=2.65; 7=1.05, or none", paymentMethod: "card, cash, …" };
+
+function valueOf(r, f) {
+  if (f === "tax") return (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");
+  const v = r[f];
+  return v === null || v === undefined ? "" : String(v);
 }
 
-// An expense without a receipt: one question per field; an empty answer leaves an optional field out.
-async function enterByHand() {
-  const folders = state.folders || [];
-  const folder = prompt(`Expense without a receipt. Folder? (${folders.map((f) => f || "(top level)").join(", ")})`, state.folder || folders[0] || "");
-  if (folder === null) return;
-  const fields = {};
-  for (const [f, question] of [["date", "Date (2026-03-14)"], ["merchant", "Merchant"], ["total", "Total with its currency (12.50 EUR)"],
-    ["category", "Category (optional)"], ["note", "Note (optional)"]]) {
-    const v = prompt(question);
-    if (v === null) return;
-    if (v.trim() !== "") fields[f] = v;
+// One field's control: the folder's categories as a list, the note as a text area, the rest as a line of text.
+function control(f, value, categories) {
+  let c;
+  if (f === "category" && categories.length) {
+    const known = categories.includes(value) || value === "" ? categories : [value, ...categories];
+    c = el("select", { name: f }, el("option", { value: "" }, "—"), ...known.map((k) => el("option", { value: k }, k)));
+  } else if (f === "note") {
+    c = el("textarea", { name: f, rows: "2", maxlength: "1000", placeholder: "Ctrl+Enter saves" });
+  } else {
+    c = el("input", { name: f, type: "text", autocomplete: "off", spellcheck: "false", placeholder: hints[f] || "" });
+    if (f === "paymentMethod") c.setAttribute("list", "payment-methods");
   }
-  try {
-    const r = await post("/api/add", { folder: folder === "(top level)" ? "" : folder.trim(), fields });
-    say(`entered by hand: ${r.record.source}`);
-    await loadQueue();
-  } catch (e) { say(e.message, true); }
+  c.value = value;
+  c.id = "field-" + f;
+  return c;
+}
+
+function formKeys(form, leave) {
+  form.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") { ev.preventDefault(); leave(); }
+    else if (ev.key === "Enter" && (ev.target.tagName === "SELECT" || (ev.target.tagName === "TEXTAREA" && (ev.ctrlKey || ev.metaKey)))) {
+      ev.preventDefault();
+      form.requestSubmit();
+    }
+  });
+}
+
+function refuse(form, field, text) {
+  for (const p of form.querySelectorAll(".refusal")) p.textContent = "";
+  const box = form.querySelector(`[data-refusal="${field}"]`);
+  if (box) box.textContent = text;
+  const c = form.elements[field];
+  if (c) { c.focus(); if (c.select) c.select(); }
+  say(text, true);
+}
+
+function leaveForm() {
+  if (state.record) show(state.record); else showEmpty();
+  document.activeElement.blur();
+}
+
+function edit() {
+  if (!state.record) return;
+  let r = state.record;
+  const fields = state.editable;
+  const rows = fields.map((f) => el("tr", {}, el("th", {}, el("label", { for: "field-" + f }, f)),
+    el("td", {}, control(f, valueOf(r, f), state.categories), el("div", { class: "refusal", "data-refusal": f }))));
+  const form = el("form", { id: "edit-form", class: "edit" }, el("table", {}, ...rows),
+    el("p", {}, el("button", { type: "submit" }, "save (Enter)"), " ", el("button", { type: "button", onclick: leaveForm }, "leave (Esc)")));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    let changed = 0;
+    for (const f of fields) {
+      const value = form.elements[f].value;
+      if (value === valueOf(r, f)) continue;
+      try {
+        r = (await post("/api/decide", { source: r.source, action: "edit", field: f, value })).record;
+        changed += 1;
+        say(`edit ${f}: ${r.source}`);
+      } catch (e) { refuse(form, f, e.message); return; }
+    }
+    if (changed === 0) say("nothing changed");
+    await loadQueue(r.source);
+  });
+  formKeys(form, leaveForm);
+  document.querySelector("#record .fields table").replaceWith(form);
+  // The cursor starts on the first field a reason names (total-low-confidence: the total), else the merchant.
+  const first = fields.find((f) => (r.reasons || []).some((x) => x.startsWith(f.toLowerCase() + "-"))) || fields[0];
+  form.elements[first].focus();
+  if (form.elements[first].select) form.elements[first].select();
+}
+
+// x: an expense without a receipt, as a form; the category list follows the folder.
+function enterByHand() {
+  const folders = state.folders || [];
+  const folder = el("select", { name: "folder", id: "field-folder" }, ...folders.map((f) => el("option", { value: f }, f || "(top level)")));
+  folder.value = folders.includes(state.folder) ? state.folder : folders[0] || "";
+  const categoryCell = el("td", {});
+  const fillCategories = () => categoryCell.replaceChildren(control("category", "", (state.categoriesByFolder || {})[folder.value] || []),
+    el("div", { class: "refusal", "data-refusal": "category" }));
+  folder.addEventListener("change", fillCategories);
+  fillCategories();
+  const row = (f, label) => el("tr", {}, el("th", {}, el("label", { for: "field-" + f }, label)),
+    el("td", {}, control(f, "", []), el("div", { class: "refusal", "data-refusal": f })));
+  const form = el("form", { id: "add-form", class: "edit" }, el("h2", {}, "An expense without a receipt"),
+    el("table", {}, el("tr", {}, el("th", {}, el("label", { for: "field-folder" }, "folder")), el("td", {}, folder)),
+      row("date", "date"), row("merchant", "merchant"), row("total", "total (12.50 EUR)"),
+      el("tr", {}, el("th", {}, el("label", { for: "field-category" }, "category")), categoryCell),
+      row("paymentMethod", "payment method"), row("note", "note")),
+    el("div", { class: "refusal", "data-refusal": "" }),
+    el("p", {}, el("button", { type: "submit" }, "enter (Enter)"), " ", el("button", { type: "button", onclick: leaveForm }, "leave (Esc)")));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const fields = {};
+    for (const f of ["date", "merchant", "total", "category", "paymentMethod", "note"]) {
+      const v = form.elements[f].value;
+      if (v.trim() !== "") fields[f] = v;
+    }
+    try {
+      const r = await post("/api/add", { folder: folder.value, fields });
+      say(`entered by hand: ${r.record.source}`);
+      await loadQueue();
+    } catch (e) {
+      // The store's sentence names the field it refused ("… needs a total", "the date …").
+      const named = ["total", "date", "merchant", "category", "note", "paymentMethod"].find((f) => e.message.includes(f));
+      refuse(form, named || "", e.message);
+    }
+  });
+  formKeys(form, leaveForm);
+  document.getElementById("record").replaceChildren(form);
+  form.elements.date.focus();
 }
 
 async function undo() {
@@ -238,7 +331,7 @@ async function undo() {
 }
 
 document.addEventListener("keydown", (ev) => {
-  if (ev.target.tagName === "INPUT" || ev.target.tagName === "SELECT" || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(ev.target.tagName) || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   const k = ev.key;
   if (k === "j" && state.index + 1 < state.items.length) open(state.index + 1);
   else if (k === "k" && state.index > 0) open(state.index - 1);

@@ -1,5 +1,5 @@
 import Foundation
-public import ShoeboxCore
+internal import ShoeboxCore
 
 extension Store {
     /// The categories the folder of `source` allows (`categories(forFolder:)`).

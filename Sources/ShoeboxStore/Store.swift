@@ -91,6 +91,10 @@ public final class Store {
         ALTER TABLE decisions ADD COLUMN who TEXT;
         ALTER TABLE decisions ADD COLUMN before TEXT;
         ALTER TABLE decisions ADD COLUMN after TEXT;
+        """,
+        // 6: the turn each page was given before it was read (the review page is shown the same way).
+        """
+        ALTER TABLE pages ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
         """
     ]
 
@@ -275,12 +279,13 @@ public final class Store {
             let lines = (try? encoder.encode(page.lines)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
             try db.query(
                 """
-                INSERT INTO pages(source_id, page_number, width, height, dpi, text_source, mean_confidence, text, lines_json)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO pages(source_id, page_number, width, height, dpi, text_source, mean_confidence, text, lines_json, turn)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """,
                 [
                     .int(id), .int(Int64(page.pageNumber)), .int(Int64(page.width)), .int(Int64(page.height)),
-                    .int(Int64(page.dpi)), .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(lines)
+                    .int(Int64(page.dpi)), .text(page.source.rawValue), .real(page.meanConfidence), .text(page.text), .text(lines),
+                    .int(Int64(page.turn ?? 0))
                 ])
         }
         guard let r else { return }
@@ -291,10 +296,13 @@ public final class Store {
         }
     }
 
-    /// Every record, ordered by source path.
-    public func records() throws(StoreError) -> [DocumentRecord] {
+    /// Every record, ordered by source path; `path`: that source's record only.
+    public func records(path source: String? = nil) throws(StoreError) -> [DocumentRecord] {
         let rows = try wrap { () throws(DatabaseError) in
-            try db.query("SELECT r.json FROM records r JOIN sources s ON s.id = r.source_id ORDER BY s.path")
+            if let source {
+                return try db.query("SELECT r.json FROM records r JOIN sources s ON s.id = r.source_id WHERE s.path = ?", [.text(source)])
+            }
+            return try db.query("SELECT r.json FROM records r JOIN sources s ON s.id = r.source_id ORDER BY s.path")
         }
         let decoder = JSONDecoder()
         var out: [DocumentRecord] = []
@@ -400,13 +408,13 @@ public final class Store {
     }
 
     /// The decisions in force, per path, in the order they were made (for the content the store holds now).
-    public func decisions() throws(StoreError) -> [String: [ReviewDecision]] {
+    public func decisions(path source: String? = nil) throws(StoreError) -> [String: [ReviewDecision]] {
         let rows = try wrap { () throws(DatabaseError) in
             try db.query(
                 """
                 SELECT d.path, d.action, d.field, d.value FROM decisions d JOIN sources s ON s.path = d.path AND s.sha256 = d.sha256
-                WHERE d.undone = 0 ORDER BY d.id
-                """)
+                WHERE d.undone = 0 AND (?1 IS NULL OR d.path = ?1) ORDER BY d.id
+                """, [source.map { .text($0) } ?? .null])
         }
         var out: [String: [ReviewDecision]] = [:]
         for row in rows {
@@ -420,6 +428,12 @@ public final class Store {
     public func effectiveRecords() throws(StoreError) -> [(suggestion: DocumentRecord, record: DocumentRecord)] {
         let decided = try decisions()
         return try records().map { ($0, Review.apply(decided[$0.source] ?? [], to: $0)) }
+    }
+
+    /// One source's record as it stands, beside the pipeline's suggestion; nil when the store has none for it.
+    public func effectiveRecord(path: String) throws(StoreError) -> (suggestion: DocumentRecord, record: DocumentRecord)? {
+        guard let r = try records(path: path).first else { return nil }
+        return (r, Review.apply(try decisions(path: path)[path] ?? [], to: r))
     }
 
     /// Each source's first-page fingerprint, by relative path.
@@ -463,17 +477,19 @@ public final class Store {
         let rows = try wrap { () throws(DatabaseError) in
             try db.query(
                 """
-                SELECT p.page_number, p.width, p.height, p.dpi, p.text_source, p.lines_json FROM pages p
+                SELECT p.page_number, p.width, p.height, p.dpi, p.text_source, p.lines_json, p.turn FROM pages p
                 JOIN sources s ON s.id = p.source_id WHERE s.path = ? ORDER BY p.page_number
                 """, [.text(path)])
         }
         return rows.compactMap { row in
-            guard row.count == 6, let n = row[0].int, let w = row[1].int, let h = row[2].int, let dpi = row[3].int,
+            guard row.count == 7, let n = row[0].int, let w = row[1].int, let h = row[2].int, let dpi = row[3].int,
                 let source = row[4].text.flatMap(TextSource.init(rawValue:))
             else { return nil }
             // Lines that do not decode (a store written by hand) show the page without boxes.
             let lines = row[5].text.flatMap { try? JSONDecoder().decode([OCRLine].self, from: Data($0.utf8)) } ?? []
-            return OCRPage(pageNumber: Int(n), width: Int(w), height: Int(h), dpi: Int(dpi), source: source, lines: lines)
+            var page = OCRPage(pageNumber: Int(n), width: Int(w), height: Int(h), dpi: Int(dpi), source: source, lines: lines)
+            page.turn = row[6].int.map(Int.init).flatMap { [90, 180, 270].contains($0) ? $0 : nil }
+            return page
         }
     }
 

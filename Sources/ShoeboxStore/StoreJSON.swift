@@ -40,12 +40,14 @@ public enum StoreJSON {
             doc["suggestion"] = row[12].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? NSNull()
             let pages = try wrap(store) { () throws(DatabaseError) in
                 try db.query(
-                    "SELECT page_number, width, height, dpi, text_source, lines_json FROM pages WHERE source_id = ? ORDER BY page_number", [.int(id)])
+                    "SELECT page_number, width, height, dpi, text_source, lines_json, turn FROM pages WHERE source_id = ? ORDER BY page_number",
+                    [.int(id)])
             }
             doc["pages"] = pages.map { p -> [String: Any] in
                 [
                     "pageNumber": p[0].int ?? 0, "width": p[1].int ?? 0, "height": p[2].int ?? 0, "dpi": p[3].int ?? 0,
-                    "source": p[4].text ?? "", "lines": p[5].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? []
+                    "source": p[4].text ?? "", "lines": p[5].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? [],
+                    "turn": p[6].int ?? 0
                 ]
             }
             let decisions = try wrap(store) { () throws(DatabaseError) in
@@ -241,10 +243,13 @@ public enum StoreJSON {
     static func pages(of d: [String: Any]) -> [OCRPage] {
         (d["pages"] as? [[String: Any]] ?? []).map { p -> OCRPage in
             let linesData = (try? JSONSerialization.data(withJSONObject: p["lines"] ?? [], options: [.sortedKeys])) ?? Data("[]".utf8)
-            return OCRPage(
+            var page = OCRPage(
                 pageNumber: p["pageNumber"] as? Int ?? 1, width: p["width"] as? Int ?? 0, height: p["height"] as? Int ?? 0,
                 dpi: p["dpi"] as? Int ?? 0, source: TextSource(rawValue: p["source"] as? String ?? "") ?? .ocr,
                 lines: (try? JSONDecoder().decode([OCRLine].self, from: linesData)) ?? [])
+            // Only a quarter, half or three-quarter turn is kept; anything else shows the page as scanned.
+            page.turn = (p["turn"] as? Int).flatMap { [90, 180, 270].contains($0) ? $0 : nil }
+            return page
         }
     }
 

@@ -221,4 +221,40 @@ struct HandEntryEndToEndTests {
         #expect(imported.code == 0, "\(imported)")
         #expect(try runProgram(shoebox, ["status", "--out", other]).out.contains("store: 3 documents"))
     }
+
+    @Test(.tags(.ocr)) func aPageOCRTurnedUprightIsShownUprightUnderItsBoxes() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+        let convert = try #require(which("convert"), "imagemagick is missing: apt-get install -y imagemagick (make setup)")
+        try runProgram(convert, [fixtures.path + "/receipts/eng-gb-grocer.png", "-rotate", "90", scans.appendingPathComponent("sideways.png").path])
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today]).code == 0)
+
+        // The turn OSD found travels with the page through the store and its JSON export.
+        let json = work.appendingPathComponent("store.json").path
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", json]).code == 0)
+        #expect(try String(contentsOfFile: json, encoding: .utf8).contains(#""turn":270"#))
+
+        let served = try ServeTests.Served(out: out, work: work)
+        defer { _ = served.stop() }
+        let base = "http://127.0.0.1:\(served.port)"
+        let jar = ["-b", "shoebox_token=\(served.token)"]
+        let record = try ServeTests.curl(jar + ["\(base)/api/record?source=sideways.png"], work: work)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(record.body.utf8)) as? [String: Any])
+        let geometry = try #require(object["geometry"] as? [String: Any])
+        let page = try #require((geometry["pages"] as? [[String: Any]])?.first)
+        #expect(page["turn"] as? Int == 270, "\(page)")
+        let box = try #require((geometry["boxes"] as? [String: Any])?["total"] as? [String: Any])
+        #expect((box["right"] as? Int ?? 0) <= (page["width"] as? Int ?? 0) && (box["bottom"] as? Int ?? 0) <= (page["height"] as? Int ?? 0))
+
+        // The page comes back turned as OCR read it: the size the boxes were measured on, taller than wide.
+        let image = try ServeTests.curl(jar + ["\(base)/api/page?source=sideways.png&page=1"], work: work)
+        #expect(image.status == 200 && image.headers.lowercased().contains("content-type: image/png"))
+        let png = [UInt8](try Data(contentsOf: work.appendingPathComponent("b.txt")))
+        let size = { (at: Int) in png[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        #expect(png.count > 24 && size(16) == page["width"] as? Int && size(20) == page["height"] as? Int, "\(png.prefix(24))")
+        #expect(size(16) < size(20))
+    }
 }

@@ -22,6 +22,7 @@ import time
 import zipfile
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 from served import chromium, start_serve
@@ -97,13 +98,30 @@ def main():
         def message():
             return driver.execute_script("return document.getElementById('message').textContent")
 
-        # e, then the field and its value in the two questions the page asks.
+        # By keyboard alone in a form: Tab to the field named, replace what it holds (type into a list to pick
+        # from it), and save: Enter, or Ctrl+Enter in the note's text area.
+        def tab_to(field):
+            for _ in range(30):
+                active = driver.switch_to.active_element
+                if active.get_attribute("name") == field:
+                    return active
+                active.send_keys(Keys.TAB)
+            raise AssertionError(f"Tab never reached the {field} field")
+
+        def fill(field, value, save=True):
+            box = tab_to(field)
+            if box.tag_name != "select":
+                box.send_keys(Keys.CONTROL, "a")
+                box.send_keys(Keys.DELETE)
+            box.send_keys(value)
+            if save:
+                box.send_keys(Keys.CONTROL, Keys.ENTER) if box.tag_name == "textarea" else box.send_keys(Keys.ENTER)
+
+        # e: the fields become a form in place, the cursor on the first field.
         def typed(field, value):
             key("e")
-            wait.until(lambda d: d.switch_to.alert).send_keys(field)
-            driver.switch_to.alert.accept()
-            wait.until(lambda d: d.switch_to.alert).send_keys(value)
-            driver.switch_to.alert.accept()
+            wait.until(lambda d: d.find_elements(By.ID, "edit-form"))
+            fill(field, value)
 
         # The page image and the evidence boxes over it.
         wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".sheet .box"))
@@ -127,11 +145,16 @@ def main():
         wait.until(lambda d: count() == len(waiting) - 1)
         check(f"review  {first}:" not in status(out), f"a accepted {first}")
 
-        # e: an amount that is none is refused with the terminal's sentence, and nothing is saved.
+        # e: an amount that is none is refused with the terminal's sentence beside the field, and nothing is saved.
         check(current() == second, "the next record opens by itself")
         typed("total", "12,3x")
         wait.until(lambda d: "is not an amount" in message())
         check("error" in driver.find_element(By.ID, "message").get_attribute("class"), "a bad amount is refused, shown as an error")
+        refusal = driver.find_element(By.CSS_SELECTOR, '#edit-form [data-refusal="total"]').text
+        check("is not an amount" in refusal, f"the refusal stands beside the total: {refusal}")
+        check(driver.switch_to.active_element.get_attribute("name") == "total", "the cursor is back on the refused total")
+        driver.switch_to.active_element.send_keys(Keys.ESCAPE)
+        wait.until(lambda d: not d.find_elements(By.ID, "edit-form"))
 
         # u: the accept is undone; the record is back in the queue.
         key("u")
@@ -153,22 +176,27 @@ def main():
         wait.until(lambda d: "edit total" in message())
 
 
-        # The category among those the folder's .shoebox.json lists, and a note.
+        # The category picked from the folder's .shoebox.json list, a note and tax lines, in one form, one Enter.
         check(corrected.startswith("2026-03-berlin-trip/"), f"the accepted list opens on the trip's first record: {corrected}")
-        typed("category", "groceries")
-        wait.until(lambda d: "not one of this folder's categories" in message())
-        typed("category", "meals")
-        wait.until(lambda d: "edit category" in message())
-        typed("note", "client dinner")
-        wait.until(lambda d: "edit note" in message())
-        typed("tax", "19=3,00")
-        wait.until(lambda d: "edit tax" in message())
-        # x: an expense without a receipt, one question per field; it is accepted, the person's.
+        key("e")
+        wait.until(lambda d: d.find_elements(By.ID, "edit-form"))
+        offered = driver.execute_script("return [...document.querySelectorAll('#edit-form select[name=category] option')].map(o => o.value)")
+        check("meals" in offered and "groceries" not in offered, f"the category list is the folder's: {offered}")
+        fill("category", "meals", save=False)
+        fill("note", "client dinner", save=False)
+        fill("tax", "19=3,00")
+        wait.until(lambda d: "edit tax" in message() and not d.find_elements(By.ID, "edit-form"))
+        shown = driver.execute_script("return document.querySelector('td[data-field=category]').textContent")
+        check(shown.startswith("meals"), f"the category is saved and shown: {shown}")
+        # x: an expense without a receipt, in a form; refused without a total, then entered, accepted, the person's.
         key("x")
-        for answer in ["office-supplies", "2026-03-20", "Parking Mitte", "4,50 €", "", "no receipt: ticket machine"]:
-            alert = wait.until(lambda d: d.switch_to.alert)
-            alert.send_keys(answer) if answer else None
-            alert.accept()
+        wait.until(lambda d: d.find_elements(By.ID, "add-form"))
+        fill("folder", "office-supplies", save=False)
+        fill("date", "2026-03-20", save=False)
+        fill("merchant", "Parking Mitte")
+        wait.until(lambda d: "needs a total" in message())
+        fill("total", "4,50 €", save=False)
+        fill("note", "no receipt: ticket machine")
         wait.until(lambda d: "entered by hand" in message())
         accuracy = shoebox("status", "--out", out, "--accuracy").stdout
         check("6 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
