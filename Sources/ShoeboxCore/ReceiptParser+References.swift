@@ -108,43 +108,21 @@ extension ReceiptParser {
     }
 
     /// "USt-IdNr.: DE123456789", "GST REG NO: 000136577024", "N° TVA : FR 11 123 456 782", "NIF B12345678":
-    /// the token(s) after a tax-ID keyword, digits and capitals only. A number in the buyer's block is not the seller's.
+    /// the token(s) after a tax-ID keyword (`SellerTaxID.read`). A number in the buyer's block is not the seller's.
     func sellerTaxIDCandidates(_ lines: [Line]) -> [TextCandidate] {
         var out: [TextCandidate] = []
-        var buyerUntil = -1
+        let inBuyer = SellerTaxID.inBuyerBlock(lines.map(\.folded))
         for (k, line) in lines.enumerated() {
-            if Keywords.buyerBlock.any(in: line.folded) { buyerUntil = k + 5 }
-            if Keywords.sellerBlock.any(in: line.folded) { buyerUntil = -1 }
-            guard let keyword = Keywords.vatID.first(in: line.folded),
-                let range = line.folded.range(of: keyword)
-            else { continue }
-            let offset = line.folded.distance(from: line.folded.startIndex, to: range.upperBound)
-            guard offset <= line.text.count else { continue }
-            // The ID runs over tokens of capitals, digits and spaces after the keyword ("FR 11 123 456 782").
-            let rest = String(line.text.dropFirst(offset)).drop { " .:#-nNoOrR°".contains($0) && !$0.isDigitASCII }
-            var id = ""
-            let chars = Array(rest)
-            for (i, ch) in chars.enumerated() {
-                if ch.isDigitASCII || (ch.isUppercase && ch.isLetterFast) {
-                    id.append(ch)
-                } else if ch == " " || ch == "-" || ch == "/" {
-                    // Groups of digits continue the number ("FR 11 123 456 782"); a word after a space ends it.
-                    if ch == " ", i + 1 < chars.count, !chars[i + 1].isDigitASCII { break }
-                } else {
-                    break
-                }
-            }
-            guard id.filter(\.isDigitASCII).count >= 6 else { continue }
-            let inBuyer = k <= buyerUntil
+            guard let (keyword, id) = SellerTaxID.read(line.text, folded: line.folded) else { continue }
             // A VAT number (country letters, then digits) beats a national tax number.
             let vatFormat = id.prefix(2).allSatisfy(\.isLetterFast) && id.dropFirst(2).first?.isDigitASCII == true
             out.append(
                 Candidate(
                     value: id, role: .sellerTaxID,
-                    score: (inBuyer ? TaxIDWeights.inBuyerBlock : TaxIDWeights.top - TaxIDWeights.perLine * Double(k))
+                    score: (inBuyer[k] ? TaxIDWeights.inBuyerBlock : TaxIDWeights.top - TaxIDWeights.perLine * Double(k))
                         + (vatFormat ? TaxIDWeights.vatFormat : 0),
                     evidence: line.evidence,
-                    notes: ["keyword '\(keyword)'"] + (inBuyer ? ["in the buyer's block"] : []) + (vatFormat ? ["VAT number format"] : [])))
+                    notes: ["keyword '\(keyword)'"] + (inBuyer[k] ? ["in the buyer's block"] : []) + (vatFormat ? ["VAT number format"] : [])))
         }
         return out.sorted { $0.score > $1.score }
     }

@@ -186,6 +186,11 @@ enum Keywords {
         "vat reg no", "vat reg", "vat no", "vat number", "vat id", "gst reg no", "gst reg", "gst no", "gst id", "sst reg no", "sst no",
         "sst id", "tax id", "tax no", "n° tva", "tva intracom", "tva intra", "tva", "nif", "cif", "mwst-nr", "mwst nr", "uid-nr", "uid"
     ]
+    /// Keywords before a company registration number (the merchant keys read it as a tax ID).
+    static let companyRegistration: KeywordList = [
+        "co. reg. no", "co.reg.no", "co. reg", "co.reg", "co reg", "co-reg", "company reg", "company no", "co. no", "co no", "roc no", "roc",
+        "reg. no", "reg no", "siret", "siren", "no. syarikat", "no syarikat"
+    ]
     static let creditNote: KeywordList = ["credit note", "gutschrift", "avoir", "nota de credito", "nota kredit", "rechnungskorrektur"]
     static let invoice: KeywordList = ["invoice", "rechnung", "factura", "facture", "invois", "fattura"]
 
