@@ -79,7 +79,7 @@ struct ReceiptPrinter {
     // MARK: Thermal roll
 
     private var thermalLines: [Line] {
-        var out: [Line] = [.text(receipt.merchant, .center, .heading)]
+        var out: [Line] = receipt.merchantPrinted ? [.text(receipt.merchant, .center, .heading)] : [.gap, .gap]
         out += receipt.header.map { .text($0, .center, .plain) }
         out.append(.gap)
         if let title = receipt.title { out.append(.text(title, .center, .bold)) }

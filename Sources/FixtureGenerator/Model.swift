@@ -213,6 +213,8 @@ struct MoneyStyle {
     static let pound = MoneyStyle(code: "GBP", numbers: .commaGroupsDotDecimal, marker: "£", markerFirst: true)
     static let dollar = MoneyStyle(code: "USD", numbers: .commaGroupsDotDecimal, marker: "$", markerFirst: true)
     static let ringgit = MoneyStyle(code: "MYR", numbers: .commaGroupsDotDecimal, marker: "RM ", markerFirst: true)
+    /// Ringgit printed with no currency anywhere, as many Malaysian receipts are.
+    static let ringgitBare = MoneyStyle(code: "MYR", numbers: .commaGroupsDotDecimal, marker: "", markerFirst: true)
     static let franc = MoneyStyle(code: "CHF", numbers: .swiss, marker: "CHF ", markerFirst: true)
 }
 
@@ -324,6 +326,8 @@ struct Receipt {
     var note: String = ""
 
     var merchant: String
+    /// false: the name is a logo OCR cannot read, so the page does not print it as text (the header lines still are).
+    var merchantPrinted = true
     /// Address, phone and tax id lines under the merchant name.
     var header: [String]
     /// Printed under the header, e.g. "FACTURA SIMPLIFICADA", "RECHNUNG".

@@ -252,6 +252,23 @@ let receiptFixtures: [Receipt] = [
         payment: .due(note: "Sila bayar dalam tempoh 30 hari."))
 ]
 
+/// The shop of `shoebox-fixtures --shop-series`: its name is a logo, so no line of the page names it; its address, phone
+/// and SST number are printed on every receipt. Prices carry no "RM": the currency is inferred from the country.
+let shopSeries = Receipt(
+    id: "kedai-logo", language: .msa, font: "DejaVu Sans Mono",
+    note: "a shop whose name is a logo: the page prints no name",
+    merchant: "Kedai Buku Cahaya Ilmu SDN BHD", merchantPrinted: false,
+    header: ["No. 8, Jalan Merdeka 3", "75000 Melaka", "Tel: 06-282 7311", "No. SST: M10-1808-32000987"],
+    date: Day(2026, 1, 5), dateStyle: .slashDMY, time: "10:15",
+    reference: ("No. Resit:", "CI2026"),
+    money: .ringgitBare, pricing: .net, taxRates: [sst6],
+    items: [
+        Item("Buku Latihan A4", 450), Item("Pensel 2B (12)", 690), Item("Pemadam", 120), Item("Pembaris 30cm", 250),
+        Item("Kertas A4 500 helai", 1390), Item("Pen Biru", 180)
+    ],
+    labels: .msa,
+    payment: .card(detail: "VISA **** 4471"))
+
 /// Phone photos and scans in `Fixtures/sample-scans/<folder>/`.
 let sampleFixtures: [Receipt] = [
     Receipt(

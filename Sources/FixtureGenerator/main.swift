@@ -4,8 +4,9 @@
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 2 || (arguments.count == 3 && arguments[1] == "--same-purchase") else {
-    FileHandle.standardError.write(Data("usage: shoebox-fixtures <Fixtures-dir> | shoebox-fixtures --same-purchase <dir>\n".utf8))
+guard arguments.count == 2 || (arguments.count == 3 && ["--same-purchase", "--shop-series"].contains(arguments[1])) else {
+    FileHandle.standardError.write(
+        Data("usage: shoebox-fixtures <Fixtures-dir> | shoebox-fixtures --same-purchase <dir> | shoebox-fixtures --shop-series <dir>\n".utf8))
     exit(2)
 }
 
@@ -69,6 +70,38 @@ func writeSamePurchases(to dir: URL) throws {
             print("wrote \(r.fileName)")
         }
     }
+}
+
+/// A year of receipts from one shop whose name is a logo (not printed as text), one a month, other items each time:
+/// `<id>-01.png` … `<id>-12.png`, each with `<id>-MM.png.expected.json` beside it. Not part of `Fixtures/`: the merchant
+/// memory's and the recurring charges' tests render them into a scratch folder.
+func writeShopSeries(to dir: URL) throws {
+    try recreateDirectory(dir)
+    for month in 1...12 {
+        var r = shopSeries
+        r.date = Day(2026, month, 3 + month % 5)
+        r.id = "\(shopSeries.id)-\(pad2(month))"
+        r.time = "1\(month % 10):\(pad2(11 * month % 60))"
+        if let ref = shopSeries.reference { r.reference = (ref.label, "\(ref.value)\(pad2(month))") }
+        // Other items each month: a rotation of the shop's list, a quantity that changes.
+        let n = shopSeries.items.count
+        r.items = (0..<3).map { k in
+            var item = shopSeries.items[(month + 2 * k) % n]
+            item.quantity = 1 + (month + k) % 3
+            return item
+        }
+        try render(r, to: dir.appendingPathComponent(r.fileName))
+        try writeText(expectedJSON(r, Totals(r)), to: dir.appendingPathComponent("\(r.fileName).expected.json"))
+        print("wrote \(r.fileName)")
+    }
+}
+
+if arguments[1] == "--shop-series" {
+    do { try writeShopSeries(to: root) } catch {
+        FileHandle.standardError.write(Data("shoebox-fixtures: \(error)\n".utf8))
+        exit(1)
+    }
+    exit(0)
 }
 
 if arguments[1] == "--same-purchase" {

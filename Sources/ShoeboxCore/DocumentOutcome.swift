@@ -11,6 +11,8 @@ public struct DocumentOutcome: Sendable {
     /// The pages as parsed a second time, with the lines the second reader read again (`OCRLine.reader`); empty
     /// when it read none (not stored; for `extract --text` and `--explain`).
     public var secondReading: [OCRPage] = []
+    /// The record as the page gave it, when the merchant memory changed it (`RecordMerger.remember`); nil otherwise.
+    public var pageRecord: DocumentRecord?
 
     public init(
         record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage], extraction: Extraction? = nil,

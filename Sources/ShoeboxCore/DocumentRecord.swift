@@ -42,6 +42,8 @@ public enum Provenance: String, Sendable, Codable, CaseIterable {
     case ocr
     case textLayer = "text-layer"
     case arithmetic, sidecar, filename, person, document
+    /// The merchant memory: what people confirmed on earlier records with the same keys (`MerchantMemory`).
+    case memory
     case eInvoice = "e-invoice"
     case secondReader = "ocr-ppocr"
 
@@ -66,7 +68,7 @@ public struct FieldEvidence: Hashable, Sendable, Codable {
     /// Other sources that gave the same value (sidecar, filename).
     public internal(set) var confirmedBy: [Provenance]
 
-    init(
+    public init(
         source: Provenance, page: Int? = nil, line: Int? = nil, text: String? = nil, ocrConfidence: Double? = nil, confirmedBy: [Provenance] = []
     ) {
         self.source = source
@@ -134,6 +136,9 @@ public struct DocumentRecord: Hashable, Sendable {
     public var note: String?
     /// An expense a person entered by hand, without a receipt: every value is theirs, and there is no original.
     public var enteredByHand = false
+    /// What the page prints that names the shop (tax ID, phone, domain, address, letterhead): what the merchant memory
+    /// learns from once a person confirms the record, and recalls by on later ones (`MerchantKey`).
+    public var merchantKeys: [MerchantKey] = []
     /// The day an invoice must be paid by, as the document states it.
     public var dueDate: CalendarDay?
     /// The structured invoice, when the document is an e-invoice or carries one (ZUGFeRD, Factur-X, XRechnung).
@@ -182,7 +187,8 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, dueDate, eInvoice, eInvoiceProblems,
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, eInvoice,
+            eInvoiceProblems,
             confidence, trust,
             evidence,
             alternates,
@@ -222,6 +228,7 @@ extension DocumentRecord: Codable {
         try c.encodeIfPresent(category, forKey: .category)
         try c.encodeIfPresent(note, forKey: .note)
         if enteredByHand { try c.encode(true, forKey: .enteredByHand) }
+        if !merchantKeys.isEmpty { try c.encode(merchantKeys.map(\.description), forKey: .merchantKeys) }
         try c.encode(dueDate?.iso, forKey: .dueDate)
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
@@ -295,6 +302,10 @@ extension DocumentRecord: Codable {
         category = try c.decodeIfPresent(String.self, forKey: .category)
         note = try c.decodeIfPresent(String.self, forKey: .note)
         enteredByHand = try c.decodeIfPresent(Bool.self, forKey: .enteredByHand) ?? false
+        for text in try c.decodeIfPresent([String].self, forKey: .merchantKeys) ?? [] {
+            guard let key = MerchantKey(text), text.utf8.count <= MerchantKey.maxLength else { throw bad(.merchantKeys, text) }
+            merchantKeys.append(key)
+        }
         if let d = try c.decodeIfPresent(String.self, forKey: .dueDate) {
             guard let day = CalendarDay(iso: d) else { throw bad(.dueDate, d) }
             dueDate = day

@@ -24,6 +24,8 @@ public struct MerchantKey: Hashable, Sendable, Codable, Comparable, CustomString
 
     public let kind: Kind
     public let value: String
+    /// No key is longer (`kind:value`); a longer one in a record read back is refused.
+    public static let maxLength = 200
 
     public init(_ kind: Kind, _ value: String) {
         self.kind = kind

@@ -47,6 +47,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Lines that carry a field, or that tesseract read unsure, are read again by the second reader (PP-OCR) when
     /// it is installed; false: tesseract alone.
     public var secondReader: Bool = true
+    /// The merchant memory weighs in on each record (`RecordMerger.remember`); false: the page alone (for comparing).
+    /// Not part of `settingsText`: the memory changes with every decision, and `shoebox rescore` applies it anew.
+    public var merchantMemory: Bool = true
 
     public init() {}
 
@@ -152,6 +155,9 @@ private struct ConfigReader {
         case "secondReader":
             guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"secondReader\" must be true or false") }
             config.secondReader = flag.boolValue
+        case "merchantMemory":
+            guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"merchantMemory\" must be true or false") }
+            config.merchantMemory = flag.boolValue
         case "maxFileMegabytes": config.maxFileMegabytes = try int(key, value, P.fileMegabytesRange, " MiB")
         case "maxExportMegabytes":
             let mb = try number(key, value, P.exportMegabytesRange, " MiB")

@@ -10,6 +10,9 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     /// Both readers read the chosen total's or date's line, and not alike, and no arithmetic of the page decides:
     /// `date-readers-disagree`. Review shows both readings.
     case readersDisagree(Field)
+    /// What people confirmed on earlier records of this shop says otherwise than the page: `merchant-memory-disagrees`.
+    /// Review shows both.
+    case memoryDisagrees(Field)
     /// The page's own arithmetic computes another total than the one chosen.
     case arithmeticMismatch
     /// The total's or date's own words were read with low OCR confidence.
@@ -45,6 +48,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .lowConfidence(let f): "\(f.rawValue)-low-confidence"
         case .ambiguous(let f): "\(f.rawValue)-ambiguous"
         case .readersDisagree(let f): "\(f.rawValue)-readers-disagree"
+        case .memoryDisagrees(let f): "\(f.rawValue)-memory-disagrees"
         case .arithmeticMismatch: "arithmetic-mismatch"
         case .lowOCRConfidence: "low-ocr-confidence"
         case .currencyInferred: "currency-inferred"
@@ -71,7 +75,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         var out: [String: ReviewReason] = [:]
         for r in simple { out[r.code] = r }
         for f in Field.allCases {
-            for r in [ReviewReason.missing(f), .lowConfidence(f), .ambiguous(f), .readersDisagree(f)] { out[r.code] = r }
+            for r in [ReviewReason.missing(f), .lowConfidence(f), .ambiguous(f), .readersDisagree(f), .memoryDisagrees(f)] { out[r.code] = r }
         }
         return out
     }()
@@ -84,7 +88,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     /// The field the reason is about, for the per-field reasons.
     public var field: Field? {
         switch self {
-        case .missing(let f), .lowConfidence(let f), .ambiguous(let f), .readersDisagree(let f): f
+        case .missing(let f), .lowConfidence(let f), .ambiguous(let f), .readersDisagree(let f), .memoryDisagrees(let f): f
         default: nil
         }
     }

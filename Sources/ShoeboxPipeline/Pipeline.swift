@@ -91,6 +91,10 @@ extension PipelineRunner {
         let crashed = CrashNotes.load(outputDirectory: outputDirectory)
         CrashNotes.install(outputDirectory: outputDirectory)
         let known = try KnownRecords(store)
+        let memory: MerchantMemory
+        do { memory = config.merchantMemory ? try store.memory() : MerchantMemory() } catch {
+            throw PipelineError(code: .store, message: error.message)
+        }
         var duplicates = DuplicateStage(rules: DuplicateRules(windowHours: config.duplicateWindowHours), earlier: known.earlier, cpu: metrics.cpu)
         func finish(_ outcome: DocumentOutcome) throws(PipelineError) {
             let (checked, note) = duplicates.run(outcome)
@@ -106,7 +110,8 @@ extension PipelineRunner {
         // Render to Reread on the workers, Duplicates and Route here. Rounds: a copy whose original did not end as a
         // record (it failed, or changed while it was read) is read itself in the next round.
         while !plan.work.isEmpty {
-            let pool = WorkerPool(config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine)
+            var pool = WorkerPool(config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine)
+            pool.memory = memory
             try pool.process(plan.work) { (_, outcome) throws(PipelineError) in try finish(outcome) }
             try plan.nextRound(ended: route.ended, finish: finish)
         }
@@ -131,6 +136,8 @@ public final class DocumentProcessor {
     let today: CalendarDay
     let cache: OCRCache?
     let cpu: PhaseCPU?
+    /// What people confirmed on earlier records; empty: the page alone decides.
+    public var memory = MerchantMemory()
 
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
     /// parser work (`shoebox regress`) does not OCR the same pages again.
@@ -213,11 +220,16 @@ public final class DocumentProcessor {
             record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
         }
         record = withAttachment(attached, record: record, extraction: extraction, document: document)
+        // The memory weighs in last, on the record the page gave: `shoebox rescore` does the same from that record.
+        // Keys from both readings: the second reader reads tax IDs and phones better than tesseract.
+        record.merchantKeys = Array(Set(MerchantKey.keys(of: reading.pages) + MerchantKey.keys(of: secondPages))).sorted()
+        let remembered = merge.merger.remember(memory.recall(record.merchantKeys), in: record)
         let fingerprint = reader.fingerprint()
         reader.saveCache()
         var outcome = DocumentOutcome(
-            record: record, size: source.size, kind: source.kind, pages: reader.turned(reading), extraction: extraction,
+            record: remembered, size: source.size, kind: source.kind, pages: reader.turned(reading), extraction: extraction,
             fingerprint: fingerprint)
+        if remembered != record { outcome.pageRecord = record }
         outcome.secondReading = secondPages
         return outcome
     }

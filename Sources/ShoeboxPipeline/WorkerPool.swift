@@ -275,6 +275,8 @@ public struct WorkerPool {
     public let ocrCache: String?
     public let metrics: RunMetrics
     let makeEngine: EngineMaker
+    /// What people confirmed on earlier records (`MerchantMemory`), as the run began.
+    public var memory = MerchantMemory()
 
     public init(config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String? = nil, metrics: RunMetrics = RunMetrics()) {
         self.init(config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: EnginePool.tesseract)
@@ -341,6 +343,7 @@ public struct WorkerPool {
         let today = self.today
         let ocrCache = self.ocrCache
         let metrics = self.metrics
+        let memory = self.memory
         let thread = Thread {
             CrashNotes.threadStarted()
             defer {
@@ -355,6 +358,7 @@ public struct WorkerPool {
                 return
             }
             processor.ocr.help = help
+            processor.memory = memory
             while let (position, document) = metrics.idle({ list.take() }) {
                 CrashNotes.reading(document.source)
                 if let name = CrashNotes.testCrashName, document.source.relativePath.contains(name) { abort() }

@@ -195,7 +195,7 @@ public struct RegressionReport: Sendable {
     public init() {}
 
     /// Normalised comparison: merchants without case, accents, punctuation and spaces; others as they are.
-    static func normalise(_ field: String, _ value: String) -> String {
+    public static func normalise(_ field: String, _ value: String) -> String {
         switch field {
         case "merchant": return ReceiptParser.normalizedMerchant(value).replacingOccurrences(of: " ", with: "")
         case "currency": return value.uppercased()

@@ -95,6 +95,23 @@ public final class Store {
         // 6: the turn each page was given before it was read (the review page is shown the same way).
         """
         ALTER TABLE pages ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
+        """,
+        // 7: the merchant memory (one row per key of each record a person confirmed), and the record as the page gave
+        // it before the memory weighed in, when the memory changed it (`shoebox rescore` starts from it).
+        """
+        CREATE TABLE memory (
+            kind TEXT NOT NULL,
+            value TEXT NOT NULL,
+            merchant TEXT NOT NULL,
+            category TEXT,
+            currency TEXT,
+            payment_method TEXT,
+            path TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (kind, value, path)
+        );
+        CREATE INDEX memory_path ON memory(path);
+        ALTER TABLE records ADD COLUMN page_json TEXT;
         """
     ]
 
@@ -141,7 +158,7 @@ public final class Store {
     }
 
     @discardableResult
-    private func wrap<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
+    func wrap<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
         do { return try body() } catch {
             throw StoreError(message: "the store \(path) failed: \(error.description)")
         }
@@ -265,14 +282,17 @@ public final class Store {
                         outcome.fingerprint.map { .text($0.hex) } ?? .null, settings.map { .text($0) } ?? .null
                     ])
                 let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
-                try insertContent(sourceID: id, pages: outcome.pages, record: r)
+                try insertContent(sourceID: id, pages: outcome.pages, record: r, pageRecord: outcome.pageRecord)
+                // A changed file's earlier decisions no longer apply, nor what they taught.
+                try relearn(path: r.source)
             }
         }
     }
 
     /// A source's pages, its record and, when it waits for a person, its review item (inside the caller's
     /// transaction): one place for what `save` and `StoreJSON.importInto` both write.
-    func insertContent(sourceID id: Int64, pages: [OCRPage], record r: DocumentRecord?) throws(DatabaseError) {
+    /// `pageRecord`: the record as the page gave it, when the merchant memory changed it.
+    func insertContent(sourceID id: Int64, pages: [OCRPage], record r: DocumentRecord?, pageRecord: DocumentRecord? = nil) throws(DatabaseError) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         for page in pages {
@@ -289,7 +309,9 @@ public final class Store {
                 ])
         }
         guard let r else { return }
-        try db.query("INSERT INTO records(source_id, status, json) VALUES (?, ?, ?)", [.int(id), .text(r.status.rawValue), .text(r.jsonLine())])
+        try db.query(
+            "INSERT INTO records(source_id, status, json, page_json) VALUES (?, ?, ?, ?)",
+            [.int(id), .text(r.status.rawValue), .text(r.jsonLine()), pageRecord.map { .text($0.jsonLine()) } ?? .null])
         if r.status == .review {
             try db.query(
                 "INSERT INTO review_items(source_id, reasons) VALUES (?, ?)", [.int(id), .text(r.reasons.map(\.code).joined(separator: ","))])
@@ -342,6 +364,7 @@ public final class Store {
                         ])
                     working[r.source] = Review.apply([d], to: current)
                 }
+                for path in working.keys.sorted() { try relearn(path: path) }
             }
         }
     }
@@ -399,11 +422,16 @@ public final class Store {
     /// Marks the latest decision that is not undone as undone; returns its record's path and the decision.
     public func undoLastDecision() throws(StoreError) -> (path: String, decision: ReviewDecision)? {
         try wrap { () throws(DatabaseError) in
-            guard let row = try db.query("SELECT id, path, action, field, value FROM decisions WHERE undone = 0 ORDER BY id DESC LIMIT 1").first,
-                let id = row[0].int, let path = row[1].text, let action = row[2].text.flatMap(ReviewDecision.Action.init(rawValue:))
-            else { return nil }
-            try db.query("UPDATE decisions SET undone = 1 WHERE id = ?", [.int(id)])
-            return (path, ReviewDecision(action: action, field: row[3].text.flatMap(Field.init(rawValue:)), value: row[4].text))
+            var undone: (path: String, decision: ReviewDecision)?
+            try db.transaction { () throws(DatabaseError) in
+                guard let row = try db.query("SELECT id, path, action, field, value FROM decisions WHERE undone = 0 ORDER BY id DESC LIMIT 1").first,
+                    let id = row[0].int, let path = row[1].text, let action = row[2].text.flatMap(ReviewDecision.Action.init(rawValue:))
+                else { return }
+                try db.query("UPDATE decisions SET undone = 1 WHERE id = ?", [.int(id)])
+                try relearn(path: path)
+                undone = (path, ReviewDecision(action: action, field: row[3].text.flatMap(Field.init(rawValue:)), value: row[4].text))
+            }
+            return undone
         }
     }
 

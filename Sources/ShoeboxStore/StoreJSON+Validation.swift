@@ -125,6 +125,7 @@ extension StoreJSON {
             if let p = textProblem(d[key], limit: 256) { throw Problem(key, p) }
         }
         if let s = d["suggestion"], !(s is NSNull) { try checkSuggestion(s, path: path, sha: sha, folder: folder, latest: latest) }
+        if let s = d["pageSuggestion"], !(s is NSNull) { try checkSuggestion(s, path: path, sha: sha, folder: folder, latest: latest) }
         guard let pages = (d["pages"] ?? []) as? [Any], pages.count <= maxPages else {
             throw Problem("pages", "must be an array of at most \(maxPages) pages")
         }

@@ -8,7 +8,12 @@ public import ShoeboxCore
 ///
 ///     {"format": "shoebox-store", "version": 1, "documents": [{"path", "root", "folder", "sha256", "size",
 ///      "kind", "state", "failure", "fingerprint", "settings", "suggestion": {record}, "pages": [...],
-///      "decisions": [{"action", "field", "value", "at", "undone"}]}]}
+///      "pageSuggestion": {record}, "decisions": [{"action", "field", "value", "at", "undone", "who", "before", "after"}]}],
+///      "memory": [{"key", "merchant", "category", "currency", "paymentMethod", "source", "at"}]}
+///
+/// `pageSuggestion` is the record as the page gave it, when the merchant memory changed it; `memory` is what the merchant
+/// memory learned (`Store.memory`). An export without `memory` (from before it) is imported by learning again from its
+/// decisions.
 public enum StoreJSON {
     public static let format = "shoebox-store"
     public static let version = 1
@@ -25,7 +30,7 @@ public enum StoreJSON {
             try db.query(
                 """
                 SELECT s.id, s.path, s.root, s.folder, s.sha256, s.size, s.kind, s.state, s.failure_code, s.failure_message,
-                       s.fingerprint, s.settings, r.json FROM sources s LEFT JOIN records r ON r.source_id = s.id ORDER BY s.path
+                       s.fingerprint, s.settings, r.json, r.page_json FROM sources s LEFT JOIN records r ON r.source_id = s.id ORDER BY s.path
                 """)
         }
         var documents: [[String: Any]] = []
@@ -38,6 +43,7 @@ public enum StoreJSON {
                 "fingerprint": any(row[10].text), "settings": any(row[11].text)
             ]
             doc["suggestion"] = row[12].text.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } ?? NSNull()
+            if let page = row[13].text.flatMap({ try? JSONSerialization.jsonObject(with: Data($0.utf8)) }) { doc["pageSuggestion"] = page }
             let pages = try wrap(store) { () throws(DatabaseError) in
                 try db.query(
                     "SELECT page_number, width, height, dpi, text_source, lines_json, turn FROM pages WHERE source_id = ? ORDER BY page_number",
@@ -64,7 +70,7 @@ public enum StoreJSON {
             }
             documents.append(doc)
         }
-        let object: [String: Any] = ["format": format, "version": version, "documents": documents]
+        let object: [String: Any] = ["format": format, "version": version, "documents": documents, "memory": try memoryRows(store)]
         do {
             return [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) + [0x0A]
         } catch {
@@ -106,9 +112,10 @@ public enum StoreJSON {
     /// Dates after `today` (by more than a day: the exporting machine may be ahead) are refused like any value a
     /// run would not have written.
     public static func importInto(_ store: Store, data: Data, file: String, today: CalendarDay) throws -> ImportResult {
-        let documents = try exportedDocuments(data: data, file: file)
+        let (documents, memoryItems) = try exportedDocuments(data: data, file: file)
         // Validate everything before writing anything: every value as strictly as a run would make it.
         let parsed = try parseDocuments(documents, file: file, today: today)
+        let memory = try memoryItems.map { items throws in try parseMemory(items, file: file) }
         let db = store.db
         var added = 0
         var skipped = 0
@@ -122,7 +129,10 @@ public enum StoreJSON {
                     }
                     decisionCount += decisions
                     added += 1
+                    // An export from before the memory: what the document's decisions teach, learned again.
+                    if memory == nil { try store.relearn(path: doc.path) }
                 }
+                for s in memory ?? [] { try insertMemory(s, db: db) }
             }
         }
         return ImportResult(added: added, skipped: skipped, decisions: decisionCount)
@@ -134,10 +144,11 @@ public enum StoreJSON {
         let path: String
         let sha: String
         let record: DocumentRecord?
+        let pageRecord: DocumentRecord?
     }
 
     /// The documents of an export whose format and version this Shoebox reads.
-    static func exportedDocuments(data: Data, file: String) throws -> [Any] {
+    static func exportedDocuments(data: Data, file: String) throws -> (documents: [Any], memory: Any?) {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == format,
             let versionNumber = object["version"] as? NSNumber, let documents = object["documents"] as? [Any]
         else {
@@ -147,7 +158,7 @@ public enum StoreJSON {
             throw ImportError.badVersion(file: file, version: versionNumber.stringValue)
         }
         guard v <= version else { throw ImportError.newerVersion(file: file, version: v) }
-        return documents
+        return (documents, object["memory"])
     }
 
     /// Every document checked as strictly as a run would make it, in order; the first problem is thrown.
@@ -167,12 +178,15 @@ public enum StoreJSON {
             }
             seen[path] = i + 1
             var record: DocumentRecord?
-            if let s = d["suggestion"], !(s is NSNull) {
+            var pageRecord: DocumentRecord?
+            for key in ["suggestion", "pageSuggestion"] {
+                guard let s = d[key], !(s is NSNull) else { continue }
                 do {
-                    record = try JSONDecoder().decode(DocumentRecord.self, from: JSONSerialization.data(withJSONObject: s))
+                    let r = try JSONDecoder().decode(DocumentRecord.self, from: JSONSerialization.data(withJSONObject: s))
+                    if key == "suggestion" { record = r } else { pageRecord = r }
                 } catch {
                     throw ImportError.invalidValue(
-                        file: file, document: i + 1, path: shownPath, field: "suggestion", problem: "is not a record (\(describe(error)))")
+                        file: file, document: i + 1, path: shownPath, field: key, problem: "is not a record (\(describe(error)))")
                 }
             }
             // A suggestion's text met import's own 1,000-character bound in `check` (a run may write a long line read
@@ -182,7 +196,7 @@ public enum StoreJSON {
                     throw ImportError.invalid(file: file, document: i + 1, problem: "a review decision with an unknown action")
                 }
             }
-            parsed.append(ParsedDocument(fields: d, path: path, sha: sha, record: record))
+            parsed.append(ParsedDocument(fields: d, path: path, sha: sha, record: record, pageRecord: pageRecord))
         }
         return parsed
     }
@@ -198,7 +212,7 @@ public enum StoreJSON {
         var record = doc.record
         try markDuplicate(&d, record: &record, doc: doc, db: db)
         let id = try insertSource(d, doc: doc, db: db)
-        try store.insertContent(sourceID: id, pages: pages(of: d), record: record)
+        try store.insertContent(sourceID: id, pages: pages(of: d), record: record, pageRecord: record?.status == .duplicate ? nil : doc.pageRecord)
         return try insertDecisions(of: d, doc: doc, db: db)
     }
 

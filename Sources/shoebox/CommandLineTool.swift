@@ -91,6 +91,8 @@ enum CommandLineTool {
             case "import": return try ImportCommand.main(rest)
             case "review": return try ReviewCommand.main(rest)
             case "serve": return try ServeCommand.main(rest)
+            case "rescore": return try RescoreCommand.main(rest)
+            case "memory": return try MemoryCommand.main(rest)
             case "regress": return try RegressCommand.main(rest)
             default:
                 throw UsageError(message: "shoebox: unknown command '\(verb)'. See 'shoebox --help'.")

@@ -411,7 +411,10 @@ enum RegressCommand {
     static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
             args, verb: "regress",
-            valueOptions: ["--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache", "--folds", "--fit", "--trust-rows"],
+            valueOptions: [
+                "--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache", "--folds", "--fit", "--trust-rows",
+                "--expected"
+            ],
             flagOptions: ["--quiet"])
         if a.flags.contains("--help") {
             print(Help.regress)
@@ -424,6 +427,22 @@ enum RegressCommand {
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "regress")
         guard let suite = RegressionSuite(directory: dir, scans: a.values["--scans"]) else {
             throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(dir) does not exist.")
+        }
+        if let file = a.values["--expected"] {
+            // What each document should read, as regress compares it (merchant as written, date ISO, total plain), one
+            // JSON object per line: for scripts that score a store against the same truth (make regress-memory).
+            let lines = suite.entries.map { e -> String in
+                let o: [String: Any] = [
+                    "document": e.relativePath, "format": e.expectation.format, "expected": e.expectation.expected,
+                    "merchantCompared": e.expectation.expected["merchant"].map { RegressionReport.normalise("merchant", $0) } ?? NSNull()
+                ]
+                return String(decoding: (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
+            }
+            do { try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file)) } catch {
+                throw PipelineError(code: .store, message: "cannot write \(file): \(SystemReason.of(error)).")
+            }
+            print("regress: the expected values of \(lines.count) documents written to \(file)")
+            return ExitCode.success
         }
         let baseline = try readBaseline(a.values["--baseline"])
         let folds = try a.values["--folds"].map { text throws(UsageError) in

@@ -10,6 +10,8 @@ enum Help {
           status           show how many documents are accepted, in review, duplicates or failed
           review           work through the records the pipeline was not sure about (or --export / --apply)
           serve            the same review in a browser, on this machine only (127.0.0.1)
+          rescore          judge the records in review again with what the merchant memory learned
+          memory           list or forget what the merchant memory learned from confirmed records
           export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
           import           merge a store exported with `export --format json` into this one
           regress DIR      compare extraction with the expected values of fixtures in DIR
@@ -114,6 +116,40 @@ enum Help {
           --accuracy         per field, how often the pipeline's suggestion was what a person confirmed in
                              review: how well Shoebox reads in real use; and the decisions in force by
                              where they were made (terminal, browser, review --apply file), and how many undone
+        """
+
+    static let memory = """
+        usage: shoebox memory list [--json] [--out DIR]
+               shoebox memory forget KEY [--out DIR] [--wait]
+
+        The merchant memory: every record a person accepts or corrects in review (terminal, browser or
+        review --apply) teaches it the keys its page prints that name the shop (tax-id, phone, domain,
+        address, head: the letterhead's first letters) with the name the person confirmed, and the
+        category, currency and payment method they settled on. Later documents with those keys get that
+        name as a candidate (provenance "memory", with its evidence: "same tax ID as 4 confirmed records").
+        A tax ID or a web domain names a shop alone; a phone, an address or a letterhead needs another key
+        beside it. A key confirmed with several shops (a mall's phone) names none alone. Undoing a
+        decision takes back what it taught. `shoebox rescore` applies the memory to the records in review.
+
+          list               every key, the shop it names (the latest confirmed name), how many records
+                             confirmed it, and other names it was confirmed with; --json: the same as JSON
+          forget KEY         forget a key (as list shows it: kind:value); a record confirmed later with
+                             it teaches it again
+          --out DIR          output folder (default ./shoebox-out)
+          --wait             wait for another command holding the output folder's lock (forget)
+        """
+
+    static let rescore = """
+        usage: shoebox rescore [--out DIR] [--pipeline FILE] [--wait]
+
+        Judges every record in review again with what the merchant memory holds now (see `shoebox memory
+        --help`), from the record the page gave: no page is read again. A morning of corrections teaches the
+        memory; rescore then accepts what it now knows and names each record it changed. Decisions made in
+        review stay on top. The pipeline file gives the accept settings, as for run.
+
+          --out DIR          output folder (default ./shoebox-out)
+          --pipeline FILE    the pipeline file (default pipelines/default.json, else the built-in settings)
+          --wait             wait for another command holding the output folder's lock
         """
 
     static let serve = """
