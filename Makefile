@@ -22,7 +22,7 @@ READERS ?= /usr/local/lib/shoebox
 DEVSET := ../shared/devset
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test test-fast format format-check run regress regress-dev review-dev calibrate bench bench-parse check-asan fuzz fixtures clean
+.PHONY: setup build release test test-fast format format-check run regress regress-dev regress-memory review-dev calibrate bench bench-parse check-asan fuzz fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -79,6 +79,12 @@ regress-dev: release
 	@[ -d $(DEVSET) ] || { echo "regress-dev: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
 	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet --folds 5 \
 		--report .build/regress-dev.json --baseline baselines/devset.json
+
+# The merchant memory measured with a simulated person who corrects the devset's receipts in nightly batches
+# (tools/regress_memory.py); pages from the regress OCR cache, so run `make regress-dev` first for speed.
+regress-memory: release
+	@[ -d $(DEVSET) ] || { echo "regress-memory: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
+	python3 tools/regress_memory.py --shoebox .build/release/shoebox --devset $(DEVSET)
 
 # Reviews 50 devset records in headless Chromium by keyboard alone, timed (Tests/browser/review_devset.py); the pages
 # come from the regress OCR cache, so run `make regress-dev` first for speed.

@@ -80,7 +80,9 @@ public struct MerchantMemory: Sendable, Equatable {
     }
 
     /// Every key with its shops, keys sorted.
-    public func entries() -> [Entry] {
+    public func entries() -> [Entry] { MerchantMemory.entries(of: sightings) }
+
+    static func entries(of sightings: [Sighting]) -> [Entry] {
         Dictionary(grouping: sightings, by: \.key).map { Entry(key: $0.key, shops: MerchantMemory.shops($0.value)) }.sorted { $0.key < $1.key }
     }
 
@@ -133,7 +135,7 @@ public struct MerchantMemory: Sendable, Equatable {
     public func recall(_ keys: [MerchantKey]) -> Recall? {
         guard !sightings.isEmpty, !keys.isEmpty else { return nil }
         let wanted = Set(keys)
-        let known = entries().filter { wanted.contains($0.key) }
+        let known = MerchantMemory.entries(of: sightings.filter { wanted.contains($0.key) })
         // Shops across keys are one shop when their names are.
         var groups: [(names: [String], score: Double, keys: [MerchantKey], sightings: [Sighting])] = []
         for entry in known {

@@ -5,7 +5,9 @@ import Foundation
 ///
 /// - **Merchant.** The page's name, folded, is the remembered one: it rises as confirmed, spelled as the person
 ///   confirmed it. An OCR variant of it ("SANYO STAT1ONERY" for "SANYU STATIONERY"): the remembered name is taken,
-///   the page's reading leads the alternates. No name read: the remembered one fills the gap. Another name altogether:
+///   the page's reading leads the alternates; unless the page prints the name clearly and both readers read it alike:
+///   then its spelling stands (an earlier record's name may have been confirmed with a typo or in a shorter form),
+///   confirmed by the memory, the remembered spelling first among the alternates. No name read: the remembered one fills the gap. Another name altogether:
 ///   the remembered one is shown first, the page's beside it, and a person looks (`merchant-memory-disagrees`) when the
 ///   page said its name clearly (its rule confidence alone passes the accept threshold); a line the page only might
 ///   have meant as a name (an item line under a logo it cannot read) gives way without that.
@@ -75,6 +77,21 @@ extension RecordMerger {
             record.merchant = remembered
             if let p = record.confidence[.merchant] { record.confidence[.merchant] = RecordMerger.confirmed(p) }
             record.evidence[.merchant]?.confirmedBy.append(.memory)
+        } else if MerchantMemory.sameShop(read, remembered), clear,
+            readEvidence?.source == .textLayer || readEvidence?.confirmedBy.contains(.secondReader) == true
+        {
+            // One shop, and the page prints its name clearly, read alike by both readers: the page's spelling stands
+            // (an earlier record's name may have been confirmed with a typo, or a shorter form); the confirmed one is
+            // first among the alternates.
+            if let p = record.confidence[.merchant] { record.confidence[.merchant] = RecordMerger.confirmed(p) }
+            record.evidence[.merchant]?.confirmedBy.append(.memory)
+            var alts = record.alternates[.merchant] ?? []
+            alts.removeAll { $0.value == remembered }
+            alts.insert(
+                Alternate(
+                    value: remembered, confidence: RecordMerger.memoryConfidence(recall.confirmations), source: .memory,
+                    reason: recall.evidence), at: 0)
+            record.alternates[.merchant] = Array(alts.prefix(3))
         } else {
             let variant = MerchantMemory.sameShop(read, remembered)
             var alts = record.alternates[.merchant] ?? []

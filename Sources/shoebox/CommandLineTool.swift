@@ -199,6 +199,13 @@ enum CommandLineTool {
         }
     }
 
+    /// Commands that work on an existing store stop here when there is none, saying how to make one.
+    static func requireStore(_ out: String) throws(PipelineError) {
+        guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
+            throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
+        }
+    }
+
     /// The pipeline file: --pipeline, else pipelines/default.json when present, else the built-in defaults.
     static func pipeline(_ a: Arguments) throws(PipelineError) -> (PipelineConfig, String) {
         let explicit = a.values["--pipeline"]

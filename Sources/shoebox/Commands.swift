@@ -193,9 +193,7 @@ enum StatusCommand {
             return ExitCode.success
         }
         let out = CommandLineTool.outputDirectory(a)
-        guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
-            throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
-        }
+        try CommandLineTool.requireStore(out)
         let store = try Store(directory: out)
         let pairs = try store.effectiveRecords()
         let records = pairs.map(\.record)
@@ -250,9 +248,7 @@ enum ExportCommand {
         }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox export: takes no arguments. See 'shoebox export --help'.") }
         let out = CommandLineTool.outputDirectory(a)
-        guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
-            throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
-        }
+        try CommandLineTool.requireStore(out)
         // The store's lock, as `run` takes it: an export never reads a store a run is writing, and two exports
         // never write the same zip at once. Busy: exit 8, or with --wait, wait for it.
         let lock = try CommandLineTool.lock(out, a, verb: "export")

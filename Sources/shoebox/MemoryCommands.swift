@@ -44,9 +44,7 @@ enum MemoryCommand {
     }
 
     static func existingStore(_ out: String) throws -> Store {
-        guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
-            throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
-        }
+        try CommandLineTool.requireStore(out)
         return try Store(directory: out)
     }
 

@@ -14,9 +14,7 @@ enum ReviewCommand {
         }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox review: takes no arguments. See 'shoebox review --help'.") }
         let out = CommandLineTool.outputDirectory(a)
-        guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
-            throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
-        }
+        try CommandLineTool.requireStore(out)
         let today = try CommandLineTool.today(a, verb: "review")
         if a.flags.contains("--wait") && a.values["--apply"] == nil {
             throw UsageError(

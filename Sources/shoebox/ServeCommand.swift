@@ -24,9 +24,7 @@ enum ServeCommand {
             port = n
         }
         let out = CommandLineTool.outputDirectory(a)
-        guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
-            throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
-        }
+        try CommandLineTool.requireStore(out)
         let today = try CommandLineTool.today(a, verb: "serve")
         let store = try Store(directory: out)
 

@@ -122,6 +122,22 @@ struct MerchantMemoryTests {
         #expect(!r.reasons.contains(.memoryDisagrees(.merchant)))
     }
 
+    @Test func aNameThePagePrintsClearlyAndBothReadersReadKeepsItsSpelling() throws {
+        // An earlier record's name was confirmed without the "(M)": the page's clear print stands, confirmed.
+        var lines = receipt
+        lines[0] = "MR. D.I.Y. (M) SDN BHD"
+        var page = pageRecord(lines)
+        page.evidence[.merchant]?.confirmedBy.append(.secondReader)
+        try #require((page.trust[.merchant]?.ruleConfidence ?? 0) >= 0.6)
+        let r = merger.remember(Self.recall("MR. D.I.Y. SDN BHD"), in: page)
+        #expect(r.merchant == "MR. D.I.Y. (M) SDN BHD" && r.evidence[.merchant]?.source == .ocr)
+        #expect(r.evidence[.merchant]?.confirmedBy.contains(.memory) == true)
+        #expect(r.alternates[.merchant]?.first?.value == "MR. D.I.Y. SDN BHD" && r.alternates[.merchant]?.first?.source == .memory)
+        // Read by one reader only, the same line gives way to the confirmed name.
+        page.evidence[.merchant]?.confirmedBy = []
+        #expect(merger.remember(Self.recall("MR. D.I.Y. SDN BHD"), in: page).merchant == "MR. D.I.Y. SDN BHD")
+    }
+
     @Test func anotherNameAltogetherGoesToReviewShowingBoth() throws {
         var lines = receipt
         lines[0] = "POPULAR BOOK CO"
