@@ -146,6 +146,8 @@ public struct DocumentRecord: Hashable, Sendable {
     /// What a person should know about the e-invoice: sums it states that its figures do not give, values the
     /// page prints otherwise, an attachment that could not be read. Empty when all is well.
     public var eInvoiceProblems: [String]
+    /// Why the sidecar beside the scan was not taken whole (`sidecar-invalid`), each as a sentence naming the key.
+    public var sidecarProblems: [String] = []
     /// Per field: P(the value is right), from the calibrated model (`TrustModel`), a sidecar or the file name.
     public var confidence: [Field: Double]
     /// Per field: the features the calibrated model read (`TrustFeatures`); empty for values not chosen from candidates.
@@ -188,7 +190,7 @@ extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
         case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, eInvoice,
-            eInvoiceProblems,
+            eInvoiceProblems, sidecarProblems,
             confidence, trust,
             evidence,
             alternates,
@@ -232,6 +234,7 @@ extension DocumentRecord: Codable {
         try c.encode(dueDate?.iso, forKey: .dueDate)
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
+        if !sidecarProblems.isEmpty { try c.encode(sidecarProblems, forKey: .sidecarProblems) }
         // Confidences rounded to 3 places so the JSON is stable and readable.
         try c.encode(DocumentRecord.byName(confidence.mapValues { ($0 * 1000).rounded() / 1000 }), forKey: .confidence)
         if !trust.isEmpty { try c.encode(DocumentRecord.byName(trust), forKey: .trust) }
@@ -312,6 +315,7 @@ extension DocumentRecord: Codable {
         }
         eInvoice = try c.decodeIfPresent(EInvoice.self, forKey: .eInvoice)
         eInvoiceProblems = try c.decodeIfPresent([String].self, forKey: .eInvoiceProblems) ?? []
+        sidecarProblems = try c.decodeIfPresent([String].self, forKey: .sidecarProblems) ?? []
         confidence = DocumentRecord.byField(try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:])
         trust = DocumentRecord.byField(try c.decodeIfPresent([String: TrustFeatures].self, forKey: .trust) ?? [:])
         evidence = DocumentRecord.byField(try c.decodeIfPresent([String: FieldEvidence].self, forKey: .evidence) ?? [:])

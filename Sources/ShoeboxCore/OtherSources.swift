@@ -52,11 +52,13 @@ public struct Sidecar: Sendable, Equatable {
     public var referenceNumber: String?
     public var category: String?
     public var note: String?
+    /// The day a letter (a fine) was received: what its windows count from, never the letter's printed date.
+    public var receivedOn: CalendarDay?
     public var problems: [String] = []
 
     public init() {}
 
-    static let knownKeys: Set<String> = ["merchant", "date", "total", "currency", "referenceNumber", "category", "note"]
+    static let knownKeys: Set<String> = ["merchant", "date", "total", "currency", "referenceNumber", "category", "note", "receivedOn"]
 
     /// Reads a sidecar's bytes. Not a JSON object at all: one problem, no fields.
     public static func parse(_ data: [UInt8], today: CalendarDay) -> Sidecar {
@@ -118,7 +120,23 @@ public struct Sidecar: Sendable, Equatable {
         }
         if let r = bounded("referenceNumber") { s.referenceNumber = r }
         if let c = bounded("category") { s.category = c }
+        if let d = text("receivedOn") {
+            // A calendar day as written (YYYY-MM-DD), not after today: the windows of a fine count from it.
+            if let day = CalendarDay(iso: d), d.count == 10, day <= today, day.year >= FieldInput.earliestYear {
+                s.receivedOn = day
+            } else {
+                let line = Sidecar.line(of: "receivedOn", in: data).map { " (line \($0))" } ?? ""
+                s.problems.append("'receivedOn' \(d)\(line) is not a day written YYYY-MM-DD from \(FieldInput.earliestYear)-01-01 to \(today.iso)")
+            }
+        }
         return s
+    }
+
+    /// The line (from 1) of the sidecar on which `key` is first given, to name it in a problem.
+    static func line(of key: String, in data: [UInt8]) -> Int? {
+        let text = String(decoding: data, as: UTF8.self)
+        guard let r = text.range(of: "\"\(key)\"") else { return nil }
+        return text[..<r.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
     }
 }
 

@@ -130,6 +130,7 @@ extension RecordMerger {
     private func compareSidecar(_ sidecar: Sidecar?, record: inout DocumentRecord, reasons: inout [ReviewReason]) {
         guard let sidecar else { return }
         if !sidecar.problems.isEmpty { reasons.append(.sidecarInvalid) }
+        record.sidecarProblems = sidecar.problems
         if let given = sidecar.date, let date = record.date, given != date {
             reasons.append(.sourcesDisagree)
             record.alternates[.date, default: []].insert(

@@ -11,8 +11,10 @@ import Foundation
 ///   the remembered one is shown first, the page's beside it, and a person looks (`merchant-memory-disagrees`) when the
 ///   page said its name clearly (its rule confidence alone passes the accept threshold); a line the page only might
 ///   have meant as a name (an item line under a logo it cannot read) gives way without that.
-/// - **Currency.** An inferred currency that the shop's confirmed records agree on is no longer only inferred; one they
-///   contradict gives way to theirs (it was a guess from the country). A currency the page prints that they contradict
+/// - **Currency.** An inferred currency that the shop's confirmed records agree on is no longer only inferred (nor held
+///   by the rules' floor); its probability stays the calibrated model's, so the gate still asks the total and date to
+///   be read as well as on any receipt that prints no currency. One they contradict gives way to theirs (it was a
+///   guess from the country). A currency the page prints that they contradict
 ///   stays, theirs beside it, and a person looks (`currency-memory-disagrees`).
 /// - **Category, payment method.** Filled from what people always settled on for that shop, when the page and its
 ///   sidecar give none.
@@ -32,7 +34,9 @@ extension RecordMerger {
         var reasons = record.reasons
         let evidence = FieldEvidence(source: .memory, text: recall.evidence)
         rememberMerchant(recall, evidence: evidence, in: &record, reasons: &reasons)
-        if let code = recall.currency, let given = CurrencyCode(code) { rememberCurrency(given, evidence: evidence, in: &record, reasons: &reasons) }
+        if let code = recall.currency, let given = CurrencyCode(code) {
+            rememberCurrency(given, confirmations: recall.confirmations, evidence: evidence, in: &record, reasons: &reasons)
+        }
         if record.category == nil, let category = recall.category {
             record.category = category
             record.evidence[.category] = evidence
@@ -114,7 +118,7 @@ extension RecordMerger {
     }
 
     private func rememberCurrency(
-        _ given: CurrencyCode, evidence: FieldEvidence, in record: inout DocumentRecord, reasons: inout [ReviewReason]
+        _ given: CurrencyCode, confirmations: Int, evidence: FieldEvidence, in record: inout DocumentRecord, reasons: inout [ReviewReason]
     ) {
         if record.evidence[.currency]?.source == .sidecar { return }
         let inferred = reasons.contains(.currencyInferred)
@@ -125,8 +129,8 @@ extension RecordMerger {
             return
         }
         if read == given {
-            if inferred { known(in: &record) }
-            if let p = record.confidence[.currency] { record.confidence[.currency] = RecordMerger.confirmed(p) }
+            // Its probability stays the model's: a receipt that prints no currency is harder to read right as a whole
+            // (the joint model knows it), and knowing the shop's currency does not make its total better read.
             record.evidence[.currency]?.confirmedBy.append(.memory)
             reasons.removeAll { $0 == .currencyInferred }
             return
@@ -137,7 +141,7 @@ extension RecordMerger {
             alts.removeAll { $0.value == read.code || $0.value == given.code }
             alts.insert(Alternate(value: read.code, confidence: record.confidence[.currency] ?? 0, source: .document, reason: "inferred"), at: 0)
             setCurrency(given, in: &record)
-            known(in: &record)
+            record.confidence[.currency] = RecordMerger.memoryConfidence(confirmations)
             record.evidence[.currency] = evidence
             reasons.removeAll { $0 == .currencyInferred }
         } else {
@@ -146,19 +150,6 @@ extension RecordMerger {
             reasons.append(.memoryDisagrees(.currency))
         }
         record.alternates[.currency] = Array(alts.prefix(3))
-    }
-
-    /// A currency the shop's confirmed records give is known, as a printed one is, not guessed: the calibrated model
-    /// reads it as explicit, and its probability is the model's for that.
-    private func known(in record: inout DocumentRecord) {
-        guard var features = record.trust[.currency] else {
-            record.confidence[.currency] = RecordMerger.memoryConfidence(1)
-            return
-        }
-        features["explicit"] = 1
-        features["country"] = 0
-        record.trust[.currency] = features
-        record.confidence[.currency] = model.probability(.currency, features) ?? RecordMerger.memoryConfidence(1)
     }
 
     /// The currency, with the amounts re-expressed in it (their printed digits kept).

@@ -10,8 +10,9 @@ import Foundation
 ///    rule confidence), the OCR factor being the confidence of the words that print the value (else the line's
 ///    mean) mapped onto 0.8…1; text-layer words count as 100. The record's confidence is the calibrated model's
 ///    P(right) from the chosen value's features (`TrustModel`, docs/calibration.md).
-/// 2. **Other sources confirm or disagree, never override.** A JSON sidecar (`IMG_0412.jpg.json`) and the
-///    date in the file name are independent sources. Agreeing with the document cuts the chance of a wrong value tenfold.
+/// 2. **Other sources confirm or disagree, never override.** A JSON sidecar (`IMG_0412.jpg.json`), the
+///    date in the file name and the merchant memory are independent sources. Agreeing with the document cuts the
+///    chance of a wrong value tenfold, and lifts the rules' floor on its score (not the calibrated gate).
 ///    A sidecar that disagrees leaves the document's value in place, puts its own value first among the
 ///    alternates, and sends the record to review (`sources-disagree`). A file name date that disagrees is
 ///    only an alternate: a file name usually records when the photo was taken, not the purchase.
@@ -133,6 +134,7 @@ public struct RecordMerger: Sendable {
         // What only a person knows, given beside the scan: never read from the page, so nothing to weigh.
         record.category = sidecar?.category
         record.note = sidecar?.note
+        record.sidecarProblems = sidecar?.problems ?? []
         reasons += RecordMerger.documentReasons(extraction, sidecar: sidecar)
         reasons += requiredFieldReasons(record)
         record.alternates = record.alternates.filter { !$0.value.isEmpty }
@@ -325,7 +327,9 @@ public struct RecordMerger: Sendable {
             }
             if !present {
                 reasons.append(.missing(field))
-            } else if let conf = record.trust[field]?.ruleConfidence ?? record.confidence[field], conf < acceptThreshold {
+            } else if let conf = record.trust[field]?.ruleConfidence ?? record.confidence[field], conf < acceptThreshold,
+                !RecordMerger.confirmedElsewhere(record.evidence[field])
+            {
                 reasons.append(.lowConfidence(field))
             }
         }
@@ -358,6 +362,11 @@ public struct RecordMerger: Sendable {
         }
         return min(1, p)
     }
+
+    /// A value another source states alike (a sidecar, the file name, the merchant memory; the second reader is part of
+    /// reading the page, not another source): the rules' own floor (`acceptThreshold` on the rule score) is not asked
+    /// of it. The calibrated gate still is, with the raised probability.
+    static func confirmedElsewhere(_ e: FieldEvidence?) -> Bool { e?.confirmedBy.contains { $0 != .secondReader } ?? false }
 
     /// A probability raised by an independent source that states the same value (a sidecar, the file name): the
     /// chance both are wrong alike is taken as a tenth of the document's alone. Not calibrated: the devset has no

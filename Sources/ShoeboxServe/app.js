@@ -172,6 +172,7 @@ function show(r) {
   const fields = el("div", { class: "fields" },
     el("h2", {}, r.source),
     el("p", {}, `${r.status}`, " ", ...(r.reasons || []).map((x) => el("span", { class: "reason" }, x))),
+    ...[...(r.eInvoiceProblems || []), ...(r.sidecarProblems || []).map((p) => `sidecar: ${p}`)].map((p) => el("p", { class: "problem" }, `! ${p}`)),
     el("table", {}, ...rows),
     alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null);
   // A suspected duplicate: its original's first page beside it, to compare at a glance (d: a duplicate, n: not).

@@ -238,6 +238,10 @@ extension StoreJSON {
     /// overflow, and those the record itself carries are bounded above.
     static func checkEInvoice(_ record: DocumentRecord) throws(Problem) {
         if record.eInvoiceProblems.count > 64 { throw Problem("suggestion.eInvoiceProblems", "has more than 64 entries") }
+        if record.sidecarProblems.count > 64 { throw Problem("suggestion.sidecarProblems", "has more than 64 entries") }
+        for (i, p) in record.sidecarProblems.enumerated() {
+            if let problem = textProblem(p, onlyNUL: true) { throw Problem("suggestion.sidecarProblems[\(i)]", problem) }
+        }
         for (i, p) in record.eInvoiceProblems.enumerated() {
             if let problem = textProblem(p, onlyNUL: true) { throw Problem("suggestion.eInvoiceProblems[\(i)]", problem) }
         }

@@ -181,6 +181,7 @@ enum ExtractCommand {
             if let due = r.dueDate { lines.append("  due       \(due.iso)") }
         }
         for p in r.eInvoiceProblems { lines.append("  ! \(p)") }
+        for p in r.sidecarProblems { lines.append("  ! sidecar: \(p)") }
         return lines.joined(separator: "\n")
     }
 }

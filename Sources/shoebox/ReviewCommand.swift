@@ -431,6 +431,7 @@ final class ReviewSession {
             say("e-invoice: \(e.syntax.rawValue) \(e.typeName)\(due)\(r.sellerTaxID.map { ", seller tax ID \($0)" } ?? "")")
         }
         for p in r.eInvoiceProblems { say("  ! \(p)") }
+        for p in r.sidecarProblems { say("  ! sidecar: \(p)") }
         let choices = alternates(r)
         if !choices.isEmpty {
             say("alternates:")
