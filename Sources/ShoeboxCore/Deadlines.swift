@@ -102,7 +102,7 @@ public enum DeadlineProblem: String, Hashable, Sendable, Codable, CaseIterable {
 
 /// Everything the deadlines of one document are computed from. All days are calendar days; nothing here
 /// reads a clock or a time zone.
-public struct DeadlineFacts: Hashable, Sendable {
+public struct DeadlineFacts: Hashable, Sendable, Codable {
     public var kind: DocumentKind
     /// The document's date: an invoice's date, a receipt's purchase day.
     public var documentDate: CalendarDay?

@@ -16,8 +16,8 @@ extension DocumentKind {
     }
 
     /// A fine names itself near the top: "Bußgeldbescheid", "Penalty Charge Notice", "Avis de contravention",
-    /// "Notis Saman". The short words that also mean other things ("amende" is also a verb form, "saman" a
-    /// summons of any kind) count only at the start of one of the first lines, where a title stands.
+    /// "Notis Saman". The short words that also mean other things ("amende" and "multa" are also common words,
+    /// "sanción" a clause of a contract) count only at the start of one of the first lines, where a title stands.
     static func isFine(_ lines: [String]) -> Bool {
         let head = lines.prefix(FineRules.headLines)
         if head.contains(where: { Keywords.fineTitles.any(in: $0) || Keywords.fineCompounds.any(in: $0) }) { return true }
@@ -30,11 +30,12 @@ extension DocumentKind {
     /// A contract has a title line near the top that is a contract word ("Mietvertrag", "Service Agreement",
     /// "Contrat de location", "Perjanjian Sewa") and, somewhere, the wording of a term or a notice period.
     /// An invoice that quotes its contract ("Contract No. 4711", "Rechnung zum Vertrag") is no contract: a title
-    /// holds no digits, and an invoice or credit-note title above it wins.
+    /// holds no digits, and an invoice or credit-note word on it or above it wins.
     static func isContract(_ lines: [String]) -> Bool {
         let top = Array(lines.prefix(FineRules.titleLines))
         guard let title = top.firstIndex(where: isContractTitle) else { return false }
-        let invoiceAbove = top[..<title].contains {
+        // "Rechnung zum Wartungsvertrag": the invoice word on the title line counts too.
+        let invoiceAbove = top[...title].contains {
             Keywords.invoice.any(in: $0) || Keywords.creditNote.any(in: $0)
         }
         guard !invoiceAbove else { return false }
@@ -78,7 +79,8 @@ extension Keywords {
     static let fineCompounds = KeywordList(
         ["bussgeld", "bußgeld", "busgeld", "bubgeld", "verwarnungsgeld"], wordBoundaries: false)
     /// Short words for a fine that also mean other things: only as the first word of a title line.
-    static let fineShortTitles: KeywordList = ["multa", "sancion", "amende", "contravention", "saman", "penalty"]
+    /// ("Saman" alone is also a name: Malay fines say "Notis Saman", above.)
+    static let fineShortTitles: KeywordList = ["multa", "sancion", "amende", "contravention"]
     /// A contract's own name, a whole word of its title.
     static let contractWords: Set<String> = [
         "vertrag", "contract", "agreement", "contrato", "contrat", "perjanjian", "kontrak", "convenio"

@@ -36,7 +36,13 @@ public struct PaymentTermReading: Hashable, Sendable, Codable {
                 return PaymentTermReading(term: .dueOn(found.day), wording: found.wording)
             }
             guard Keywords.paymentContext.any(in: folded[i]) else { continue }
-            for clause in TermWording.clauses(folded[i]) where !PaymentTermRules.isDiscount(clause) {
+            if let (day, _) = PaymentTermRules.payBy(folded[i], order: order) {
+                return PaymentTermReading(term: .dueOn(day), wording: TermWording.clean(lines[i]))
+            }
+            // "Lieferung innerhalb von 14 Tagen, Zahlung sofort": a clause about delivery, returns or a warranty
+            // holds another subject's days.
+            for clause in TermWording.clauses(folded[i])
+            where !PaymentTermRules.isDiscount(clause) && !Keywords.otherTermSubjects.any(in: clause) {
                 guard let days = PaymentTermRules.days(in: clause) else { continue }
                 let reading = PaymentTermReading(term: .daysAfterInvoice(days), wording: TermWording.clean(lines[i]))
                 if Keywords.netWords.any(in: clause) {
@@ -72,8 +78,27 @@ enum PaymentTermRules {
         return nil
     }
 
+    /// "Bitte überweisen Sie den Betrag bis zum 14.04.2026", "please pay before 14 April 2026": a clause about
+    /// paying, with no label, where a "by" word precedes the date. A clause about a discount, another subject
+    /// or a period ("Leistungszeitraum 01.03. bis 31.03.2026") has another date.
+    static func payBy(_ folded: String, order: DateReader.NumericOrder) -> (CalendarDay, String)? {
+        for clause in TermWording.clauses(folded)
+        where Keywords.paymentContext.any(in: clause) && !isDiscount(clause) && !Keywords.otherTermSubjects.any(in: clause)
+            && !Keywords.periodWords.any(in: clause)
+        {
+            guard let by = Keywords.payByWords.first(in: clause), let rest = TermWording.after(by, in: clause),
+                let day = TermWording.firstDate(in: rest, order: order)
+            else { continue }
+            return (day, clause)
+        }
+        return nil
+    }
+
+    /// A discount clause names its discount, or prints a rate with no net word ("2 % innerhalb 10 Tagen").
+    /// A rate of late-payment interest ("Verzugszinsen 5 %") is no discount.
     static func isDiscount(_ folded: String) -> Bool {
-        folded.contains("%") || Keywords.discountTerms.any(in: folded)
+        if Keywords.discountTerms.any(in: folded) { return true }
+        return folded.contains("%") && !Keywords.netWords.any(in: folded) && !Keywords.interestWords.any(in: folded)
     }
 }
 
@@ -90,10 +115,29 @@ extension Keywords {
     static let paymentContext: KeywordList = [
         "payable", "payment", "pay", "due", "terms", "net", "zahlbar", "zahlung", "zahlungsziel", "zahlungsbedingungen", "zahlen",
         "netto", "fallig", "vencimiento", "pago", "pagadero", "pagar", "neto", "regler", "reglement", "paiement", "echeance",
-        "bayar", "bayaran", "pembayaran", "nett"
+        "bayar", "bayaran", "pembayaran", "nett", "uberweisen", "begleichen", "bezahlen", "remit"
     ]
     /// Words of a net term (the full amount, no discount).
     static let netWords: KeywordList = ["net", "netto", "nett", "neto", "nets", "ohne abzug", "rein netto", "sans escompte", "bersih"]
+    /// Subjects other than payment that also count days: delivery, returns, warranties.
+    static let otherTermSubjects: KeywordList = [
+        "lieferung", "liefern", "lieferzeit", "delivery", "deliver", "ruckgabe", "widerruf", "umtausch", "garantie", "gewahrleistung",
+        "return", "returns", "refund", "warranty", "guarantee", "livraison", "retour", "entrega", "devolucion", "garantia",
+        "penghantaran", "pemulangan", "jaminan", "waranti"
+    ]
+    /// Words before a due day in a sentence about paying.
+    static let payByWords: KeywordList = [
+        "bis zum", "bis spatestens", "spatestens", "bis", "on or before", "no later than", "before", "by", "avant le", "au plus tard le",
+        "avant", "antes del", "antes de", "a mas tardar", "sebelum"
+    ]
+    /// Words of a period of service or delivery, whose "bis" ends the period, not the time to pay.
+    static let periodWords: KeywordList = [
+        "leistungszeitraum", "zeitraum", "abrechnungszeitraum", "period", "periode", "periodo", "tempoh perkhidmatan", "vom", "from", "du"
+    ]
+    /// Late-payment interest: a rate in the clause that is no discount.
+    static let interestWords: KeywordList = [
+        "zinsen", "verzugszinsen", "interest", "interets", "interet", "penalites", "intereses", "faedah"
+    ]
     /// Words of an early-payment discount: its days are not the due term.
     static let discountTerms: KeywordList = [
         "skonto", "discount", "escompte", "descuento", "pronto pago", "diskaun", "rebate", "abzuglich", "abzug von"

@@ -12,9 +12,28 @@ enum TermWording {
         let at: Int
     }
 
-    /// Words of a folded line: runs of letters or digits ("30-day" → "30", "day"; "jours." → "jours").
+    /// Words of a folded line: runs of letters or of digits ("30-day" → "30", "day"; "jours." → "jours"). OCR
+    /// glues a count to its unit ("14Tage", "net30"): a run of digits and a run of letters are two words.
     static func words(_ folded: Substring) -> [String] {
-        folded.split(whereSeparator: { !($0.isLetter || $0.isNumber) }).map(String.init)
+        var out: [String] = []
+        var current = ""
+        var currentIsDigits = false
+        for c in folded {
+            let digit = c.isNumber
+            guard c.isLetter || digit else {
+                if !current.isEmpty { out.append(current) }
+                current = ""
+                continue
+            }
+            if !current.isEmpty && digit != currentIsDigits {
+                out.append(current)
+                current = ""
+            }
+            current.append(c)
+            currentIsDigits = digit
+        }
+        if !current.isEmpty { out.append(current) }
+        return out
     }
 
     static func words(_ folded: String) -> [String] { words(folded[...]) }
@@ -85,7 +104,8 @@ enum TermWording {
 
     /// The first date in `text` (folded), read in `order` when the numbers fit both.
     static func firstDate(in text: Substring, order: DateReader.NumericOrder) -> CalendarDay? {
-        let s = String(text)
+        // A sentence's full stop after the year ("bis zum 14.04.2026.") would read as a fourth part of the date.
+        let s = String(text).split(separator: " ").map { TextFolding.trim(String($0), [".", ",", ";", ":", ")", "("]) }.joined(separator: " ")
         return DateReader.dates(in: s, folded: s, order: order, today: noLimit).first?.day
     }
 

@@ -32,7 +32,9 @@ struct FineContractKindTests {
         // An invoice quoting its contract, with payment terms.
         #expect(kind("Rechnung Nr. 4711", "Vertrag Nr. 123", "Kündigungsfrist 3 Monate", "Summe 100,00 EUR") == .invoice)
         #expect(kind("ACME Ltd", "Contract No. 4711", "INVOICE", "Payment terms: 30 days", "Total 100.00") == .invoice)
+        #expect(kind("Hausverwaltung Meier", "Rechnung zum Wartungsvertrag", "Laufzeit bis 31.12.2027", "Summe 100,00 EUR") == .invoice)
         #expect(kind("Fine Dining Restaurant", "Steak 30.00", "TOTAL 30.00") == .receipt)
+        #expect(kind("SAMAN ENTERPRISE", "Teh 2.00", "TOTAL 2.00") == .receipt)
         #expect(kind("Agreement Café", "Latte 4.50", "TOTAL 4.50") == .receipt)
         #expect(kind("Supermercado", "Leche 1,20", "TOTAL 1,20") == .receipt)
     }

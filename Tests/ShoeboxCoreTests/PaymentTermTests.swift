@@ -76,3 +76,30 @@ extension PaymentTermTests {
         #expect(term("Payment due within 30 days of invoice date 14.03.2026") == .daysAfterInvoice(30))
     }
 }
+
+extension PaymentTermTests {
+    @Test func daysOfAnotherSubjectAreNoTerm() {
+        #expect(term("Lieferung innerhalb von 14 Tagen, Zahlung sofort") == nil)
+        #expect(term("Returns accepted within 30 days, payment on delivery") == nil)
+        #expect(term("Payment within 14 days, returns within 30 days") == .daysAfterInvoice(14))
+    }
+
+    @Test func anInterestRateIsNoDiscount() {
+        #expect(term("Payable within 30 days. Interest of 1.5 % per month on late payment") == .daysAfterInvoice(30))
+    }
+
+    @Test func aCountGluedToItsUnitIsRead() {
+        #expect(term("Zahlbar innerhalb 14Tagen") == .daysAfterInvoice(14))
+        #expect(term("Terms: NET30") == .daysAfterInvoice(30))
+    }
+}
+
+extension PaymentTermTests {
+    @Test func aSentenceAboutPayingByADayReadsTheDay() {
+        #expect(term("Bitte überweisen Sie den Betrag bis zum 14.04.2026.") == due("2026-04-14"))
+        #expect(term("Please pay before 14 April 2026") == due("2026-04-14"))
+        #expect(term("Merci de régler avant le 14/04/2026") == due("2026-04-14"))
+        #expect(term("Zahlung per Lastschrift, Leistungszeitraum 01.03.2026 bis 31.03.2026") == nil)
+        #expect(term("Bei Zahlung bis 24.03.2026 2 % Skonto") == nil)
+    }
+}
