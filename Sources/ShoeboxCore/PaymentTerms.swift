@@ -18,7 +18,7 @@ public struct PaymentTermReading: Hashable, Sendable, Codable {
 
     /// Reads an invoice's payment term from its lines as printed, or nil when it prints none.
     ///
-    /// Rules, in order: a printed due day wins over a count of days (the page's own arithmetic is exact);
+    /// Rules, in order: a printed due day wins over a count of days (it is the day the seller computed);
     /// among counts, a net term ("30 Tage netto", "net 30") wins over a plain one, and a discount term
     /// ("2 % Skonto innerhalb 10 Tagen") is never the due term. Counts outside `PaymentTermRules.days` are
     /// not read (a "500 days" is a misread or another number). `order`: the page's numeric date order.
@@ -36,7 +36,7 @@ public struct PaymentTermReading: Hashable, Sendable, Codable {
                 return PaymentTermReading(term: .dueOn(found.day), wording: found.wording)
             }
             guard Keywords.paymentContext.any(in: folded[i]) else { continue }
-            if let (day, _) = PaymentTermRules.payBy(folded[i], order: order) {
+            if let day = PaymentTermRules.payBy(folded[i], order: order) {
                 return PaymentTermReading(term: .dueOn(day), wording: TermWording.clean(lines[i]))
             }
             // "Lieferung innerhalb von 14 Tagen, Zahlung sofort": a clause about delivery, returns or a warranty
@@ -81,7 +81,7 @@ enum PaymentTermRules {
     /// "Bitte überweisen Sie den Betrag bis zum 14.04.2026", "please pay before 14 April 2026": a clause about
     /// paying, with no label, where a "by" word precedes the date. A clause about a discount, another subject
     /// or a period ("Leistungszeitraum 01.03. bis 31.03.2026") has another date.
-    static func payBy(_ folded: String, order: DateReader.NumericOrder) -> (CalendarDay, String)? {
+    static func payBy(_ folded: String, order: DateReader.NumericOrder) -> CalendarDay? {
         for clause in TermWording.clauses(folded)
         where Keywords.paymentContext.any(in: clause) && !isDiscount(clause) && !Keywords.otherTermSubjects.any(in: clause)
             && !Keywords.periodWords.any(in: clause)
@@ -89,7 +89,7 @@ enum PaymentTermRules {
             guard let by = Keywords.payByWords.first(in: clause), let rest = TermWording.after(by, in: clause),
                 let day = TermWording.firstDate(in: rest, order: order)
             else { continue }
-            return (day, clause)
+            return day
         }
         return nil
     }

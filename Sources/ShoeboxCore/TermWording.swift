@@ -104,23 +104,45 @@ enum TermWording {
 
     /// The first date in `text` (folded), read in `order` when the numbers fit both.
     static func firstDate(in text: Substring, order: DateReader.NumericOrder) -> CalendarDay? {
+        dates(in: text, order: order).first
+    }
+
+    /// The dates in `text` (folded), as the date reader gives them.
+    static func dates(in text: Substring, order: DateReader.NumericOrder) -> [CalendarDay] {
         // A sentence's full stop after the year ("bis zum 14.04.2026.") would read as a fourth part of the date.
-        let s = String(text).split(separator: " ").map { TextFolding.trim(String($0), [".", ",", ";", ":", ")", "("]) }.joined(separator: " ")
-        return DateReader.dates(in: s, folded: s, order: order, today: noLimit).first?.day
+        let s = String(text).split(separator: " ").map { TextFolding.trim(String($0), [".", ",", ";", ":", ")", "("]) }.joined(
+            separator: " ")
+        return DateReader.dates(in: s, folded: s, order: order, today: noLimit).map(\.day)
     }
 
     /// The date after `label` on line `i`, in the clause the label opens ("fällig am 14.04.2026, mit Skonto bis
     /// 24.03.2026" reads 14 April), or on the next line when the label ends its line ("Due date" above
-    /// "14.04.2026"). Returns the day, the printed wording it was read from and the clause (folded).
+    /// "14.04.2026"). Under a row of headings ("Invoice date   Due date") the date in the label's column is taken:
+    /// as many dates along as there are date headings before the label. Returns the day, the printed wording
+    /// it was read from and the clause (folded).
     static func date(after label: String, line i: Int, folded: [String], printed: [String], order: DateReader.NumericOrder)
         -> (day: CalendarDay, wording: String, clause: String)?
     {
-        guard let rest = after(label, in: folded[i]) else { return nil }
+        guard let (before, rest) = around(label, in: folded[i]) else { return nil }
         let clause = clauses(String(rest)).first ?? ""
         if let day = firstDate(in: clause[...], order: order) { return (day, clean(printed[i]), clause) }
-        // Only a label with nothing after it reaches to the next line.
-        guard words(rest).isEmpty, i + 1 < folded.count, let day = firstDate(in: folded[i + 1][...], order: order) else { return nil }
-        return (day, clean(printed[i]) + " " + clean(printed[i + 1]), folded[i + 1])
+        // Only a label that ends its line, or heads a column of a row of headings (no digits after it, and a row
+        // of values below, starting with one), reaches to the next line. "Payment due upon receipt" above
+        // "Invoice date 14.03.2026" does not.
+        guard i + 1 < folded.count else { return nil }
+        let after = words(rest)
+        let valuesBelow = words(folded[i + 1]).first?.first?.isNumber == true
+        let headingRow = valuesBelow && !rest.contains(where: \.isNumber) && periods(in: after).isEmpty
+        guard after.isEmpty || headingRow else { return nil }
+        let column = words(before).filter(isDateHeading).count
+        let below = dates(in: folded[i + 1][...], order: order)
+        guard column < below.count else { return nil }
+        return (below[column], clean(printed[i]) + " " + clean(printed[i + 1]), folded[i + 1])
+    }
+
+    /// A column heading of a date: "Date", "Rechnungsdatum", "Fecha", "Tarikh".
+    static func isDateHeading(_ word: String) -> Bool {
+        ["date", "datum", "fecha", "tarikh", "tgl"].contains(word) || word.hasSuffix("datum")
     }
 
     /// A line split where a second term begins: "2 % Skonto innerhalb 10 Tagen, 30 Tage netto",

@@ -103,3 +103,17 @@ extension PaymentTermTests {
         #expect(term("Bei Zahlung bis 24.03.2026 2 % Skonto") == nil)
     }
 }
+
+extension PaymentTermTests {
+    @Test func underARowOfHeadingsTheDueDatesColumnIsRead() {
+        #expect(term("Invoice date    Due date", "14.03.2026    14.04.2026") == due("2026-04-14"))
+        #expect(term("Rechnungsdatum  Fälligkeitsdatum  Kundennr.", "14.03.2026  14.04.2026  4711") == due("2026-04-14"))
+        #expect(term("Due date    Invoice date", "14.04.2026    14.03.2026") == due("2026-04-14"))
+    }
+}
+
+extension PaymentTermTests {
+    @Test func aSentenceAboveADateDoesNotTakeIt() {
+        #expect(term("Payment due upon receipt", "Invoice date 14.03.2026") == nil)
+    }
+}
