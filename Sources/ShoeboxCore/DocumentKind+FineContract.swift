@@ -19,9 +19,9 @@ extension DocumentKind {
     /// "Notis Saman". The short words that also mean other things ("amende" and "multa" are also common words,
     /// "sanción" a clause of a contract) count only at the start of one of the first lines, where a title stands.
     static func isFine(_ lines: [String]) -> Bool {
-        let head = lines.prefix(FineRules.headLines)
+        let head = lines.prefix(FineContractRules.headLines)
         if head.contains(where: { Keywords.fineTitles.any(in: $0) || Keywords.fineCompounds.any(in: $0) }) { return true }
-        return lines.prefix(FineRules.titleLines).contains { line in
+        return lines.prefix(FineContractRules.titleLines).contains { line in
             guard let k = Keywords.fineShortTitles.first(in: line) else { return false }
             return line.hasPrefix(k)
         }
@@ -32,7 +32,7 @@ extension DocumentKind {
     /// An invoice that quotes its contract ("Contract No. 4711", "Rechnung zum Vertrag") is no contract: a title
     /// holds no digits, and an invoice or credit-note word on it or above it wins.
     static func isContract(_ lines: [String]) -> Bool {
-        let top = Array(lines.prefix(FineRules.titleLines))
+        let top = Array(lines.prefix(FineContractRules.titleLines))
         guard let title = top.firstIndex(where: isContractTitle) else { return false }
         // "Rechnung zum Wartungsvertrag": the invoice word on the title line counts too.
         let invoiceAbove = top[...title].contains {
@@ -47,7 +47,7 @@ extension DocumentKind {
         let words = folded.split(whereSeparator: { $0 == " " || $0 == "\t" }).map {
             TextFolding.trim(String($0), ReceiptParser.tokenJunk)
         }
-        guard !words.isEmpty, words.count <= FineRules.titleWords else { return false }
+        guard !words.isEmpty, words.count <= FineContractRules.titleWords else { return false }
         return words.prefix(3).contains { w in
             Keywords.contractWords.contains(w)
                 // German writes the kind of contract into one word: "Mietvertrag", "Mobilfunkvertrag".
@@ -57,7 +57,7 @@ extension DocumentKind {
 }
 
 /// Where the fine and contract rules look.
-enum FineRules {
+enum FineContractRules {
     /// A fine's title or its strong wording stands in the first lines (an authority's letterhead comes first).
     static let headLines = 20
     /// A title (a fine's short word, a contract's name) stands in the first few lines.
