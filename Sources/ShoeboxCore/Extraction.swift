@@ -195,6 +195,10 @@ public enum DocumentKind: String, Sendable, Codable {
     case creditNote = "credit-note"
     /// Quotes, statements, balance screens: paper that proves no purchase.
     case notAPurchase = "not-a-purchase"
+    /// A contract or agreement with a term and a notice period: its deadline is the last day to cancel.
+    case contract
+    /// A fine or penalty notice (parking, speeding): its deadlines count from the day it was received.
+    case fine
 }
 
 /// Everything the deterministic parser found in a document: every candidate for every field.

@@ -137,6 +137,8 @@ extension ReceiptParser {
         }) {
             return .notAPurchase
         }
+        // A fine or a contract carries deadlines, not a purchase; both are told by their titles (DocumentKind+FineContract).
+        if let kind = DocumentKind.fineOrContract(folded: lines.map(\.folded)) { return kind }
         if head.contains(where: { TextFolding.firstKeyword(in: $0.folded, of: Keywords.creditNote) != nil }) { return .creditNote }
         if head.contains(where: { line in
             TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil && !TextFolding.containsSubstring(line.folded, "tax invoice")
