@@ -12,13 +12,16 @@
 ///    few days never adds up, however long the series runs. At most one due day in a row may go without a charge
 ///    (`missedInARow`: a receipt that never reached the shoebox), and the charges must fill at least two thirds of
 ///    the due days they span (`fewestFilled`): every other week is not weekly.
-/// 3. **the same price, or a price change**: a charge joins only within half of the median of the amounts already
-///    in the series (`amountBand`): a price rise joins, a purchase of a wholly different size is another purchase.
+/// 3. **the same price, or a lasting price change**: a charge joins within half of the latest charge's amount
+///    (`amountBand`: 9.99 → 12.99 joins). A charge further off joins only on a due day, and only when a following
+///    due day's charge (the next, or the one after) confirms its amount: the end of a 1.00 trial month joins, a
+///    gift card bought on a due day does not, and a purchase of another size on any other day never does.
 /// 4. **three charges**: two charges one month apart are a coincidence (`fewestCharges`).
 /// 5. **not a busy shop**: between the series' first and last charge, the shop's other charges of a comparable
-///    amount (rule 3) may be at most half as many as the series' own (`mostOthersPerCharge`). A supermarket visited
-///    every few days always has some visit near every due day; the visits that fall off the schedule give it away.
-///    A shop visited on exactly the same weekday every week for about the same amount *is* regular, and is a series.
+///    amount (within `amountBand` of the series' median) may be at most half as many as the series' own
+///    (`mostOthersPerCharge`). A supermarket visited every few days always has some visit near every due day; the
+///    visits that fall off the schedule give it away. A shop visited on exactly the same weekday every week for
+///    about the same amount *is* regular, and is a series.
 /// Cadences are tried from the shortest to the longest, and a charge belongs to at most one series: a weekly
 /// series' charges would otherwise also make a monthly one.
 public enum RecurringCharges {
@@ -29,8 +32,9 @@ public enum RecurringCharges {
     /// The share of due days between its first and last charge that a series must have a charge on: two thirds
     /// lets one lost receipt in three pass, and keeps a fortnightly charge from passing as weekly (one half).
     static let fewestFilled = (numerator: 2, denominator: 3)
-    /// A charge joins a series when it is within this share of the series' median amount (0.5: 9.99 → 14.98 joins,
-    /// 9.99 → 25.00 does not).
+    /// A charge of the same price: within this share of the series' latest amount (0.5: after 9.99, up to 14.98).
+    /// Also what counts as a comparable amount for the busy-shop rule (around the series' median) and after a
+    /// cancellation (around its latest amount).
     static let amountBand = (numerator: 1, denominator: 2)
     /// Comparable charges of the same shop off the schedule, per charge of the series, above which the shop is a
     /// busy shop and the "series" one of its chance subsets.
@@ -144,7 +148,8 @@ public struct Series: Sendable, Hashable, Codable {
     /// The day of the cancellation that applies to the series.
     public let cancelledOn: CalendarDay?
     /// The sources of the charges after `cancelledOn`, oldest first: the series' own, and the shop's other
-    /// charges in the same currency of a comparable amount (an off-schedule charge of a cancelled subscription).
+    /// charges in the same currency within `amountBand` of its latest amount that no series holds (an off-schedule
+    /// charge of a cancelled subscription).
     public let chargesAfterCancellation: [String]
 
     public var firstCharge: CalendarDay { history.first?.day ?? lastCharge }
@@ -238,24 +243,37 @@ extension RecurringCharges {
     /// The longest chain on the schedule of the charge at `start` (rules 2 and 3), before it is judged.
     static func chain(from start: Int, in shop: [Charge], used: [Bool], cadence: Cadence) -> Chain? {
         var chain = Chain(schedule: Schedule(first: shop[start].day, cadence: cadence), members: [start], slots: [0])
-        let tolerance = cadence.toleranceDays
-        grow: while true {
-            let median = median(chain.members.map { shop[$0].amount.minorUnits })
-            for slot in (chain.slots.last! + 1)...(chain.slots.last! + 1 + missedInARow) {
-                let due = chain.schedule.due(slot)
-                var best: Int?
-                var i = chain.members.last! + 1
-                while i < shop.count, shop[i].day.daysSince(due) <= tolerance {
-                    let off = abs(shop[i].day.daysSince(due))
-                    if !used[i], off <= tolerance, shop[i].day > shop[chain.members.last!].day, comparable(shop[i].amount.minorUnits, median),
-                        best.map({ off < abs(shop[$0].day.daysSince(due)) }) ?? true
-                    {
-                        best = i
-                    }
-                    i += 1
+        func closest(to slot: Int, after: Int, _ amountFits: (Int64) -> Bool) -> Int? {
+            let due = chain.schedule.due(slot)
+            var best: Int?
+            var i = after + 1
+            while i < shop.count, shop[i].day.daysSince(due) <= cadence.toleranceDays {
+                let off = abs(shop[i].day.daysSince(due))
+                if !used[i], off <= cadence.toleranceDays, shop[i].day > shop[after].day, amountFits(shop[i].amount.minorUnits),
+                    best.map({ off < abs(shop[$0].day.daysSince(due)) }) ?? true
+                {
+                    best = i
                 }
-                if let best {
-                    chain.members.append(best)
+                i += 1
+            }
+            return best
+        }
+        grow: while true {
+            let (last, lastSlot) = (chain.members.last!, chain.slots.last!)
+            let price = shop[last].amount.minorUnits
+            for slot in (lastSlot + 1)...(lastSlot + 1 + missedInARow) {
+                if let same = closest(to: slot, after: last, { comparable($0, price) }) {
+                    chain.members.append(same)
+                    chain.slots.append(slot)
+                    continue grow
+                }
+                // Another price joins when a following due day confirms it: a lasting change, not a one-off.
+                if let changed = closest(to: slot, after: last, { !comparable($0, price) }),
+                    ((slot + 1)...(slot + 1 + missedInARow)).contains(where: { next in
+                        closest(to: next, after: changed) { comparable($0, shop[changed].amount.minorUnits) } != nil
+                    })
+                {
+                    chain.members.append(changed)
                     chain.slots.append(slot)
                     continue grow
                 }
@@ -278,11 +296,13 @@ extension RecurringCharges {
         return others * mostOthersPerCharge.denominator <= count * mostOthersPerCharge.numerator
     }
 
-    /// Whether an amount is within `amountBand` of the median.
-    static func comparable(_ amount: Int64, _ median: Int64) -> Bool {
-        let (difference, overflow) = amount.subtractingReportingOverflow(median)
+    /// Whether an amount is within `amountBand` of a reference amount.
+    static func comparable(_ amount: Int64, _ reference: Int64) -> Bool {
+        let (difference, overflow) = amount.subtractingReportingOverflow(reference)
         guard !overflow else { return false }
-        return difference.magnitude / UInt64(amountBand.numerator) <= median.magnitude / UInt64(amountBand.denominator)
+        let (off, tooFar) = difference.magnitude.multipliedReportingOverflow(by: UInt64(amountBand.denominator))
+        let (band, wide) = reference.magnitude.multipliedReportingOverflow(by: UInt64(amountBand.numerator))
+        return !tooFar && (wide || off <= band)
     }
 
     /// The middle amount (of two in the middle, the lower): a price it was charged at, never a made-up one.
@@ -307,8 +327,7 @@ extension RecurringCharges {
         var after: [Charge] = []
         let status: Series.Status
         if let cancelledOn {
-            let median = median(history.map(\.amount.minorUnits))
-            after = (history + strays.filter { comparable($0.amount.minorUnits, median) }).filter { $0.day > cancelledOn }
+            after = (history + strays.filter { comparable($0.amount.minorUnits, latest.amount.minorUnits) }).filter { $0.day > cancelledOn }
                 .sorted { ($0.day, $0.source) < ($1.day, $1.source) }
             if !after.isEmpty {
                 status = .chargedAfterCancellation

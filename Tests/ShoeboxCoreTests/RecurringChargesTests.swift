@@ -40,6 +40,22 @@ struct RecurringChargesTests {
         #expect(s.cancelledOn == nil && s.chargesAfterCancellation.isEmpty)
     }
 
+    @Test func aLastingPriceChangeJoinsAOneOffOnADueDayDoesNot() throws {
+        // A 1.00 trial month, then the full price: the second due day confirms the new amount.
+        let trial = Self.charges("Audible", "1.00", ["2025-01-10"]) + Self.charges("Audible", "9.95", ["2025-02-10", "2025-03-11", "2025-04-10"])
+        let s = try #require(Self.find(trial, today: "2025-04-20").only)
+        #expect(s.history.map(\.source) == trial.map(\.source))
+        #expect(s.amountChanges.map(\.to) == [Self.money("9.95")])
+        // A gift card bought on a due day whose own charge's receipt is lost: 9.95 comes back the month after, so
+        // the gift card is another purchase and the due day counts as missed.
+        let giftCard =
+            Self.charges("Audible", "9.95", ["2025-01-10", "2025-02-10"]) + Self.charges("Audible", "50.00", ["2025-03-10"])
+            + Self.charges("Audible", "9.95", ["2025-04-10", "2025-05-10"])
+        let t = try #require(Self.find(giftCard, today: "2025-05-20").only)
+        #expect(t.history.map(\.day.iso) == ["2025-01-10", "2025-02-10", "2025-04-10", "2025-05-10"])
+        #expect(t.amountChanges.isEmpty)
+    }
+
     @Test func aSeriesOnThe31stIsDueOnTheLastDayOfShorterMonths() throws {
         let common = Self.find(Self.charges("Rent", "950.00", ["2025-10-31", "2025-11-30", "2025-12-31", "2026-01-31"]), today: "2026-02-05")
         #expect(common.map(\.nextExpected) == [Self.day("2026-02-28")])
