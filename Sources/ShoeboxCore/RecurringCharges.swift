@@ -18,10 +18,16 @@
 ///    gift card bought on a due day does not, and a purchase of another size on any other day never does.
 /// 4. **three charges**: two charges one month apart are a coincidence (`fewestCharges`).
 /// 5. **not a busy shop**: between the series' first and last charge, the shop's other charges of a comparable
-///    amount (within `amountBand` of the series' median) may be at most half as many as the series' own
-///    (`mostOthersPerCharge`). A supermarket visited every few days always has some visit near every due day; the
-///    visits that fall off the schedule give it away. A shop visited on exactly the same weekday every week for
-///    about the same amount *is* regular, and is a series.
+///    amount (between the series' lowest and highest, or within `amountBand` of either) may be at most half as
+///    many as the series' own (`mostOthersPerCharge`). A supermarket visited every few days always has some visit
+///    near every due day; the visits that fall off the schedule give it away. A shop's plan at a price its other
+///    purchases do not come near stands out (a 2.99 monthly plan at a supermarket).
+/// 6. **a steady price**: from at least half of its charges to the next, a series keeps its amount to the minor
+///    unit (`fewestUnchanged`): a subscription keeps its price through a rise or two, a chain of chance visits to a
+///    shop changes it every time. A series whose amount varies more (a power bill, a plan charged in another
+///    currency) needs a longer run, `fewestVaryingCharges`, with no other charge of its shop in between: visits
+///    at random a few days apart fall on a weekly schedule three or four times in a row by chance, six times
+///    hardly ever.
 /// Cadences are tried from the shortest to the longest, and a charge belongs to at most one series: a weekly
 /// series' charges would otherwise also make a monthly one.
 public enum RecurringCharges {
@@ -33,12 +39,17 @@ public enum RecurringCharges {
     /// lets one lost receipt in three pass, and keeps a fortnightly charge from passing as weekly (one half).
     static let fewestFilled = (numerator: 2, denominator: 3)
     /// A charge of the same price: within this share of the series' latest amount (0.5: after 9.99, up to 14.98).
-    /// Also what counts as a comparable amount for the busy-shop rule (around the series' median) and after a
-    /// cancellation (around its latest amount).
+    /// Also what counts as a comparable amount for the busy-shop rule (around the series' lowest and highest
+    /// amounts) and after a cancellation (around its latest amount).
     static let amountBand = (numerator: 1, denominator: 2)
     /// Comparable charges of the same shop off the schedule, per charge of the series, above which the shop is a
     /// busy shop and the "series" one of its chance subsets.
     static let mostOthersPerCharge = (numerator: 1, denominator: 2)
+    /// The share of a series' steps from one charge to the next that keep the amount to the minor unit, below which
+    /// its amount varies.
+    static let fewestUnchanged = (numerator: 1, denominator: 2)
+    /// Fewest charges of a series whose amount varies, with nothing else from its shop in between.
+    static let fewestVaryingCharges = 6
 }
 
 /// One charge: an accepted record's shop, day and total.
@@ -283,17 +294,24 @@ extension RecurringCharges {
         return chain.members.count >= fewestCharges ? chain : nil
     }
 
-    /// Rules 2 (the share of due days filled), 4 and 5.
+    /// Rules 2 (the share of due days filled), 4, 5 and 6.
     static func isSeries(_ chain: Chain, in shop: [Charge]) -> Bool {
         let count = chain.members.count
         guard count >= fewestCharges, count * fewestFilled.denominator >= (chain.slots.last! + 1) * fewestFilled.numerator else { return false }
-        let median = median(chain.members.map { shop[$0].amount.minorUnits })
-        let (first, last) = (shop[chain.members.first!].day, shop[chain.members.last!].day)
+        // Comparable: within the series' own amounts, or within `amountBand` of its lowest or highest. A chain picked
+        // out of a busy shop wanders in price, and then most of the shop's other charges are comparable.
+        let amounts = chain.members.map { shop[$0].amount.minorUnits }
+        let (lowest, highest) = (amounts.min()!, amounts.max()!)
         let members = Set(chain.members)
-        let others = shop.indices.filter { i in
-            !members.contains(i) && shop[i].day >= first && shop[i].day <= last && comparable(shop[i].amount.minorUnits, median)
+        let others = (chain.members.first!...chain.members.last!).filter { i in
+            let a = shop[i].amount.minorUnits
+            return !members.contains(i) && ((lowest...highest).contains(a) || comparable(a, lowest) || comparable(a, highest))
         }.count
-        return others * mostOthersPerCharge.denominator <= count * mostOthersPerCharge.numerator
+        guard others * mostOthersPerCharge.denominator <= count * mostOthersPerCharge.numerator else { return false }
+        // Rule 6: a steady price, or a longer run in a shop that charges nothing else meanwhile.
+        let unchanged = zip(amounts, amounts.dropFirst()).filter { $0 == $1 }.count
+        if unchanged * fewestUnchanged.denominator >= (count - 1) * fewestUnchanged.numerator { return true }
+        return count >= fewestVaryingCharges && chain.members.last! - chain.members.first! + 1 == count
     }
 
     /// Whether an amount is within `amountBand` of a reference amount.
@@ -305,21 +323,18 @@ extension RecurringCharges {
         return !tooFar && (wide || off <= band)
     }
 
-    /// The middle amount (of two in the middle, the lower): a price it was charged at, never a made-up one.
-    static func median(_ amounts: [Int64]) -> Int64 {
-        let sorted = amounts.sorted()
-        return sorted[(sorted.count - 1) / 2]
-    }
-
     /// The series a judged chain is, with its status as of `today`.
     static func series(_ chain: Chain, in shop: [Charge], strays: [Charge], cancellations: [Cancellation], today: CalendarDay) -> Series {
         let history = chain.members.map { shop[$0] }
         let latest = history.last!
         // Month-based due days fall on the day of the month most charges fell on (the first charge's, on a tie):
-        // a series begun on 28 February that bills on the 31st is due on the 31st.
-        let schedule = Schedule(first: chain.schedule.first, cadence: chain.schedule.cadence, dayOfMonth: usualDayOfMonth(history))
-        let lastSlot = chain.slots.last!
+        // a series begun on 28 February that bills on the 31st is due on the 31st. Only within the tolerance of the
+        // first charge's day: a series billed on the 31st and booked on the 1st stays due in the month it bills.
         let tolerance = chain.schedule.cadence.toleranceDays
+        let usual = usualDayOfMonth(history)
+        let dayOfMonth = abs(usual - chain.schedule.first.day) <= tolerance ? usual : chain.schedule.first.day
+        let schedule = Schedule(first: chain.schedule.first, cadence: chain.schedule.cadence, dayOfMonth: dayOfMonth)
+        let lastSlot = chain.slots.last!
         let next = schedule.due(lastSlot + 1)
         let names = Set(history.map(\.merchant))
         let cancelledOn = cancellations.filter { c in c.day >= history[0].day && names.contains { MerchantMemory.sameShop($0, c.merchant) } }

@@ -64,6 +64,9 @@ struct RecurringChargesTests {
         // After February's clamped day the series is due on the 31st again, not on the 28th.
         let march = Self.find(Self.charges("Rent", "950.00", ["2025-12-31", "2026-01-31", "2026-02-28"]), today: "2026-03-05")
         #expect(march.map(\.nextExpected) == [Self.day("2026-03-31")])
+        // Billed on the 31st and booked a day later: still due in the month it bills, not on the 1st of it.
+        let booked = Self.find(Self.charges("Rent", "950.00", ["2025-10-31", "2025-12-01", "2026-01-01", "2026-02-01"]), today: "2026-02-05")
+        #expect(booked.map(\.nextExpected) == [Self.day("2026-02-28")])
     }
 
     @Test func weeklyWithADayOfDriftAndOneLostReceiptUnderTwoSpellingsOfTheName() throws {
@@ -99,13 +102,45 @@ struct RecurringChargesTests {
             day = day.adding(days: gaps[i % gaps.count])
         }
         #expect(Self.find(visits, today: "2025-07-01").isEmpty)
-        // The same shop on the same weekday every week for about the same amount is regular: a series.
+        // The same shop on the same weekday six weeks running, and on no other day, is regular: a series, though
+        // its amount varies.
         let bakery = (0..<6).map { i in
             Charge(
                 source: "bakery-\(i).jpg", merchant: "Bäckerei Kamps", day: Self.day("2025-03-01").adding(days: 7 * i),
                 amount: Self.money(i % 2 == 0 ? "6.40" : "7.10"))
         }
         #expect(Self.find(bakery, today: "2025-04-10").map(\.cadence) == [.weekly])
+    }
+
+    @Test func twoYearsOfShoppingWithOneSubscriptionInItFindsTheSubscriptionAlone() {
+        // A shop visited one to three days apart for two years, amounts 5.00 to 80.00, and a 2.99 monthly plan
+        // billed by the same shop: the plan is the only series.
+        var random = SplitMix64(seed: 7)
+        var charges: [Charge] = []
+        var day = Self.day("2024-01-01")
+        while day < Self.day("2026-01-01") {
+            let cents = Int64.random(in: 500...8000, using: &random)
+            charges.append(
+                Charge(source: "rewe-\(day.iso).jpg", merchant: "REWE", day: day, amount: Money(minorUnits: cents, currency: CurrencyCode("EUR")!)))
+            day = day.adding(days: Int.random(in: 1...3, using: &random))
+        }
+        let schedule = RecurringCharges.Schedule(first: Self.day("2024-01-15"), cadence: .monthly)
+        let plan = (0..<24).map { Charge(source: "rewe-plus-\($0).pdf", merchant: "REWE", day: schedule.due($0), amount: Self.money("2.99")) }
+        let found = Self.find(charges + plan, today: "2026-01-05")
+        #expect(found.map(\.cadence) == [.monthly])
+        #expect(found.first?.history.map(\.source) == plan.map(\.source))
+    }
+
+    @Test func anAmountThatVariesNeedsSixChargesAndNothingElseFromTheShopInBetween() {
+        let bills = ["2025-01-03", "2025-02-03", "2025-03-04", "2025-04-03", "2025-05-02", "2025-06-03"].enumerated().map { i, day in
+            Charge(
+                source: "power-\(i).pdf", merchant: "Stadtwerke", day: Self.day(day),
+                amount: Self.money(["84.10", "91.35", "77.80", "69.95", "62.40", "58.75"][i]))
+        }
+        #expect(Self.find(Array(bills.prefix(5)), today: "2025-06-01").isEmpty)
+        #expect(Self.find(bills, today: "2025-06-10").map(\.cadence) == [.monthly])
+        let meterReading = Charge(source: "meter.pdf", merchant: "Stadtwerke", day: Self.day("2025-03-20"), amount: Self.money("25.00"))
+        #expect(Self.find(bills + [meterReading], today: "2025-06-10").isEmpty)
     }
 
     @Test func aFortnightlyChargeIsNotWeekly() {
