@@ -256,6 +256,20 @@ struct RecurringChargesTests {
             RecurringCharges.resolveMerchant("", among: series).failureDescription == "unknown merchant ''; no recurring series has a name like it")
     }
 
+    @Test func hugeAmountsAndTheLastYearOfTheCalendarDoNotTrap() throws {
+        let huge = Money(minorUnits: Int64.max - 1, currency: CurrencyCode("EUR")!)
+        let charges = ["9999-09-15", "9999-10-15", "9999-11-15", "9999-12-15"].map {
+            Charge(source: $0, merchant: "Vault", day: Self.day($0), amount: huge)
+        }
+        let found = Self.find(charges, cancellations: [Cancellation(merchant: "Vault", day: Self.day("9999-12-31"))], today: "9999-12-31")
+        let s = try #require(found.only)
+        #expect(s.status == .cancelled && s.nextExpected > Self.day("9999-12-31"))
+        // Twelve times the amount does not fit: the currency is left out of the burn, the month's sum out of the totals.
+        #expect(RecurringCharges.monthlyBurn(found).isEmpty)
+        #expect(RecurringCharges.totalsByMonth(found).count == 4)
+        #expect(RecurringCharges.totalsByPaymentMethod(found).isEmpty)
+    }
+
     @Test func aChargeIsAnAcceptedRecordWithMerchantDateAndTotal() throws {
         var record = DocumentRecord(source: "a.pdf", folder: "", sha256: "00", status: .accepted)
         record.merchant = "Netflix"
