@@ -262,10 +262,7 @@ let shopSeries = Receipt(
     date: Day(2026, 1, 5), dateStyle: .slashDMY, time: "10:15",
     reference: ("No. Resit:", "CI2026"),
     money: .ringgitBare, pricing: .net, taxRates: [sst6],
-    items: [
-        Item("Buku Latihan A4", 450), Item("Pensel 2B (12)", 690), Item("Pemadam", 120), Item("Pembaris 30cm", 250),
-        Item("Kertas A4 500 helai", 1390), Item("Pen Biru", 180)
-    ],
+    items: [Item("Langganan majalah bulanan", 2500)],
     labels: .msa,
     payment: .card(detail: "VISA **** 4471"))
 

@@ -141,6 +141,10 @@ public struct DocumentRecord: Hashable, Sendable {
     public var merchantKeys: [MerchantKey] = []
     /// The day an invoice must be paid by, as the document states it.
     public var dueDate: CalendarDay?
+    /// Days by which a person must act on the document (pay, return, claim, object, cancel), counted by the engine.
+    public var deadlines: [Deadline] = []
+    /// The deadlines a person settled (paid, answered, returned): they leave the calendar.
+    public var settledDeadlines: [Deadline.Kind] = []
     /// The structured invoice, when the document is an e-invoice or carries one (ZUGFeRD, Factur-X, XRechnung).
     public var eInvoice: EInvoice?
     /// What a person should know about the e-invoice: sums it states that its figures do not give, values the
@@ -189,7 +193,8 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, eInvoice,
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, deadlines,
+            settledDeadlines, eInvoice,
             eInvoiceProblems, sidecarProblems,
             confidence, trust,
             evidence,
@@ -232,6 +237,8 @@ extension DocumentRecord: Codable {
         if enteredByHand { try c.encode(true, forKey: .enteredByHand) }
         if !merchantKeys.isEmpty { try c.encode(merchantKeys.map(\.description), forKey: .merchantKeys) }
         try c.encode(dueDate?.iso, forKey: .dueDate)
+        if !deadlines.isEmpty { try c.encode(deadlines, forKey: .deadlines) }
+        if !settledDeadlines.isEmpty { try c.encode(settledDeadlines, forKey: .settledDeadlines) }
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
         if !sidecarProblems.isEmpty { try c.encode(sidecarProblems, forKey: .sidecarProblems) }
@@ -313,6 +320,8 @@ extension DocumentRecord: Codable {
             guard let day = CalendarDay(iso: d) else { throw bad(.dueDate, d) }
             dueDate = day
         }
+        deadlines = try c.decodeIfPresent([Deadline].self, forKey: .deadlines) ?? []
+        settledDeadlines = try c.decodeIfPresent([Deadline.Kind].self, forKey: .settledDeadlines) ?? []
         eInvoice = try c.decodeIfPresent(EInvoice.self, forKey: .eInvoice)
         eInvoiceProblems = try c.decodeIfPresent([String].self, forKey: .eInvoiceProblems) ?? []
         sidecarProblems = try c.decodeIfPresent([String].self, forKey: .sidecarProblems) ?? []

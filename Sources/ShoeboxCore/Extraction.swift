@@ -227,6 +227,10 @@ public struct Extraction: Sendable, Codable {
     /// Pages in the middle of a long document the parser did not read (`ReceiptParser.pagesReadAtEachEnd`).
     var pagesSkipped = 0
     public var documentKind: DocumentKind = .receipt
+    /// An invoice's payment term as printed ("Zahlungsziel 30 Tage netto", "due date 14.04.2026"); nil when none is.
+    public var paymentTerm: PaymentTermReading?
+    /// A contract's notice period and end of term, as far as they are printed.
+    public var contractTerms: ContractTerms?
 
     init() {}
 

@@ -50,6 +50,10 @@ public struct PipelineConfig: Sendable, Equatable {
     /// The merchant memory weighs in on each record (`RecordMerger.remember`); false: the page alone (for comparing).
     /// Not part of `settingsText`: the memory changes with every decision, and `shoebox rescore` applies it anew.
     public var merchantMemory: Bool = true
+    /// Per folder, the windows its documents' deadlines count (`"deadlines": {"purchases": {"returnWindowDays": 30,
+    /// "warrantyMonths": 24}, "fines": {"payReducedDays": 20, "objectionDays": 14}}`): a choice the user makes, never
+    /// inferred from a country's law.
+    public var deadlinePresets: [String: DeadlinePresets] = [:]
 
     public init() {}
 
@@ -80,6 +84,13 @@ public struct PipelineConfig: Sendable, Equatable {
             + "precision\(acceptPrecision) model\(TrustModel.committedDigest) "
             + "required\(requiredFields.map(\.rawValue).joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
             + (secondReader ? "" : " tesseract-alone")
+            + (deadlinePresets.isEmpty
+                ? ""
+                : " deadlines"
+                    + deadlinePresets.keys.sorted().map { f in
+                        let p = deadlinePresets[f]!
+                        return "\(f)=\(p.returnWindowDays ?? 0),\(p.warrantyMonths ?? 0),\(p.payReducedDays ?? 0),\(p.objectionDays ?? 0)"
+                    }.joined(separator: ";"))
     }
 
     public struct ConfigError: Error, CustomStringConvertible, Equatable {
@@ -155,6 +166,7 @@ private struct ConfigReader {
         case "secondReader":
             guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"secondReader\" must be true or false") }
             config.secondReader = flag.boolValue
+        case "deadlines": config.deadlinePresets = try presets(value)
         case "merchantMemory":
             guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"merchantMemory\" must be true or false") }
             config.merchantMemory = flag.boolValue
@@ -165,6 +177,29 @@ private struct ConfigReader {
         default:
             throw fail("unknown key \"\(key)\"")
         }
+    }
+
+    /// `"deadlines"`: per folder, its windows in days (1…3650) or warranty months (1…240); unknown keys refused.
+    func presets(_ value: Any) throws(PipelineConfig.ConfigError) -> [String: DeadlinePresets] {
+        guard let folders = value as? [String: Any] else { throw fail("key \"deadlines\" must be an object of folders") }
+        var out: [String: DeadlinePresets] = [:]
+        for (folder, v) in folders {
+            guard let o = v as? [String: Any] else { throw fail("key \"deadlines\": folder \"\(folder)\" must be an object") }
+            var p = DeadlinePresets()
+            for (k, x) in o {
+                let key = "deadlines.\(folder).\(k)"
+                switch k {
+                case "returnWindowDays": p.returnWindowDays = try int(key, x, 1...3650, " days")
+                case "warrantyMonths": p.warrantyMonths = try int(key, x, 1...240, " months")
+                case "payReducedDays": p.payReducedDays = try int(key, x, 1...3650, " days")
+                case "objectionDays": p.objectionDays = try int(key, x, 1...3650, " days")
+                default:
+                    throw fail("key \"\(key)\" is unknown (known: returnWindowDays, warrantyMonths, payReducedDays, objectionDays)")
+                }
+            }
+            out[folder] = p
+        }
+        return out
     }
 
     /// A whole number within `range`; a fraction (3.7) is refused, never rounded.

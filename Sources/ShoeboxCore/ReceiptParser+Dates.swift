@@ -49,6 +49,11 @@ extension ReceiptParser {
         extraction.unreadDates = unreadDates(lines)
         extraction.copyrightYear = lines.flatMap { ReceiptParser.copyrightYears($0.folded, today: today) }.max()
         extraction.dateOrderSettled = order.evidence != nil
+        // Terms that name a day are read in the page's own date order.
+        let texts = lines.map(\.text)
+        extraction.paymentTerm = PaymentTermReading.read(lines: texts, order: order.order)
+        let contract = ContractTerms.read(lines: texts, order: order.order)
+        extraction.contractTerms = contract.notice == nil && contract.endOfTerm == nil ? nil : contract
         if order.evidence == nil {
             extraction.orderUnsettledDates = Set(found.joined().filter(\.orderAmbiguous).map(\.day))
         }

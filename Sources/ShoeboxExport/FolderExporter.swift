@@ -177,7 +177,9 @@ public struct FolderExporter {
                 ("summary.json", FolderExporter.summaryJSON(table, folder: folder, leftOut: leftOut, options: options)),
                 ("summary.xlsx", try XLSXWriter.bytes(of: table, scratchDirectory: exportDirectory)),
                 ("totals.csv", Array(ExportSummaries.totals(table, profile: options.csvProfile).utf8)),
-                ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8))
+                ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8)),
+                ("deadlines.csv", Array(DeadlineFiles.csv(rows.map(\.record), profile: options.csvProfile).utf8)),
+                ("deadlines.ics", Array(DeadlineFiles.ics(rows.map(\.record), folder: folder).utf8))
             ] + renderings
         var manifest: [(String, String)] = generated.map { ($0.0, SHA256.hex(of: $0.1)) }
         manifest += rows.filter { !$0.fileInZip.isEmpty }.map { ($0.fileInZip, $0.record.sha256) }

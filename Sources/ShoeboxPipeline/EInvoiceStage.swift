@@ -74,10 +74,21 @@ extension DocumentProcessor {
         let source = document.source
         let record: DocumentRecord
         switch cpu.measure("e-invoice", { eInvoices.read(source) }) {
-        case .success(let e): record = merge.merger.merge(eInvoice: e, pageRecord: nil, page: nil, source: source, other: document.other)
+        case .success(let e):
+            record = deadlines(
+                merge.merger.merge(eInvoice: e, pageRecord: nil, page: nil, source: source, other: document.other), extraction: nil,
+                document: document)
         case .failure(let f): record = .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f)
         }
         return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
+    }
+
+    /// Deadlines: from the page's terms or the e-invoice's due date, the sidecar's received-on day and the folder's
+    /// presets (`RecordMerger.withDeadlines`).
+    func deadlines(_ record: DocumentRecord, extraction: Extraction?, document: ReadyDocument) -> DocumentRecord {
+        merge.merger.withDeadlines(
+            record, extraction: extraction, sidecar: document.other.sidecar,
+            presets: config.deadlinePresets[document.source.folder] ?? DeadlinePresets())
     }
 
     /// The record of a PDF whose pages were read, with what its attachment says: the XML's values checked

@@ -219,7 +219,8 @@ public final class DocumentProcessor {
             extraction = extraction.union(parse.run(pages, language: guess), fields: trigger.fields)
             record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
         }
-        record = withAttachment(attached, record: record, extraction: extraction, document: document)
+        record = deadlines(
+            withAttachment(attached, record: record, extraction: extraction, document: document), extraction: extraction, document: document)
         // The memory weighs in last, on the record the page gave: `shoebox rescore` does the same from that record.
         // Keys from both readings: the second reader reads tax IDs and phones better than tesseract.
         record.merchantKeys = Array(Set(MerchantKey.keys(of: reading.pages) + MerchantKey.keys(of: secondPages))).sorted()

@@ -93,6 +93,8 @@ enum CommandLineTool {
             case "serve": return try ServeCommand.main(rest)
             case "rescore": return try RescoreCommand.main(rest)
             case "memory": return try MemoryCommand.main(rest)
+            case "deadlines": return try DeadlinesCommand.main(rest)
+            case "recurring": return try RecurringCommand.main(rest)
             case "regress": return try RegressCommand.main(rest)
             default:
                 throw UsageError(message: "shoebox: unknown command '\(verb)'. See 'shoebox --help'.")

@@ -12,6 +12,8 @@ enum Help {
           serve            the same review in a browser, on this machine only (127.0.0.1)
           rescore          judge the records in review again with what the merchant memory learned
           memory           list or forget what the merchant memory learned from confirmed records
+          deadlines        the days by which to pay, return, claim, object or give notice, overdue first
+          recurring        series of charges from one shop at a regular cadence, and the monthly burn
           export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
           import           merge a store exported with `export --format json` into this one
           regress DIR      compare extraction with the expected values of fixtures in DIR
@@ -137,6 +139,37 @@ enum Help {
                              it teaches it again
           --out DIR          output folder (default ./shoebox-out)
           --wait             wait for another command holding the output folder's lock (forget)
+        """
+
+    static let deadlines = """
+        usage: shoebox deadlines [--out DIR] [--within DAYS] [--json] [--today YYYY-MM-DD]
+
+        Lists the open deadlines of the store's accepted records and of those waiting in review (marked),
+        overdue first, then by day: an invoice's due day (read from its terms, "payable within 14 days",
+        "Zahlungsziel 30 Tage netto", or its e-invoice XML), and the return window and warranty of a folder's
+        purchases, a fine's windows and a contract's notice day when the pipeline file sets the folder's
+        presets ("deadlines": {"purchases": {"returnWindowDays": 30, "warrantyMonths": 24}}). Each day is
+        counted by Shoebox from the document, never moved over weekends or holidays, and is not legal advice.
+
+          --within DAYS      only what is due within DAYS days from today (overdue ones always)
+          --json             one object per deadline: day, kind, overdue, daysLeft, merchant, total,
+                             currency, source, recordStatus, explanation, anchor
+          --today DATE       count from this day instead of the system date
+        """
+
+    static let recurring = """
+        usage: shoebox recurring [--out DIR] [--json] [--today YYYY-MM-DD]
+
+        Finds series of charges from the same shop at a regular cadence (weekly, monthly, quarterly,
+        yearly) among the accepted records: at least three charges, each within a few days of its due day
+        (1, 4, 7, 10), a changed price kept in its series. Per series: cadence, amount and its changes,
+        payment method, last charge, next expected day and status (active, stopped); then the monthly burn
+        per currency.
+
+          --json             {"series": [{merchant, cadence, amount, currency, paymentMethod, firstCharge,
+                             lastCharge, nextExpected, status, history}], "monthlyBurn", "byMonth",
+                             "byPaymentMethod"}
+          --today DATE       judge "stopped" from this day instead of the system date
         """
 
     static let rescore = """

@@ -1,0 +1,111 @@
+import Foundation
+import ShoeboxCore
+import ShoeboxStore
+
+/// `shoebox deadlines`: the days by which a person must act on the store's documents, overdue first.
+enum DeadlinesCommand {
+    static func main(_ args: [String]) throws -> ExitCode {
+        let a = try Arguments(args, verb: "deadlines", valueOptions: ["--out", "--within", "--today"], flagOptions: ["--json"])
+        if a.flags.contains("--help") {
+            print(Help.deadlines)
+            return ExitCode.success
+        }
+        guard a.positionals.isEmpty else { throw UsageError(message: "shoebox deadlines: takes no arguments. See 'shoebox deadlines --help'.") }
+        let within = try a.values["--within"].map { text throws(UsageError) -> Int in
+            guard let n = Int(text), (0...36_500).contains(n) else {
+                throw UsageError(message: "shoebox deadlines: --within takes a number of days from 0 to 36500, not '\(text)'.")
+            }
+            return n
+        }
+        let today = try CommandLineTool.today(a, verb: "deadlines")
+        let store = try MemoryCommand.existingStore(CommandLineTool.outputDirectory(a))
+        // Accepted records and those waiting in review (marked): a deadline runs whether or not a person has looked yet.
+        let records = try store.effectiveRecords().map(\.record).filter { $0.status == .accepted || $0.status == .review }
+        let open = DeadlineFiles.open(records).filter { within == nil || $0.deadline.day <= today.adding(days: within!) }
+        // Overdue first (the longest overdue first), then by day.
+        let listed = open.filter { $0.deadline.day < today } + open.filter { $0.deadline.day >= today }
+        if a.flags.contains("--json") {
+            let items: [[String: Any]] = listed.map { r, d in
+                [
+                    "day": d.day.iso, "kind": d.kind.rawValue, "overdue": d.day < today, "daysLeft": d.day.days(since: today),
+                    "merchant": r.merchant ?? NSNull(), "total": r.total?.decimalString ?? NSNull(), "currency": r.currency?.code ?? NSNull(),
+                    "source": r.source, "recordStatus": r.status.rawValue, "explanation": d.explanation,
+                    "anchor": ["kind": d.anchor.kind.rawValue, "day": d.anchor.day.iso]
+                ]
+            }
+            let data = try JSONSerialization.data(withJSONObject: items, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return ExitCode.success
+        }
+        guard !listed.isEmpty else {
+            print("No open deadline\(within.map { " within \($0) days" } ?? "").")
+            return ExitCode.success
+        }
+        for (r, d) in listed {
+            let left = d.day.days(since: today)
+            let when = left < 0 ? "overdue \(-left) d" : left == 0 ? "today" : "in \(left) d"
+            let amount = r.total.map { " \($0.decimalString) \($0.currency.code)" } ?? ""
+            let pending = r.status == .review ? "  (in review)" : ""
+            print(
+                "\(d.day.iso)  \(d.kind.rawValue.padding(toLength: 13, withPad: " ", startingAt: 0)) \(when.padding(toLength: 14, withPad: " ", startingAt: 0)) \(r.merchant ?? "—")\(amount)  \(r.source)\(pending)"
+            )
+            print("            \(d.explanation)")
+        }
+        print(DeadlineFiles.disclaimer)
+        return ExitCode.success
+    }
+}
+
+/// `shoebox recurring`: series of charges from the same shop at a regular cadence, from the accepted records.
+enum RecurringCommand {
+    static func main(_ args: [String]) throws -> ExitCode {
+        let a = try Arguments(args, verb: "recurring", valueOptions: ["--out", "--today"], flagOptions: ["--json"])
+        if a.flags.contains("--help") {
+            print(Help.recurring)
+            return ExitCode.success
+        }
+        guard a.positionals.isEmpty else { throw UsageError(message: "shoebox recurring: takes no arguments. See 'shoebox recurring --help'.") }
+        let today = try CommandLineTool.today(a, verb: "recurring")
+        let store = try MemoryCommand.existingStore(CommandLineTool.outputDirectory(a))
+        let charges = try store.effectiveRecords().compactMap { Charge($0.record) }
+        let series = RecurringCharges.find(charges, cancellations: [], today: today)
+        let burn = RecurringCharges.monthlyBurn(series)
+        if a.flags.contains("--json") {
+            func money(_ m: Money) -> String { m.decimalString }
+            let object: [String: Any] = [
+                "series": series.map { s -> [String: Any] in
+                    [
+                        "merchant": s.merchant, "cadence": s.cadence.rawValue, "amount": money(s.amount), "currency": s.currency.code,
+                        "paymentMethod": s.paymentMethod ?? NSNull(), "firstCharge": s.firstCharge.iso, "lastCharge": s.lastCharge.iso,
+                        "nextExpected": s.nextExpected.iso, "status": s.status.rawValue, "cancelledOn": s.cancelledOn?.iso ?? NSNull(),
+                        "chargesAfterCancellation": s.chargesAfterCancellation,
+                        "history": s.history.map { ["day": $0.day.iso, "amount": money($0.amount), "source": $0.source] }
+                    ]
+                },
+                "monthlyBurn": Dictionary(uniqueKeysWithValues: burn.map { ($0.key.code, money($0.value)) }),
+                "byMonth": RecurringCharges.totalsByMonth(series).map {
+                    ["month": $0.group, "amount": money($0.amount), "currency": $0.amount.currency.code, "charges": $0.charges]
+                },
+                "byPaymentMethod": RecurringCharges.totalsByPaymentMethod(series).map {
+                    ["paymentMethod": $0.group, "amount": money($0.amount), "currency": $0.amount.currency.code, "charges": $0.charges]
+                }
+            ]
+            let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+            print(String(decoding: data, as: UTF8.self))
+            return ExitCode.success
+        }
+        guard !series.isEmpty else {
+            print("No recurring charges: a series needs at least three charges from one shop at a regular cadence (accepted records).")
+            return ExitCode.success
+        }
+        for s in series {
+            print(
+                "\(s.merchant): \(s.cadence.rawValue), \(s.amount.decimalString) \(s.currency.code)\(s.paymentMethod.map { " by \($0)" } ?? ""), "
+                    + "\(s.history.count) charges \(s.firstCharge.iso) … \(s.lastCharge.iso), next expected \(s.nextExpected.iso), \(s.status.rawValue)"
+            )
+            for change in s.amountChanges { print("  price \(change.from.decimalString) → \(change.to.decimalString) on \(change.day.iso)") }
+        }
+        for (currency, m) in burn.sorted(by: { $0.key.code < $1.key.code }) { print("monthly burn: \(m.decimalString) \(currency.code)") }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import ShoeboxTestSupport
+import Testing
+
+/// Deadlines and recurring charges through the built binary, with real OCR: an invoice's terms and a folder's presets
+/// become deadlines, listed overdue first, written into the zip as an iCalendar file read back by a real parser
+/// (Python's icalendar, Debian's python3-icalendar) and a CSV read back by Python's csv module; a year of monthly
+/// receipts of one shop, rendered by the fixture generator, is one monthly series.
+@Suite(.serialized, .tags(.ocr)) struct DeadlinesEndToEndTests {
+    @Test func anInvoicesTermsAndAFoldersPresetsBecomeDeadlinesInTheZip() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        for (folder, file) in [("invoices", "eng-invoice-textpdf.pdf"), ("purchases", "eng-gb-grocer.png")] {
+            try FileManager.default.createDirectory(at: scans.appendingPathComponent(folder), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(
+                at: fixtures.appendingPathComponent("receipts/\(file)"), to: scans.appendingPathComponent("\(folder)/\(file)"))
+        }
+        // The rules alone accept (the gate is tested elsewhere); the purchases folder returns in 30 days, 24 months' warranty.
+        let pipeline = work.appendingPathComponent("p.json")
+        try Data(#"{"version": 1, "acceptPrecision": 0, "deadlines": {"purchases": {"returnWindowDays": 30, "warrantyMonths": 24}}}"#.utf8)
+            .write(to: pipeline)
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--pipeline", pipeline.path]).code == 0)
+
+        let listed = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-04-01", "--json"])
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]], "\(listed)")
+        #expect(items.map { "\($0["kind"]!) \($0["day"]!)" } == ["payment 2025-12-28", "return-window 2026-04-12", "warranty 2028-03-13"])
+        #expect(items.first?["overdue"] as? Bool == true && items[1]["daysLeft"] as? Int == 11)
+        #expect((items.first?["explanation"] as? String)?.contains("30 days after the invoice date 2025-11-28") == true)
+        let soon = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-04-01", "--within", "30"])
+        #expect(soon.out.contains("return-window") && !soon.out.contains("warranty") && soon.out.contains("not legal advice"), "\(soon.out)")
+        #expect(try runProgram(shoebox, ["deadlines", "--out", out, "--within", "x"]).code == 2)
+
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--pipeline", pipeline.path]).code == 0)
+        let python = try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : nil)
+        let script = """
+            import csv, icalendar, io, sys, zipfile
+            for name in ["invoices", "purchases"]:
+                z = zipfile.ZipFile(sys.argv[1] + "/" + name + ".zip")
+                raw = z.read("deadlines.ics")
+                assert all(len(l) <= 75 for l in raw.split(b"\\r\\n")), "a line over 75 octets"
+                assert b"\\n" not in raw.replace(b"\\r\\n", b""), "a bare line feed"
+                cal = icalendar.Calendar.from_ical(raw)
+                events = [c for c in cal.walk() if c.name == "VEVENT"]
+                rows = list(csv.DictReader(io.StringIO(z.read("deadlines.csv").decode("utf-8"), newline="")))
+                assert len(events) == len(rows), (len(events), len(rows))
+                for e, r in zip(events, rows):
+                    alarms = sorted(str(a.get("TRIGGER").dt) for a in e.walk() if a.name == "VALARM")
+                    assert alarms == ["-1 day, 0:00:00", "-3 days, 0:00:00", "-7 days, 0:00:00"], alarms
+                    print(name, e.get("DTSTART").dt.isoformat(), str(e.get("UID")), r["day"], r["kind"], r["uid"], str(e.get("SUMMARY")))
+            """
+        let read = try runProgram(python, ["-c", script, out + "/exports"])
+        #expect(read.code == 0, "\(read.err)")
+        let lines = read.out.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3, "\(read.out)")
+        #expect(lines.contains { $0.hasPrefix("invoices 2025-12-28 payment-") && $0.contains(" 2025-12-28 payment payment-") })
+        #expect(lines.contains { $0.hasPrefix("purchases 2028-03-13 warranty-") && $0.hasSuffix("Warranty ends: Harbour Lane Grocers Ltd") })
+        // UIDs stay the same on the next export, so a calendar updates instead of adding.
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--pipeline", pipeline.path]).code == 0)
+        #expect(try runProgram(python, ["-c", script, out + "/exports"]).out == read.out)
+    }
+
+    @Test func aYearOfMonthlyReceiptsFromOneShopIsOneMonthlySeries() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let series = work.appendingPathComponent("series")
+        let tool = packageRoot.appendingPathComponent(".build/debug/shoebox-fixtures").path
+        #expect(try runProgram(tool, ["--shop-series", series.path]).code == 0)
+        let books = work.appendingPathComponent("scans/books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        var decisions = ""
+        for month in 1...12 {
+            let name = String(format: "kedai-logo-%02ld.png", month)
+            try FileManager.default.copyItem(at: series.appendingPathComponent(name), to: books.appendingPathComponent(name))
+            // A person confirms each (the shop's name is a logo the page does not print).
+            decisions += #"{"source": "books/\#(name)", "action": "accept", "fields": {"merchant": "Kedai Buku Cahaya Ilmu SDN BHD"}}"# + "\n"
+        }
+        let out = work.appendingPathComponent("out").path
+        // The year's last receipt is dated 5 December: the run's today is after it.
+        #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", "2026-12-20"]).code == 0)
+        let file = work.appendingPathComponent("d.jsonl")
+        try Data(decisions.utf8).write(to: file)
+        let applied = try runProgram(shoebox, ["review", "--out", out, "--apply", file.path, "--today", "2026-12-20"])
+        #expect(applied.code == 0, "\(applied)")
+
+        let found = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(found.out.utf8)) as? [String: Any], "\(found)")
+        let list = try #require(object["series"] as? [[String: Any]])
+        #expect(list.count == 1, "\(found.out)")
+        let s = try #require(list.first)
+        #expect(s["merchant"] as? String == "Kedai Buku Cahaya Ilmu SDN BHD" && s["cadence"] as? String == "monthly")
+        #expect(s["currency"] as? String == "MYR" && s["status"] as? String == "active" && s["lastCharge"] as? String == "2026-12-05")
+        // The billing day the charges keep to (the 4th to the 7th, around the first charge's 4th): next in January.
+        let next = try #require(s["nextExpected"] as? String)
+        #expect(next.hasPrefix("2027-01-0") && ["2027-01-04", "2027-01-05"].contains(next), "\(next)")
+        #expect((s["history"] as? [[String: Any]])?.count == 12)
+        #expect((object["monthlyBurn"] as? [String: String])?["MYR"] != nil)
+        let text = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20"])
+        #expect(text.out.contains("Kedai Buku Cahaya Ilmu SDN BHD: monthly") && text.out.contains("monthly burn:"), "\(text.out)")
+    }
+}
