@@ -14,6 +14,8 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
         case duplicate
         /// Not a duplicate after all: the `possible-duplicate` reason is cleared.
         case notDuplicate = "not-duplicate"
+        /// A deadline met (paid, answered, returned): `value` names its kind; it leaves the calendar on the next export.
+        case settle
     }
     public let action: Action
     /// The field an edit sets.
@@ -43,6 +45,7 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
     /// before and after (`accepted`, `rejected`, …).
     public func change(on record: DocumentRecord) -> (before: String?, after: String?) {
         if action == .edit, let field { return (record.comparedValue(field.rawValue), value) }
+        if action == .settle { return (value.map { "\($0) open" }, value.map { "\($0) settled" }) }
         return (record.status.rawValue, Review.apply([self], to: record).status.rawValue)
     }
 }
@@ -59,6 +62,16 @@ public enum Review {
 
     /// The longest value a person may type into any field.
     public static let maxTypedLength = 200
+
+    /// The deadline a person settles, checked: one the record has and has not settled yet.
+    public static func validateSettle(_ kind: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
+        let open = record.deadlines.map(\.kind).filter { !record.settledDeadlines.contains($0) }.map(\.rawValue)
+        guard open.contains(kind) else {
+            let has = open.isEmpty ? "it has no open deadline" : "its open deadlines are \(open.joined(separator: ", "))"
+            return .failure(ReviewInputError("'\(kind)' is no open deadline of \(record.source): \(has)."))
+        }
+        return .success(kind)
+    }
 
     /// A typed value checked with the parsers' own rules; the error is a sentence for the person. What it
     /// returns is exactly what `apply` stores: a total comes back with its currency ("15.00 EUR"), so an
@@ -358,6 +371,9 @@ public enum Review {
             case .notDuplicate:
                 r.reasons.removeAll { $0 == .possibleDuplicate }
                 r.duplicateOf = nil
+            case .settle:
+                guard let v = d.value, let kind = Deadline.Kind(rawValue: v), !r.settledDeadlines.contains(kind) else { continue }
+                r.settledDeadlines.append(kind)
             }
         }
         return r

@@ -133,6 +133,12 @@ public final class ReviewApp: @unchecked Sendable {
             return .json(404, ["error": "no record '\(source)' in this store."])
         }
         var decision = ReviewDecision(action: action)
+        if action == .settle {
+            switch Review.validateSettle(o["value"] as? String ?? "", record: record) {
+            case .success(let k): decision = ReviewDecision(action: .settle, value: k)
+            case .failure(let e): return .json(422, ["error": e.message])
+            }
+        }
         if action == .edit {
             guard let field = o["field"] as? String, let value = o["value"] as? String else {
                 return .json(422, ["error": "an edit names a \"field\" and its \"value\"."])

@@ -174,7 +174,8 @@ function show(r) {
     el("p", {}, `${r.status}`, " ", ...(r.reasons || []).map((x) => el("span", { class: "reason" }, x))),
     ...[...(r.eInvoiceProblems || []), ...(r.sidecarProblems || []).map((p) => `sidecar: ${p}`)].map((p) => el("p", { class: "problem" }, `! ${p}`)),
     el("table", {}, ...rows),
-    alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null);
+    alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null,
+    deadlineList(r));
   // A suspected duplicate: its original's first page beside it, to compare at a glance (d: a duplicate, n: not).
   const pages = r.duplicateOf
     ? el("div", { class: "pair" }, pageView(r), el("div", { class: "page original" },
@@ -183,6 +184,17 @@ function show(r) {
         el("img", { alt: `the original ${r.duplicateOf}`, src: "/api/page?" + new URLSearchParams({ source: r.duplicateOf, page: 1 }) })))))
     : pageView(r);
   document.getElementById("record").replaceChildren(pages, fields);
+}
+
+// The record's deadlines, each with a button to mark it settled (paid, answered, returned): it leaves the calendar.
+function deadlineList(r) {
+  const list = r.deadlines || [];
+  if (!list.length) return null;
+  const settled = r.settledDeadlines || [];
+  return el("div", { class: "deadlines" }, el("h3", {}, "Deadlines"), el("ul", {}, ...list.map((d) => el("li", { "data-kind": d.kind },
+    `${d.day} ${d.kind}: ${d.explanation} `,
+    settled.includes(d.kind) ? el("span", { class: "evidence" }, "settled")
+      : el("button", { type: "button", onclick: () => decide("settle", null, d.kind) }, "settled")))));
 }
 
 async function decide(action, field, value) {

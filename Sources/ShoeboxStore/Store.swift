@@ -112,6 +112,27 @@ public final class Store {
         );
         CREATE INDEX memory_path ON memory(path);
         ALTER TABLE records ADD COLUMN page_json TEXT;
+        """,
+        // 8: a decision may settle a deadline (SQLite cannot change a CHECK: the table is made again, rows kept).
+        """
+        CREATE TABLE decisions_8 (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('accept', 'edit', 'reject', 'duplicate', 'not-duplicate', 'settle')),
+            field TEXT,
+            value TEXT,
+            at TEXT NOT NULL,
+            undone INTEGER NOT NULL DEFAULT 0,
+            who TEXT,
+            before TEXT,
+            after TEXT
+        );
+        INSERT INTO decisions_8(id, path, sha256, action, field, value, at, undone, who, before, after)
+            SELECT id, path, sha256, action, field, value, at, undone, who, before, after FROM decisions;
+        DROP TABLE decisions;
+        ALTER TABLE decisions_8 RENAME TO decisions;
+        CREATE INDEX decisions_path ON decisions(path, sha256);
         """
     ]
 

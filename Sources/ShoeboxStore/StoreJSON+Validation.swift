@@ -277,6 +277,12 @@ extension StoreJSON {
         }
         let name = d["field"] as? String
         let value = d["value"] as? String
+        if action == .settle {
+            guard name == nil, let v = value, Deadline.Kind(rawValue: v) != nil else {
+                throw Problem("\(field).value", "a settle names a deadline kind: \(Deadline.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return
+        }
         guard action == .edit else {
             guard name == nil, value == nil else { throw Problem(field, "only an edit has a field and a value") }
             return

@@ -67,11 +67,12 @@ enum ReviewCommand {
         case .duplicate: return "marked a duplicate"
         case .edit: return "edited"
         case .notDuplicate: return "marked not a duplicate"
+        case .settle: return "settled a deadline of"
         }
     }
 
     /// Applies a JSON Lines file of decisions: every line is checked first; one bad line and nothing is applied.
-    /// A line: {"source": "folder/file.jpg", "action": "accept"|"reject"|"duplicate"|"not-duplicate",
+    /// A line: {"source": "folder/file.jpg", "action": "accept"|"reject"|"duplicate"|"not-duplicate"|"settle",
     /// "fields": {"total": "23.45", …}} (fields are edits made before the action; "action" may be "edit").
     static func apply(_ file: String, store: Store, today: CalendarDay) throws -> ExitCode {
         let data: Data
@@ -147,6 +148,20 @@ enum ReviewCommand {
             }
             guard let actionText = o["action"] as? String, let action = ReviewDecision.Action(rawValue: actionText) else {
                 return bad(number, "\"action\" must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if action == .settle {
+                // {"source", "action": "settle", "deadline": "payment"}: paid, answered, returned.
+                guard let kind = o["deadline"] as? String else {
+                    return bad(number, "a \"settle\" names its \"deadline\" (payment, return-window, …)")
+                }
+                switch Review.validateSettle(kind, record: record) {
+                case .success(let k):
+                    let d = ReviewDecision(action: .settle, value: k)
+                    decisions.append((stored, d))
+                    working[source] = Review.apply([d], to: record)
+                case .failure(let e): bad(number, e.message)
+                }
+                return
             }
             var (lineDecisions, lineOK) = edits(o, record: record, number: number)
             if action == .edit && lineDecisions.isEmpty && lineOK {

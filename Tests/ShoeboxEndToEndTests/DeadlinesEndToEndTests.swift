@@ -59,6 +59,23 @@ import Testing
         // UIDs stay the same on the next export, so a calendar updates instead of adding.
         #expect(try runProgram(shoebox, ["export", "--out", out, "--pipeline", pipeline.path]).code == 0)
         #expect(try runProgram(python, ["-c", script, out + "/exports"]).out == read.out)
+
+        // Paid: settled through the review file, it leaves the list and, on the next export, the calendar.
+        let settle = work.appendingPathComponent("settle.jsonl")
+        try Data(#"{"source": "invoices/eng-invoice-textpdf.pdf", "action": "settle", "deadline": "warranty"}"#.utf8).write(to: settle)
+        let refused = try runProgram(shoebox, ["review", "--out", out, "--apply", settle.path])
+        #expect(
+            refused.code == 2
+                && refused.err.contains("'warranty' is no open deadline of invoices/eng-invoice-textpdf.pdf: its open deadlines are payment"),
+            "\(refused)")
+        try Data(#"{"source": "invoices/eng-invoice-textpdf.pdf", "action": "settle", "deadline": "payment"}"#.utf8).write(to: settle)
+        #expect(try runProgram(shoebox, ["review", "--out", out, "--apply", settle.path]).code == 0)
+        let after = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-04-01", "--json"]).out
+        #expect(!after.contains("\"payment\"") && after.contains("\"warranty\""), "\(after)")
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--pipeline", pipeline.path]).code == 0)
+        let settled = try runProgram(python, ["-c", script, out + "/exports"])
+        #expect(settled.code == 0 && !settled.out.contains("payment-") && settled.out.contains("warranty-"), "\(settled)")
+        #expect(try runProgram(shoebox, ["status", "--out", out, "--accuracy"]).out.contains("1 in the review --apply file"))
     }
 
     @Test func aYearOfMonthlyReceiptsFromOneShopIsOneMonthlySeries() throws {
