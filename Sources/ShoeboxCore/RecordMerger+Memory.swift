@@ -22,8 +22,12 @@ import Foundation
 /// Then the record is routed again: the reasons about required fields are worked out afresh from the fields as they
 /// now stand; the others stay.
 extension RecordMerger {
-    /// Reasons a run adds after the merge and the memory (Duplicates): kept when a record is judged again.
-    public static func addedAfterMerge(_ r: ReviewReason) -> Bool { r == .possibleDuplicate || r == .sameBytes }
+    /// Reasons a run adds after the merge and the memory (Duplicates, a charge after a cancellation): kept when a record is
+    /// judged again.
+    public static func addedAfterMerge(_ r: ReviewReason) -> Bool { r == .possibleDuplicate || r == .sameBytes || r == .chargedAfterCancellation }
+
+    /// `reasons` with `reason` added once, at the end.
+    public static func addingReason(_ reason: ReviewReason, to reasons: [ReviewReason]) -> [ReviewReason] { unique(reasons + [reason]) }
 
     /// The confidence of a name only the memory gives: higher with more confirmed records, never above 0.97.
     static func memoryConfidence(_ confirmations: Int) -> Double { min(0.97, 1 - 0.1 / Double(max(1, confirmations))) }

@@ -37,6 +37,8 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     case eInvoiceDisagreesWithPage
     /// A PDF carries an invoice XML that could not be read (malformed, refused, too large): the page was read instead.
     case eInvoiceUnreadable
+    /// A charge from a recurring series after the day it was marked cancelled: the cancellation did not take.
+    case chargedAfterCancellation
     /// Any other code: a failed record's reason (its `DocumentFailure.code`), or a code read from a store
     /// written by another version, kept as it was read.
     case other(String)
@@ -61,6 +63,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .eInvoiceInconsistent: "e-invoice-inconsistent"
         case .eInvoiceDisagreesWithPage: "e-invoice-page-disagrees"
         case .eInvoiceUnreadable: "e-invoice-unreadable"
+        case .chargedAfterCancellation: "charged-after-cancellation"
         case .other(let code): code
         }
     }
@@ -69,7 +72,8 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
 
     static let simple: [ReviewReason] = [
         .arithmeticMismatch, .lowOCRConfidence, .currencyInferred, .sourcesDisagree, .notAPurchase, .longDocument, .sidecarInvalid,
-        .possibleDuplicate, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage, .eInvoiceUnreadable
+        .possibleDuplicate, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage, .eInvoiceUnreadable,
+        .chargedAfterCancellation
     ]
     static let byCode: [String: ReviewReason] = {
         var out: [String: ReviewReason] = [:]

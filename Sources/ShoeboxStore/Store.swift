@@ -133,6 +133,14 @@ public final class Store {
         DROP TABLE decisions;
         ALTER TABLE decisions_8 RENAME TO decisions;
         CREATE INDEX decisions_path ON decisions(path, sha256);
+        """,
+        // 9: recurring series a person marked cancelled, by merchant, from a day.
+        """
+        CREATE TABLE cancellations (
+            merchant TEXT PRIMARY KEY,
+            day TEXT NOT NULL,
+            at TEXT NOT NULL
+        );
         """
     ]
 

@@ -31,6 +31,8 @@ enum RunCommand {
             progress: progress.handle)
         let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName)
         progress.finish(summary, metrics: metrics)
+        // A charge from a series marked cancelled, after that day: the cancellation did not take.
+        let afterCancellation = try store.flagChargesAfterCancellation(today: today)
         let records = try store.effectiveRecords().map(\.record)
         try RecordFiles.write(records: records, outputDirectory: out)
 
@@ -45,6 +47,9 @@ enum RunCommand {
             print("failed by reason: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
         for r in summary.reviews { print("  review  \(r.source): \(r.reasons.map(\.code).joined(separator: ", "))") }
+        for f in afterCancellation {
+            print("  charged after cancellation  \(f.source): \(f.merchant) was marked cancelled on \(f.cancelledOn.iso); it waits in review")
+        }
         for r in summary.failures { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
         for (folder, reason) in summary.unreadableFolders {
             print(

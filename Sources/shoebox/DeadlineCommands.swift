@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxCore
+import ShoeboxPipeline
 import ShoeboxStore
 
 /// `shoebox deadlines`: the days by which a person must act on the store's documents, overdue first.
@@ -59,16 +60,18 @@ enum DeadlinesCommand {
 /// `shoebox recurring`: series of charges from the same shop at a regular cadence, from the accepted records.
 enum RecurringCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "recurring", valueOptions: ["--out", "--today"], flagOptions: ["--json"])
+        let a = try Arguments(args, verb: "recurring", valueOptions: ["--out", "--today", "--cancel", "--on"], flagOptions: ["--json", "--wait"])
         if a.flags.contains("--help") {
             print(Help.recurring)
             return ExitCode.success
         }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox recurring: takes no arguments. See 'shoebox recurring --help'.") }
         let today = try CommandLineTool.today(a, verb: "recurring")
-        let store = try MemoryCommand.existingStore(CommandLineTool.outputDirectory(a))
+        let out = CommandLineTool.outputDirectory(a)
+        let store = try MemoryCommand.existingStore(out)
+        if let typed = a.values["--cancel"] { try cancel(typed, a: a, out: out, store: store, today: today) }
         let charges = try store.effectiveRecords().compactMap { Charge($0.record) }
-        let series = RecurringCharges.find(charges, cancellations: [], today: today)
+        let series = RecurringCharges.find(charges, cancellations: try store.cancellations(), today: today)
         let burn = RecurringCharges.monthlyBurn(series)
         if a.flags.contains("--json") {
             func money(_ m: Money) -> String { m.decimalString }
@@ -107,5 +110,29 @@ enum RecurringCommand {
         }
         for (currency, m) in burn.sorted(by: { $0.key.code < $1.key.code }) { print("monthly burn: \(m.decimalString) \(currency.code)") }
         return ExitCode.success
+    }
+
+    /// `--cancel MERCHANT --on DAY`: the series marked cancelled; a charge it took after that day goes to review.
+    static func cancel(_ typed: String, a: Arguments, out: String, store: Store, today: CalendarDay) throws {
+        guard let text = a.values["--on"] else {
+            throw UsageError(message: "shoebox recurring: --cancel needs --on YYYY-MM-DD, the day the series was cancelled.")
+        }
+        guard let day = CalendarDay(iso: text), text.count == 10 else {
+            throw UsageError(message: "shoebox recurring: --on takes a day written YYYY-MM-DD, not '\(text)'.")
+        }
+        let lock = try CommandLineTool.lock(out, a, verb: "recurring")
+        defer { withExtendedLifetime(lock) {} }
+        let series = RecurringCharges.find(
+            try store.effectiveRecords().compactMap { Charge($0.record) }, cancellations: try store.cancellations(), today: today)
+        let merchant: String
+        switch RecurringCharges.resolveMerchant(typed, among: series) {
+        case .success(let m): merchant = m
+        case .failure(let e): throw UsageError(message: "shoebox recurring: \(e.description)")
+        }
+        try store.cancel(merchant, on: day, at: ISO8601DateFormatter().string(from: Date()))
+        let flagged = try store.flagChargesAfterCancellation(today: today)
+        try RecordFiles.write(records: try store.effectiveRecords().map(\.record), outputDirectory: out)
+        print("\(merchant): marked cancelled on \(day.iso).")
+        for f in flagged { print("  charged after cancellation: \(f.source) waits in review (charged-after-cancellation)") }
     }
 }

@@ -158,7 +158,7 @@ enum Help {
         """
 
     static let recurring = """
-        usage: shoebox recurring [--out DIR] [--json] [--today YYYY-MM-DD]
+        usage: shoebox recurring [--out DIR] [--json] [--today YYYY-MM-DD] [--cancel NAME --on YYYY-MM-DD [--wait]]
 
         Finds series of charges from the same shop at a regular cadence (weekly, monthly, quarterly,
         yearly) among the accepted records: at least three charges, each within a few days of its due day
@@ -170,6 +170,11 @@ enum Help {
                              lastCharge, nextExpected, status, history}], "monthlyBurn", "byMonth",
                              "byPaymentMethod"}
           --today DATE       judge "stopped" from this day instead of the system date
+          --cancel NAME      mark the series NAME (or a unique part of it) cancelled from --on DAY: any
+                             later charge the pipeline accepted goes to review as
+                             charged-after-cancellation (now and in every run, whose summary names it);
+                             an unknown NAME is refused with the closest series (exit 2)
+          --wait             wait for another command holding the output folder's lock (--cancel)
         """
 
     static let rescore = """

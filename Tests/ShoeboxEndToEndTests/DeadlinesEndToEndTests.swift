@@ -115,5 +115,54 @@ import Testing
         #expect((object["monthlyBurn"] as? [String: String])?["MYR"] != nil)
         let text = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20"])
         #expect(text.out.contains("Kedai Buku Cahaya Ilmu SDN BHD: monthly") && text.out.contains("monthly burn:"), "\(text.out)")
+        // Marked cancelled: an unknown name is refused; the series then stops.
+        let unknown = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20", "--cancel", "Netflx", "--on", "2026-09-20"])
+        #expect(unknown.code == 2 && unknown.err.contains("unknown merchant 'Netflx'"), "\(unknown)")
+        let cancelled = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20", "--cancel", "kedai buku", "--on", "2026-12-01"])
+        #expect(cancelled.code == 0 && cancelled.out.contains("Kedai Buku Cahaya Ilmu SDN BHD: marked cancelled on 2026-12-01."), "\(cancelled)")
+    }
+
+    @Test func aChargeAfterTheCancellationGoesToReview() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let series = work.appendingPathComponent("series")
+        #expect(try runProgram(packageRoot.appendingPathComponent(".build/debug/shoebox-fixtures").path, ["--shop-series", series.path]).code == 0)
+        let books = work.appendingPathComponent("scans/books")
+        try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
+        func add(_ months: ClosedRange<Int>) throws {
+            for month in months {
+                let name = String(format: "kedai-logo-%02ld.png", month)
+                try FileManager.default.copyItem(at: series.appendingPathComponent(name), to: books.appendingPathComponent(name))
+            }
+        }
+        try add(1...5)
+        // The rules alone accept what the memory names (the calibrated gate is tested elsewhere).
+        let pipeline = work.appendingPathComponent("p.json")
+        try Data(#"{"version": 1, "acceptPrecision": 0}"#.utf8).write(to: pipeline)
+        let out = work.appendingPathComponent("out").path
+        let scans = work.appendingPathComponent("scans").path
+        #expect(try runProgram(shoebox, ["run", scans, "--out", out, "--today", "2026-12-20", "--pipeline", pipeline.path]).code == 0)
+        let file = work.appendingPathComponent("d.jsonl")
+        try Data(
+            (1...5).map {
+                String(
+                    format:
+                        #"{"source": "books/kedai-logo-%02ld.png", "action": "accept", "fields": {"merchant": "Kedai Buku Cahaya Ilmu SDN BHD"}}"#, $0
+                )
+            }
+            .joined(separator: "\n").utf8
+        ).write(to: file)
+        #expect(try runProgram(shoebox, ["review", "--out", out, "--apply", file.path, "--today", "2026-12-20"]).code == 0)
+        #expect(
+            try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20", "--cancel", "Kedai Buku", "--on", "2026-05-20"]).code == 0)
+        // June's charge came after the cancellation: named in the run's summary, and in review with that reason.
+        try add(6...6)
+        let run = try runProgram(shoebox, ["run", scans, "--out", out, "--today", "2026-12-20", "--pipeline", pipeline.path])
+        #expect(
+            run.out.contains(
+                "charged after cancellation  books/kedai-logo-06.png: Kedai Buku Cahaya Ilmu SDN BHD was marked cancelled on 2026-05-20"),
+            "\(run.out)")
+        let status = try runProgram(shoebox, ["status", "--out", out]).out
+        #expect(status.contains("review  books/kedai-logo-06.png:") && status.contains("charged-after-cancellation"), "\(status)")
     }
 }

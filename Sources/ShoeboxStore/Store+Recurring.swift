@@ -1,0 +1,55 @@
+import Foundation
+public import ShoeboxCore
+
+/// Recurring series a person marked cancelled (`shoebox recurring --cancel`), and the charges that came after.
+extension Store {
+    public func cancellations() throws(StoreError) -> [Cancellation] {
+        let rows = try wrap { () throws(DatabaseError) in try db.query("SELECT merchant, day FROM cancellations ORDER BY merchant") }
+        return rows.compactMap { r in
+            guard let m = r[0].text, let d = r[1].text.flatMap(CalendarDay.init(iso:)) else { return nil }
+            return Cancellation(merchant: m, day: d)
+        }
+    }
+
+    /// Marks the series of `merchant` cancelled from `day` (a later mark replaces an earlier one).
+    public func cancel(_ merchant: String, on day: CalendarDay, at: String) throws(StoreError) {
+        try wrap { () throws(DatabaseError) in
+            try db.query("INSERT OR REPLACE INTO cancellations(merchant, day, at) VALUES (?, ?, ?)", [.text(merchant), .text(day.iso), .text(at)])
+        }
+    }
+
+    /// Sends each charge a cancelled series took after its cancellation to review (`charged-after-cancellation`), when
+    /// the pipeline accepted it and no person decided on it; returns them with their series' merchant and day.
+    public func flagChargesAfterCancellation(today: CalendarDay) throws(StoreError) -> [(source: String, merchant: String, cancelledOn: CalendarDay)]
+    {
+        let cancelled = try cancellations()
+        guard !cancelled.isEmpty else { return [] }
+        let decided = try decisions()
+        let pairs = try effectiveRecords()
+        let series = RecurringCharges.find(pairs.compactMap { Charge($0.record) }, cancellations: cancelled, today: today)
+        let suggestions = Dictionary(pairs.map { ($0.suggestion.source, $0.suggestion) }, uniquingKeysWith: { a, _ in a })
+        var flagged: [(String, String, CalendarDay)] = []
+        try wrap { () throws(DatabaseError) in
+            try db.transaction { () throws(DatabaseError) in
+                for s in series {
+                    guard let day = s.cancelledOn else { continue }
+                    for source in s.chargesAfterCancellation {
+                        guard var r = suggestions[source], r.status == .accepted, (decided[source] ?? []).isEmpty else { continue }
+                        r.status = .review
+                        r.reviewedBy = nil
+                        r.reasons = RecordMerger.addingReason(.chargedAfterCancellation, to: r.reasons)
+                        try db.query(
+                            "UPDATE records SET status = 'review', json = ? WHERE source_id = (SELECT id FROM sources WHERE path = ?)",
+                            [.text(r.jsonLine()), .text(source)])
+                        try db.query("UPDATE sources SET state = 'review' WHERE path = ?", [.text(source)])
+                        try db.query(
+                            "INSERT INTO review_items(source_id, reasons) SELECT id, ? FROM sources WHERE path = ?",
+                            [.text(r.reasons.map(\.code).joined(separator: ",")), .text(source)])
+                        flagged.append((source, s.merchant, day))
+                    }
+                }
+            }
+        }
+        return flagged
+    }
+}
