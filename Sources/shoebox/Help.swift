@@ -243,6 +243,9 @@ enum Help {
                          An expense without a receipt: {"action": "add", "folder": "trip", "fields":
                          {"date": "2026-03-20", "merchant": "Parking", "total": "4.50 EUR"}} (also
                          currency, referenceNumber, paymentMethod, category, note), checked as edits are.
+                         A deadline met: {"source": …, "action": "settle", "deadline": "payment"}. A
+                         series cancelled: {"action": "cancel-series", "merchant": "netflix", "on":
+                         "2026-05-20"} (a later charge goes to review as charged-after-cancellation).
                          Every line is checked first (against the record as the lines before leave it):
                          a bad line is reported with its line number and nothing is applied (exit 2).
                          Any record but a failed one may be decided: an accepted one corrected shows the

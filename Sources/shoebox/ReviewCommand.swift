@@ -99,6 +99,13 @@ enum ReviewCommand {
         let at = ISO8601DateFormatter().string(from: Date())
         try store.decide(decisions, at: at, by: .apply)
         for entry in batch.entries { try store.addByHand(entry, at: at, by: .apply) }
+        for c in batch.cancellations {
+            try store.cancel(c.merchant, on: c.day, at: at)
+            print("\(c.merchant): marked cancelled on \(c.day.iso).")
+        }
+        for f in batch.cancellations.isEmpty ? [] : try store.flagChargesAfterCancellation(today: today) {
+            print("  charged after cancellation: \(f.source) waits in review (charged-after-cancellation)")
+        }
         let added = batch.entries.isEmpty ? "" : "; \(batch.entries.count) expense\(batch.entries.count == 1 ? "" : "s") entered by hand"
         print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(file)\(added)")
         return ExitCode.success
@@ -117,6 +124,8 @@ enum ReviewCommand {
         var decisions: [(record: DocumentRecord, decision: ReviewDecision)] = []
         /// Expenses without a receipt (`"action": "add"`), entered after the decisions.
         var entries: [DocumentRecord] = []
+        /// Series marked cancelled (`"action": "cancel-series"`), saved after the decisions.
+        var cancellations: [Cancellation] = []
         var errors: [String] = []
         // Each record as the lines before have left it, so an edit is checked against earlier edits (a currency
         // set on line 1 lets line 2 type a total without one); and the line of each record's final decision.
@@ -137,6 +146,7 @@ enum ReviewCommand {
                 return bad(number, "not a JSON object")
             }
             if o["action"] as? String == "add" { return add(o, number: number) }
+            if o["action"] as? String == "cancel-series" { return cancelSeries(o, number: number) }
             guard let source = o["source"] as? String else { return bad(number, "no \"source\"") }
             guard let stored = records[source] else { return bad(number, "\(source) is not in the store") }
             let record = working[source] ?? stored
@@ -173,6 +183,22 @@ enum ReviewCommand {
             if lineOK {
                 decisions += lineDecisions.map { (stored, $0) }
                 working[source] = Review.apply(lineDecisions, to: record)
+            }
+        }
+
+        /// `{"action": "cancel-series", "merchant": "Netflix", "on": "2026-05-20"}`: a recurring series marked cancelled, as
+        /// `shoebox recurring --cancel` marks it (the name may be a unique part of the series').
+        mutating func cancelSeries(_ o: [String: Any], number: Int) {
+            guard let typed = o["merchant"] as? String, let text = o["on"] as? String else {
+                return bad(number, "a \"cancel-series\" needs \"merchant\" and \"on\" (YYYY-MM-DD)")
+            }
+            guard let day = CalendarDay(iso: text), text.count == 10 else {
+                return bad(number, "\"on\" must be a day written YYYY-MM-DD, not '\(text)'")
+            }
+            let series = RecurringCharges.find(records.values.compactMap { Charge($0) }, cancellations: [], today: today)
+            switch RecurringCharges.resolveMerchant(typed, among: series) {
+            case .success(let m): cancellations.append(Cancellation(merchant: m, day: day))
+            case .failure(let e): bad(number, e.description)
             }
         }
 

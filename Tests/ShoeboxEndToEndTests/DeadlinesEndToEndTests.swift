@@ -153,8 +153,14 @@ import Testing
             .joined(separator: "\n").utf8
         ).write(to: file)
         #expect(try runProgram(shoebox, ["review", "--out", out, "--apply", file.path, "--today", "2026-12-20"]).code == 0)
-        #expect(
-            try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20", "--cancel", "Kedai Buku", "--on", "2026-05-20"]).code == 0)
+        // Marked cancelled through the review file, as `recurring --cancel` marks it.
+        let cancel = work.appendingPathComponent("c.jsonl")
+        try Data(#"{"action": "cancel-series", "merchant": "Kedai Buku", "on": "2026-05-20"}"#.utf8).write(to: cancel)
+        let marked = try runProgram(shoebox, ["review", "--out", out, "--apply", cancel.path, "--today", "2026-12-20"])
+        #expect(marked.code == 0 && marked.out.contains("Kedai Buku Cahaya Ilmu SDN BHD: marked cancelled on 2026-05-20."), "\(marked)")
+        try Data(#"{"action": "cancel-series", "merchant": "Netflx", "on": "2026-05-20"}"#.utf8).write(to: cancel)
+        let refused = try runProgram(shoebox, ["review", "--out", out, "--apply", cancel.path, "--today", "2026-12-20"])
+        #expect(refused.code == 2 && refused.err.contains("c.jsonl:1: unknown merchant 'Netflx'"), "\(refused)")
         // June's charge came after the cancellation: named in the run's summary, and in review with that reason.
         try add(6...6)
         let run = try runProgram(shoebox, ["run", scans, "--out", out, "--today", "2026-12-20", "--pipeline", pipeline.path])
