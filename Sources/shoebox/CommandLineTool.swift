@@ -208,6 +208,12 @@ enum CommandLineTool {
         }
     }
 
+    /// The store in `out`, which must already be there.
+    static func existingStore(_ out: String) throws -> Store {
+        try requireStore(out)
+        return try Store(directory: out)
+    }
+
     /// The pipeline file: --pipeline, else pipelines/default.json when present, else the built-in defaults.
     static func pipeline(_ a: Arguments) throws(PipelineError) -> (PipelineConfig, String) {
         let explicit = a.values["--pipeline"]

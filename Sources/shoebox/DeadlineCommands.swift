@@ -19,7 +19,7 @@ enum DeadlinesCommand {
             return n
         }
         let today = try CommandLineTool.today(a, verb: "deadlines")
-        let store = try MemoryCommand.existingStore(CommandLineTool.outputDirectory(a))
+        let store = try CommandLineTool.existingStore(CommandLineTool.outputDirectory(a))
         // Accepted records and those waiting in review (marked): a deadline runs whether or not a person has looked yet.
         let records = try store.effectiveRecords().map(\.record).filter { $0.status == .accepted || $0.status == .review }
         let open = DeadlineFiles.open(records).filter { within == nil || $0.deadline.day <= today.adding(days: within!) }
@@ -68,7 +68,7 @@ enum RecurringCommand {
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox recurring: takes no arguments. See 'shoebox recurring --help'.") }
         let today = try CommandLineTool.today(a, verb: "recurring")
         let out = CommandLineTool.outputDirectory(a)
-        let store = try MemoryCommand.existingStore(out)
+        let store = try CommandLineTool.existingStore(out)
         if let typed = a.values["--cancel"] { try cancel(typed, a: a, out: out, store: store, today: today) }
         let charges = try store.effectiveRecords().compactMap { Charge($0.record) }
         let series = RecurringCharges.find(charges, cancellations: try store.cancellations(), today: today)

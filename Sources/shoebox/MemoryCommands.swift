@@ -12,7 +12,7 @@ enum MemoryCommand {
             return a.flags.contains("--help") ? ExitCode.success : ExitCode.usage
         }
         let out = CommandLineTool.outputDirectory(a)
-        let store = try existingStore(out)
+        let store = try CommandLineTool.existingStore(out)
         switch (a.positionals[0], a.positionals.count) {
         case ("list", 1):
             let entries = try store.memory().entries()
@@ -41,11 +41,6 @@ enum MemoryCommand {
         default:
             throw UsageError(message: "shoebox memory: use `memory list [--json]` or `memory forget KEY`. See 'shoebox memory --help'.")
         }
-    }
-
-    static func existingStore(_ out: String) throws -> Store {
-        try CommandLineTool.requireStore(out)
-        return try Store(directory: out)
     }
 
     /// One line per key: the shop it names (the latest confirmed name) and how many records confirmed it; a key with
@@ -95,7 +90,7 @@ enum RescoreCommand {
         }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox rescore: takes no arguments. See 'shoebox rescore --help'.") }
         let out = CommandLineTool.outputDirectory(a)
-        let store = try MemoryCommand.existingStore(out)
+        let store = try CommandLineTool.existingStore(out)
         let (config, _) = try CommandLineTool.pipeline(a)
         let lock = try CommandLineTool.lock(out, a, verb: "rescore")
         defer { withExtendedLifetime(lock) {} }
