@@ -64,12 +64,34 @@ public struct DeadlinePresets: Hashable, Sendable, Codable {
     public var warrantyMonths: Int?
     public var payReducedDays: Int?
     public var objectionDays: Int?
+    /// What every document of the folder is (a folder of fines, of contracts), unless its sidecar says otherwise.
+    public var documentKind: DocumentKind?
 
-    public init(returnWindowDays: Int? = nil, warrantyMonths: Int? = nil, payReducedDays: Int? = nil, objectionDays: Int? = nil) {
+    public init(
+        returnWindowDays: Int? = nil, warrantyMonths: Int? = nil, payReducedDays: Int? = nil, objectionDays: Int? = nil,
+        documentKind: DocumentKind? = nil
+    ) {
         self.returnWindowDays = returnWindowDays
         self.warrantyMonths = warrantyMonths
         self.payReducedDays = payReducedDays
         self.objectionDays = objectionDays
+        self.documentKind = documentKind
+    }
+
+    /// The ranges the pipeline file allows: days 1…3650, warranty months 1…240.
+    public static let dayRange = 1...3650
+    public static let monthRange = 1...240
+
+    /// These presets with any window outside its range dropped: presets that come back from a store or an import are
+    /// counted with only what a pipeline file could have set.
+    var bounded: DeadlinePresets {
+        var p = self
+        func keep(_ v: Int?, _ r: ClosedRange<Int>) -> Int? { v.flatMap { r.contains($0) ? $0 : nil } }
+        p.returnWindowDays = keep(returnWindowDays, Self.dayRange)
+        p.warrantyMonths = keep(warrantyMonths, Self.monthRange)
+        p.payReducedDays = keep(payReducedDays, Self.dayRange)
+        p.objectionDays = keep(objectionDays, Self.dayRange)
+        return p
     }
 }
 

@@ -17,6 +17,7 @@ extension DocumentRecord {
         case "tax": return comparedValue("taxByRate")
         case "net": return subtotal?.decimalString
         case "dueDate": return dueDate?.iso
+        case "receivedOn": return receivedOn?.iso
         case "taxByRate":
             guard let digits = currency?.minorDigits ?? tax.first?.amount.currency.minorDigits else { return nil }
             return TaxByRate.text(tax.map { ($0.rate, $0.amount.minorUnits) }, digits: digits)

@@ -31,6 +31,8 @@ public enum Field: String, Sendable, Codable, CaseIterable, CodingKeyRepresentab
     case category, note
     /// The tax lines as a person gives them: "19=2.65; 7=1.05" (rate in %, amount in the record's currency).
     case tax
+    /// The day a letter (a fine) reached the person: its windows count from it. From the sidecar, or typed in review.
+    case receivedOn
 }
 
 /// Where a value came from: a line of the document (`ocr` as tesseract read it, `ocr-ppocr` as the second reader
@@ -145,6 +147,12 @@ public struct DocumentRecord: Hashable, Sendable {
     public var deadlines: [Deadline] = []
     /// The deadlines a person settled (paid, answered, returned): they leave the calendar.
     public var settledDeadlines: [Deadline.Kind] = []
+    /// The day a letter (a fine) was received, from its sidecar or typed in review: a fine's windows count from it.
+    public var receivedOn: CalendarDay?
+    /// What the deadlines were counted from besides the record's own fields (terms read from the page, the due day
+    /// stated, the folder's presets): kept so that a corrected date or a received-on day typed in review counts them
+    /// again (`recountingDeadlines`).
+    public var deadlineFacts: DeadlineFacts?
     /// The structured invoice, when the document is an e-invoice or carries one (ZUGFeRD, Factur-X, XRechnung).
     public var eInvoice: EInvoice?
     /// What a person should know about the e-invoice: sums it states that its figures do not give, values the
@@ -194,7 +202,7 @@ extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
         case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, deadlines,
-            settledDeadlines, eInvoice,
+            settledDeadlines, receivedOn, deadlineFacts, eInvoice,
             eInvoiceProblems, sidecarProblems,
             confidence, trust,
             evidence,
@@ -239,6 +247,8 @@ extension DocumentRecord: Codable {
         try c.encode(dueDate?.iso, forKey: .dueDate)
         if !deadlines.isEmpty { try c.encode(deadlines, forKey: .deadlines) }
         if !settledDeadlines.isEmpty { try c.encode(settledDeadlines, forKey: .settledDeadlines) }
+        try c.encodeIfPresent(receivedOn, forKey: .receivedOn)
+        try c.encodeIfPresent(deadlineFacts, forKey: .deadlineFacts)
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
         if !sidecarProblems.isEmpty { try c.encode(sidecarProblems, forKey: .sidecarProblems) }
@@ -322,6 +332,8 @@ extension DocumentRecord: Codable {
         }
         deadlines = try c.decodeIfPresent([Deadline].self, forKey: .deadlines) ?? []
         settledDeadlines = try c.decodeIfPresent([Deadline.Kind].self, forKey: .settledDeadlines) ?? []
+        receivedOn = try c.decodeIfPresent(CalendarDay.self, forKey: .receivedOn)
+        deadlineFacts = try c.decodeIfPresent(DeadlineFacts.self, forKey: .deadlineFacts)
         eInvoice = try c.decodeIfPresent(EInvoice.self, forKey: .eInvoice)
         eInvoiceProblems = try c.decodeIfPresent([String].self, forKey: .eInvoiceProblems) ?? []
         sidecarProblems = try c.decodeIfPresent([String].self, forKey: .sidecarProblems) ?? []

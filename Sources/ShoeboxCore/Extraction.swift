@@ -190,7 +190,7 @@ struct TaxReading: Hashable, Sendable, Codable {
     public let amount: AmountReading
 }
 
-public enum DocumentKind: String, Sendable, Codable {
+public enum DocumentKind: String, Sendable, Codable, CaseIterable {
     case receipt, invoice
     case creditNote = "credit-note"
     /// Quotes, statements, balance screens: paper that proves no purchase.

@@ -54,11 +54,13 @@ public struct Sidecar: Sendable, Equatable {
     public var note: String?
     /// The day a letter (a fine) was received: what its windows count from, never the letter's printed date.
     public var receivedOn: CalendarDay?
+    /// What the document is (`fine`, `contract`, `invoice` …), when the person says so beside the scan.
+    public var documentKind: DocumentKind?
     public var problems: [String] = []
 
     public init() {}
 
-    static let knownKeys: Set<String> = ["merchant", "date", "total", "currency", "referenceNumber", "category", "note", "receivedOn"]
+    static let knownKeys: Set<String> = ["merchant", "date", "total", "currency", "referenceNumber", "category", "note", "receivedOn", "documentKind"]
 
     /// Reads a sidecar's bytes. Not a JSON object at all: one problem, no fields.
     public static func parse(_ data: [UInt8], today: CalendarDay) -> Sidecar {
@@ -127,6 +129,14 @@ public struct Sidecar: Sendable, Equatable {
             } else {
                 let line = Sidecar.line(of: "receivedOn", in: data).map { " (line \($0))" } ?? ""
                 s.problems.append("'receivedOn' \(d)\(line) is not a day written YYYY-MM-DD from \(FieldInput.earliestYear)-01-01 to \(today.iso)")
+            }
+        }
+        if let k = text("documentKind") {
+            if let kind = DocumentKind(rawValue: k) {
+                s.documentKind = kind
+            } else {
+                let line = Sidecar.line(of: "documentKind", in: data).map { " (line \($0))" } ?? ""
+                s.problems.append("'documentKind' \(k)\(line) is not one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
         return s

@@ -90,6 +90,7 @@ public struct PipelineConfig: Sendable, Equatable {
                     + deadlinePresets.keys.sorted().map { f in
                         let p = deadlinePresets[f]!
                         return "\(f)=\(p.returnWindowDays ?? 0),\(p.warrantyMonths ?? 0),\(p.payReducedDays ?? 0),\(p.objectionDays ?? 0)"
+                            + (p.documentKind.map { ",\($0.rawValue)" } ?? "")
                     }.joined(separator: ";"))
     }
 
@@ -179,7 +180,8 @@ private struct ConfigReader {
         }
     }
 
-    /// `"deadlines"`: per folder, its windows in days (1…3650) or warranty months (1…240); unknown keys refused.
+    /// `"deadlines"`: per folder, its windows in days (1…3650) or warranty months (1…240) and the kind of its documents;
+    /// unknown keys refused.
     func presets(_ value: Any) throws(PipelineConfig.ConfigError) -> [String: DeadlinePresets] {
         guard let folders = value as? [String: Any] else { throw fail("key \"deadlines\" must be an object of folders") }
         var out: [String: DeadlinePresets] = [:]
@@ -189,12 +191,18 @@ private struct ConfigReader {
             for (k, x) in o {
                 let key = "deadlines.\(folder).\(k)"
                 switch k {
-                case "returnWindowDays": p.returnWindowDays = try int(key, x, 1...3650, " days")
-                case "warrantyMonths": p.warrantyMonths = try int(key, x, 1...240, " months")
-                case "payReducedDays": p.payReducedDays = try int(key, x, 1...3650, " days")
-                case "objectionDays": p.objectionDays = try int(key, x, 1...3650, " days")
+                case "returnWindowDays": p.returnWindowDays = try int(key, x, DeadlinePresets.dayRange, " days")
+                case "warrantyMonths": p.warrantyMonths = try int(key, x, DeadlinePresets.monthRange, " months")
+                case "payReducedDays": p.payReducedDays = try int(key, x, DeadlinePresets.dayRange, " days")
+                case "objectionDays": p.objectionDays = try int(key, x, DeadlinePresets.dayRange, " days")
+                case "documentKind":
+                    guard let s = x as? String, let kind = DocumentKind(rawValue: s) else {
+                        throw fail("key \"\(key)\" must be one of \(DocumentKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    p.documentKind = kind
                 default:
-                    throw fail("key \"\(key)\" is unknown (known: returnWindowDays, warrantyMonths, payReducedDays, objectionDays)")
+                    throw fail(
+                        "key \"\(key)\" is unknown (known: returnWindowDays, warrantyMonths, payReducedDays, objectionDays, documentKind)")
                 }
             }
             out[folder] = p

@@ -7,19 +7,64 @@ import Foundation
 extension RecordMerger {
     public func withDeadlines(_ record: DocumentRecord, extraction: Extraction?, sidecar: Sidecar?, presets: DeadlinePresets) -> DocumentRecord {
         guard record.status == .accepted || record.status == .review else { return record }
+        var r = RecordMerger.withDocumentKind(record, given: sidecar?.documentKind ?? presets.documentKind)
+        if r.receivedOn == nil, let day = sidecar?.receivedOn {
+            r.receivedOn = day
+            r.evidence[.receivedOn] = FieldEvidence(source: .sidecar)
+        }
+        // The due day the document states (an e-invoice's), not one counted from terms on an earlier count.
+        let stated = r.deadlineFacts == nil ? r.dueDate : r.deadlineFacts?.statedDueDate
+        r.deadlineFacts = DeadlineFacts(
+            kind: r.documentKind ?? .receipt, documentDate: r.date, paymentTerm: extraction?.paymentTerm, statedDueDate: stated,
+            presets: presets, receivedOn: r.receivedOn, contract: extraction?.contractTerms)
+        return r.recountingDeadlines(sendProblemsToReview: true)
+    }
+
+    /// The kind a sidecar or the folder's preset gives, over the one read from the page. A page read as a kind of its
+    /// own (a credit note, a fine, a contract, no purchase: anything but a plain receipt) that the given kind
+    /// contradicts goes to review (`document-kind-disagrees`): the person's word is used, and not silently.
+    static func withDocumentKind(_ record: DocumentRecord, given: DocumentKind?) -> DocumentRecord {
+        guard let given, given != record.documentKind else { return record }
         var r = record
-        let facts = DeadlineFacts(
-            kind: r.documentKind ?? .receipt, documentDate: r.date, paymentTerm: extraction?.paymentTerm, statedDueDate: r.dueDate,
-            presets: presets, receivedOn: sidecar?.receivedOn, contract: extraction?.contractTerms)
+        let read = r.documentKind ?? .receipt
+        r.documentKind = given
+        if read != .receipt, read != given {
+            r.reasons = unique(r.reasons + [.documentKindDisagrees])
+            r.status = .review
+            r.reviewedBy = nil
+        }
+        return r
+    }
+}
+
+extension DocumentRecord {
+    /// The deadlines counted again from the record as it stands (its kind, its date, its received-on day) and the facts
+    /// the pipeline kept (`deadlineFacts`): after a person corrects the date or types the day a fine was received.
+    /// A deadline settled before stays settled. With `sendProblemsToReview` (the pipeline's first count), a problem
+    /// sends the record to review; after a person's edit, the problems a record in review waits for are brought up to
+    /// date (a received-on day typed clears `fine-received-on-missing`), and an accepted record stays accepted.
+    public func recountingDeadlines(sendProblemsToReview: Bool = false) -> DocumentRecord {
+        guard var facts = deadlineFacts else { return self }
+        var r = self
+        facts.kind = documentKind ?? .receipt
+        facts.documentDate = date
+        facts.receivedOn = receivedOn
+        facts.presets = facts.presets.bounded
+        r.deadlineFacts = facts
         let result = Deadlines.compute(facts)
         r.deadlines = result.deadlines
         // The invoice's due day, read from its terms, is the due date the exports show.
-        if r.dueDate == nil, let pay = result.deadlines.first(where: { $0.kind == .payment }) { r.dueDate = pay.day }
+        r.dueDate = facts.statedDueDate ?? result.deadlines.first(where: { $0.kind == .payment })?.day
         let problems = result.problems.map { ReviewReason(code: $0.code) }
-        guard !problems.isEmpty else { return r }
-        r.reasons = RecordMerger.unique(r.reasons + problems)
-        r.status = .review
-        r.reviewedBy = nil
+        let deadlineCodes = Set(DeadlineProblem.allCases.map(\.code))
+        if sendProblemsToReview {
+            guard !problems.isEmpty else { return r }
+            r.reasons = RecordMerger.unique(r.reasons + problems)
+            r.status = .review
+            r.reviewedBy = nil
+        } else if r.status == .review {
+            r.reasons = RecordMerger.unique(r.reasons.filter { !deadlineCodes.contains($0.code) } + problems)
+        }
         return r
     }
 }

@@ -53,7 +53,7 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
 public enum Review {
     /// Fields a person may edit.
     public static let editableFields: [Field] = [
-        .merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note, .tax
+        .merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note, .tax, .receivedOn
     ]
 
     /// A typed total above 10¹² (in cents: 10¹⁴) is a typing mistake; the bound also keeps every conversion of
@@ -105,6 +105,17 @@ public enum Review {
                 return .failure(
                     ReviewInputError(
                         "'\(v)' is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso). Type it as 2026-03-14 or 14.03.2026."))
+            }
+            return .success(d.iso)
+        case .receivedOn:
+            guard let d = FieldInput.date(v, today: today) else {
+                return .failure(
+                    ReviewInputError(
+                        "'\(v)' is not a day from \(FieldInput.earliestYear)-01-01 to \(today.iso): type the day the letter arrived as 2026-03-02 or 02.03.2026."
+                    ))
+            }
+            if let date = record.date, d < date {
+                return .failure(ReviewInputError("\(d.iso) is before the letter's own date \(date.iso): a letter is received after it is dated."))
             }
             return .success(d.iso)
         case .currency: return validateCurrency(v, record: record)
@@ -353,10 +364,15 @@ public enum Review {
                         guard !lines.isEmpty else { continue }
                         r.tax = lines
                     }
+                case .receivedOn:
+                    guard let day = CalendarDay(iso: value) else { continue }
+                    r.receivedOn = day
                 case .sellerTaxID: continue
                 }
                 r.confidence[field] = 1
                 r.evidence[field] = FieldEvidence(source: .person)
+                // A corrected date moves what counts from it; a received-on day typed makes a fine's windows.
+                if field == .date || field == .receivedOn { r = r.recountingDeadlines() }
             case .accept:
                 r.status = .accepted
                 r.reasons = []

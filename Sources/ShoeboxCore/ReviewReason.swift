@@ -39,6 +39,9 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     case eInvoiceUnreadable
     /// A charge from a recurring series after the day it was marked cancelled: the cancellation did not take.
     case chargedAfterCancellation
+    /// The sidecar or the folder's preset says the document is another kind than the page reads as (a credit note
+    /// in a folder of invoices): the given kind is used, and a person checks it.
+    case documentKindDisagrees
     /// Any other code: a failed record's reason (its `DocumentFailure.code`), or a code read from a store
     /// written by another version, kept as it was read.
     case other(String)
@@ -64,6 +67,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .eInvoiceDisagreesWithPage: "e-invoice-page-disagrees"
         case .eInvoiceUnreadable: "e-invoice-unreadable"
         case .chargedAfterCancellation: "charged-after-cancellation"
+        case .documentKindDisagrees: "document-kind-disagrees"
         case .other(let code): code
         }
     }
@@ -73,7 +77,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     static let simple: [ReviewReason] = [
         .arithmeticMismatch, .lowOCRConfidence, .currencyInferred, .sourcesDisagree, .notAPurchase, .longDocument, .sidecarInvalid,
         .possibleDuplicate, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage, .eInvoiceUnreadable,
-        .chargedAfterCancellation
+        .chargedAfterCancellation, .documentKindDisagrees
     ]
     static let byCode: [String: ReviewReason] = {
         var out: [String: ReviewReason] = [:]

@@ -14,6 +14,8 @@ public import ShoeboxStore
 /// - `POST /api/decide`: `{"source", "action": accept|reject|duplicate|not-duplicate|edit, "field", "value"}`.
 /// - `POST /api/undo`: takes back the last decision.
 /// - `POST /api/add`: an expense without a receipt, `{"folder", "fields": {"date", "merchant", "total", …}}`.
+/// - `GET /api/series?source=`: the recurring series the record is a charge of, if any (`{"series": null}` else).
+/// - `POST /api/cancel-series`: `{"merchant", "on": "YYYY-MM-DD"}`, through `Store.cancelSeries` like `recurring --cancel`.
 public final class ReviewApp: @unchecked Sendable {
     let store: Store
     let guarding: ServeGuard
@@ -41,6 +43,8 @@ public final class ReviewApp: @unchecked Sendable {
             case ("POST", "/api/decide"): response = try decide(r.body)
             case ("POST", "/api/undo"): response = try undo()
             case ("POST", "/api/add"): response = try add(r.body)
+            case ("GET", "/api/series"): response = try series(of: r.query["source"] ?? "")
+            case ("POST", "/api/cancel-series"): response = try cancelSeries(r.body)
             default: response = .text(404, "Nothing here: '\(r.path)'.")
             }
         } catch {
@@ -172,6 +176,38 @@ public final class ReviewApp: @unchecked Sendable {
             try store.addByHand(record, at: ISO8601DateFormatter().string(from: Date()), by: .browser)
             let now = try store.effectiveRecord(path: record.source)?.record ?? record
             return .json(200, ["record": ReviewApp.object(now)])
+        }
+    }
+
+    /// The series a record is a charge of: its own charges, or one it took after the series was cancelled.
+    func series(of source: String) throws -> HTTPResponse {
+        let found = try store.recurringSeries(today: today).first { s in
+            s.history.contains { $0.source == source } || s.chargesAfterCancellation.contains(source)
+        }
+        guard let s = found else { return .json(200, ["series": NSNull()]) }
+        return .json(200, ["series": ReviewApp.object(s)])
+    }
+
+    static func object(_ s: Series) -> [String: Any] {
+        [
+            "merchant": s.merchant, "cadence": s.cadence.rawValue, "amount": s.amount.decimalString, "currency": s.currency.code,
+            "charges": s.history.count, "lastCharge": s.lastCharge.iso, "nextExpected": s.nextExpected.iso, "status": s.status.rawValue,
+            "cancelledOn": s.cancelledOn?.iso ?? NSNull()
+        ]
+    }
+
+    /// `{"merchant", "on"}`: the series marked cancelled from that day; its later charges go to review.
+    func cancelSeries(_ body: [UInt8]) throws -> HTTPResponse {
+        guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let typed = o["merchant"] as? String,
+            let text = o["on"] as? String
+        else { return .json(400, ["error": "a cancellation is a JSON object with \"merchant\" and \"on\"."]) }
+        guard let day = CalendarDay(iso: text), text.count == 10 else {
+            return .json(422, ["error": "'\(text)' is not a day: write the day the series was cancelled as YYYY-MM-DD."])
+        }
+        switch try store.cancelSeries(named: typed, on: day, today: today, at: ISO8601DateFormatter().string(from: Date())) {
+        case .failure(let e): return .json(422, ["error": e.description])
+        case .success(let done):
+            return .json(200, ["merchant": done.merchant, "on": day.iso, "flagged": done.flagged.map(\.source)])
         }
     }
 

@@ -77,6 +77,7 @@ async function open(i) {
   state.geometry = data.geometry;
   state.categories = data.categories || [];
   state.editable = data.editable || [];
+  state.today = data.today;
   state.page = firstEvidencePage(data.geometry);
   show(data.record);
 }
@@ -156,7 +157,8 @@ function alternatesOf(r) {
 function show(r) {
   const taxText = (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");
   const shown = (f) => (f === "tax" ? taxText || null : r[f]);
-  const rows = ["merchant", "date", "total", "currency", "tax", "referenceNumber", "paymentMethod", "category", "note"].map((f) => {
+  const rows = ["merchant", "date", "total", "currency", "tax", "referenceNumber", "paymentMethod", "category", "note",
+    ...(asksReceivedOn(r) ? ["receivedOn"] : [])].map((f) => {
     const ev = (r.evidence || {})[f];
     const conf = (r.confidence || {})[f];
     return el("tr", {}, el("th", {}, f), el("td", { "data-field": f }, shown(f) === null || shown(f) === undefined ? "—" : String(shown(f)),
@@ -171,11 +173,11 @@ function show(r) {
   }
   const fields = el("div", { class: "fields" },
     el("h2", {}, r.source),
-    el("p", {}, `${r.status}`, " ", ...(r.reasons || []).map((x) => el("span", { class: "reason" }, x))),
+    el("p", {}, `${r.status}`, r.documentKind ? ` · ${r.documentKind}` : "", " ", ...(r.reasons || []).map((x) => el("span", { class: "reason" }, x))),
     ...[...(r.eInvoiceProblems || []), ...(r.sidecarProblems || []).map((p) => `sidecar: ${p}`)].map((p) => el("p", { class: "problem" }, `! ${p}`)),
     el("table", {}, ...rows),
     alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null,
-    deadlineList(r));
+    deadlineList(r), el("div", { id: "series" }));
   // A suspected duplicate: its original's first page beside it, to compare at a glance (d: a duplicate, n: not).
   const pages = r.duplicateOf
     ? el("div", { class: "pair" }, pageView(r), el("div", { class: "page original" },
@@ -184,6 +186,34 @@ function show(r) {
         el("img", { alt: `the original ${r.duplicateOf}`, src: "/api/page?" + new URLSearchParams({ source: r.duplicateOf, page: 1 }) })))))
     : pageView(r);
   document.getElementById("record").replaceChildren(pages, fields);
+  showSeries(r);
+}
+
+// A fine's windows count from the day its letter arrived: the field is shown (and editable) for fines.
+function asksReceivedOn(r) { return r.documentKind === "fine" || !!r.receivedOn; }
+
+// The recurring series the record is a charge of, and a way to mark it cancelled from a day: a later charge then
+// goes to review as charged-after-cancellation, as with `shoebox recurring --cancel`.
+async function showSeries(r) {
+  let s;
+  try { s = (await get("/api/series?" + new URLSearchParams({ source: r.source }))).series; } catch (e) { return; }
+  const box = document.getElementById("series");
+  if (!s || !box || !state.record || state.record.source !== r.source) return;
+  const day = el("input", { type: "date", name: "cancelled-on", id: "cancelled-on", value: s.cancelledOn || state.today || "" });
+  const form = el("form", { class: "cancel-series" }, el("label", { for: "cancelled-on" }, "cancelled on "), day, " ",
+    el("button", { type: "submit" }, "mark the series cancelled"));
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    try {
+      const done = await post("/api/cancel-series", { merchant: s.merchant, on: day.value });
+      const flagged = done.flagged.length ? `; ${done.flagged.length} later charge(s) sent to review` : "";
+      say(`${done.merchant}: marked cancelled on ${done.on}${flagged}`);
+      await loadQueue(r.source);
+    } catch (e) { say(e.message, true); }
+  });
+  box.replaceChildren(el("h3", {}, "Recurring"),
+    el("p", {}, `${s.merchant}: ${s.cadence}, ${s.amount} ${s.currency}, ${s.charges} charges, last ${s.lastCharge}, `
+      + `next expected ${s.nextExpected}, ${s.status}${s.cancelledOn ? ` (cancelled on ${s.cancelledOn})` : ""}`), form);
 }
 
 // The record's deadlines, each with a button to mark it settled (paid, answered, returned): it leaves the calendar.
@@ -214,7 +244,7 @@ function pick(k) {
 
 // e: the record's fields as a form in place of the table. Enter saves what changed, field by field, each checked as
 // in the terminal; a refused one stays open with its reason beside it. Escape leaves the form.
-const hints = { date: "2026-03-14", total: "12.50", currency: "EUR", tax: "19=2.65; 7=1.05, or none", paymentMethod: "card, cash, …" };
+const hints = { date: "2026-03-14", receivedOn: "the day the letter arrived: 2026-03-02", total: "12.50", currency: "EUR", tax: "19=2.65; 7=1.05, or none", paymentMethod: "card, cash, …" };
 
 function valueOf(r, f) {
   if (f === "tax") return (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");
@@ -266,7 +296,7 @@ function leaveForm() {
 function edit() {
   if (!state.record) return;
   let r = state.record;
-  const fields = state.editable;
+  const fields = state.editable.filter((f) => f !== "receivedOn" || asksReceivedOn(r));
   const rows = fields.map((f) => el("tr", {}, el("th", {}, el("label", { for: "field-" + f }, f)),
     el("td", {}, control(f, valueOf(r, f), state.categories), el("div", { class: "refusal", "data-refusal": f }))));
   const form = el("form", { id: "edit-form", class: "edit" }, el("table", {}, ...rows),
@@ -289,7 +319,8 @@ function edit() {
   formKeys(form, leaveForm);
   document.querySelector("#record .fields table").replaceWith(form);
   // The cursor starts on the first field a reason names (total-low-confidence: the total), else the merchant.
-  const first = fields.find((f) => (r.reasons || []).some((x) => x.startsWith(f.toLowerCase() + "-"))) || fields[0];
+  const names = (f) => (f === "receivedOn" ? ["fine-received-on-"] : [f.toLowerCase() + "-"]);
+  const first = fields.find((f) => (r.reasons || []).some((x) => names(f).some((n) => x.startsWith(n)))) || fields[0];
   form.elements[first].focus();
   if (form.elements[first].select) form.elements[first].select();
 }

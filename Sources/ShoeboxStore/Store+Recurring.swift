@@ -11,6 +11,31 @@ extension Store {
         }
     }
 
+    /// The recurring series among the records as they stand, with the cancellations people marked.
+    public func recurringSeries(today: CalendarDay) throws(StoreError) -> [Series] {
+        RecurringCharges.find(try effectiveRecords().compactMap { Charge($0.record) }, cancellations: try cancellations(), today: today)
+    }
+
+    /// What marking a series cancelled did: the series' name, and the charges after the day now waiting in review.
+    public struct SeriesCancelled: Sendable {
+        public let merchant: String
+        public let flagged: [(source: String, merchant: String, cancelledOn: CalendarDay)]
+    }
+
+    /// The one way every desk (`recurring --cancel`, `review --apply`, the browser) marks a series cancelled: the name
+    /// a person typed, resolved among the series (`RecurringCharges.resolveMerchant`: an unknown one fails naming the
+    /// closest), marked from `day`, and every charge it took after that day sent to review.
+    public func cancelSeries(named typed: String, on day: CalendarDay, today: CalendarDay, at: String) throws(StoreError) -> Result<
+        SeriesCancelled, UnknownMerchant
+    > {
+        switch RecurringCharges.resolveMerchant(typed, among: try recurringSeries(today: today)) {
+        case .failure(let e): return .failure(e)
+        case .success(let merchant):
+            try cancel(merchant, on: day, at: at)
+            return .success(SeriesCancelled(merchant: merchant, flagged: try flagChargesAfterCancellation(today: today)))
+        }
+    }
+
     /// Marks the series of `merchant` cancelled from `day` (a later mark replaces an earlier one).
     public func cancel(_ merchant: String, on day: CalendarDay, at: String) throws(StoreError) {
         try wrap { () throws(DatabaseError) in

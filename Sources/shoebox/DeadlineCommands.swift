@@ -70,8 +70,7 @@ enum RecurringCommand {
         let out = CommandLineTool.outputDirectory(a)
         let store = try CommandLineTool.existingStore(out)
         if let typed = a.values["--cancel"] { try cancel(typed, a: a, out: out, store: store, today: today) }
-        let charges = try store.effectiveRecords().compactMap { Charge($0.record) }
-        let series = RecurringCharges.find(charges, cancellations: try store.cancellations(), today: today)
+        let series = try store.recurringSeries(today: today)
         let burn = RecurringCharges.monthlyBurn(series)
         if a.flags.contains("--json") {
             func money(_ m: Money) -> String { m.decimalString }
@@ -122,17 +121,13 @@ enum RecurringCommand {
         }
         let lock = try CommandLineTool.lock(out, a, verb: "recurring")
         defer { withExtendedLifetime(lock) {} }
-        let series = RecurringCharges.find(
-            try store.effectiveRecords().compactMap { Charge($0.record) }, cancellations: try store.cancellations(), today: today)
-        let merchant: String
-        switch RecurringCharges.resolveMerchant(typed, among: series) {
-        case .success(let m): merchant = m
+        let done: Store.SeriesCancelled
+        switch try store.cancelSeries(named: typed, on: day, today: today, at: ISO8601DateFormatter().string(from: Date())) {
+        case .success(let d): done = d
         case .failure(let e): throw UsageError(message: "shoebox recurring: \(e.description)")
         }
-        try store.cancel(merchant, on: day, at: ISO8601DateFormatter().string(from: Date()))
-        let flagged = try store.flagChargesAfterCancellation(today: today)
         try RecordFiles.write(records: try store.effectiveRecords().map(\.record), outputDirectory: out)
-        print("\(merchant): marked cancelled on \(day.iso).")
-        for f in flagged { print("  charged after cancellation: \(f.source) waits in review (charged-after-cancellation)") }
+        print("\(done.merchant): marked cancelled on \(day.iso).")
+        for f in done.flagged { print("  charged after cancellation: \(f.source) waits in review (charged-after-cancellation)") }
     }
 }

@@ -53,8 +53,10 @@ enum Help {
         only does what is new. SCANS is never written to.
 
         A JSON file next to a scan, named after it (IMG_0412.jpg.json), is that scan's sidecar: fields a
-        person or another tool gave ("merchant", "date", "total", "currency", "referenceNumber"). It is checked
-        like any reading; agreeing raises confidence, disagreeing sends the record to review (sources-disagree).
+        person or another tool gave ("merchant", "date", "total", "currency", "referenceNumber"; "receivedOn",
+        the day a fine's letter arrived; "documentKind": receipt, invoice, credit-note, not-a-purchase, contract
+        or fine). It is checked like any reading; agreeing raises confidence, disagreeing sends the record to
+        review (sources-disagree; a kind the page contradicts: document-kind-disagrees).
         Copies of a document already in the store are kept as duplicates (same bytes) or sent to review as
         possible duplicates (same paper scanned again, or the same purchase), naming the other record. A
         same-bytes duplicate is read as a document of its own once its original changes or goes away.
@@ -148,8 +150,10 @@ enum Help {
         overdue first, then by day: an invoice's due day (read from its terms, "payable within 14 days",
         "Zahlungsziel 30 Tage netto", or its e-invoice XML), and the return window and warranty of a folder's
         purchases, a fine's windows and a contract's notice day when the pipeline file sets the folder's
-        presets ("deadlines": {"purchases": {"returnWindowDays": 30, "warrantyMonths": 24}}). Each day is
-        counted by Shoebox from the document, never moved over weekends or holidays, and is not legal advice.
+        presets ("deadlines": {"purchases": {"returnWindowDays": 30, "warrantyMonths": 24}}, "fines":
+        {"documentKind": "fine", "payReducedDays": 14, "objectionDays": 14}}). Each day is counted by
+        Shoebox from the document, never moved over weekends or holidays, and is not legal advice. A deadline
+        met is settled in review (t in the terminal, "settled" in the browser, "settle" in a review file).
 
           --within DAYS      only what is due within DAYS days from today (overdue ones always)
           --json             one object per deadline: day, kind, overdue, daysLeft, merchant, total,
@@ -197,8 +201,10 @@ enum Help {
         the address to open, with a random token that is the key to it. The queue by state, folder and
         reason; a record's fields with their evidence and alternates; keys: j/k next and previous, a accept,
         1-9 pick an alternate, e edit, r reject, d/n duplicate or not, u undo, x an expense without a
-        receipt, ? the keys. Any record can be opened and corrected, accepted ones too. Decisions are
-        checked and saved as in `shoebox review`, into the same store and its log.
+        receipt, ? the keys. Any record can be opened and corrected, accepted ones too. A record's deadlines
+        each have a "settled" button; a charge of a recurring series shows the series and can mark it
+        cancelled from a day, as `shoebox recurring --cancel` does. Decisions are checked and saved as in
+        `shoebox review`, into the same store and its log.
 
         Refused: another Host than 127.0.0.1 or localhost at the port (421), a request without the token
         (403), a change without the page's own token or from another site's page (403), a path with '..' (400).
@@ -212,14 +218,16 @@ enum Help {
                shoebox review --export FILE [--out DIR]
                shoebox review --apply FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
 
-        Walks the review queue one record at a time: folder and file, the reasons, each field with its
-        value, confidence and the line it was read from, and the alternates as numbered choices. Reads one
-        command per line (a terminal or piped input):
+        Walks the review queue one record at a time: folder, file and document kind, the reasons, each field
+        with its value, confidence and the line it was read from, the record's deadlines, the recurring
+        series it is a charge of, and the alternates as numbered choices. Reads one command per line (a
+        terminal or piped input):
 
           a            accept the record as shown (after any edits)
           1-9          set a field to that alternate
           e FIELD [V]  edit merchant, date, total, currency, referenceNumber, paymentMethod, category,
-                       note or tax (its lines as rate=amount; …: 19=2.65; 7=1.05, or none); a value that
+                       note, tax (its lines as rate=amount; …: 19=2.65; 7=1.05, or none) or receivedOn (the
+                       day a fine arrived: its windows count from it, and are counted again); a value that
                        does not read as one (a bad amount or date, a category the folder's .shoebox.json
                        does not list) is refused and asked again. A total may carry its
                        currency (15.00 EUR, 15,00 €), which sets the record's; on a record without a currency
@@ -230,6 +238,8 @@ enum Help {
           d / n        confirm it is a duplicate (never exported) / it is not a duplicate
           x            an expense without a receipt: asks its folder, date, merchant, total with its
                        currency, category and note, checks them as edits, and saves it accepted
+          t [KIND]     settle a deadline (paid, answered, returned): payment, return-window, warranty,
+                       pay-reduced, objection or cancellation; asks which when more than one is open
           s            skip for now        u  undo the last decision        q  quit
 
         Every decision is saved at once; the pipeline's suggestion is kept unchanged beside it.

@@ -290,7 +290,7 @@ final class ReviewSession {
     }
 
     static let keys =
-        "[a]ccept  [1-9] pick an alternate  [e]dit FIELD  [r]eject: not a purchase  [d]uplicate  [n]ot a duplicate  [s]kip  [u]ndo  [x] an expense without a receipt  [q]uit"
+        "[a]ccept  [1-9] pick an alternate  [e]dit FIELD  [r]eject: not a purchase  [d]uplicate  [n]ot a duplicate  [s]kip  [u]ndo  [t] settle a deadline (paid, answered, returned)  [x] an expense without a receipt  [q]uit"
 
     func say(_ s: String) { FileHandle.standardOutput.write(Data((s + "\n").utf8)) }
 
@@ -322,7 +322,7 @@ final class ReviewSession {
                 break
             }
             let position = (queue.firstIndex { $0.record.source == record.source } ?? 0) + 1
-            show(record, position: position, of: queue.count)
+            show(record, position: position, of: queue.count, series: try seriesOf(record))
             let choices = alternates(record)
             guard let input = ask("> ")?.trimmingCharacters(in: .whitespaces) else {
                 say("review: end of input; every decision so far is saved.")
@@ -350,6 +350,8 @@ final class ReviewSession {
                 say("skipped.")
             case "x":
                 guard try enterByHand() else { return ExitCode.success }
+            case "t", "settle":
+                guard try settle(record, parts) else { return ExitCode.success }
             case "u", "undo":
                 if let (path, d) = try store.undoLastDecision() {
                     skipped.remove(path)
@@ -423,6 +425,41 @@ final class ReviewSession {
         }
     }
 
+    /// `t [KIND]`: one of the record's open deadlines settled (paid, answered, returned); with more than one open, asks
+    /// which. Checked like the browser's and the review file's (`Review.validateSettle`). False at the end of input.
+    func settle(_ record: DocumentRecord, _ parts: [String]) throws -> Bool {
+        let open = record.deadlines.map(\.kind).filter { !record.settledDeadlines.contains($0) }.map(\.rawValue)
+        guard !open.isEmpty else {
+            say("\(record.source) has no open deadline to settle.")
+            return true
+        }
+        var kind = parts.count >= 2 ? parts[1] : open.count == 1 ? open[0] : nil
+        while true {
+            if kind == nil { kind = ask("settle which deadline (\(open.joined(separator: ", ")))> ")?.trimmingCharacters(in: .whitespaces) }
+            guard let typed = kind else {
+                say("review: end of input; every decision so far is saved.")
+                return false
+            }
+            if typed.isEmpty { return true }
+            switch Review.validateSettle(typed, record: record) {
+            case .success(let k):
+                try save(record, ReviewDecision(action: .settle, value: k))
+                say("\(k) settled: it leaves `shoebox deadlines` and, on the next export, the calendar.")
+                return true
+            case .failure(let e):
+                say("refused: \(e.message)")
+                kind = nil
+            }
+        }
+    }
+
+    /// The recurring series the record is a charge of (or took a charge of after it was cancelled), if any.
+    func seriesOf(_ record: DocumentRecord) throws -> Series? {
+        try store.recurringSeries(today: today).first { s in
+            s.history.contains { $0.source == record.source } || s.chargesAfterCancellation.contains(record.source)
+        }
+    }
+
     /// A number picks that alternate; any other key is unknown.
     func pick(_ input: String, parts: [String], choices: [(String, Alternate)], record: DocumentRecord) throws {
         if let k = Int(parts.first ?? ""), k >= 1, k <= choices.count {
@@ -444,16 +481,19 @@ final class ReviewSession {
         Review.editableFields.flatMap { f in (r.alternates[f] ?? []).map { (f.rawValue, $0) } }
     }
 
-    func show(_ r: DocumentRecord, position: Int, of count: Int) {
+    func show(_ r: DocumentRecord, position: Int, of count: Int, series: Series? = nil) {
         say("")
-        say("[\(position)/\(count)] \(r.source)   folder: \(r.folder.isEmpty ? "(top)" : r.folder)")
+        say(
+            "[\(position)/\(count)] \(r.source)   folder: \(r.folder.isEmpty ? "(top)" : r.folder)\(r.documentKind.map { "   kind: \($0.rawValue)" } ?? "")"
+        )
         say("reasons: \(r.reasons.map(\.code).joined(separator: ", "))\(r.duplicateOf.map { " (possible duplicate of \($0))" } ?? "")")
-        let values: [(Field, String?)] = [
-            (.merchant, r.merchant), (.date, r.date?.iso), (.total, r.total?.decimalString),
-            (.currency, r.currency?.code), (.referenceNumber, r.referenceNumber), (.paymentMethod, r.paymentMethod), (.category, r.category),
-            // One line of the note: the terminal shows each field on one line.
-            (.note, r.note.map { $0.split(whereSeparator: \.isNewline).joined(separator: " / ") })
-        ]
+        let values: [(Field, String?)] =
+            [
+                (.merchant, r.merchant), (.date, r.date?.iso), (.total, r.total?.decimalString),
+                (.currency, r.currency?.code), (.referenceNumber, r.referenceNumber), (.paymentMethod, r.paymentMethod), (.category, r.category),
+                // One line of the note: the terminal shows each field on one line.
+                (.note, r.note.map { $0.split(whereSeparator: \.isNewline).joined(separator: " / ") })
+            ] + (r.documentKind == .fine || r.receivedOn != nil ? [(.receivedOn, r.receivedOn?.iso)] : [])
         for (f, v) in values {
             let conf = r.confidence[f].map { String(format: "%.2f", $0) } ?? "    "
             var line =
@@ -473,6 +513,18 @@ final class ReviewSession {
         }
         for p in r.eInvoiceProblems { say("  ! \(p)") }
         for p in r.sidecarProblems { say("  ! sidecar: \(p)") }
+        if !r.deadlines.isEmpty {
+            say("deadlines (counted, not legal advice):")
+            for d in r.deadlines {
+                let settled = r.settledDeadlines.contains(d.kind) ? "   settled" : ""
+                say("  \(d.day.iso) \(d.kind.rawValue): \(d.explanation)\(settled)")
+            }
+        }
+        if let s = series {
+            say(
+                "recurring: \(s.merchant), \(s.cadence.rawValue) \(s.amount.decimalString) \(s.currency.code), \(s.history.count) charges, "
+                    + "next expected \(s.nextExpected.iso), \(s.status.rawValue)\(s.cancelledOn.map { " (cancelled on \($0.iso))" } ?? "")")
+        }
         let choices = alternates(r)
         if !choices.isEmpty {
             say("alternates:")
