@@ -47,6 +47,7 @@ release: setup
 test: build format-check
 	swift test
 	/usr/bin/python3 Tests/browser/review_in_browser.py .build/debug/shoebox
+	/usr/bin/python3 Tests/browser/deadlines_in_browser.py .build/debug/shoebox
 
 # Every test except those tagged .ocr (tesseract over whole documents) or .slow (Tests/ShoeboxTestSupport/Tags.swift),
 # in about a minute: the check to run while working; `make test` runs everything. `swift test --skip` matches test

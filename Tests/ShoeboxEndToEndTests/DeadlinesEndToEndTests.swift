@@ -76,6 +76,60 @@ import Testing
         let settled = try runProgram(python, ["-c", script, out + "/exports"])
         #expect(settled.code == 0 && !settled.out.contains("payment-") && settled.out.contains("warranty-"), "\(settled)")
         #expect(try runProgram(shoebox, ["status", "--out", out, "--accuracy"]).out.contains("1 in the review --apply file"))
+
+        // Returned: settled in the terminal review with t, which asks which of two open deadlines and refuses a kind
+        // the record has not open.
+        let terminal = try runProgram(
+            shoebox, ["review", "--out", out, "--source", "purchases/eng-gb-grocer.png", "--today", today], input: "t\nbogus\nreturn-window\nq\n")
+        #expect(terminal.code == 0, "\(terminal)")
+        #expect(terminal.out.contains("kind: receipt") && terminal.out.contains("deadlines (counted, not legal advice):"), "\(terminal.out)")
+        #expect(terminal.out.contains("settle which deadline (return-window, warranty)>"))
+        #expect(terminal.out.contains("refused: 'bogus' is no open deadline of purchases/eng-gb-grocer.png"))
+        #expect(terminal.out.contains("return-window settled"))
+        let left = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-04-01", "--json"]).out
+        #expect(!left.contains("\"return-window\"") && left.contains("\"warranty\""), "\(left)")
+    }
+
+    /// A folder of fines (its preset names the kind), a sidecar that says a scan is a contract, and a fine's windows
+    /// made when a person types the day its letter arrived.
+    @Test func aFoldersFinesWaitForTheDayTheyArrivedWhichAPersonTypes() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let fines = work.appendingPathComponent("scans/fines")
+        try FileManager.default.createDirectory(at: fines, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("receipts/deu-baeckerei.jpg"), to: fines.appendingPathComponent("bescheid.jpg"))
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("receipts/fra-boulangerie.png"), to: fines.appendingPathComponent("abo.png"))
+        try Data("{\n  \"documentKind\": \"contract\"\n}".utf8).write(to: fines.appendingPathComponent("abo.png.json"))
+        let pipeline = work.appendingPathComponent("p.json")
+        try Data(
+            #"{"version": 1, "acceptPrecision": 0, "deadlines": {"fines": {"documentKind": "fine", "payReducedDays": 14, "objectionDays": 28}}}"#
+                .utf8
+        ).write(to: pipeline)
+        let out = work.appendingPathComponent("out").path
+        #expect(
+            try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--pipeline", pipeline.path])
+                .code == 0)
+        let status = try runProgram(shoebox, ["status", "--out", out]).out
+        #expect(status.contains("review  fines/bescheid.jpg: fine-received-on-missing"), "\(status)")
+        #expect(status.contains("review  fines/abo.png: contract-terms-unread"), "\(status)")
+
+        // The day typed in the terminal: checked (not before the letter's date), then the windows are counted.
+        let typed = try runProgram(
+            shoebox, ["review", "--out", out, "--source", "fines/bescheid.jpg", "--today", today],
+            input: "e receivedOn 2026-01-01\n16.03.2026\na\n")
+        #expect(
+            typed.out.contains("kind: fine") && typed.out.contains("refused: 2026-01-01 is before the letter's own date 2026-02-03"), "\(typed.out)")
+        #expect(typed.out.contains("2026-03-29 pay-reduced") && typed.out.contains("2026-04-12 objection"), "\(typed.out)")
+        let listed = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-03-20", "--json"])
+        let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]], "\(listed)")
+        #expect(items.map { "\($0["kind"]!) \($0["day"]!)" } == ["pay-reduced 2026-03-29", "objection 2026-04-12"])
+        // Undone, the day and its windows go.
+        let undone = try runProgram(shoebox, ["review", "--out", out, "--source", "fines/bescheid.jpg", "--today", today], input: "u\nu\nq\n")
+        #expect(undone.out.contains("undone: accept") && undone.out.contains("undone: edit receivedOn"), "\(undone.out)")
+        let gone = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-03-20", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(gone.out.utf8)) as? [Any])?.isEmpty == true, "\(gone)")
     }
 
     @Test func aYearOfMonthlyReceiptsFromOneShopIsOneMonthlySeries() throws {
@@ -115,6 +169,43 @@ import Testing
         #expect((object["monthlyBurn"] as? [String: String])?["MYR"] != nil)
         let text = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20"])
         #expect(text.out.contains("Kedai Buku Cahaya Ilmu SDN BHD: monthly") && text.out.contains("monthly burn:"), "\(text.out)")
+        // The terminal review shows a charge's series.
+        let shown = try runProgram(shoebox, ["review", "--out", out, "--source", "books/kedai-logo-12.png", "--today", "2026-12-20"], input: "q\n")
+        #expect(
+            shown.out.contains("recurring: Kedai Buku Cahaya Ilmu SDN BHD, monthly 29.57 MYR, 12 charges, next expected 2027-01-0"), "\(shown.out)")
+
+        // The browser shows it too, and marks it cancelled through the same path as the command line: an unknown name or
+        // a day that is none refused with the sentence, a good one saved.
+        let served = try ServeTests.Served(out: out, work: work, day: "2026-12-20")
+        let base = "http://127.0.0.1:\(served.port)"
+        func curl(_ args: [String]) throws -> (status: Int, headers: String, body: String) { try ServeTests.curl(args, work: work) }
+        let page = try curl(["\(base)/?token=\(served.token)"])
+        let csrf = try #require(
+            page.body.range(of: #"content="[0-9a-f]{64}""#, options: .regularExpression).map { String(page.body[$0].dropFirst(9).dropLast()) })
+        let cookie = "shoebox_token=\(served.token)"
+        let one = try curl(["-b", cookie, "\(base)/api/series?source=books/kedai-logo-12.png"])
+        #expect(
+            one.status == 200 && one.body.contains(#""merchant":"Kedai Buku Cahaya Ilmu SDN BHD""#) && one.body.contains(#""cadence":"monthly""#),
+            "\(one.body)")
+        #expect(try curl(["-b", cookie, "\(base)/api/series?source=books/none.png"]).body.contains(#""series":null"#))
+        func cancel(_ body: String) throws -> (status: Int, headers: String, body: String) {
+            try curl(["-b", cookie, "-H", "X-Shoebox-CSRF: \(csrf)", "-X", "POST", "-d", body, "\(base)/api/cancel-series"])
+        }
+        let wrongName = try cancel(#"{"merchant": "Netflx", "on": "2026-12-01"}"#)
+        #expect(wrongName.status == 422 && wrongName.body.contains("unknown merchant 'Netflx'"), "\(wrongName.body)")
+        #expect(try cancel(#"{"merchant": "Kedai Buku", "on": "2026-13-01"}"#).status == 422)
+        #expect(
+            try curl(["-b", cookie, "-X", "POST", "-d", #"{"merchant": "Kedai Buku", "on": "2026-11-01"}"#, "\(base)/api/cancel-series"]).status
+                == 403)
+        let marked = try cancel(#"{"merchant": "Kedai Buku", "on": "2026-11-01"}"#)
+        #expect(marked.status == 200 && marked.body.contains(#""merchant":"Kedai Buku Cahaya Ilmu SDN BHD""#), "\(marked.body)")
+        // The December charge came after it; a person accepted it, and their decision stands: the series says so.
+        #expect(marked.body.contains(#""flagged":[]"#), "\(marked.body)")
+        #expect(served.stop() == 0)
+        let afterBrowser = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20", "--json"]).out
+        #expect(afterBrowser.contains(#""cancelledOn" : "2026-11-01""#), "\(afterBrowser)")
+        #expect(afterBrowser.contains(#""status" : "charged-after-cancellation""#), "\(afterBrowser)")
+
         // Marked cancelled: an unknown name is refused; the series then stops.
         let unknown = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20", "--cancel", "Netflx", "--on", "2026-09-20"])
         #expect(unknown.code == 2 && unknown.err.contains("unknown merchant 'Netflx'"), "\(unknown)")

@@ -13,12 +13,12 @@ import Testing
         let token: String
         let printed: URL
 
-        init(out: String, port: Int = 0, work: URL) throws {
+        init(out: String, port: Int = 0, work: URL, day: String? = nil) throws {
             printed = work.appendingPathComponent("serve-\(UUID().uuidString).txt")
             _ = FileManager.default.createFile(atPath: printed.path, contents: nil)
             process = Process()
             process.executableURL = URL(fileURLWithPath: shoebox)
-            process.arguments = ["serve", "--out", out, "--port", String(port), "--today", today]
+            process.arguments = ["serve", "--out", out, "--port", String(port), "--today", day ?? today]
             process.standardOutput = try FileHandle(forWritingTo: printed)
             process.standardError = process.standardOutput
             try process.run()
