@@ -49,7 +49,7 @@ extension DocumentRecord {
         facts.kind = documentKind ?? .receipt
         facts.documentDate = date
         facts.receivedOn = receivedOn
-        facts.presets = facts.presets.bounded
+        facts = facts.bounded
         r.deadlineFacts = facts
         let result = Deadlines.compute(facts)
         r.deadlines = result.deadlines

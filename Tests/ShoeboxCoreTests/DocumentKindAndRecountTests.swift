@@ -112,4 +112,27 @@ struct DocumentKindAndRecountTests {
         let again = r.recountingDeadlines()
         #expect(again.deadlines.map(\.kind) == [.warranty])
     }
+
+    /// Terms no reader gives (an imported store's): dropped, not counted; a day past Int's reach would trap.
+    @Test func termsFromAnImportOutsideTheirReadersRangesAreNotCounted() throws {
+        let json = #"""
+            {"source": "f/a.pdf", "folder": "f", "sha256": "00", "status": "review", "documentKind": "invoice", "date": "2026-03-01",
+             "deadlineFacts": {"kind": "invoice", "presets": {}, "paymentTerm": {"term": {"daysAfterInvoice": {"_0": 9223372036854775807}},
+             "wording": "x"}}}
+            """#
+        let invoice = try JSONDecoder().decode(DocumentRecord.self, from: Data(json.utf8))
+        #expect(invoice.deadlineFacts?.paymentTerm != nil)
+        let edited = Review.apply([ReviewDecision(action: .edit, field: .date, value: "2026-03-02")], to: invoice)
+        #expect(edited.deadlines.isEmpty && edited.deadlineFacts?.paymentTerm == nil)
+        var contract = record(.contract, date: "2026-03-01")
+        contract.deadlineFacts = DeadlineFacts(
+            kind: .contract, documentDate: contract.date,
+            contract: ContractTerms(notice: .months(Int.max), noticeWording: "x", endOfTerm: day("2027-12-31"), endWording: "y"))
+        #expect(contract.recountingDeadlines().deadlines.isEmpty)
+        var extraction = Extraction()
+        extraction.paymentTerm = PaymentTermReading(term: .daysAfterInvoice(30), wording: String(repeating: "y", count: 900))
+        let long = merger.withDeadlines(record(.invoice, date: "2026-03-01"), extraction: extraction, sidecar: nil, presets: DeadlinePresets())
+        let wording = try #require(long.deadlineFacts?.paymentTerm?.wording)
+        #expect(wording.count == 200)
+    }
 }
