@@ -14,8 +14,12 @@ extension RecordMerger {
         }
         // The due day the document states (an e-invoice's), not one counted from terms on an earlier count.
         let stated = r.deadlineFacts == nil ? r.dueDate : r.deadlineFacts?.statedDueDate
+        // An e-invoice without a due date states its terms in words ("Zahlbar innerhalb von 14 Tagen"): read as a page's.
+        let xmlTerms = r.eInvoice.flatMap { e in
+            PaymentTermReading.read(lines: e.paymentTerms.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) })
+        }
         r.deadlineFacts = DeadlineFacts(
-            kind: r.documentKind ?? .receipt, documentDate: r.date, paymentTerm: extraction?.paymentTerm, statedDueDate: stated,
+            kind: r.documentKind ?? .receipt, documentDate: r.date, paymentTerm: extraction?.paymentTerm ?? xmlTerms, statedDueDate: stated,
             presets: presets, receivedOn: r.receivedOn, contract: extraction?.contractTerms)
         return r.recountingDeadlines(sendProblemsToReview: true)
     }

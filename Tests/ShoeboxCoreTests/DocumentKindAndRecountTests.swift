@@ -135,4 +135,18 @@ struct DocumentKindAndRecountTests {
         let wording = try #require(long.deadlineFacts?.paymentTerm?.wording)
         #expect(wording.count == 200)
     }
+
+    /// An e-invoice's XML without a due date, its terms in words: counted from its date like a page's terms.
+    @Test func anEInvoicesWordedTermsCountWhenItStatesNoDueDate() {
+        var r = record(.invoice, date: "2026-01-08")
+        var e = EInvoice(syntax: .cii)
+        e.paymentTerms = ["Zahlbar innerhalb von 14 Tagen."]
+        r.eInvoice = e
+        let counted = merger.withDeadlines(r, extraction: nil, sidecar: nil, presets: DeadlinePresets())
+        #expect(counted.deadlines.map { "\($0.kind.rawValue) \($0.day.iso)" } == ["payment 2026-01-22"])
+        #expect(counted.dueDate == day("2026-01-22"))
+        // A stated due date wins over the words.
+        r.dueDate = day("2026-01-31")
+        #expect(merger.withDeadlines(r, extraction: nil, sidecar: nil, presets: DeadlinePresets()).dueDate == day("2026-01-31"))
+    }
 }
