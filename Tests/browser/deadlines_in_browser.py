@@ -13,7 +13,6 @@ Usage: Tests/browser/deadlines_in_browser.py [path/to/shoebox]   (default .build
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -22,20 +21,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from served import chromium, start_serve
+from served import check, chromium, report, start_serve, tear_down
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOEBOX = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/shoebox"))
 FIXTURES_TOOL = os.path.join(os.path.dirname(SHOEBOX), "shoebox-fixtures")
 TODAY = "2026-12-20"
 SHOP = "Kedai Buku Cahaya Ilmu SDN BHD"
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        failures.append(what)
 
 
 def shoebox(*args, stdin=None):
@@ -132,20 +124,8 @@ def main():
         check(len(found) == 1 and found[0]["cancelledOn"] == "2026-04-20" and found[0]["merchant"] == SHOP,
               f"the series is marked cancelled in the store: {found}")
     finally:
-        if driver is not None:
-            driver.quit()
-        if serve is not None:
-            serve.send_signal(signal.SIGINT)
-            try:
-                check(serve.wait(timeout=10) == 0, "shoebox serve stops on Ctrl-C")
-            except subprocess.TimeoutExpired:
-                serve.kill()
-                check(False, "shoebox serve stops on Ctrl-C")
-        shutil.rmtree(work, ignore_errors=True)
-    if failures:
-        print(f"deadlines_in_browser: {len(failures)} failed", flush=True)
-        sys.exit(1)
-    print("deadlines_in_browser: all passed", flush=True)
+        tear_down(driver, serve, work)
+    report("deadlines_in_browser")
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ import io
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -25,18 +24,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
-from served import chromium, start_serve
+from served import check, chromium, report, start_serve, tear_down
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SHOEBOX = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/shoebox"))
 TODAY = "2026-11-30"
-failures = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        failures.append(what)
 
 
 def shoebox(*args):
@@ -226,20 +218,8 @@ def main():
               and byHand[0]["reviewed_by"] == "person" and byHand[0]["note"] == "no receipt: ticket machine",
               f"the expense entered by hand is exported, without a file: {byHand}")
     finally:
-        if driver is not None:
-            driver.quit()
-        if serve is not None:
-            serve.send_signal(signal.SIGINT)
-            try:
-                check(serve.wait(timeout=10) == 0, "shoebox serve stops on Ctrl-C")
-            except subprocess.TimeoutExpired:
-                serve.kill()
-                check(False, "shoebox serve stops on Ctrl-C")
-        shutil.rmtree(work, ignore_errors=True)
-    if failures:
-        print(f"review_in_browser: {len(failures)} failed", flush=True)
-        sys.exit(1)
-    print("review_in_browser: all passed", flush=True)
+        tear_down(driver, serve, work)
+    report("review_in_browser")
 
 
 if __name__ == "__main__":

@@ -1,8 +1,10 @@
-"""What both browser scripts need: `shoebox serve` started on a free port (its address read from what it prints),
-and headless Chromium (Debian's chromium and chromium-driver)."""
+"""What the browser scripts need: `shoebox serve` started on a free port (its address read from what it prints),
+headless Chromium (Debian's chromium and chromium-driver), checks that are printed and counted, and the tear-down."""
 import re
 import shutil
+import signal
 import subprocess
+import sys
 import time
 
 from selenium import webdriver
@@ -28,3 +30,35 @@ def chromium():
         options.add_argument(a)
     options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     return webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
+
+
+failures = []
+
+
+def check(condition, what):
+    """One check: printed as it is made, remembered when it fails."""
+    print(("ok   " if condition else "FAIL ") + what, flush=True)
+    if not condition:
+        failures.append(what)
+
+
+def tear_down(driver, serve, work):
+    """The browser closed, `shoebox serve` stopped by Ctrl-C (checked to exit 0), the work folder removed."""
+    if driver is not None:
+        driver.quit()
+    if serve is not None:
+        serve.send_signal(signal.SIGINT)
+        try:
+            check(serve.wait(timeout=10) == 0, "shoebox serve stops on Ctrl-C")
+        except subprocess.TimeoutExpired:
+            serve.kill()
+            check(False, "shoebox serve stops on Ctrl-C")
+    shutil.rmtree(work, ignore_errors=True)
+
+
+def report(name):
+    """Exit 1 when a check failed."""
+    if failures:
+        print(f"{name}: {len(failures)} failed", flush=True)
+        sys.exit(1)
+    print(f"{name}: all passed", flush=True)
