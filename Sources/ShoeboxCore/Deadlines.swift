@@ -115,9 +115,9 @@ public enum DeadlineProblem: String, Hashable, Sendable, Codable, CaseIterable {
         case .dueDateTooFar:
             "The due date is more than two years after the document's date. Check the year on the page and correct it if it was misread."
         case .fineReceivedOnMissing:
-            "The fine's deadlines count from the day it was received, which is not known. Enter the received-on day (the day the letter arrived)."
+            "The fine's deadlines count from the day it was received, which is not known. Type the day the letter arrived in review (the field receivedOn), or write it in the scan's sidecar ({\"receivedOn\": \"YYYY-MM-DD\"}) and run again."
         case .contractTermsUnread:
-            "The contract's notice period or end of term could not be read, so no cancellation day was computed. Enter both from the contract."
+            "The contract's notice period or end of term could not be read, so no cancellation day was computed (none is guessed). Note the last day to cancel yourself; accepting the record keeps it without one."
         }
     }
 }

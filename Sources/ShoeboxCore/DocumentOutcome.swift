@@ -13,6 +13,8 @@ public struct DocumentOutcome: Sendable {
     public var secondReading: [OCRPage] = []
     /// The record as the page gave it, when the merchant memory changed it (`RecordMerger.remember`); nil otherwise.
     public var pageRecord: DocumentRecord?
+    /// What the file's sidecar held when the record was judged (`IntakeStage.sidecarDigest`); nil: none, or not read.
+    public var sidecarDigest: String?
 
     public init(
         record: DocumentRecord, size: Int, kind: FileKind?, pages: [OCRPage], extraction: Extraction? = nil,

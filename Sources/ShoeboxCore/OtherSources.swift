@@ -6,6 +6,9 @@ import Foundation
 public struct OtherSources: Sendable, Equatable {
     var fileNameDate: CalendarDay?
     public var sidecar: Sidecar?
+    /// The digest of the sidecar's bytes as read (`IntakeStage.sidecarDigest`): stored with the record, so that a sidecar
+    /// written, changed or removed after a run has the record judged again.
+    public var sidecarDigest: String?
 
     public init(fileNameDate: CalendarDay? = nil, sidecar: Sidecar? = nil) {
         self.fileNameDate = fileNameDate

@@ -87,7 +87,9 @@ public struct IntakeStage: Sendable {
         // lstat, not fileExists: a link or a FIFO named like a sidecar is there, and is refused by name below.
         var info = stat()
         if lstat(sidecarPath, &info) == 0 {
-            switch InputFile.readAll(sidecarPath, limit: sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
+            let read = InputFile.readAll(sidecarPath, limit: sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) })
+            other.sidecarDigest = sidecarDigest(read)
+            switch read {
             case .success(let bytes): other.sidecar = Sidecar.parse(bytes, today: today)
             case .failure(let f):
                 var s = Sidecar()
@@ -99,6 +101,24 @@ public struct IntakeStage: Sendable {
             }
         }
         return other
+    }
+
+    /// What the sidecar of the file at `path` holds now, as a digest; nil when it has none. A record is stored with the
+    /// digest of the sidecar it was judged with, and judged again when the two differ: a sidecar written after a run
+    /// (a fine's received-on day), corrected or removed is never ignored.
+    public static func sidecarDigest(ofFileAt path: String) -> String? {
+        let sidecarPath = path + ".json"
+        var info = stat()
+        guard lstat(sidecarPath, &info) == 0 else { return nil }
+        return sidecarDigest(InputFile.readAll(sidecarPath, limit: sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }))
+    }
+
+    static func sidecarDigest(_ read: Result<[UInt8], DocumentFailure>) -> String {
+        switch read {
+        case .success(let bytes): String(SHA256.hex(of: bytes).prefix(16))
+        // One that cannot be read counts as what stops it: a link, a FIFO, too large.
+        case .failure(let f): "unread-\(f.code)"
+        }
     }
 
     /// Reads a whole regular file of at most `limitMegabytes`, naming the cause when it cannot.

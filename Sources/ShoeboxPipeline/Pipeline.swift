@@ -171,8 +171,15 @@ public final class DocumentProcessor {
         var pass: OCRPass
     }
 
-    /// One document through Render, OCR, Language, Parse, Merge and Reread.
+    /// One document through Render, OCR, Language, Parse, Merge and Reread, stored with the digest of the sidecar it was
+    /// judged with (a changed sidecar has it judged again).
     public func process(_ document: ReadyDocument) -> DocumentOutcome {
+        var outcome = read(document)
+        outcome.sidecarDigest = document.other.sidecarDigest
+        return outcome
+    }
+
+    func read(_ document: ReadyDocument) -> DocumentOutcome {
         let source = document.source
         // An e-invoice on its own has no pages: its XML is the document.
         if source.kind == .xml { return processXML(document) }

@@ -70,6 +70,13 @@ public struct PipelineRunner {
         return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
     }
 
+    /// The settings a record is stored with: the file kind's, and with a sidecar, what the sidecar held (so a sidecar
+    /// written, changed or removed has the record judged again; its OCR comes from the cache).
+    static func settings(_ base: String, sidecar: String?) -> String {
+        guard let sidecar else { return base }
+        return String(SHA256.hex(of: Array("\(base) sidecar \(sidecar)".utf8)).prefix(16))
+    }
+
     static func storeError(_ body: () throws(StoreError) -> Void) throws(PipelineError) {
         do { try body() } catch { throw PipelineError(code: .store, message: error.message) }
     }
@@ -200,8 +207,15 @@ public struct PipelineRunner {
         finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) {
         let now = Dictionary(ready.map { ($0.relativePath, $0.sha256) }, uniquingKeysWith: { a, _ in a })
+        // Each file's settings now, with what its sidecar holds (read once).
+        let settingsNow = Dictionary(
+            ready.map {
+                ($0.relativePath, PipelineRunner.settings(settingsDigest(for: $0.kind), sidecar: IntakeStage.sidecarDigest(ofFileAt: $0.path)))
+            },
+            uniquingKeysWith: { a, _ in a })
         func finishedHere(_ source: SourceFile) -> Store.Held? {
-            guard let h = held[source.relativePath], h.sha256 == source.sha256, h.settings == settingsDigest(for: source.kind) else { return nil }
+            let settings = settingsNow[source.relativePath]
+            guard let h = held[source.relativePath], h.sha256 == source.sha256, h.settings == settings else { return nil }
             // A file that was gone and is back is read again, whatever its bytes.
             if h.state == .failed, let code = h.failureCode, DocumentFailure.goneCodes.contains(code) { return nil }
             return h

@@ -262,7 +262,10 @@ struct RouteStage {
     mutating func run(_ outcome: DocumentOutcome) throws(PipelineError) {
         try PipelineRunner.storeError { () throws(StoreError) in
             try cpu.measure("store") { () throws(StoreError) in
-                try store.save(outcome, root: rootPath, runID: runID, settings: settings(outcome.kind))
+                // The sidecar the record was judged with; for an outcome made without reading one (a copy of other bytes,
+                // a file that failed before), the sidecar beside it now.
+                let sidecar = outcome.sidecarDigest ?? IntakeStage.sidecarDigest(ofFileAt: rootPath + "/" + outcome.record.source)
+                try store.save(outcome, root: rootPath, runID: runID, settings: PipelineRunner.settings(settings(outcome.kind), sidecar: sidecar))
             }
         }
         let r = outcome.record

@@ -56,7 +56,8 @@ enum Help {
         person or another tool gave ("merchant", "date", "total", "currency", "referenceNumber"; "receivedOn",
         the day a fine's letter arrived; "documentKind": receipt, invoice, credit-note, not-a-purchase, contract
         or fine). It is checked like any reading; agreeing raises confidence, disagreeing sends the record to
-        review (sources-disagree; a kind the page contradicts: document-kind-disagrees).
+        review (sources-disagree; a kind the page contradicts: document-kind-disagrees). A sidecar written,
+        changed or removed after a run has its record judged again on the next run.
         Copies of a document already in the store are kept as duplicates (same bytes) or sent to review as
         possible duplicates (same paper scanned again, or the same purchase), naming the other record. A
         same-bytes duplicate is read as a document of its own once its original changes or goes away.

@@ -262,4 +262,52 @@ import Testing
         let status = try runProgram(shoebox, ["status", "--out", out]).out
         #expect(status.contains("review  books/kedai-logo-06.png:") && status.contains("charged-after-cancellation"), "\(status)")
     }
+
+    /// A sidecar written after a run (the day a fine arrived), changed or removed, has its record judged again on the next
+    /// run, from the OCR cache; an unchanged one does not; a person's decisions stay on top.
+    @Test func aSidecarWrittenAfterARunIsReadOnTheNext() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let fines = work.appendingPathComponent("scans/fines")
+        try FileManager.default.createDirectory(at: fines, withIntermediateDirectories: true)
+        let scan = fines.appendingPathComponent("bescheid.jpg")
+        try FileManager.default.copyItem(at: fixtures.appendingPathComponent("receipts/deu-baeckerei.jpg"), to: scan)
+        let pipeline = work.appendingPathComponent("p.json")
+        try Data(#"{"version": 1, "acceptPrecision": 0, "deadlines": {"fines": {"documentKind": "fine", "payReducedDays": 14}}}"#.utf8)
+            .write(to: pipeline)
+        let out = work.appendingPathComponent("out").path
+        func run() throws -> String {
+            let r = try runProgram(
+                shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--pipeline", pipeline.path])
+            #expect(r.code == 0, "\(r)")
+            return r.out
+        }
+        func deadlines() throws -> [String] {
+            let listed = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-03-20", "--json"]).out
+            return (try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []).map { "\($0["kind"]!) \($0["day"]!)" }
+        }
+        _ = try run()
+        #expect(try runProgram(shoebox, ["status", "--out", out]).out.contains("review  fines/bescheid.jpg: fine-received-on-missing"))
+        // A person files it meanwhile: the decision stays through the next judgements.
+        let file = work.appendingPathComponent("d.jsonl")
+        try Data(#"{"source": "fines/bescheid.jpg", "action": "edit", "fields": {"note": "parking, Hauptstr."}}"#.utf8).write(to: file)
+        #expect(try runProgram(shoebox, ["review", "--out", out, "--apply", file.path, "--today", today]).code == 0)
+        #expect(try run().contains("0 processed, 1 already done"))
+
+        let sidecar = URL(fileURLWithPath: scan.path + ".json")
+        try Data(#"{"receivedOn": "2026-03-16"}"#.utf8).write(to: sidecar)
+        #expect(try run().contains("1 processed"))
+        #expect(try deadlines() == ["pay-reduced 2026-03-29"])
+        #expect(try run().contains("0 processed, 1 already done"))
+        let records = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)
+        #expect(records.contains("parking, Hauptstr."), "\(records)")
+
+        try Data(#"{"receivedOn": "2026-03-18"}"#.utf8).write(to: sidecar)
+        #expect(try run().contains("1 processed"))
+        #expect(try deadlines() == ["pay-reduced 2026-03-31"])
+        try FileManager.default.removeItem(at: sidecar)
+        #expect(try run().contains("1 processed"))
+        #expect(try deadlines().isEmpty)
+        #expect(try runProgram(shoebox, ["status", "--out", out]).out.contains("review  fines/bescheid.jpg: fine-received-on-missing"))
+    }
 }
