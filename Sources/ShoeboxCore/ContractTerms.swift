@@ -1,7 +1,29 @@
 /// A notice period as a contract states it: in days (weeks read as days) or in months (years read as months).
-public enum NoticePeriod: Hashable, Sendable, Codable {
+public enum NoticePeriod: Hashable, Sendable {
     case days(Int)
     case months(Int)
+}
+
+/// In the record's JSON: `{"days": 30}` or `{"months": 3}`.
+extension NoticePeriod: Codable {
+    enum Keys: String, CodingKey { case days, months }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .days(let n): try c.encode(n, forKey: .days)
+        case .months(let n): try c.encode(n, forKey: .months)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        if let n = try c.decodeIfPresent(Int.self, forKey: .days) {
+            self = .days(n)
+        } else {
+            self = .months(try c.decode(Int.self, forKey: .months))
+        }
+    }
 }
 
 /// What a contract says about its end: the notice period and the last day of its term. Each is read from

@@ -153,6 +153,13 @@ public struct DeadlineFacts: Hashable, Sendable, Codable {
 }
 
 extension DeadlineFacts {
+    /// Whether these facts can give a deadline or a problem, now or after a person corrects the date or types the day
+    /// a letter arrived: a term or a stated due day, a folder's presets, a fine or a contract.
+    var mayGiveDeadlines: Bool {
+        paymentTerm != nil || statedDueDate != nil || contract != nil || receivedOn != nil || kind == .fine || kind == .contract
+            || presets != DeadlinePresets(documentKind: presets.documentKind)
+    }
+
     /// The longest wording kept beside a term: a line of a page.
     static let maxWording = 200
 

@@ -1,9 +1,31 @@
 /// When an invoice says it must be paid: a day it prints, or a number of days from the invoice date.
-public enum PaymentTerm: Hashable, Sendable, Codable {
+public enum PaymentTerm: Hashable, Sendable {
     /// "Due date 14.04.2026", "zahlbar bis 14.04.2026", "échéance : 14/04/2026".
     case dueOn(CalendarDay)
     /// "payable within 14 days", "Zahlungsziel 30 Tage netto", "à régler sous 30 jours": counted from the invoice date.
     case daysAfterInvoice(Int)
+}
+
+/// In the record's JSON: `{"dueOn": "2026-04-14"}` or `{"daysAfterInvoice": 30}`.
+extension PaymentTerm: Codable {
+    enum Keys: String, CodingKey { case dueOn, daysAfterInvoice }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: Keys.self)
+        switch self {
+        case .dueOn(let day): try c.encode(day, forKey: .dueOn)
+        case .daysAfterInvoice(let n): try c.encode(n, forKey: .daysAfterInvoice)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        if let day = try c.decodeIfPresent(CalendarDay.self, forKey: .dueOn) {
+            self = .dueOn(day)
+        } else {
+            self = .daysAfterInvoice(try c.decode(Int.self, forKey: .daysAfterInvoice))
+        }
+    }
 }
 
 /// A payment term read from the page, with the printed wording it came from (for the explanation a person reads).

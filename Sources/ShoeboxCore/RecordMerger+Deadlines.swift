@@ -18,9 +18,11 @@ extension RecordMerger {
         let xmlTerms = r.eInvoice.flatMap { e in
             PaymentTermReading.read(lines: e.paymentTerms.flatMap { $0.split(whereSeparator: \.isNewline).map(String.init) })
         }
-        r.deadlineFacts = DeadlineFacts(
+        let facts = DeadlineFacts(
             kind: r.documentKind ?? .receipt, documentDate: r.date, paymentTerm: extraction?.paymentTerm ?? xmlTerms, statedDueDate: stated,
             presets: presets, receivedOn: r.receivedOn, contract: extraction?.contractTerms)
+        // Kept only where a deadline can come of them: most receipts carry none.
+        r.deadlineFacts = facts.mayGiveDeadlines ? facts : nil
         return r.recountingDeadlines(sendProblemsToReview: true)
     }
 

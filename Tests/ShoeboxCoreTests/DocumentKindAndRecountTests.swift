@@ -117,7 +117,7 @@ struct DocumentKindAndRecountTests {
     @Test func termsFromAnImportOutsideTheirReadersRangesAreNotCounted() throws {
         let json = #"""
             {"source": "f/a.pdf", "folder": "f", "sha256": "00", "status": "review", "documentKind": "invoice", "date": "2026-03-01",
-             "deadlineFacts": {"kind": "invoice", "presets": {}, "paymentTerm": {"term": {"daysAfterInvoice": {"_0": 9223372036854775807}},
+             "deadlineFacts": {"kind": "invoice", "presets": {}, "paymentTerm": {"term": {"daysAfterInvoice": 9223372036854775807},
              "wording": "x"}}}
             """#
         let invoice = try JSONDecoder().decode(DocumentRecord.self, from: Data(json.utf8))
