@@ -43,6 +43,23 @@ public struct ContractTerms: Hashable, Sendable, Codable {
         self.endWording = endWording
     }
 
+    /// A notice period as review shows and stores it: "3 months", "30 days", "1 month".
+    public static func text(_ p: NoticePeriod) -> String {
+        switch p {
+        case .days(let n): Deadlines.count(n, "day")
+        case .months(let n): Deadlines.count(n, "month")
+        }
+    }
+
+    /// A notice period as a person types it, in any of the five languages ("3 months", "3 Monate", "6 weeks",
+    /// "30 días", "1 an"): one count and its unit, nothing else, within the ranges a contract is read with.
+    public static func notice(typed: String) -> NoticePeriod? {
+        let words = TermWording.words(TextFolding.fold(typed))
+        let periods = TermWording.periods(in: words)
+        guard periods.count == 1, words.count <= 3, let p = periods.first else { return nil }
+        return ContractTermRules.period(p)
+    }
+
     /// Reads the notice period and the end of the term from a contract's lines as printed. The first line that
     /// states each wins (a contract states its own terms before it quotes the law's). `order`: the page's
     /// numeric date order.

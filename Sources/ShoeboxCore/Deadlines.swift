@@ -117,7 +117,7 @@ public enum DeadlineProblem: String, Hashable, Sendable, Codable, CaseIterable {
         case .fineReceivedOnMissing:
             "The fine's deadlines count from the day it was received, which is not known. Type the day the letter arrived in review (the field receivedOn), or write it in the scan's sidecar ({\"receivedOn\": \"YYYY-MM-DD\"}) and run again."
         case .contractTermsUnread:
-            "The contract's notice period or end of term could not be read, so no cancellation day was computed (none is guessed). Note the last day to cancel yourself; accepting the record keeps it without one."
+            "The contract's notice period or end of term could not be read, so no cancellation day was computed (none is guessed). Type them in review (the fields endOfTerm and noticePeriod, e.g. 2027-12-31 and 3 months)."
         }
     }
 }

@@ -18,6 +18,8 @@ extension DocumentRecord {
         case "net": return subtotal?.decimalString
         case "dueDate": return dueDate?.iso
         case "receivedOn": return receivedOn?.iso
+        case "endOfTerm": return deadlineFacts?.contract?.endOfTerm?.iso
+        case "noticePeriod": return deadlineFacts?.contract?.notice.map(ContractTerms.text)
         case "taxByRate":
             guard let digits = currency?.minorDigits ?? tax.first?.amount.currency.minorDigits else { return nil }
             return TaxByRate.text(tax.map { ($0.rate, $0.amount.minorUnits) }, digits: digits)

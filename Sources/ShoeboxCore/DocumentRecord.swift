@@ -33,6 +33,9 @@ public enum Field: String, Sendable, Codable, CaseIterable, CodingKeyRepresentab
     case tax
     /// The day a letter (a fine) reached the person: its windows count from it. From the sidecar, or typed in review.
     case receivedOn
+    /// A contract's last day of term and its notice period ("3 months", "30 days"), when the page's were not read:
+    /// typed in review, they give the cancellation day (`DeadlineFacts.contract`).
+    case endOfTerm, noticePeriod
 }
 
 /// Where a value came from: a line of the document (`ocr` as tesseract read it, `ocr-ppocr` as the second reader

@@ -44,6 +44,16 @@ extension RecordMerger {
 }
 
 extension DocumentRecord {
+    /// A contract's terms as a person types them in review: kept with the facts the deadlines count from (made for a
+    /// record that had none).
+    mutating func setContractTerms(_ change: (inout ContractTerms) -> Void) {
+        var facts = deadlineFacts ?? DeadlineFacts(kind: documentKind ?? .receipt, documentDate: date)
+        var terms = facts.contract ?? ContractTerms()
+        change(&terms)
+        facts.contract = terms
+        deadlineFacts = facts
+    }
+
     /// The deadlines counted again from the record as it stands (its kind, its date, its received-on day) and the facts
     /// the pipeline kept (`deadlineFacts`): after a person corrects the date or types the day a fine was received.
     /// A deadline settled before stays settled. With `sendProblemsToReview` (the pipeline's first count), a problem

@@ -323,7 +323,7 @@ public struct RecordMerger: Sendable {
             case .date: present = record.date != nil
             case .merchant: present = record.merchant != nil
             case .currency: present = record.currency != nil
-            case .referenceNumber, .sellerTaxID, .paymentMethod, .category, .note, .tax, .receivedOn: present = true
+            case .referenceNumber, .sellerTaxID, .paymentMethod, .category, .note, .tax, .receivedOn, .endOfTerm, .noticePeriod: present = true
             }
             if !present {
                 reasons.append(.missing(field))

@@ -53,12 +53,15 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
 public enum Review {
     /// Fields a person may edit.
     public static let editableFields: [Field] = [
-        .merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note, .tax, .receivedOn
+        .merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note, .tax, .receivedOn, .endOfTerm, .noticePeriod
     ]
 
     /// A typed total above 10¹² (in cents: 10¹⁴) is a typing mistake; the bound also keeps every conversion of
     /// minor units far from overflow.
     public static let maxTotalMinorUnits: Int64 = 100_000_000_000_000
+
+    /// The last year a contract's typed end of term may lie in.
+    static let maxTermYear = 2200
 
     /// The longest value a person may type into any field.
     public static let maxTypedLength = 200
@@ -118,6 +121,22 @@ public enum Review {
                 return .failure(ReviewInputError("\(d.iso) is before the letter's own date \(date.iso): a letter is received after it is dated."))
             }
             return .success(d.iso)
+        case .endOfTerm:
+            // The end of a term lies ahead: any day from the contract's own date on.
+            guard let d = FieldInput.date(v, today: TermWording.noLimit), d.year <= maxTermYear else {
+                return .failure(ReviewInputError("'\(v)' is not a day: type the last day of the contract's term as 2027-12-31 or 31.12.2027."))
+            }
+            if let date = record.date, d < date {
+                return .failure(ReviewInputError("\(d.iso) is before the contract's own date \(date.iso): a term ends after it is signed."))
+            }
+            return .success(d.iso)
+        case .noticePeriod:
+            guard let p = ContractTerms.notice(typed: v) else {
+                return .failure(
+                    ReviewInputError(
+                        "'\(v)' is not a notice period: type it as 3 months, 30 days or 6 weeks (1 to 365 days, or 1 to 24 months)."))
+            }
+            return .success(ContractTerms.text(p))
         case .currency: return validateCurrency(v, record: record)
         case .tax: return validateTax(v, record: record)
         case .category where !categories.isEmpty && !categories.contains(v):
@@ -367,12 +386,24 @@ public enum Review {
                 case .receivedOn:
                     guard let day = CalendarDay(iso: value) else { continue }
                     r.receivedOn = day
+                case .endOfTerm:
+                    guard let day = CalendarDay(iso: value) else { continue }
+                    r.setContractTerms {
+                        $0.endOfTerm = day
+                        $0.endWording = nil
+                    }
+                case .noticePeriod:
+                    guard let p = ContractTerms.notice(typed: value) else { continue }
+                    r.setContractTerms {
+                        $0.notice = p
+                        $0.noticeWording = nil
+                    }
                 case .sellerTaxID: continue
                 }
                 r.confidence[field] = 1
                 r.evidence[field] = FieldEvidence(source: .person)
                 // A corrected date moves what counts from it; a received-on day typed makes a fine's windows.
-                if field == .date || field == .receivedOn { r = r.recountingDeadlines() }
+                if [.date, .receivedOn, .endOfTerm, .noticePeriod].contains(field) { r = r.recountingDeadlines() }
             case .accept:
                 r.status = .accepted
                 r.reasons = []

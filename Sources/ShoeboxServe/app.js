@@ -156,9 +156,9 @@ function alternatesOf(r) {
 
 function show(r) {
   const taxText = (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");
-  const shown = (f) => (f === "tax" ? taxText || null : r[f]);
+  const shown = (f) => (f === "tax" ? taxText || null : f in contractTerms ? contractTerms[f](r) : r[f]);
   const rows = ["merchant", "date", "total", "currency", "tax", "referenceNumber", "paymentMethod", "category", "note",
-    ...(asksReceivedOn(r) ? ["receivedOn"] : [])].map((f) => {
+    ...(asksReceivedOn(r) ? ["receivedOn"] : []), ...(asksTerms(r) ? ["endOfTerm", "noticePeriod"] : [])].map((f) => {
     const ev = (r.evidence || {})[f];
     const conf = (r.confidence || {})[f];
     return el("tr", {}, el("th", {}, f), el("td", { "data-field": f }, shown(f) === null || shown(f) === undefined ? "—" : String(shown(f)),
@@ -191,6 +191,18 @@ function show(r) {
 
 // A fine's windows count from the day its letter arrived: the field is shown (and editable) for fines.
 function asksReceivedOn(r) { return r.documentKind === "fine" || !!r.receivedOn; }
+
+// A contract's end of term and notice period, as the record keeps them (deadlineFacts.contract), typed when unread.
+function asksTerms(r) { return r.documentKind === "contract"; }
+const contractTerms = {
+  endOfTerm: (r) => ((r.deadlineFacts || {}).contract || {}).endOfTerm || null,
+  noticePeriod: (r) => {
+    const n = ((r.deadlineFacts || {}).contract || {}).notice;
+    if (!n) return null;
+    const [unit, count] = "days" in n ? ["day", n.days] : ["month", n.months];
+    return `${count} ${unit}${count === 1 ? "" : "s"}`;
+  }
+};
 
 // The recurring series the record is a charge of, and a way to mark it cancelled from a day: a later charge then
 // goes to review as charged-after-cancellation, as with `shoebox recurring --cancel`.
@@ -244,10 +256,12 @@ function pick(k) {
 
 // e: the record's fields as a form in place of the table. Enter saves what changed, field by field, each checked as
 // in the terminal; a refused one stays open with its reason beside it. Escape leaves the form.
-const hints = { date: "2026-03-14", receivedOn: "the day the letter arrived: 2026-03-02", total: "12.50", currency: "EUR", tax: "19=2.65; 7=1.05, or none", paymentMethod: "card, cash, …" };
+const hints = { date: "2026-03-14", receivedOn: "the day the letter arrived: 2026-03-02", endOfTerm: "the term's last day: 2027-12-31",
+  noticePeriod: "3 months, 30 days", total: "12.50", currency: "EUR", tax: "19=2.65; 7=1.05, or none", paymentMethod: "card, cash, …" };
 
 function valueOf(r, f) {
   if (f === "tax") return (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");
+  if (f in contractTerms) return contractTerms[f](r) || "";
   const v = r[f];
   return v === null || v === undefined ? "" : String(v);
 }
@@ -296,7 +310,7 @@ function leaveForm() {
 function edit() {
   if (!state.record) return;
   let r = state.record;
-  const fields = state.editable.filter((f) => f !== "receivedOn" || asksReceivedOn(r));
+  const fields = state.editable.filter((f) => (f !== "receivedOn" || asksReceivedOn(r)) && (!(f in contractTerms) || asksTerms(r)));
   const rows = fields.map((f) => el("tr", {}, el("th", {}, el("label", { for: "field-" + f }, f)),
     el("td", {}, control(f, valueOf(r, f), state.categories), el("div", { class: "refusal", "data-refusal": f }))));
   const form = el("form", { id: "edit-form", class: "edit" }, el("table", {}, ...rows),
@@ -319,7 +333,7 @@ function edit() {
   formKeys(form, leaveForm);
   document.querySelector("#record .fields table").replaceWith(form);
   // The cursor starts on the first field a reason names (total-low-confidence: the total), else the merchant.
-  const names = (f) => (f === "receivedOn" ? ["fine-received-on-"] : [f.toLowerCase() + "-"]);
+  const names = (f) => (f === "receivedOn" ? ["fine-received-on-"] : f === "endOfTerm" ? ["contract-terms-"] : [f.toLowerCase() + "-"]);
   const first = fields.find((f) => (r.reasons || []).some((x) => names(f).some((n) => x.startsWith(n)))) || fields[0];
   form.elements[first].focus();
   if (form.elements[first].select) form.elements[first].select();

@@ -227,8 +227,9 @@ enum Help {
           a            accept the record as shown (after any edits)
           1-9          set a field to that alternate
           e FIELD [V]  edit merchant, date, total, currency, referenceNumber, paymentMethod, category,
-                       note, tax (its lines as rate=amount; …: 19=2.65; 7=1.05, or none) or receivedOn (the
-                       day a fine arrived: its windows count from it, and are counted again); a value that
+                       note, tax (its lines as rate=amount; …: 19=2.65; 7=1.05, or none), receivedOn (the
+                       day a fine arrived), or a contract's endOfTerm and noticePeriod (3 months, 30 days)
+                       when they were not read: the deadlines are counted again from them; a value that
                        does not read as one (a bad amount or date, a category the folder's .shoebox.json
                        does not list) is refused and asked again. A total may carry its
                        currency (15.00 EUR, 15,00 €), which sets the record's; on a record without a currency

@@ -494,6 +494,8 @@ final class ReviewSession {
                 // One line of the note: the terminal shows each field on one line.
                 (.note, r.note.map { $0.split(whereSeparator: \.isNewline).joined(separator: " / ") })
             ] + (r.documentKind == .fine || r.receivedOn != nil ? [(.receivedOn, r.receivedOn?.iso)] : [])
+            + (r.documentKind == .contract
+                ? [(.endOfTerm, r.comparedValue(Field.endOfTerm.rawValue)), (.noticePeriod, r.comparedValue(Field.noticePeriod.rawValue))] : [])
         for (f, v) in values {
             let conf = r.confidence[f].map { String(format: "%.2f", $0) } ?? "    "
             var line =

@@ -149,4 +149,31 @@ struct DocumentKindAndRecountTests {
         r.dueDate = day("2026-01-31")
         #expect(merger.withDeadlines(r, extraction: nil, sidecar: nil, presets: DeadlinePresets()).dueDate == day("2026-01-31"))
     }
+
+    /// A contract whose terms were not read: the person types its end of term and notice period, in any of the five
+    /// languages, and the cancellation day is counted; what is no day or no period is refused.
+    @Test func aContractsTermsTypedInReviewGiveItsCancellationDay() throws {
+        let contract = merger.withDeadlines(record(.contract, date: "2026-01-15"), extraction: nil, sidecar: nil, presets: DeadlinePresets())
+        #expect(contract.reasons.map(\.code) == ["contract-terms-unread"] && contract.deadlines.isEmpty)
+        for (typed, stored) in [
+            ("3 months", "3 months"), ("3 Monate", "3 months"), ("6 semaines", "42 days"), ("1 mes", "1 month"), ("30 hari", "30 days")
+        ] {
+            #expect(try Review.validate(field: "noticePeriod", value: typed, record: contract, today: today).get() == stored, "\(typed)")
+        }
+        for bad in ["soon", "3", "3 months and 2 days", "500 days", "36 months"] {
+            #expect(throws: ReviewInputError.self, "\(bad)") {
+                try Review.validate(field: "noticePeriod", value: bad, record: contract, today: today).get()
+            }
+        }
+        // The end lies ahead of today, never before the contract's date.
+        #expect(try Review.validate(field: "endOfTerm", value: "31.12.2027", record: contract, today: today).get() == "2027-12-31")
+        #expect(throws: ReviewInputError.self) { try Review.validate(field: "endOfTerm", value: "2025-12-31", record: contract, today: today).get() }
+        let end = ReviewDecision(action: .edit, field: .endOfTerm, value: "2027-12-31")
+        let halfway = Review.apply([end], to: contract)
+        #expect(halfway.deadlines.isEmpty && halfway.reasons.map(\.code) == ["contract-terms-unread"])
+        let typed = Review.apply([end, ReviewDecision(action: .edit, field: .noticePeriod, value: "3 months")], to: contract)
+        #expect(typed.deadlines.map { "\($0.kind.rawValue) \($0.day.iso)" } == ["cancellation 2027-09-30"])
+        #expect(typed.reasons.isEmpty && typed.comparedValue("noticePeriod") == "3 months" && typed.comparedValue("endOfTerm") == "2027-12-31")
+        #expect(typed.deadlines.first?.explanation == "Last day to cancel: 2027-09-30, 3 months' notice before the end of the term 2027-12-31.")
+    }
 }

@@ -126,6 +126,16 @@ import Testing
         let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]], "\(listed)")
         #expect(items.map { "\($0["kind"]!) \($0["day"]!)" } == ["pay-reduced 2026-03-29", "objection 2026-04-12"])
         // Undone, the day and its windows go.
+        // The contract's terms typed in the terminal give its cancellation day.
+        let contract = try runProgram(
+            shoebox, ["review", "--out", out, "--source", "fines/abo.png", "--today", today],
+            input: "e endOfTerm 2027-12-31\ne noticePeriod 3 Monate\na\n")
+        #expect(contract.out.contains("kind: contract") && contract.out.contains("noticePeriod set to 3 months."), "\(contract.out)")
+        #expect(contract.out.contains("2027-09-30 cancellation: Last day to cancel: 2027-09-30"), "\(contract.out)")
+        let both = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-03-20", "--json"]).out
+        #expect(both.contains(#""day" : "2027-09-30""#), "\(both)")
+        let undoContract = try runProgram(shoebox, ["review", "--out", out, "--source", "fines/abo.png", "--today", today], input: "u\nu\nu\nq\n")
+        #expect(undoContract.code == 0)
         let undone = try runProgram(shoebox, ["review", "--out", out, "--source", "fines/bescheid.jpg", "--today", today], input: "u\nu\nq\n")
         #expect(undone.out.contains("undone: accept") && undone.out.contains("undone: edit receivedOn"), "\(undone.out)")
         let gone = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-03-20", "--json"])
