@@ -49,6 +49,10 @@ def main():
         for month in range(1, 5):
             shutil.copy(os.path.join(series, f"kedai-logo-{month:02d}.png"), books)
         shutil.copy(os.path.join(ROOT, "Fixtures/receipts/deu-baeckerei.jpg"), os.path.join(fines, "bescheid.jpg"))
+        # A contract among the fines: its sidecar says so.
+        shutil.copy(os.path.join(ROOT, "Fixtures/receipts/fra-boulangerie.png"), os.path.join(fines, "vertrag.png"))
+        with open(os.path.join(fines, "vertrag.png.json"), "w") as f:
+            f.write('{"documentKind": "contract"}')
         pipeline = os.path.join(work, "p.json")
         with open(pipeline, "w") as f:
             f.write('{"version": 1, "acceptPrecision": 0, "deadlines": {"fines": '
@@ -108,6 +112,27 @@ def main():
         wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, '.deadlines li[data-kind="pay-reduced"] button'))
         listed = json.loads(shoebox("deadlines", "--out", out, "--today", "2026-03-20", "--json").stdout)
         check([d["kind"] for d in listed] == ["objection"], f"the settled one has left the list: {listed}")
+
+        # j: the contract. Its terms were not read; e puts the cursor on the end of term, and both typed give the last
+        # day to cancel.
+        body.send_keys("j")
+        wait.until(lambda d: d.execute_script("const h = document.querySelector('#record h2'); return h && h.textContent")
+                   == "fines/vertrag.png")
+        check("contract" in driver.find_element(By.CSS_SELECTOR, "#record .fields p").text, "the contract shows its kind")
+        body.send_keys("e")
+        wait.until(lambda d: d.find_elements(By.ID, "edit-form"))
+        box = driver.switch_to.active_element
+        check(box.get_attribute("name") == "endOfTerm", f"the cursor starts on endOfTerm: {box.get_attribute('name')}")
+        box.send_keys("31.12.2027", Keys.TAB)
+        for _ in range(5):
+            box = driver.switch_to.active_element
+            if box.get_attribute("name") == "noticePeriod":
+                break
+            box.send_keys(Keys.TAB)
+        box.send_keys("3 Monate", Keys.ENTER)
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, '.deadlines li[data-kind="cancellation"]'))
+        check("2027-09-30 cancellation" in record_text() and "3 months" in record_text(),
+              f"the contract's terms typed give its cancellation day: {record_text()}")
 
         # The shop's receipt shows its series; marked cancelled from a day, the store has it.
         next(a for a in driver.find_elements(By.CSS_SELECTOR, "#counts a") if a.text.startswith("accepted")).click()
