@@ -42,6 +42,7 @@ enum RunCommand {
                 + "\(summary.pages) pages in \(RunProgress.duration(seconds))"
                 + (summary.pages > 0 && seconds > 0 ? String(format: " (%.2f pages/s)", Double(summary.pages) / seconds) : ""))
         StatusCommand.printCounts(records)
+        if let line = DeadlinesCommand.summaryLine(records, today: today) { print(line) }
         let reasons = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)
         if !reasons.isEmpty {
             print("failed by reason: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))

@@ -57,6 +57,22 @@ enum DeadlinesCommand {
     }
 }
 
+extension DeadlinesCommand {
+    /// Days ahead that a run's summary counts as due soon.
+    static let soonDays = 14
+
+    /// The line a run's summary gives the open deadlines: "deadlines: 1 overdue, 2 due within 14 days (shoebox
+    /// deadlines)"; nil when none is overdue or due soon.
+    static func summaryLine(_ records: [DocumentRecord], today: CalendarDay) -> String? {
+        let open = DeadlineFiles.open(records.filter { $0.status == .accepted || $0.status == .review }).map(\.deadline.day)
+        let overdue = open.filter { $0 < today }.count
+        let soon = open.filter { $0 >= today && $0 <= today.adding(days: soonDays) }.count
+        guard overdue + soon > 0 else { return nil }
+        let parts = [overdue > 0 ? "\(overdue) overdue" : nil, soon > 0 ? "\(soon) due within \(soonDays) days" : nil].compactMap { $0 }
+        return "deadlines: \(parts.joined(separator: ", ")) (shoebox deadlines lists them)"
+    }
+}
+
 /// `shoebox recurring`: series of charges from the same shop at a regular cadence, from the accepted records.
 enum RecurringCommand {
     static func main(_ args: [String]) throws -> ExitCode {

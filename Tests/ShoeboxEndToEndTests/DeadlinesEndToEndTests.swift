@@ -21,7 +21,10 @@ import Testing
         try Data(#"{"version": 1, "acceptPrecision": 0, "deadlines": {"purchases": {"returnWindowDays": 30, "warrantyMonths": 24}}}"#.utf8)
             .write(to: pipeline)
         let out = work.appendingPathComponent("out").path
-        #expect(try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--pipeline", pipeline.path]).code == 0)
+        let run = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--pipeline", pipeline.path])
+        #expect(run.code == 0)
+        // The run's summary counts what is overdue or due soon (the payment and the return window are past by today).
+        #expect(run.out.contains("deadlines: 2 overdue (shoebox deadlines lists them)"), "\(run.out)")
 
         let listed = try runProgram(shoebox, ["deadlines", "--out", out, "--today", "2026-04-01", "--json"])
         let items = try #require(try JSONSerialization.jsonObject(with: Data(listed.out.utf8)) as? [[String: Any]], "\(listed)")
