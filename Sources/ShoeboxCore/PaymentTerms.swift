@@ -83,8 +83,15 @@ enum PaymentTermRules {
     /// Terms longer than a year are not payment terms (a misread, a warranty, a contract's duration).
     static let days = 1...365
 
+    /// A count right after a net word with no unit ("net 30") is a term only up to this: longer net terms are printed
+    /// with their unit, and a larger bare number after "Netto" is an amount.
+    static let unitlessNetDays = 1...120
+
     /// The days of a term in one clause: "30 tage", "within 14 days", "net 30" / "netto 30" (a count right
     /// after the net word, no unit). Weeks count seven days. Nil when none, or out of `days`.
+    ///
+    /// "Netto 347,73", "net 25.00 EUR": a net word also labels the net amount, whose whole part is no count of days. A
+    /// bare count is taken only when no decimal part or currency follows it, and within `unitlessNetDays`.
     static func days(in clause: String) -> Int? {
         let words = TermWording.words(clause)
         for p in TermWording.periods(in: words) {
@@ -95,10 +102,27 @@ enum PaymentTermRules {
             }
         }
         for (i, w) in words.enumerated().dropLast() where Keywords.netWords.contains(w) {
-            if let n = Int(words[i + 1]), PaymentTermRules.days.contains(n) { return n }
+            guard let n = Int(words[i + 1]), unitlessNetDays.contains(n), !isAmount(after: w, in: clause) else { continue }
+            return n
         }
         return nil
     }
+
+    /// Whether the number after `netWord` in `clause` is printed as an amount: a decimal part ("347,73", "25.00"), or a
+    /// currency sign or code right before or after it ("net € 30", "netto 30 EUR").
+    static func isAmount(after netWord: String, in clause: String) -> Bool {
+        guard let r = clause.range(of: netWord) else { return false }
+        let rest = clause[r.upperBound...].drop { !$0.isNumber && !"€$£¥".contains($0) }
+        if let sign = rest.first, "€$£¥".contains(sign) { return true }
+        let digits = rest.prefix { $0.isNumber }
+        let after = rest.dropFirst(digits.count)
+        if let sep = after.first, sep == "," || sep == ".", let next = after.dropFirst().first, next.isNumber { return true }
+        let nextWord = String(after.drop { $0 == " " || $0 == ":" }.prefix { $0.isLetter })
+        return currencyWords.contains(nextWord)
+    }
+
+    /// The currency marks an amount is printed with, folded ("eur", "rm", "dh").
+    static let currencyWords = Set(AmountReader.currencyMarks.map { $0.0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
 
     /// "Bitte überweisen Sie den Betrag bis zum 14.04.2026", "please pay before 14 April 2026": a clause about
     /// paying, with no label, where a "by" word precedes the date. A clause about a discount, another subject

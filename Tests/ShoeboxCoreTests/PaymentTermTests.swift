@@ -13,6 +13,11 @@ struct PaymentTermTests {
         #expect(term("Payable within 14 days") == .daysAfterInvoice(14))
         #expect(term("Payment due within 30 days of invoice date") == .daysAfterInvoice(30))
         #expect(term("Terms: Net 30") == .daysAfterInvoice(30))
+        // A net word also labels the net amount: its whole part is no count of days.
+        for amount in ["Netto 347,73", "Net 25.00", "Summe netto 1.234,56 EUR", "netto 30 EUR", "Net € 30", "Netto 347", "Net 45 RM"] {
+            #expect(term(amount) == nil, "\(amount)")
+        }
+        #expect(term("Terms net 30 for all orders") == .daysAfterInvoice(30))
         // Month-first when only that order gives a day.
         #expect(term("Due Date: 04/14/2026") == due("2026-04-14"))
     }
