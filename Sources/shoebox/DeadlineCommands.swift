@@ -124,6 +124,14 @@ enum RecurringCommand {
             for change in s.amountChanges { print("  price \(change.from.decimalString) → \(change.to.decimalString) on \(change.day.iso)") }
         }
         for (currency, m) in burn.sorted(by: { $0.key.code < $1.key.code }) { print("monthly burn: \(m.decimalString) \(currency.code)") }
+        func line(_ totals: [RecurringCharges.Total]) -> String {
+            totals.map { "\($0.group) \($0.amount.decimalString) \($0.amount.currency.code)" }.joined(separator: ", ")
+        }
+        // The last twelve months charged; --json has every month.
+        let months = RecurringCharges.totalsByMonth(series)
+        let recent = Set(Array(Set(months.map(\.group))).sorted().suffix(12))
+        print("charged by month: " + line(months.filter { recent.contains($0.group) }))
+        print("charged by payment method: " + line(RecurringCharges.totalsByPaymentMethod(series)))
         return ExitCode.success
     }
 

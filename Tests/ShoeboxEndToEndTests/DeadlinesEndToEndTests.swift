@@ -182,6 +182,7 @@ import Testing
         #expect((object["monthlyBurn"] as? [String: String])?["MYR"] != nil)
         let text = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20"])
         #expect(text.out.contains("Kedai Buku Cahaya Ilmu SDN BHD: monthly") && text.out.contains("monthly burn:"), "\(text.out)")
+        #expect(text.out.contains("charged by month: 2026-01 26.50 MYR") && text.out.contains("charged by payment method: card "), "\(text.out)")
         // The terminal review shows a charge's series.
         let shown = try runProgram(shoebox, ["review", "--out", out, "--source", "books/kedai-logo-12.png", "--today", "2026-12-20"], input: "q\n")
         #expect(
