@@ -169,8 +169,8 @@ enum Help {
         yearly) among the accepted records: at least three charges, each within a few days of its due day
         (1, 4, 7, 10), a changed price kept in its series. Per series: cadence, amount and its changes,
         payment method, last charge, next expected day and status (active, stopped, cancelled,
-        charged-after-cancellation); then the monthly burn
-        per currency, and what was charged in each of the last twelve months and by payment method.
+        charged-after-cancellation); then the monthly burn per currency, and what was charged in each of
+        the last twelve months and by payment method.
 
           --json             {"series": [{merchant, cadence, amount, currency, paymentMethod, firstCharge,
                              lastCharge, nextExpected, status, history}], "monthlyBurn", "byMonth",
