@@ -181,10 +181,9 @@ public final class ReviewApp: @unchecked Sendable {
 
     /// The series a record is a charge of: its own charges, or one it took after the series was cancelled.
     func series(of source: String) throws -> HTTPResponse {
-        let found = try store.recurringSeries(today: today).first { s in
-            s.history.contains { $0.source == source } || s.chargesAfterCancellation.contains(source)
+        guard let record = try store.effectiveRecord(path: source)?.record, let s = try store.series(of: record, today: today) else {
+            return .json(200, ["series": NSNull()])
         }
-        guard let s = found else { return .json(200, ["series": NSNull()]) }
         return .json(200, ["series": ReviewApp.object(s)])
     }
 

@@ -16,6 +16,16 @@ extension Store {
         RecurringCharges.find(try effectiveRecords().compactMap { Charge($0.record) }, cancellations: try cancellations(), today: today)
     }
 
+    /// The series `record` is a charge of, or took a charge of after it was cancelled; nil for any other record. Only an
+    /// accepted record or one flagged `charged-after-cancellation` can be one, so no other record costs a look at
+    /// the whole store (the review desks ask this for every record they open).
+    public func series(of record: DocumentRecord, today: CalendarDay) throws(StoreError) -> Series? {
+        guard record.status == .accepted || record.reasons.contains(.chargedAfterCancellation) else { return nil }
+        return try recurringSeries(today: today).first { s in
+            s.history.contains { $0.source == record.source } || s.chargesAfterCancellation.contains(record.source)
+        }
+    }
+
     /// What marking a series cancelled did: the series' name, and the charges after the day now waiting in review.
     public struct SeriesCancelled: Sendable {
         public let merchant: String

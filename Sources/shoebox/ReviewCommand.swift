@@ -454,11 +454,7 @@ final class ReviewSession {
     }
 
     /// The recurring series the record is a charge of (or took a charge of after it was cancelled), if any.
-    func seriesOf(_ record: DocumentRecord) throws -> Series? {
-        try store.recurringSeries(today: today).first { s in
-            s.history.contains { $0.source == record.source } || s.chargesAfterCancellation.contains(record.source)
-        }
-    }
+    func seriesOf(_ record: DocumentRecord) throws -> Series? { try store.series(of: record, today: today) }
 
     /// A number picks that alternate; any other key is unknown.
     func pick(_ input: String, parts: [String], choices: [(String, Alternate)], record: DocumentRecord) throws {
