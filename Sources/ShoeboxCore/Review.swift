@@ -61,7 +61,7 @@ public enum Review {
     public static let maxTotalMinorUnits: Int64 = 100_000_000_000_000
 
     /// The last year a contract's typed end of term may lie in.
-    static let maxTermYear = 2200
+    public static let maxTermYear = 2200
 
     /// The longest value a person may type into any field.
     public static let maxTypedLength = 200

@@ -305,7 +305,7 @@ extension StoreJSON {
                 (parts.count == 1 || (parts.count == 2 && parts[1].count == 3 && parts[1].allSatisfy { $0.isASCII && $0.isUppercase }))
                 && amount.map { ($0 > 0 || (negativeAllowed && $0 < 0)) && $0.magnitude <= Review.maxTotalMinorUnits * 10 } == true
         case "date", "receivedOn": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0 <= latest } ?? false
-        case "endOfTerm": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0.year <= 2200 } ?? false
+        case "endOfTerm": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0.year <= Review.maxTermYear } ?? false
         case "noticePeriod": ok = ContractTerms.notice(typed: value).map { ContractTerms.text($0) == value } ?? false
         case "currency": ok = value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }
         case "tax":
