@@ -35,6 +35,12 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
             "The name of the file or of a folder above it is not valid UTF-8 (it was written by a system with another character set), so it cannot be opened by name here. Rename it, for example with `convmv -f latin1 -t utf8 --notest FILE`, and run again."
     )
 
+    public static let controlCharacterInName = DocumentFailure(
+        code: "control-character-in-name",
+        message:
+            "The name of the file or of a folder above it holds a control character (a tab, a line break), which no export, CSV or summary line can carry, so it is listed with \u{FFFD} in its place and not read. Rename it without the character (for example in a file manager, or `mv` with the name in quotes) and run again."
+    )
+
     public static let changedWhileRead = DocumentFailure(
         code: "changed-while-read",
         message:

@@ -12,14 +12,20 @@
 /// A credit note (`EInvoice.isCredit`) stores its total, net and tax negated: it is money owed to the buyer.
 extension RecordMerger {
     public func merge(
-        eInvoice e: EInvoice, pageRecord: DocumentRecord?, page: Extraction?, source: SourceFile, other: OtherSources
+        eInvoice read: EInvoice, pageRecord: DocumentRecord?, page: Extraction?, source: SourceFile, other: OtherSources, today: CalendarDay
     ) -> DocumentRecord {
         var record = DocumentRecord(source: source.relativePath, folder: source.folder, sha256: source.sha256, status: .review)
         record.pages = pageRecord?.pages ?? 0
         record.language = pageRecord?.language
+        // What no record may hold (a date outside 1900…today, a text longer than any invoice prints) is not exact.
+        let (e, outOfRange) = read.bounded(today: today)
         record.eInvoice = e
         record.documentKind = e.isCredit ? .creditNote : .invoice
         var reasons: [ReviewReason] = []
+        if !outOfRange.isEmpty {
+            reasons.append(.eInvoiceValueOutOfRange)
+            record.eInvoiceProblems += outOfRange
+        }
         // An amount beyond any invoice (`Review.maxTotalMinorUnits`) is not taken into the record; `problems()` names it.
         func signed(_ m: Money?) -> Money? {
             guard let m, m.minorUnits.magnitude <= UInt64(Review.maxTotalMinorUnits) else { return nil }
@@ -28,7 +34,10 @@ extension RecordMerger {
         func exact(_ field: Field, _ element: String, _ shown: String?) {
             guard let shown else { return }
             record.confidence[field] = 1
-            record.evidence[field] = FieldEvidence(source: .eInvoice, text: "\(element) \(shown)")
+            let text = "\(element) \(shown)"
+            // Evidence is a line a person reads, as long as any value may be (`EInvoice.maxText`).
+            record.evidence[field] = FieldEvidence(
+                source: .eInvoice, text: text.count > EInvoice.maxText ? String(text.prefix(EInvoice.maxText - 1)) + "…" : text)
         }
         record.currency = e.currency
         exact(.currency, "InvoiceCurrencyCode", e.currency?.code)
@@ -65,6 +74,13 @@ extension RecordMerger {
         compareSidecar(other.sidecar, record: &record, reasons: &reasons)
         reasons += requiredFieldReasons(record)
         record.alternates = record.alternates.filter { !$0.value.isEmpty }
+        // A record keeps at most `EInvoice.maxRows` problems (import holds it to that); room is left for the one a PDF's
+        // second attachment may add.
+        let kept = EInvoice.maxRows - 2
+        if record.eInvoiceProblems.count > kept {
+            let more = record.eInvoiceProblems.count - (kept - 1)
+            record.eInvoiceProblems = Array(record.eInvoiceProblems.prefix(kept - 1)) + ["… and \(more) more problems of the XML."]
+        }
         record.reasons = RecordMerger.unique(reasons)
         record.status = record.reasons.isEmpty ? .accepted : .review
         record.reviewedBy = record.status == .accepted ? "pipeline" : nil

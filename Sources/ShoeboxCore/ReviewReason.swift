@@ -37,6 +37,11 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     case eInvoiceDisagreesWithPage
     /// A PDF carries an invoice XML that could not be read (malformed, refused, too large): the page was read instead.
     case eInvoiceUnreadable
+    /// An e-invoice's XML states a value no record may hold (a date before 1900 or after today, a text longer than any
+    /// invoice prints, more rows than any invoice has): it was left out or cut, and a person checks the record.
+    case eInvoiceValueOutOfRange
+    /// A PDF carries two invoice XMLs that state different invoices: the first is read, a person checks which is right.
+    case eInvoiceAttachmentsDisagree
     /// A charge from a recurring series after the day it was marked cancelled: the cancellation did not take.
     case chargedAfterCancellation
     /// The sidecar or the folder's preset says the document is another kind than the page reads as (a credit note
@@ -66,6 +71,8 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .eInvoiceInconsistent: "e-invoice-inconsistent"
         case .eInvoiceDisagreesWithPage: "e-invoice-page-disagrees"
         case .eInvoiceUnreadable: "e-invoice-unreadable"
+        case .eInvoiceValueOutOfRange: "e-invoice-value-out-of-range"
+        case .eInvoiceAttachmentsDisagree: "e-invoice-attachments-disagree"
         case .chargedAfterCancellation: "charged-after-cancellation"
         case .documentKindDisagrees: "document-kind-disagrees"
         case .other(let code): code
@@ -76,7 +83,8 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
 
     static let simple: [ReviewReason] = [
         .arithmeticMismatch, .lowOCRConfidence, .currencyInferred, .sourcesDisagree, .notAPurchase, .longDocument, .sidecarInvalid,
-        .possibleDuplicate, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage, .eInvoiceUnreadable,
+        .possibleDuplicate, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage, .eInvoiceUnreadable, .eInvoiceValueOutOfRange,
+        .eInvoiceAttachmentsDisagree,
         .chargedAfterCancellation, .documentKindDisagrees
     ]
     static let byCode: [String: ReviewReason] = {

@@ -40,10 +40,11 @@ public struct FolderExporter {
         self.options = options
     }
 
-    /// Why a record is not exported, or nil when it is.
+    /// Why a record is not exported, or nil when it is. An accepted record whose path a store may not hold
+    /// (`StoredPath`: only an older Shoebox's store has one) is left out: its original is never looked for.
     static func leftOutReason(_ r: DocumentRecord) -> String? {
         switch r.status {
-        case .accepted: return nil
+        case .accepted: return StoredPath.problem(r.source) == nil ? nil : "accepted:unusable-path"
         case .failed: return "failed:\(r.failure?.code ?? "unknown")"
         case .review: return "review:\(r.reasons.first?.code ?? "pending")"
         default: return r.status.rawValue
@@ -95,7 +96,7 @@ public struct FolderExporter {
         var bytes: Int64 = 0
         var sizes: [String: Int64] = [:]
         // An expense entered by hand has no original.
-        for r in records where r.status == .accepted && inRange(r) && !r.enteredByHand {
+        for r in records where FolderExporter.leftOutReason(r) == nil && inRange(r) && !r.enteredByHand {
             let path = originalPath(r)
             // lstat, not FileManager's attributes: those look up the owner's user name, which may ask a
             // networked name service (a socket). A link or anything but a regular file is not an original.
@@ -131,7 +132,7 @@ public struct FolderExporter {
         // A date range that holds nothing of this folder writes no zip for it.
         if chosen.isEmpty && (options.from != nil || options.to != nil) { return nil }
         // Rows in date order (undated last), then by path: the order a bookkeeper reads them in.
-        let accepted = chosen.filter { $0.status == .accepted }
+        let accepted = chosen.filter { FolderExporter.leftOutReason($0) == nil }
             .sorted { ($0.date?.iso ?? "9999", $0.source) < ($1.date?.iso ?? "9999", $1.source) }
         var leftOut: [String: Int] = [:]
         for r in chosen { if let why = FolderExporter.leftOutReason(r) { leftOut[why, default: 0] += 1 } }

@@ -14,8 +14,9 @@ struct EInvoiceStage {
     /// What a PDF carries.
     enum Attached {
         case none
-        /// An invoice XML, read; `name` is the attachment's.
-        case invoice(EInvoice, name: String)
+        /// An invoice XML, read; `name` is the attachment's. `disagreeing`: another attached invoice XML that states
+        /// another invoice (its name and what differs), nil when there is none.
+        case invoice(EInvoice, name: String, disagreeing: String?)
         /// An attachment that should be the invoice but cannot be read: the page is read instead, with this said.
         case unreadable(String)
     }
@@ -44,22 +45,46 @@ struct EInvoiceStage {
         else { return .none }
         let all = pdf.attachments()
         let named = all.filter { EInvoiceStage.invoiceNames.contains($0.name.lowercased()) }
+        var first: (invoice: EInvoice, name: String)?
         for a in named + all.filter({ !EInvoiceStage.invoiceNames.contains($0.name.lowercased()) }) {
             let standard = EInvoiceStage.invoiceNames.contains(a.name.lowercased())
             if let failure = a.failure {
-                if standard { return .unreadable("The attached \(a.name) could not be read: \(failure.message)") }
+                if standard && first == nil { return .unreadable("The attached \(a.name) could not be read: \(failure.message)") }
                 continue
             }
             guard let xml = a.xml else {
-                if standard { return .unreadable("The attached \(a.name) is not XML (it starts with \(EInvoiceStage.shown(a.head))).") }
+                if standard && first == nil {
+                    return .unreadable("The attached \(a.name) is not XML (it starts with \(EInvoiceStage.shown(a.head))).")
+                }
                 continue
             }
             switch EInvoiceReader.read(xml) {
-            case .success(let e): return .invoice(e, name: a.name)
-            case .failure(let f): if standard { return .unreadable("The attached \(a.name) was not read: \(f.message)") }
+            case .success(let e):
+                // The first invoice is read; every other one must state the same invoice, or a person decides which.
+                guard let (invoice, name) = first else {
+                    first = (e, a.name)
+                    continue
+                }
+                if let differs = EInvoiceStage.differences(invoice, e) {
+                    return .invoice(invoice, name: name, disagreeing: "\(a.name) (\(differs))")
+                }
+            case .failure(let f): if standard && first == nil { return .unreadable("The attached \(a.name) was not read: \(f.message)") }
             }
         }
-        return .none
+        return first.map { .invoice($0.invoice, name: $0.name, disagreeing: nil) } ?? .none
+    }
+
+    /// What two invoice XMLs of one PDF state differently, among what a record takes from one (number, date, seller,
+    /// currency, totals), in words; nil when they state the same invoice (Factur-X and XRechnung copies of it).
+    static func differences(_ a: EInvoice, _ b: EInvoice) -> String? {
+        let compared: [(String, String?, String?)] = [
+            ("invoice number", a.number, b.number), ("issue date", a.issueDate?.iso, b.issueDate?.iso),
+            ("seller", a.seller.name, b.seller.name), ("seller VAT ID", a.seller.vatID, b.seller.vatID),
+            ("currency", a.currency?.code, b.currency?.code), ("gross total", a.totals.grand?.decimalString, b.totals.grand?.decimalString),
+            ("amount due", a.totals.due?.decimalString, b.totals.due?.decimalString), ("due date", a.dueDate?.iso, b.dueDate?.iso)
+        ]
+        let differing = compared.filter { $0.1 != $0.2 }.map { "\($0.0) \($0.1 ?? "none") against \($0.2 ?? "none")" }
+        return differing.isEmpty ? nil : differing.prefix(3).joined(separator: ", ")
     }
 
     /// The first bytes of a file as people can read them: printable ASCII, a dot for the rest.
@@ -76,7 +101,7 @@ extension DocumentProcessor {
         switch cpu.measure("e-invoice", { eInvoices.read(source) }) {
         case .success(let e):
             record = deadlines(
-                merge.merger.merge(eInvoice: e, pageRecord: nil, page: nil, source: source, other: document.other), extraction: nil,
+                merge.merger.merge(eInvoice: e, pageRecord: nil, page: nil, source: source, other: document.other, today: today), extraction: nil,
                 document: document)
         case .failure(let f): record = .failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f)
         }
@@ -98,8 +123,16 @@ extension DocumentProcessor {
     {
         switch attached {
         case .none: return record
-        case .invoice(let e, _):
-            return merge.merger.merge(eInvoice: e, pageRecord: record, page: extraction, source: document.source, other: document.other)
+        case .invoice(let e, let name, let disagreeing):
+            var r = merge.merger.merge(
+                eInvoice: e, pageRecord: record, page: extraction, source: document.source, other: document.other, today: today)
+            if let disagreeing {
+                r.eInvoiceProblems.append("The PDF carries two invoice XMLs that disagree: \(name) was read; \(disagreeing).")
+                r.reasons = RecordMerger.addingReason(.eInvoiceAttachmentsDisagree, to: r.reasons)
+                r.status = .review
+                r.reviewedBy = nil
+            }
+            return r
         case .unreadable(let why):
             guard record.status != .failed else { return record }
             var r = record

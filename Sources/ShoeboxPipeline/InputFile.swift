@@ -13,9 +13,8 @@ public enum InputFile {
     static func open(_ path: String) -> Result<(fd: Int32, size: Int), DocumentFailure> {
         func failure(_ err: Int32) -> DocumentFailure {
             switch err {
-            case ENOENT, ENOTDIR:
-                // A name that was not valid UTF-8 was listed with U+FFFD in place of its bad bytes: no such path.
-                return path.contains("\u{FFFD}") ? .badFileName : .missingFile
+            // A name the store cannot hold was listed under another (IntakeStage.Listing.misnamed) and refused by it.
+            case ENOENT, ENOTDIR: return .missingFile
             case ELOOP: return .notARegularFile("a symbolic link")
             case EACCES, EPERM: return .unreadable("permission denied")
             default: return .unreadable(String(cString: strerror(err)))

@@ -21,6 +21,9 @@ public struct IntakeStage: Sendable {
         public var paths: [String] = []
         /// Folders under the root that could not be listed, with the reason: their files were not found.
         public var unreadableFolders: [(path: String, reason: String)] = []
+        /// Files whose name (or a folder's above them) a store cannot hold (not UTF-8, a control character): listed
+        /// under a name it can (`StoredPath.storable`, U+FFFD for what is wrong), and refused by that name.
+        public var misnamed: [String: DocumentFailure] = [:]
     }
 
     /// Every regular, non-hidden file under `root` but sidecars, sorted by relative path, and every folder that
@@ -43,6 +46,7 @@ public struct IntakeStage: Sendable {
         var listing = Listing()
         listing.paths = walk.files.filter { !($0.hasSuffix(".json") && all.contains(String($0.dropLast(5)))) }.sorted()
         listing.unreadableFolders = walk.unreadableFolders
+        listing.misnamed = walk.misnamed
         return listing
     }
 
@@ -128,9 +132,11 @@ public struct IntakeStage: Sendable {
 }
 
 /// A walk with opendir, readdir and lstat on byte paths: symbolic links are not followed (so a link loop cannot
-/// trap it), hidden names skipped. A folder or file whose name is not valid UTF-8 is walked all the same: its
-/// files are listed with U+FFFD for the bad bytes (they fail as bad-file-name, since no String path reaches
-/// them). A folder that cannot be opened is named in `unreadableFolders`. (Foundation's URL resource values look
+/// trap it), hidden names skipped. A folder or file whose name a store cannot hold (not valid UTF-8, or holding a
+/// control character) is walked all the same: its files are listed with U+FFFD for what is wrong and named in
+/// `misnamed` with the failure they end in (bad-file-name, control-character-in-name), so none is lost and none
+/// reaches the store under a name that export, import or a summary line could not carry. A folder that cannot be
+/// opened is named in `unreadableFolders`. (Foundation's URL resource values look
 /// up the owner's name for every file, which opens a socket to nscd; the walk needs none of that.)
 private struct FolderWalk {
     /// The folder not to walk into, by device and inode.
@@ -138,14 +144,18 @@ private struct FolderWalk {
     /// Every file found, by relative path, in walk order.
     var files: [String] = []
     var unreadableFolders: [(path: String, reason: String)] = []
+    /// Files listed under another name than their own, with why (their own, or a folder's above them).
+    var misnamed: [String: DocumentFailure] = [:]
 
     init(skipping: stat?) { self.skipping = skipping }
 
-    mutating func visit(_ directory: [UInt8], _ relative: String) {
+    /// `inherited`: why the folder's own name (or one above it) cannot be held, which its files share.
+    mutating func visit(_ directory: [UInt8], _ relative: String, inherited: DocumentFailure? = nil) {
         guard let found = entries(directory, relative) else { return }
-        for (name, bytes) in found {
+        for (name, bytes, own) in found {
             let path = directory + [UInt8(ascii: "/")] + bytes
             let rel = relative.isEmpty ? name : relative + "/" + name
+            let why = own ?? inherited
             var info = stat()
             if (path + [0]).withUnsafeBufferPointer({ p in p.withMemoryRebound(to: CChar.self) { lstat($0.baseAddress!, &info) } }) != 0 {
                 // Gone since it was listed: nothing to read. Any other reason (a folder that may be listed but
@@ -156,11 +166,14 @@ private struct FolderWalk {
                 return
             }
             switch info.st_mode & S_IFMT {
-            // A FIFO, socket or device is listed too: it fails as not-a-regular-file, by name, never opened.
-            case S_IFREG, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK: files.append(rel)
+            // A FIFO, socket, device or symbolic link (to a file or a folder) is listed too: it fails as
+            // not-a-regular-file, by name, never opened or followed.
+            case S_IFREG, S_IFIFO, S_IFSOCK, S_IFCHR, S_IFBLK, S_IFLNK:
+                files.append(rel)
+                if let why { misnamed[rel] = why }
             case S_IFDIR:
                 if let skip = skipping, info.st_dev == skip.st_dev && info.st_ino == skip.st_ino { continue }
-                visit(path, rel)
+                visit(path, rel, inherited: why)
             default: continue
             }
         }
@@ -168,7 +181,7 @@ private struct FolderWalk {
 
     /// The entries of one folder, with a name of its own each, or nil (and the folder named) when it cannot be
     /// listed. The folder is closed before its sub-folders are walked: a deep tree holds one open folder.
-    mutating func entries(_ directory: [UInt8], _ relative: String) -> [(name: String, bytes: [UInt8])]? {
+    mutating func entries(_ directory: [UInt8], _ relative: String) -> [(name: String, bytes: [UInt8], misnamed: DocumentFailure?)]? {
         let opened = (directory + [0]).withUnsafeBufferPointer { p in
             p.withMemoryRebound(to: CChar.self) { opendir($0.baseAddress!) }
         }
@@ -177,23 +190,32 @@ private struct FolderWalk {
             return nil
         }
         defer { closedir(dir) }
-        var entries: [(name: String, bytes: [UInt8])] = []
+        var entries: [(name: String, bytes: [UInt8], misnamed: DocumentFailure?)] = []
         var taken = Set<String>()
+        var renamed: [(name: String, bytes: [UInt8], misnamed: DocumentFailure?)] = []
         while let entry = readdir(dir) {
             let bytes = withUnsafeBytes(of: entry.pointee.d_name) { raw in Array(raw.prefix { $0 != 0 }) }
             if bytes.first == UInt8(ascii: ".") { continue }
-            var name = String(decoding: bytes, as: UTF8.self)
+            let decoded = String(decoding: bytes, as: UTF8.self)
             if String(validating: bytes, as: UTF8.self) == nil {
-                // Two bad names may decode alike: each keeps a name of its own, so neither is lost.
-                var n = 2
-                let base = name
-                while taken.contains(name) {
-                    name = "\(base) (\(n))"
-                    n += 1
-                }
+                renamed.append((StoredPath.storable(decoded) ?? decoded, bytes, .badFileName))
+            } else if let storable = StoredPath.storable(decoded) {
+                renamed.append((storable, bytes, .controlCharacterInName))
+            } else {
+                taken.insert(decoded)
+                entries.append((decoded, bytes, nil))
+            }
+        }
+        // Two bad names may come out alike, or like a good one: each keeps a name of its own, so none is lost.
+        for (base, bytes, why) in renamed.sorted(by: { $0.bytes.lexicographicallyPrecedes($1.bytes) }) {
+            var name = base
+            var n = 2
+            while taken.contains(name) {
+                name = "\(base) (\(n))"
+                n += 1
             }
             taken.insert(name)
-            entries.append((name, bytes))
+            entries.append((name, bytes, why))
         }
         return entries.sorted { $0.name < $1.name }
     }

@@ -173,9 +173,18 @@ public struct PipelineRunner {
         var plan = ReadingPlan()
         var ready: [SourceFile] = []
         for path in listing.paths {
-            switch intake.inspect(root: root, relativePath: path) {
+            let inspected =
+                listing.misnamed[path].map {
+                    IntakeStage.Item.failed(.failed(path, folder: SourceFile.folder(of: path), sha256: "", failure: $0), size: 0)
+                }
+                ?? intake.inspect(root: root, relativePath: path)
+            switch inspected {
             case .failed(let record, let size):
-                if let h = held[path], h.sha256 == record.sha256, !record.sha256.isEmpty, h.state == .failed {
+                // Failed before for the same reason: nothing new to store (a file never hashed, such as one whose
+                // name the store cannot hold, by its failure's code).
+                if let h = held[path], h.state == .failed, h.sha256 == record.sha256,
+                    !record.sha256.isEmpty || h.failureCode == record.failure?.code
+                {
                     plan.skipped += 1
                     continue
                 }

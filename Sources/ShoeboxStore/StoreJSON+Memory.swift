@@ -16,7 +16,7 @@ extension StoreJSON {
     }
 
     /// The export's memory, every item checked; the first problem is thrown (nothing is imported then).
-    static func parseMemory(_ items: Any, file: String) throws -> [MerchantMemory.Sighting] {
+    static func parseMemory(_ items: Any, file: String, latest: CalendarDay) throws -> [MerchantMemory.Sighting] {
         guard let list = items as? [Any], list.count <= maxMemoryItems else {
             throw ImportError.invalid(file: file, document: 0, problem: "\"memory\" must be an array of at most \(maxMemoryItems) items")
         }
@@ -29,11 +29,15 @@ extension StoreJSON {
                 throw refuse("key", "must be kind:value with a kind of \(MerchantKey.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             if let p = textProblem(m["merchant"], limit: maxText, optional: false) { throw refuse("merchant", p) }
-            for field in ["category", "currency", "paymentMethod"] {
+            for field in ["category", "paymentMethod"] {
                 if let p = textProblem(m[field], limit: maxText) { throw refuse(field, p) }
             }
-            guard let source = m["source"] as? String, relativePathProblem(source) == nil else { throw refuse("source", "must be a relative path") }
-            if let p = textProblem(m["at"], limit: 64, optional: false) { throw refuse("at", p) }
+            // A currency as every record and decision holds one.
+            if let c = m["currency"], !(c is NSNull), !((c as? String).map(isCurrencyCode) ?? false) {
+                throw refuse("currency", "must be null or an ISO 4217 code of three capital letters")
+            }
+            guard let source = m["source"] as? String, StoredPath.problem(source) == nil else { throw refuse("source", "must be a relative path") }
+            if let p = timestampProblem(m["at"], latest: latest) { throw refuse("at", p) }
             return MerchantMemory.Sighting(
                 key: key, merchant: m["merchant"] as? String ?? "", category: m["category"] as? String, currency: m["currency"] as? String,
                 paymentMethod: m["paymentMethod"] as? String, source: source, at: m["at"] as? String ?? "")

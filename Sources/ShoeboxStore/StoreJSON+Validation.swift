@@ -15,26 +15,12 @@ extension StoreJSON {
         }
     }
 
-    static let maxPathBytes = 4096
+    static let maxPathBytes = StoredPath.maxBytes
     static let maxText = 1000
     static let maxPages = 100_000
     /// Tax lines of one record: a receipt prints a handful (one per rate); a run never writes more.
     static let maxTaxLines = 64
     static let documentStates: Set<String> = ["accepted", "review", "duplicate", "failed"]
-
-    /// A relative path inside the scan folder, as intake makes one: no leading "/", no empty, "." or ".."
-    /// part, no control character (NUL included), at most 4,096 bytes.
-    public static func relativePathProblem(_ path: String) -> String? {
-        if path.isEmpty { return "is empty" }
-        if path.utf8.count > maxPathBytes { return "is \(path.utf8.count) bytes long; at most \(maxPathBytes)" }
-        if let c = FieldInput.controlCharacter(in: path) { return "holds a control character (\(FieldInput.codePoint(c)))" }
-        if path.hasPrefix("/") { return "is absolute; a source path is relative to its scan folder" }
-        for part in path.split(separator: "/", omittingEmptySubsequences: false) {
-            if part.isEmpty { return "has an empty part (\"//\" or a trailing \"/\")" }
-            if part == "." || part == ".." { return "has a \"\(part)\" part, which would lead outside the scan folder" }
-        }
-        return nil
-    }
 
     /// An absolute, normalised folder: "/" first, no empty, "." or ".." part, no control character.
     static func rootProblem(_ root: String) -> String? {
@@ -68,18 +54,12 @@ extension StoreJSON {
         return nil
     }
 
-    /// A value as it can be shown in a message: control characters as U+XXXX, at most 120 characters.
-    static func shown(_ s: String) -> String {
-        var out = ""
-        for u in s.unicodeScalars.prefix(120) {
-            if u.properties.generalCategory == .control { out += "<\(FieldInput.codePoint(u))>" } else { out.unicodeScalars.append(u) }
-        }
-        return s.unicodeScalars.count > 120 ? out + "…" : out
-    }
-
     static func isSHA256(_ s: String) -> Bool {
         s.utf8.count == 64 && s.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }
     }
+
+    /// An ISO 4217 code as Shoebox writes one: three capital letters.
+    static func isCurrencyCode(_ s: String) -> Bool { s.count == 3 && s.allSatisfy { $0.isASCII && $0.isUppercase } }
 
     static func isCode(_ s: String) -> Bool {
         !s.isEmpty && s.utf8.count <= 64 && s.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D }
@@ -98,7 +78,7 @@ extension StoreJSON {
     /// may already be in tomorrow); a run never records a date after its today.
     static func check(_ d: [String: Any], latest: CalendarDay) throws(Problem) {
         guard let path = d["path"] as? String else { throw Problem("path", "is missing or not a string") }
-        if let p = relativePathProblem(path) { throw Problem("path", p) }
+        if let p = StoredPath.problem(path) { throw Problem("path", p) }
         guard let root = d["root"] as? String else { throw Problem("root", "is missing or not a string") }
         // An expense entered by hand has no scan folder: an empty root, and a record that says so.
         let byHand = (d["suggestion"] as? [String: Any])?["enteredByHand"] as? Bool == true
@@ -110,7 +90,10 @@ extension StoreJSON {
         guard let folder = d["folder"] as? String, folder == SourceFile.folder(of: path) else {
             throw Problem("folder", "must be the first part of the path (\"\(SourceFile.folder(of: path))\")")
         }
-        guard let sha = d["sha256"] as? String, isSHA256(sha) else { throw Problem("sha256", "must be 64 lowercase hexadecimal digits") }
+        // A file that failed before it could be hashed (a link, a FIFO, a name the store cannot hold) has none.
+        guard let sha = d["sha256"] as? String, isSHA256(sha) || (sha.isEmpty && d["state"] as? String == "failed") else {
+            throw Problem("sha256", "must be 64 lowercase hexadecimal digits (or empty, for a document that failed before it was read)")
+        }
         guard integer(d["size"], 0...Int(Int64.max >> 1)) != nil else { throw Problem("size", "must be a whole number of bytes, 0 or more") }
         if let k = d["kind"], !(k is NSNull) {
             guard let s = k as? String, FileKind(rawValue: s) != nil else {
@@ -161,7 +144,7 @@ extension StoreJSON {
         guard o["sha256"] as? String == sha else { throw Problem("suggestion.sha256", "must be the document's sha256") }
         if let f = o["folder"], !(f is NSNull), f as? String != folder { throw Problem("suggestion.folder", "must be the document's folder") }
         if let c = o["currency"], !(c is NSNull) {
-            guard let code = c as? String, code.count == 3, code.allSatisfy({ $0.isASCII && $0.isUppercase }) else {
+            guard let code = c as? String, isCurrencyCode(code) else {
                 throw Problem("suggestion.currency", "must be null or an ISO 4217 code of three capital letters")
             }
         }
@@ -172,7 +155,7 @@ extension StoreJSON {
         }
         if let dup = o["duplicateOf"], !(dup is NSNull) {
             guard let d = dup as? String else { throw Problem("suggestion.duplicateOf", "must be null or a path") }
-            if let p = relativePathProblem(d) { throw Problem("suggestion.duplicateOf", p) }
+            if let p = StoredPath.problem(d) { throw Problem("suggestion.duplicateOf", p) }
         }
         try failureProblem(o["failure"], field: "suggestion.failure")
         if let reasons = o["reasons"], !(reasons is NSNull) {
@@ -230,14 +213,13 @@ extension StoreJSON {
         try checkEInvoice(record)
     }
 
-    /// Lines of one e-invoice: far more than any invoice a person pays, far fewer than would make a review slow.
-    static let maxInvoiceLines = 100_000
-
-    /// An e-invoice's texts are as an XML gave them (payment terms may hold line breaks, never a NUL), its lists
-    /// bounded. Its amounts may be anything a decimal of 15 digits gives: everything that adds them checks for
-    /// overflow, and those the record itself carries are bounded above.
+    /// An e-invoice's texts are as an XML gave them (payment terms may hold line breaks, never a NUL), its texts and
+    /// lists within the bounds a run keeps them to (`EInvoice.bounded`). Its amounts may be anything a decimal of 15
+    /// digits gives: everything that adds them checks for overflow, and those the record itself carries are bounded above.
     static func checkEInvoice(_ record: DocumentRecord) throws(Problem) {
-        if record.eInvoiceProblems.count > 64 { throw Problem("suggestion.eInvoiceProblems", "has more than 64 entries") }
+        if record.eInvoiceProblems.count > EInvoice.maxRows {
+            throw Problem("suggestion.eInvoiceProblems", "has more than \(EInvoice.maxRows) entries")
+        }
         if record.sidecarProblems.count > 64 { throw Problem("suggestion.sidecarProblems", "has more than 64 entries") }
         for (i, p) in record.sidecarProblems.enumerated() {
             if let problem = textProblem(p, onlyNUL: true) { throw Problem("suggestion.sidecarProblems[\(i)]", problem) }
@@ -246,15 +228,26 @@ extension StoreJSON {
             if let problem = textProblem(p, onlyNUL: true) { throw Problem("suggestion.eInvoiceProblems[\(i)]", problem) }
         }
         guard let e = record.eInvoice else { return }
-        if e.lines.count > maxInvoiceLines { throw Problem("suggestion.eInvoice.lines", "has \(e.lines.count) lines; at most \(maxInvoiceLines)") }
-        if e.taxes.count > maxTaxLines || e.paymentMeans.count > maxTaxLines || e.paymentTerms.count > maxTaxLines {
-            throw Problem("suggestion.eInvoice", "has more than \(maxTaxLines) tax rows, payment means or payment terms")
+        if e.lines.count > EInvoice.maxLines {
+            throw Problem("suggestion.eInvoice.lines", "has \(e.lines.count) lines; at most \(EInvoice.maxLines)")
+        }
+        if [
+            e.taxes.count, e.paymentMeans.count, e.paymentTerms.count, e.readingProblems.count, e.seller.addressLines.count,
+            e.buyer.addressLines.count
+        ]
+        .contains(where: { $0 > EInvoice.maxRows }) {
+            throw Problem(
+                "suggestion.eInvoice", "has more than \(EInvoice.maxRows) tax rows, payment means, payment terms, reading problems or address lines")
         }
         let parties = [e.seller, e.buyer].flatMap { p in [p.name, p.vatID, p.taxNumber, p.postcode, p.city, p.country] + p.addressLines }
         let lineTexts = e.lines.flatMap { [$0.id, $0.parentID, $0.name, $0.quantity, $0.unitCode, $0.unitPrice, $0.taxCategory, $0.taxRate] }
         let rowTexts = e.taxes.flatMap { [$0.category, $0.rate, $0.exemptionReason] } + e.paymentMeans.flatMap { [$0.code, $0.iban] }
         let texts: [String?] = [e.profile, e.number, e.typeCode] + e.paymentTerms + e.readingProblems + parties + lineTexts + rowTexts
-        for t in texts { if let problem = textProblem(t, onlyNUL: true) { throw Problem("suggestion.eInvoice", "holds a text that \(problem)") } }
+        for t in texts {
+            if let problem = textProblem(t, limit: EInvoice.maxText, onlyNUL: true) {
+                throw Problem("suggestion.eInvoice", "holds a text that \(problem)")
+            }
+        }
     }
 
     static func checkDecision(_ item: Any, field: String, latest: CalendarDay, negativeAllowed: Bool = false) throws(Problem) {
@@ -262,7 +255,7 @@ extension StoreJSON {
         guard let a = d["action"] as? String, let action = ReviewDecision.Action(rawValue: a) else {
             throw Problem("\(field).action", "must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let p = textProblem(d["at"], limit: 64, optional: false) { throw Problem("\(field).at", p) }
+        if let p = timestampProblem(d["at"], latest: latest) { throw Problem("\(field).at", p) }
         // The decision log's own columns (exports since the log kept them): where, and what it changed.
         if let who = d["who"], !(who is NSNull) {
             guard let w = who as? String, ReviewDecision.Desk(rawValue: w) != nil else {

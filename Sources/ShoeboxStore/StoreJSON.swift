@@ -9,14 +9,25 @@ public import ShoeboxCore
 ///     {"format": "shoebox-store", "version": 1, "documents": [{"path", "root", "folder", "sha256", "size",
 ///      "kind", "state", "failure", "fingerprint", "settings", "suggestion": {record}, "pages": [...],
 ///      "pageSuggestion": {record}, "decisions": [{"action", "field", "value", "at", "undone", "who", "before", "after"}]}],
-///      "memory": [{"key", "merchant", "category", "currency", "paymentMethod", "source", "at"}]}
+///      "memory": [{"key", "merchant", "category", "currency", "paymentMethod", "source", "at"}],
+///      "cancellations": [{"merchant", "on", "at"}]}
 ///
 /// `pageSuggestion` is the record as the page gave it, when the merchant memory changed it; `memory` is what the merchant
-/// memory learned (`Store.memory`). An export without `memory` (from before it) is imported by learning again from its
-/// decisions.
+/// memory learned (`Store.memory`); `cancellations` the series a person marked cancelled. An export without `memory` (from
+/// before it) is imported by learning again from its decisions. `tables` says where each of the store's tables travels.
 public enum StoreJSON {
     public static let format = "shoebox-store"
     public static let version = 1
+
+    /// Every table of the store and where it travels in the export, or why it need not: what a person decided or the
+    /// pipeline read and learned travels. A test compares this with the tables a store really has, so a new table
+    /// cannot be left out of the export without a word.
+    public static let tables: [String: String] = [
+        "sources": "documents", "pages": "documents[].pages", "records": "documents[].suggestion and pageSuggestion",
+        "decisions": "documents[].decisions", "memory": "memory", "cancellations": "cancellations",
+        "runs": "not exported: when this machine ran, a log, not a reading or a decision",
+        "review_items": "not exported: made again from each record's status and reasons"
+    ]
 
     public struct ImportResult: Sendable {
         public let added: Int
@@ -70,7 +81,10 @@ public enum StoreJSON {
             }
             documents.append(doc)
         }
-        let object: [String: Any] = ["format": format, "version": version, "documents": documents, "memory": try memoryRows(store)]
+        let object: [String: Any] = [
+            "format": format, "version": version, "documents": documents, "memory": try memoryRows(store),
+            "cancellations": try cancellationRows(store)
+        ]
         do {
             return [UInt8](try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) + [0x0A]
         } catch {
@@ -112,10 +126,12 @@ public enum StoreJSON {
     /// Dates after `today` (by more than a day: the exporting machine may be ahead) are refused like any value a
     /// run would not have written.
     public static func importInto(_ store: Store, data: Data, file: String, today: CalendarDay) throws -> ImportResult {
-        let (documents, memoryItems) = try exportedDocuments(data: data, file: file)
+        let (documents, memoryItems, cancellationItems) = try exportedDocuments(data: data, file: file)
         // Validate everything before writing anything: every value as strictly as a run would make it.
         let parsed = try parseDocuments(documents, file: file, today: today)
-        let memory = try memoryItems.map { items throws in try parseMemory(items, file: file) }
+        let memory = try memoryItems.map { items throws in try parseMemory(items, file: file, latest: today.adding(days: 1)) }
+        let cancellations =
+            try cancellationItems.map { items throws in try parseCancellations(items, file: file, latest: today.adding(days: 1)) } ?? []
         let db = store.db
         var added = 0
         var skipped = 0
@@ -133,6 +149,7 @@ public enum StoreJSON {
                     if memory == nil { try store.relearn(path: doc.path) }
                 }
                 for s in memory ?? [] { try insertMemory(s, db: db) }
+                for c in cancellations { try insertCancellation(c, db: db) }
             }
         }
         return ImportResult(added: added, skipped: skipped, decisions: decisionCount)
@@ -148,7 +165,7 @@ public enum StoreJSON {
     }
 
     /// The documents of an export whose format and version this Shoebox reads.
-    static func exportedDocuments(data: Data, file: String) throws -> (documents: [Any], memory: Any?) {
+    static func exportedDocuments(data: Data, file: String) throws -> (documents: [Any], memory: Any?, cancellations: Any?) {
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any], object["format"] as? String == format,
             let versionNumber = object["version"] as? NSNumber, let documents = object["documents"] as? [Any]
         else {
@@ -158,7 +175,7 @@ public enum StoreJSON {
             throw ImportError.badVersion(file: file, version: versionNumber.stringValue)
         }
         guard v <= version else { throw ImportError.newerVersion(file: file, version: v) }
-        return (documents, object["memory"])
+        return (documents, object["memory"], object["cancellations"])
     }
 
     /// Every document checked as strictly as a run would make it, in order; the first problem is thrown.
@@ -167,7 +184,7 @@ public enum StoreJSON {
         var seen: [String: Int] = [:]
         for (i, item) in documents.enumerated() {
             guard let d = item as? [String: Any] else { throw ImportError.invalid(file: file, document: i + 1, problem: "it is not an object") }
-            let shownPath = (d["path"] as? String).map(shown) ?? "no path"
+            let shownPath = (d["path"] as? String).map { StoredPath.shown($0, limit: 120) } ?? "no path"
             do { try check(d, latest: today.adding(days: 1)) } catch {
                 throw ImportError.invalidValue(file: file, document: i + 1, path: shownPath, field: error.field, problem: error.message)
             }

@@ -194,7 +194,7 @@ enum CommandLineTool {
             switch f.code {
             case "file-too-large": return .failure(UsageError(message: f.message))
             case "not-a-regular-file": return .failure(UsageError(message: "\(path) is not a regular file. Give the path of a file."))
-            case "missing-file", "bad-file-name":
+            case "missing-file":
                 return .failure(UsageError(message: "cannot read \(path): \(String(cString: strerror(ENOENT))). Check the path."))
             default: return .failure(UsageError(message: "cannot read \(path). Check that this user may read it."))
             }

@@ -47,17 +47,20 @@ enum RunCommand {
         if !reasons.isEmpty {
             print("failed by reason: " + reasons.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         }
-        for r in summary.reviews { print("  review  \(r.source): \(r.reasons.map(\.code).joined(separator: ", "))") }
+        for r in summary.reviews { print("  review  \(StoredPath.shown(r.source)): \(r.reasons.map(\.code).joined(separator: ", "))") }
         for f in afterCancellation {
-            print("  charged after cancellation  \(f.source): \(f.merchant) was marked cancelled on \(f.cancelledOn.iso); it waits in review")
+            print(
+                "  charged after cancellation  \(StoredPath.shown(f.source)): \(StoredPath.shown(f.merchant)) was marked cancelled on \(f.cancelledOn.iso); it waits in review"
+            )
         }
-        for r in summary.failures { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
+        for r in summary.failures { print("  failed  \(StoredPath.shown(r.source)): \(r.failure?.description ?? "unknown")") }
         for (folder, reason) in summary.unreadableFolders {
             print(
-                "  unreadable folder  \(folder): \(reason.lowercased()); the files in it were not found. "
+                "  unreadable folder  \(StoredPath.shown(folder)): \(reason.lowercased()); the files in it were not found. "
                     + "Give the user running Shoebox read and search access (for example `chmod a+rx`) and run again.")
         }
         print("records: \(out)/records.jsonl   review queue: \(out)/review/queue.jsonl")
+        if let problem = progress.logProblem { throw PipelineError(code: .store, message: problem) }
         return summary.failures.isEmpty && summary.unreadableFolders.isEmpty ? ExitCode.success : ExitCode.finishedWithFailures
     }
 }
@@ -231,9 +234,11 @@ enum StatusCommand {
                 )
             }
         }
-        for r in records where r.status == .review { print("  review  \(r.source): \(r.reasons.map(\.code).joined(separator: ", "))") }
+        for r in records where r.status == .review {
+            print("  review  \(StoredPath.shown(r.source)): \(r.reasons.map(\.code).joined(separator: ", "))")
+        }
         for r in records where r.status == .duplicate { print("  duplicate  \(r.source) of \(r.duplicateOf ?? "?")") }
-        for r in records where r.status == .failed { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
+        for r in records where r.status == .failed { print("  failed  \(StoredPath.shown(r.source)): \(r.failure?.description ?? "unknown")") }
         return ExitCode.success
     }
 
@@ -329,20 +334,15 @@ enum ExportCommand {
         return options
     }
 
-    /// The store's records, once --folder is known to name one of their folders and no path leads outside its scan folder.
+    /// The store's records, once --folder is known to name one of their folders. A record whose path a store may not
+    /// hold (`StoredPath`; only a store an older Shoebox wrote or imported has one) is left out of its folder's zip by
+    /// the exporter, and blocks nothing else.
     static func exportableRecords(_ store: Store, folder: String?, out: String) throws -> [DocumentRecord] {
         let records = try store.effectiveRecords().map(\.record)
         if let f = folder, !records.contains(where: { $0.folder == f }) {
             throw UsageError(
-                message: "shoebox export: the store has no folder '\(f)' (folders: \(Set(records.map(\.folder)).sorted().joined(separator: ", "))).")
-        }
-        // A source path that leads outside its scan folder can only have come from an import made before imports
-        // were checked: nothing is exported rather than a file from elsewhere zipped as a receipt.
-        if let bad = records.first(where: { StoreJSON.relativePathProblem($0.source) != nil }) {
-            throw ExportError(
                 message:
-                    "the store in \(out) holds a document whose path leads outside its scan folder (\(bad.source): it \(StoreJSON.relativePathProblem(bad.source) ?? "")), "
-                    + "imported before Shoebox checked imports; nothing was exported. Import the file again into a new --out folder (it is refused now) or run the scans again."
+                    "shoebox export: the store has no folder '\(StoredPath.shown(f))' (folders: \(Set(records.map(\.folder)).sorted().map { StoredPath.shown($0) }.joined(separator: ", ")))."
             )
         }
         return records

@@ -15,16 +15,33 @@ final class RunProgress: @unchecked Sendable {
     var pages = 0
     var lineShown = false
 
+    let logPath: String?
+    /// Why the log could not be written, from the first write that failed (a full disk): the run goes on, its
+    /// records are stored, and `run` exits 4 saying so at the end.
+    private(set) var logFailure: String?
+
     init(live: Bool, logPath: String?) throws {
         self.live = live
+        self.logPath = logPath
         if let logPath {
-            guard FileManager.default.createFile(atPath: logPath, contents: nil), let h = FileHandle(forWritingAtPath: logPath) else {
-                throw PipelineError(code: .store, message: "cannot write the log \(logPath). Check the folder exists and is writable.")
+            // Opened in place (a device such as /dev/stdout stays one): never written to a temporary file and renamed.
+            let fd = open(logPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw PipelineError(
+                    code: .store,
+                    message: "cannot write the log \(logPath) (\(String(cString: strerror(errno)))). Check the folder exists and is writable.")
             }
-            log = h
+            log = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         } else {
             log = nil
         }
+    }
+
+    /// The sentence `run` ends with when its log could not be written, or nil when it was.
+    var logProblem: String? {
+        guard let logFailure, let logPath else { return nil }
+        return "the run finished and its records are stored, but its log \(logPath) could not be written (\(logFailure)), so the log is incomplete. "
+            + "Free space on that device or give --log-json another file; the next run writes it again."
     }
 
     var elapsed: Double { Date().timeIntervalSince(start) }
@@ -38,7 +55,7 @@ final class RunProgress: @unchecked Sendable {
             files = done
             pages += pageCount
             write(["event": "document", "source": source, "status": status.rawValue, "reasons": reasons, "pages": pageCount])
-            if live { show("\(source): \(status.rawValue)") }
+            if live { show("\(StoredPath.shown(source)): \(status.rawValue)") }
         case .note(let text):
             write(["event": "note", "text": text])
             if live {
@@ -91,11 +108,11 @@ final class RunProgress: @unchecked Sendable {
     }
 
     func write(_ object: [String: Any]) {
-        guard let log else { return }
+        guard let log, logFailure == nil else { return }
         var o = object
         o["time"] = ISO8601DateFormatter().string(from: Date())
         guard let data = try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
-        log.write(data + Data("\n".utf8))
+        do { try log.write(contentsOf: data + Data("\n".utf8)) } catch { logFailure = SystemReason.of(error) }
     }
 
     static func duration(_ seconds: Double) -> String {

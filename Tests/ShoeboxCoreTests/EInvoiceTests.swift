@@ -104,7 +104,8 @@ struct EInvoiceTests {
 
     @Test func aConsistentStandaloneInvoiceIsAcceptedExactlyWithProvenanceEInvoice() {
         let r = EInvoiceTests.merger.merge(
-            eInvoice: EInvoiceTests.invoice(), pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources())
+            eInvoice: EInvoiceTests.invoice(), pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources(),
+            today: CalendarDay(year: 2026, month: 12, day: 3)!)
         #expect(r.status == .accepted && r.reasons.isEmpty && r.reviewedBy == "pipeline")
         #expect(r.total == EInvoiceTests.m("172.50") && r.subtotal == EInvoiceTests.m("150.00"))
         #expect(r.date == CalendarDay(year: 2026, month: 3, day: 2) && r.dueDate == CalendarDay(year: 2026, month: 3, day: 16))
@@ -118,7 +119,9 @@ struct EInvoiceTests {
     @Test func aCreditNoteStoresItsAmountsNegatedWhateverSignTheXMLWrites() {
         var e = EInvoiceTests.invoice()
         e.typeCode = "381"
-        let r = EInvoiceTests.merger.merge(eInvoice: e, pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources())
+        let r = EInvoiceTests.merger.merge(
+            eInvoice: e, pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources(),
+            today: CalendarDay(year: 2026, month: 12, day: 3)!)
         #expect(r.documentKind == .creditNote && r.status == .accepted)
         #expect(r.total?.decimalString == "-172.50" && r.subtotal?.decimalString == "-150.00")
         #expect(r.comparedValue("taxByRate") == "7=-3.50; 19=-19.00")
@@ -126,15 +129,20 @@ struct EInvoiceTests {
         var negative = EInvoiceTests.invoice()
         negative.totals.grand = EInvoiceTests.m("-10.00")
         #expect(
-            EInvoiceTests.merger.merge(eInvoice: negative, pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources()).total?
-                .decimalString == "-10.00")
+            EInvoiceTests.merger.merge(
+                eInvoice: negative, pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources(),
+                today: CalendarDay(year: 2026, month: 12, day: 3)!
+            ).total?
+            .decimalString == "-10.00")
     }
 
     @Test func anInconsistentInvoiceGoesToReviewShowingBothValues() {
         var e = EInvoiceTests.invoice()
         e.totals.grand = EInvoiceTests.m("173.50")
         e.totals.due = EInvoiceTests.m("153.50")
-        let r = EInvoiceTests.merger.merge(eInvoice: e, pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources())
+        let r = EInvoiceTests.merger.merge(
+            eInvoice: e, pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources(),
+            today: CalendarDay(year: 2026, month: 12, day: 3)!)
         #expect(r.status == .review && r.reasons.map(\.code) == ["e-invoice-inconsistent"])
         #expect(r.total?.decimalString == "173.50")
         #expect(r.alternates[.total]?.first?.value == "172.50")
@@ -149,7 +157,8 @@ struct EInvoiceTests {
         let pageRecord = EInvoiceTests.merger.merge(
             page, source: EInvoiceTests.source, language: LanguageGuess(language: "deu", confidence: 1), pages: 1)
         let agreed = EInvoiceTests.merger.merge(
-            eInvoice: EInvoiceTests.invoice(), pageRecord: pageRecord, page: page, source: EInvoiceTests.source, other: OtherSources())
+            eInvoice: EInvoiceTests.invoice(), pageRecord: pageRecord, page: page, source: EInvoiceTests.source, other: OtherSources(),
+            today: CalendarDay(year: 2026, month: 12, day: 3)!)
         #expect(agreed.status == .accepted, "the page prints 172,50 and 02.03.2026: \(agreed.eInvoiceProblems)")
 
         let other = parser.parse(
@@ -158,7 +167,8 @@ struct EInvoiceTests {
         let otherRecord = EInvoiceTests.merger.merge(
             other, source: EInvoiceTests.source, language: LanguageGuess(language: "deu", confidence: 1), pages: 1)
         let r = EInvoiceTests.merger.merge(
-            eInvoice: EInvoiceTests.invoice(), pageRecord: otherRecord, page: other, source: EInvoiceTests.source, other: OtherSources())
+            eInvoice: EInvoiceTests.invoice(), pageRecord: otherRecord, page: other, source: EInvoiceTests.source, other: OtherSources(),
+            today: CalendarDay(year: 2026, month: 12, day: 3)!)
         #expect(r.status == .review && r.reasons.map(\.code) == ["e-invoice-page-disagrees"])
         #expect(r.total?.decimalString == "172.50", "the XML's value stays; the page's is the alternate")
         #expect(r.alternates[.total]?.contains { $0.value == "162.50" } == true)
