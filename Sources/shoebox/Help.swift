@@ -210,6 +210,8 @@ enum Help {
 
         Refused: another Host than 127.0.0.1 or localhost at the port (421), a request without the token
         (403), a change without the page's own token or from another site's page (403), a path with '..' (400).
+        A request must arrive whole within 10 seconds of its connection opening (408 after); when more than
+        48 connections wait for theirs, the one waiting longest is closed (503).
 
           --out DIR      output folder (default ./shoebox-out)
           --port N       the port (default 8421; 0: any free one); taken by another program: exit 14

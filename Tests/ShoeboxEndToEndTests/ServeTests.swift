@@ -160,6 +160,167 @@ import Testing
         #expect(served.stop() == 0)
         #expect(served.output.contains("stopped; every decision is saved"))
     }
+
+    /// Connections that send a request's header lines one at a time and never the blank line that ends them (the
+    /// slow clients an outside tester found), all from one thread: a line on each every `every` seconds. A connection
+    /// the server closes is noted (how long after it opened, and what the server sent) and, with `reopen`, opened
+    /// again half a second later, as an attacker would.
+    final class Tricklers: @unchecked Sendable {
+        struct Closed: CustomStringConvertible {
+            let after: Double
+            let answer: String
+            var description: String { String(format: "%.2f s: %@", after, answer) }
+        }
+        private let lock = NSLock()
+        private var closedOnes: [Closed] = []
+        private var openOnes = 0
+        private var stopping = false
+        private let finished = DispatchSemaphore(value: 0)
+
+        init(port: Int, count: Int, every: Double, reopen: Bool) {
+            Thread { self.run(port: port, count: count, every: every, reopen: reopen) }.start()
+        }
+
+        var closed: [Closed] { lock.withLock { closedOnes } }
+        var open: Int { lock.withLock { openOnes } }
+
+        /// Closes the connections still open, and waits for the thread.
+        func stop() {
+            lock.withLock { stopping = true }
+            finished.wait()
+        }
+
+        private struct Connection {
+            let fd: Int32
+            let opened: Double
+            var next: Double
+            var lines = 0
+            var answer: [UInt8] = []
+        }
+
+        private func run(port: Int, count: Int, every: Double, reopen: Bool) {
+            func connected() -> Connection? {
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+                guard fd >= 0 else { return nil }
+                var address = sockaddr_in()
+                address.sin_family = sa_family_t(AF_INET)
+                address.sin_port = UInt16(port).bigEndian
+                address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
+                let r = withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                }
+                guard r == 0, say(fd, "GET /api/queue HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n") else {
+                    Glibc.close(fd)
+                    return nil
+                }
+                return Connection(fd: fd, opened: ProcessInfo.processInfo.systemUptime, next: ProcessInfo.processInfo.systemUptime + every)
+            }
+            var connections = (0..<count).compactMap { _ in connected() }
+            var reopenAt: [Double] = []
+            while true {
+                let now = ProcessInfo.processInfo.systemUptime
+                lock.withLock { openOnes = connections.count }
+                if lock.withLock({ stopping }) { break }
+                while let first = reopenAt.first, first <= now, let c = connected() {
+                    reopenAt.removeFirst()
+                    connections.append(c)
+                }
+                var gone: Set<Int32> = []
+                for i in connections.indices where connections[i].next <= now {
+                    connections[i].lines += 1
+                    connections[i].next = now + every
+                    if !say(connections[i].fd, "X-Slow-\(connections[i].lines): \(connections[i].lines)\r\n") { gone.insert(connections[i].fd) }
+                }
+                var polled = connections.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+                _ = poll(&polled, nfds_t(polled.count), 20)
+                for (i, p) in polled.enumerated() where p.revents != 0 {
+                    var buffer = [UInt8](repeating: 0, count: 4096)
+                    let n = recv(p.fd, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+                    if n > 0 {
+                        connections[i].answer += buffer[0..<n]
+                    } else if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) {
+                        gone.insert(p.fd)
+                    }
+                }
+                let after = ProcessInfo.processInfo.systemUptime
+                for c in connections where gone.contains(c.fd) {
+                    Glibc.close(c.fd)
+                    let note = Closed(after: after - c.opened, answer: String(decoding: c.answer, as: UTF8.self))
+                    lock.withLock { closedOnes.append(note) }
+                    if reopen { reopenAt.append(after + 0.5) }
+                }
+                connections.removeAll { gone.contains($0.fd) }
+            }
+            for c in connections { Glibc.close(c.fd) }
+            finished.signal()
+        }
+
+        /// Sends `text` without waiting; false when the connection is gone.
+        private func say(_ fd: Int32, _ text: String) -> Bool {
+            let bytes = Array(text.utf8)
+            return send(fd, bytes, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) == bytes.count
+        }
+    }
+
+    /// Slow clients on 127.0.0.1 (where the person's browser is too) cannot lock the person out: each connection has
+    /// 10 seconds from its opening for its whole request, and when more than 48 wait at once the one that has waited
+    /// longest is closed; the person's request meanwhile is answered at once, again and again.
+    @Test(.tags(.slow)) func slowClientsDoNotLockTheReviewerOut() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+        let out = work.appendingPathComponent("out").path
+        #expect(try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today]).code == 0)
+        let served = try Served(out: out, work: work)
+        defer { _ = served.stop() }
+        let clock = { ProcessInfo.processInfo.systemUptime }
+        /// The person's request, with the key: its status and how long the answer took.
+        func reviewer() throws -> (status: Int, seconds: Double) {
+            let start = clock()
+            let r = try ServeTests.curl(
+                ["--max-time", "5", "-b", "shoebox_token=\(served.token)", "http://127.0.0.1:\(served.port)/api/queue"], work: work)
+            return (r.status, clock() - start)
+        }
+
+        // 40 connections, more than the 32 the server took before, trickle a header line every 1.5 s (each line
+        // reset the old idle timeout of 60 s). The person is answered all along; each slow connection is closed 10 s
+        // after it opened, with the sentence why.
+        let slow = Tricklers(port: served.port, count: 40, every: 1.5, reopen: false)
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(slow.open == 40)
+        var answers: [(status: Int, seconds: Double)] = []
+        let slowEnd = clock() + 12.5
+        while clock() < slowEnd {
+            answers.append(try reviewer())
+            Thread.sleep(forTimeInterval: 1)
+        }
+        slow.stop()
+        #expect(answers.count >= 8 && answers.allSatisfy { $0.status == 200 && $0.seconds < 2 }, "\(answers)")
+        let closed = slow.closed
+        #expect(closed.count == 40, "\(closed.count) of 40 slow connections closed by the server: \(closed)")
+        #expect(
+            closed.allSatisfy {
+                $0.after > 9.5 && $0.after < 12 && $0.answer.hasPrefix("HTTP/1.1 408 ")
+                    && $0.answer.contains("The request did not arrive within 10 seconds")
+            }, "\(closed)")
+
+        // 100 at once, each opened again half a second after it is closed: more than may wait at once. The one that
+        // has waited longest makes room, so the person's request is still answered at once.
+        let flood = Tricklers(port: served.port, count: 100, every: 1, reopen: true)
+        answers = []
+        let floodEnd = clock() + 8
+        while clock() < floodEnd {
+            answers.append(try reviewer())
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        let evicted = flood.closed
+        flood.stop()
+        #expect(answers.count >= 10 && answers.allSatisfy { $0.status == 200 && $0.seconds < 2 }, "\(answers)")
+        #expect(
+            evicted.contains { $0.answer.hasPrefix("HTTP/1.1 503 ") && $0.answer.contains("had waited longest") },
+            "\(evicted.prefix(5))")
+    }
 }
 
 /// An expense without a receipt through `review --apply` (`"action": "add"`): checked like every line, entered with

@@ -16,7 +16,10 @@ typedef enum MHD_Result (*LocalHTTP_handler)(void *context, struct MHD_Connectio
 typedef struct LocalHTTP LocalHTTP;
 
 /// Listens on 127.0.0.1:`port` (0: a free port the system picks). A body longer than `max_body` bytes is
-/// answered 413 without calling the handler. NULL when the port cannot be had (`error_out`: errno).
+/// answered 413 without calling the handler. A request that has not all arrived 10 seconds after its connection
+/// opened (or after the answer before it) is answered 408 and its connection closed; when more than 48 connections
+/// wait for their requests, the one that has waited longest is answered 503 and closed. NULL when the port cannot be
+/// had (`error_out`: errno).
 LocalHTTP *LocalHTTP_start(uint16_t port, size_t max_body, LocalHTTP_handler handler, void *context, int *error_out);
 
 /// The port it listens on.
