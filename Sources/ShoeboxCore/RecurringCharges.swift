@@ -336,9 +336,7 @@ extension RecurringCharges {
         let schedule = Schedule(first: chain.schedule.first, cadence: chain.schedule.cadence, dayOfMonth: dayOfMonth)
         let lastSlot = chain.slots.last!
         let next = schedule.due(lastSlot + 1)
-        let names = Set(history.map(\.merchant))
-        let cancelledOn = cancellations.filter { c in c.day >= history[0].day && names.contains { MerchantMemory.sameShop($0, c.merchant) } }
-            .map(\.day).min()
+        let cancelledOn = cancellations.filter { applies($0, to: history) }.map(\.day).min()
         var after: [Charge] = []
         let status: Series.Status
         if let cancelledOn {
@@ -360,6 +358,14 @@ extension RecurringCharges {
             merchant: latest.merchant, cadence: chain.schedule.cadence, amount: latest.amount, history: history,
             paymentMethod: history.last { $0.paymentMethod != nil }?.paymentMethod, lastCharge: latest.day, nextExpected: next, status: status,
             cancelledOn: cancelledOn, chargesAfterCancellation: after.map(\.source))
+    }
+
+    /// Whether a cancellation applies to the series of these charges: it names the series' shop (`MerchantMemory.sameShop`
+    /// with a name on one of its charges) and its day is on or after the first charge (before it, it was an earlier
+    /// subscription's).
+    static func applies(_ c: Cancellation, to history: [Charge]) -> Bool {
+        guard let first = history.first, c.day >= first.day else { return false }
+        return Set(history.map(\.merchant)).contains { MerchantMemory.sameShop($0, c.merchant) }
     }
 
     /// The day of the month most charges fell on; of equally many, the first charge's (then the latest day).

@@ -180,6 +180,8 @@ enum Help {
                              later charge the pipeline accepted goes to review as
                              charged-after-cancellation (now and in every run, whose summary names it);
                              an unknown NAME is refused with the closest series (exit 2)
+          --on DAY           the day it was cancelled, from the series' first charge to today; a day
+                             before 1900, after today or before the first charge is refused (exit 2)
           --wait             wait for another command holding the output folder's lock (--cancel)
         """
 
