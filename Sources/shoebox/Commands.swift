@@ -49,7 +49,9 @@ enum RunCommand {
         }
         for r in summary.reviews { print("  review  \(r.source): \(r.reasons.map(\.code).joined(separator: ", "))") }
         for f in afterCancellation {
-            print("  charged after cancellation  \(f.source): \(f.merchant) was marked cancelled on \(f.cancelledOn.iso); it waits in review")
+            print(
+                "  charged after cancellation  \(f.source): \(f.merchant) was marked cancelled on \(f.cancelledOn.iso); it waits in review, "
+                    + "and `shoebox recurring` shows the series \(Series.Status.chargedAfterCancellation.rawValue)")
         }
         for r in summary.failures { print("  failed  \(r.source): \(r.failure?.description ?? "unknown")") }
         for (folder, reason) in summary.unreadableFolders {

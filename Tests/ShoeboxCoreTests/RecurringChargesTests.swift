@@ -164,6 +164,28 @@ struct RecurringChargesTests {
         #expect(resubscribed.map(\.status) == [.active])
     }
 
+    /// Issue 33, class 7 (b): the charge a cancellation sent to review is still the shop's charge.
+    @Test func aChargeHeldInReviewAfterTheCancellationStillCountsAndTheSeriesSaysSo() throws {
+        func record(_ day: String, _ status: RecordStatus, _ reasons: [ReviewReason] = []) -> DocumentRecord {
+            var r = DocumentRecord(source: "hulu-\(day).pdf", folder: "", sha256: day, status: status)
+            (r.merchant, r.date, r.total, r.reasons) = ("Hulu", Self.day(day), Self.money("7.99"), reasons)
+            return r
+        }
+        let accepted = ["2025-01-10", "2025-02-10", "2025-03-10"].map { record($0, .accepted) }
+        let flagged = record("2025-04-10", .review, [.chargedAfterCancellation])
+        #expect(Charge(flagged)?.source == "hulu-2025-04-10.pdf")
+        // In review for another reason, or rejected: no charge.
+        #expect(Charge(record("2025-04-10", .review, [.lowConfidence(.total)])) == nil)
+        #expect(Charge(record("2025-04-10", .rejected, [.chargedAfterCancellation])) == nil)
+        let cancelled = [Cancellation(merchant: "Hulu", day: Self.day("2025-03-20"))]
+        let s = try #require(
+            RecurringCharges.find((accepted + [flagged]).compactMap { Charge($0) }, cancellations: cancelled, today: Self.day("2025-06-20")).only)
+        #expect(s.status == .chargedAfterCancellation && s.chargesAfterCancellation == ["hulu-2025-04-10.pdf"])
+        // Without it the series would read stopped: what the same records said before.
+        let without = RecurringCharges.find(accepted.compactMap { Charge($0) }, cancellations: cancelled, today: Self.day("2025-06-20"))
+        #expect(without.map(\.status) == [.stopped])
+    }
+
     /// Issue 33, class 7 (a): the day a series is marked cancelled from, as every desk checks it.
     @Test func aCancellationIsTakenFromTheFirstChargeToTodayAndRefusedOnAnyOtherDay() {
         let charges = Self.charges("Disney Plus", "8.99", ["2025-01-10", "2025-02-10", "2025-03-10", "2025-04-10"])

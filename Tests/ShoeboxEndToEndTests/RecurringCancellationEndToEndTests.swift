@@ -2,7 +2,8 @@ import Foundation
 import ShoeboxTestSupport
 import Testing
 
-/// Issue 33, class 7: a cancellation that cannot apply is refused at every desk. Through the built binary on a store of its own: a shop's
+/// Issue 33, class 7: a cancellation that cannot apply is refused at every desk, and a series charged after its
+/// cancellation says so while the charge waits in review. Through the built binary on a store of its own: a shop's
 /// monthly receipts as born-digital PDFs (`textPDF`, read without OCR), accepted by the rules.
 @Suite(.serialized) struct RecurringCancellationEndToEndTests {
     static let today = "2026-06-20"
@@ -110,5 +111,52 @@ import Testing
         let marked = try Self.recurring(out, ["--cancel", "streamly", "--on", Self.today])
         #expect(marked.code == 0 && marked.out.contains("Streamly Ltd: marked cancelled on 2026-06-20."), "\(marked)")
         #expect(marked.out.contains("next expected 2026-04-05, cancelled"), "\(marked.out)")
+    }
+
+    @Test func aChargeInReviewAfterTheCancellationMakesTheSeriesChargedAfterCancellationNotStopped() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let out = try Self.streamly(1...3, in: work).out
+        let cancelled = try Self.recurring(out, ["--cancel", "streamly", "--on", "2026-03-20"])
+        #expect(cancelled.code == 0 && cancelled.out.contains("Streamly Ltd: marked cancelled on 2026-03-20."), "\(cancelled)")
+        // April's charge came after it: the run sends it to review and says what the series now is.
+        let run = try Self.streamly(4...4, in: work).run
+        #expect(
+            run.contains(
+                "  charged after cancellation  subs/streamly-04.pdf: Streamly Ltd was marked cancelled on 2026-03-20; it waits in review, "
+                    + "and `shoebox recurring` shows the series charged-after-cancellation"), "\(run)")
+        let status = try runProgram(shoebox, ["status", "--out", out]).out
+        #expect(status.contains("review  subs/streamly-04.pdf:") && status.contains("charged-after-cancellation"), "\(status)")
+
+        // The series says what happened, not that it stopped.
+        let text = try Self.recurring(out)
+        #expect(
+            text.out.contains(
+                "Streamly Ltd: monthly, 9.99 GBP by card, 4 charges 2026-01-05 … 2026-04-05, next expected 2026-05-05, charged-after-cancellation"),
+            "\(text)")
+        #expect(!text.out.contains("stopped") && text.out.contains("monthly burn: 9.99 GBP"), "\(text.out)")
+        func series() throws -> [String: Any] {
+            let json = try Self.recurring(out, ["--json"])
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any], "\(json)")
+            let list = try #require(o["series"] as? [[String: Any]])
+            #expect(list.count == 1, "\(json.out)")
+            return try #require(list.first)
+        }
+        let inReview = try series()
+        #expect(inReview["status"] as? String == "charged-after-cancellation", "\(inReview)")
+        #expect(inReview["cancelledOn"] as? String == "2026-03-20")
+        #expect(inReview["chargesAfterCancellation"] as? [String] == ["subs/streamly-04.pdf"], "\(inReview)")
+        // The charge's own record, opened in review, shows its series so.
+        let shown = try runProgram(shoebox, ["review", "--out", out, "--source", "subs/streamly-04.pdf", "--today", Self.today], input: "q\n")
+        #expect(
+            shown.out.contains(
+                "recurring: Streamly Ltd, monthly 9.99 GBP, 4 charges, next expected 2026-05-05, charged-after-cancellation (cancelled on 2026-03-20)"
+            ), "\(shown.out)")
+
+        // A person accepts the charge (it was taken): the series still says so.
+        let file = work.appendingPathComponent("d.jsonl")
+        try Data(#"{"source": "subs/streamly-04.pdf", "action": "accept"}"#.utf8).write(to: file)
+        #expect(try runProgram(shoebox, ["review", "--out", out, "--apply", file.path, "--today", Self.today]).code == 0)
+        #expect(try series()["status"] as? String == "charged-after-cancellation")
     }
 }
