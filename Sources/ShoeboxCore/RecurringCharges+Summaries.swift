@@ -83,7 +83,62 @@ public struct UnknownMerchant: Error, Sendable, Hashable, CustomStringConvertibl
     }
 }
 
+/// A cancellation a person asked for that cannot apply, refused with the sentence they read: a name that names no
+/// one series, or a day the series cannot have been cancelled on (`RecurringCharges.cancellation`).
+public enum CancellationRefused: Error, Sendable, Hashable, CustomStringConvertible {
+    case unknownMerchant(UnknownMerchant)
+    /// Before 1900 (`FieldInput.earliestYear`), as no day a person types may be.
+    case beforeEarliestYear(day: CalendarDay, today: CalendarDay)
+    /// After today.
+    case afterToday(day: CalendarDay, today: CalendarDay)
+    /// Before the first charge of every series the name stands for: the mark would apply to none of them.
+    case beforeFirstCharge(day: CalendarDay, merchant: String, firstCharge: CalendarDay, today: CalendarDay)
+
+    public var description: String {
+        switch self {
+        case .unknownMerchant(let e): e.description
+        case .beforeEarliestYear(let day, let today):
+            "\(day.iso) is before \(FieldInput.earliestYear): type the day the series was cancelled, from "
+                + "\(FieldInput.earliestYear)-01-01 to today (\(today.iso))"
+        case .afterToday(let day, let today):
+            "\(day.iso) is after today (\(today.iso)): a series is marked cancelled from a day that has come; type the day "
+                + "it was cancelled, or for a cancellation that takes effect later, mark it on that day"
+        case .beforeFirstCharge(let day, let merchant, let first, let today):
+            "\(day.iso) is before \(merchant)'s first charge (\(first.iso)): a cancellation then was an earlier "
+                + "subscription's and changes nothing in this one; type the day the series was cancelled, from \(first.iso) to today (\(today.iso))"
+        }
+    }
+}
+
 extension RecurringCharges {
+    /// The cancellation a person asks for, checked once for every desk that marks one (`recurring --cancel`, a
+    /// `review --apply` line, the browser, all through this): `typed` resolved among `series` (`resolveMerchant`),
+    /// on a day the series can have been cancelled on:
+    /// - from 1900 (`FieldInput.earliestYear`) to `today`, as every day a person types: a cancellation is marked
+    ///   once it was made, and a day to come would call the series cancelled while it still rightly charges;
+    /// - on or after the first charge of a series of that name: a cancellation before it applies to none of them
+    ///   (`find` takes it for an earlier subscription's), and "marked cancelled" would then be said of nothing.
+    /// A day before the series' last charge is taken: the charges after it are what a cancellation that did not take
+    /// leaves, and the mark is there to catch them (they go to review as `charged-after-cancellation`).
+    public static func cancellation(
+        of typed: String, on day: CalendarDay, among series: [Series], today: CalendarDay
+    ) -> Result<Cancellation, CancellationRefused> {
+        guard day.year >= FieldInput.earliestYear else { return .failure(.beforeEarliestYear(day: day, today: today)) }
+        guard day <= today else { return .failure(.afterToday(day: day, today: today)) }
+        let merchant: String
+        switch resolveMerchant(typed, among: series) {
+        case .failure(let e): return .failure(.unknownMerchant(e))
+        case .success(let m): merchant = m
+        }
+        let cancellation = Cancellation(merchant: merchant, day: day)
+        guard series.contains(where: { applies(cancellation, to: $0.history) }) else {
+            let named = series.filter { s in s.history.contains { MerchantMemory.sameShop($0.merchant, merchant) } }
+            let first = named.map(\.firstCharge).min() ?? day
+            return .failure(.beforeFirstCharge(day: day, merchant: merchant, firstCharge: first, today: today))
+        }
+        return .success(cancellation)
+    }
+
     /// Fewest letters and digits a typed name needs to be taken as part of a series' name.
     static let shortestPart = 3
     /// Most suggestions an unknown name gets.

@@ -1,6 +1,7 @@
 /// Recurring charges: series of charges from one shop, in one currency, at a regular cadence (subscriptions, rent,
-/// insurance), found in the accepted records. Pure: the store gives the charges and the cancellations, the caller
-/// gives `today`, nothing here reads the clock.
+/// insurance), found in the accepted records and the charges held in review as `charged-after-cancellation`
+/// (`Charge.init(_:)`). Pure: the store gives the charges and the cancellations, the caller gives `today`, nothing
+/// here reads the clock.
 ///
 /// The rules, in order (`RecurringCharges.find`):
 /// 1. **one shop, one currency**: charges are grouped by currency, then by name (`MerchantMemory.sameShop` with any
@@ -52,7 +53,7 @@ public enum RecurringCharges {
     static let fewestVaryingCharges = 6
 }
 
-/// One charge: an accepted record's shop, day and total.
+/// One charge: the shop, day and total of an accepted record, or of one held in review as `charged-after-cancellation`.
 public struct Charge: Sendable, Hashable, Codable {
     /// The record's source, so that the caller can name it (and send it to review).
     public let source: String
@@ -69,9 +70,14 @@ public struct Charge: Sendable, Hashable, Codable {
         self.paymentMethod = paymentMethod
     }
 
-    /// The charge an accepted record with a merchant, a date and a total stands for; nil for any other record.
+    /// The charge a record with a merchant, a date and a total stands for when it is accepted, or waits in review
+    /// because it came after its series' cancellation (`Store.flagChargesAfterCancellation`): the pipeline accepted
+    /// it, and the shop took the money. Left out, it would take the series' proof of the charge with it (the series
+    /// would read `stopped`, or be no series at all). Nil for any other record.
     public init?(_ record: DocumentRecord) {
-        guard record.status == .accepted, let merchant = record.merchant, let day = record.date, let total = record.total else { return nil }
+        let heldAfterCancellation = record.status == .review && record.reasons.contains(.chargedAfterCancellation)
+        guard record.status == .accepted || heldAfterCancellation, let merchant = record.merchant, let day = record.date, let total = record.total
+        else { return nil }
         self.init(source: record.source, merchant: merchant, day: day, amount: total, paymentMethod: record.paymentMethod)
     }
 
@@ -336,9 +342,7 @@ extension RecurringCharges {
         let schedule = Schedule(first: chain.schedule.first, cadence: chain.schedule.cadence, dayOfMonth: dayOfMonth)
         let lastSlot = chain.slots.last!
         let next = schedule.due(lastSlot + 1)
-        let names = Set(history.map(\.merchant))
-        let cancelledOn = cancellations.filter { c in c.day >= history[0].day && names.contains { MerchantMemory.sameShop($0, c.merchant) } }
-            .map(\.day).min()
+        let cancelledOn = cancellations.filter { applies($0, to: history) }.map(\.day).min()
         var after: [Charge] = []
         let status: Series.Status
         if let cancelledOn {
@@ -360,6 +364,14 @@ extension RecurringCharges {
             merchant: latest.merchant, cadence: chain.schedule.cadence, amount: latest.amount, history: history,
             paymentMethod: history.last { $0.paymentMethod != nil }?.paymentMethod, lastCharge: latest.day, nextExpected: next, status: status,
             cancelledOn: cancelledOn, chargesAfterCancellation: after.map(\.source))
+    }
+
+    /// Whether a cancellation applies to the series of these charges: it names the series' shop (`MerchantMemory.sameShop`
+    /// with a name on one of its charges) and its day is on or after the first charge (before it, it was an earlier
+    /// subscription's).
+    static func applies(_ c: Cancellation, to history: [Charge]) -> Bool {
+        guard let first = history.first, c.day >= first.day else { return false }
+        return Set(history.map(\.merchant)).contains { MerchantMemory.sameShop($0, c.merchant) }
     }
 
     /// The day of the month most charges fell on; of equally many, the first charge's (then the latest day).

@@ -32,21 +32,24 @@ extension Store {
         public let flagged: [(source: String, merchant: String, cancelledOn: CalendarDay)]
     }
 
-    /// The one way every desk (`recurring --cancel`, `review --apply`, the browser) marks a series cancelled: the name
-    /// a person typed, resolved among the series (`RecurringCharges.resolveMerchant`: an unknown one fails naming the
-    /// closest), marked from `day`, and every charge it took after that day sent to review.
+    /// How `recurring --cancel` and the browser mark a series cancelled (a `review --apply` line is checked the same
+    /// way, `RecurringCharges.cancellation`, before its file is applied): the name a person typed, resolved among the
+    /// series (an unknown one fails naming the closest), on a day it can have been cancelled on (from 1900 to
+    /// `today`, not before its first charge), marked from that day, and every charge it took after it sent to
+    /// review. A refused one changes nothing.
     public func cancelSeries(named typed: String, on day: CalendarDay, today: CalendarDay, at: String) throws(StoreError) -> Result<
-        SeriesCancelled, UnknownMerchant
+        SeriesCancelled, CancellationRefused
     > {
-        switch RecurringCharges.resolveMerchant(typed, among: try recurringSeries(today: today)) {
+        switch RecurringCharges.cancellation(of: typed, on: day, among: try recurringSeries(today: today), today: today) {
         case .failure(let e): return .failure(e)
-        case .success(let merchant):
-            try cancel(merchant, on: day, at: at)
-            return .success(SeriesCancelled(merchant: merchant, flagged: try flagChargesAfterCancellation(today: today)))
+        case .success(let c):
+            try cancel(c.merchant, on: c.day, at: at)
+            return .success(SeriesCancelled(merchant: c.merchant, flagged: try flagChargesAfterCancellation(today: today)))
         }
     }
 
-    /// Marks the series of `merchant` cancelled from `day` (a later mark replaces an earlier one).
+    /// Marks the series of `merchant` cancelled from `day` (a later mark replaces an earlier one), unchecked: a day a
+    /// person typed goes through `cancelSeries` or `RecurringCharges.cancellation` first.
     public func cancel(_ merchant: String, on day: CalendarDay, at: String) throws(StoreError) {
         try wrap { () throws(DatabaseError) in
             try db.query("INSERT OR REPLACE INTO cancellations(merchant, day, at) VALUES (?, ?, ?)", [.text(merchant), .text(day.iso), .text(at)])

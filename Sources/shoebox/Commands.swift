@@ -50,8 +50,8 @@ enum RunCommand {
         for r in summary.reviews { print("  review  \(StoredPath.shown(r.source)): \(r.reasons.map(\.code).joined(separator: ", "))") }
         for f in afterCancellation {
             print(
-                "  charged after cancellation  \(StoredPath.shown(f.source)): \(StoredPath.shown(f.merchant)) was marked cancelled on \(f.cancelledOn.iso); it waits in review"
-            )
+                "  charged after cancellation  \(StoredPath.shown(f.source)): \(StoredPath.shown(f.merchant)) was marked cancelled on \(f.cancelledOn.iso); it waits in review, "
+                    + "and `shoebox recurring` shows the series \(Series.Status.chargedAfterCancellation.rawValue)")
         }
         for r in summary.failures { print("  failed  \(StoredPath.shown(r.source)): \(r.failure?.description ?? "unknown")") }
         for (folder, reason) in summary.unreadableFolders {

@@ -166,11 +166,12 @@ enum Help {
         usage: shoebox recurring [--out DIR] [--json] [--today YYYY-MM-DD] [--cancel NAME --on YYYY-MM-DD [--wait]]
 
         Finds series of charges from the same shop at a regular cadence (weekly, monthly, quarterly,
-        yearly) among the accepted records: at least three charges, each within a few days of its due day
-        (1, 4, 7, 10), a changed price kept in its series. Per series: cadence, amount and its changes,
-        payment method, last charge, next expected day and status (active, stopped, cancelled,
-        charged-after-cancellation); then the monthly burn per currency, and what was charged in each of
-        the last twelve months and by payment method.
+        yearly) among the accepted records and the charges in review as charged-after-cancellation: at
+        least three charges, each within a few days of its due day (1, 4, 7, 10), a changed price kept
+        in its series. Per series: cadence, amount and its changes, payment method, last charge, next
+        expected day and status (active, stopped, cancelled, charged-after-cancellation); then the
+        monthly burn per currency, and what was charged in each of the last twelve months and by payment
+        method.
 
           --json             {"series": [{merchant, cadence, amount, currency, paymentMethod, firstCharge,
                              lastCharge, nextExpected, status, history}], "monthlyBurn", "byMonth",
@@ -178,8 +179,11 @@ enum Help {
           --today DATE       judge "stopped" from this day instead of the system date
           --cancel NAME      mark the series NAME (or a unique part of it) cancelled from --on DAY: any
                              later charge the pipeline accepted goes to review as
-                             charged-after-cancellation (now and in every run, whose summary names it);
-                             an unknown NAME is refused with the closest series (exit 2)
+                             charged-after-cancellation (now and in every run, whose summary names it),
+                             and the series' status says so; an unknown NAME is refused with the
+                             closest series (exit 2)
+          --on DAY           the day it was cancelled, from the series' first charge to today; a day
+                             before 1900, after today or before the first charge is refused (exit 2)
           --wait             wait for another command holding the output folder's lock (--cancel)
         """
 

@@ -187,7 +187,8 @@ enum ReviewCommand {
         }
 
         /// `{"action": "cancel-series", "merchant": "Netflix", "on": "2026-05-20"}`: a recurring series marked cancelled, as
-        /// `shoebox recurring --cancel` marks it (the name may be a unique part of the series').
+        /// `shoebox recurring --cancel` marks it (the name may be a unique part of the series'), checked as it is
+        /// (`RecurringCharges.cancellation`: the name, and a day from 1900 to today, not before the first charge).
         mutating func cancelSeries(_ o: [String: Any], number: Int) {
             guard let typed = o["merchant"] as? String, let text = o["on"] as? String else {
                 return bad(number, "a \"cancel-series\" needs \"merchant\" and \"on\" (YYYY-MM-DD)")
@@ -196,8 +197,8 @@ enum ReviewCommand {
                 return bad(number, "\"on\" must be a day written YYYY-MM-DD, not '\(text)'")
             }
             let series = RecurringCharges.find(records.values.compactMap { Charge($0) }, cancellations: [], today: today)
-            switch RecurringCharges.resolveMerchant(typed, among: series) {
-            case .success(let m): cancellations.append(Cancellation(merchant: m, day: day))
+            switch RecurringCharges.cancellation(of: typed, on: day, among: series, today: today) {
+            case .success(let c): cancellations.append(c)
             case .failure(let e): bad(number, e.description)
             }
         }

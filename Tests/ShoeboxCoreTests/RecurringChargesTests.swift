@@ -164,6 +164,63 @@ struct RecurringChargesTests {
         #expect(resubscribed.map(\.status) == [.active])
     }
 
+    /// Issue 33, class 7 (b): the charge a cancellation sent to review is still the shop's charge.
+    @Test func aChargeHeldInReviewAfterTheCancellationStillCountsAndTheSeriesSaysSo() throws {
+        func record(_ day: String, _ status: RecordStatus, _ reasons: [ReviewReason] = []) -> DocumentRecord {
+            var r = DocumentRecord(source: "hulu-\(day).pdf", folder: "", sha256: day, status: status)
+            (r.merchant, r.date, r.total, r.reasons) = ("Hulu", Self.day(day), Self.money("7.99"), reasons)
+            return r
+        }
+        let accepted = ["2025-01-10", "2025-02-10", "2025-03-10"].map { record($0, .accepted) }
+        let flagged = record("2025-04-10", .review, [.chargedAfterCancellation])
+        #expect(Charge(flagged)?.source == "hulu-2025-04-10.pdf")
+        // In review for another reason, or rejected: no charge.
+        #expect(Charge(record("2025-04-10", .review, [.lowConfidence(.total)])) == nil)
+        #expect(Charge(record("2025-04-10", .rejected, [.chargedAfterCancellation])) == nil)
+        let cancelled = [Cancellation(merchant: "Hulu", day: Self.day("2025-03-20"))]
+        let s = try #require(
+            RecurringCharges.find((accepted + [flagged]).compactMap { Charge($0) }, cancellations: cancelled, today: Self.day("2025-06-20")).only)
+        #expect(s.status == .chargedAfterCancellation && s.chargesAfterCancellation == ["hulu-2025-04-10.pdf"])
+        // Without it the series would read stopped: what the same records said before.
+        let without = RecurringCharges.find(accepted.compactMap { Charge($0) }, cancellations: cancelled, today: Self.day("2025-06-20"))
+        #expect(without.map(\.status) == [.stopped])
+    }
+
+    /// Issue 33, class 7 (a): the day a series is marked cancelled from, as every desk checks it.
+    @Test func aCancellationIsTakenFromTheFirstChargeToTodayAndRefusedOnAnyOtherDay() {
+        let charges = Self.charges("Disney Plus", "8.99", ["2025-01-10", "2025-02-10", "2025-03-10", "2025-04-10"])
+        let series = Self.find(charges, today: "2025-06-20")
+        func check(_ day: String, _ typed: String = "disney") -> Result<Cancellation, CancellationRefused> {
+            RecurringCharges.cancellation(of: typed, on: Self.day(day), among: series, today: Self.day("2025-06-20"))
+        }
+        // The first charge's day, one before the last charge (its later charges are what the mark catches), today.
+        for day in ["2025-01-10", "2025-03-01", "2025-06-20"] {
+            #expect(check(day) == .success(Cancellation(merchant: "Disney Plus", day: Self.day(day))), "\(day)")
+        }
+        let today = Self.day("2025-06-20")
+        #expect(check("0001-01-01") == .failure(.beforeEarliestYear(day: Self.day("0001-01-01"), today: today)))
+        #expect(check("1899-12-31") == .failure(.beforeEarliestYear(day: Self.day("1899-12-31"), today: today)))
+        #expect(check("2025-06-21") == .failure(.afterToday(day: Self.day("2025-06-21"), today: today)))
+        #expect(
+            check("2025-01-09")
+                == .failure(
+                    .beforeFirstCharge(day: Self.day("2025-01-09"), merchant: "Disney Plus", firstCharge: Self.day("2025-01-10"), today: today)))
+        guard case .failure(let e) = check("2025-01-01", "Disny") else { return #expect(Bool(false)) }
+        #expect(e == .unknownMerchant(UnknownMerchant(typed: "Disny", suggestions: ["Disney Plus"], isAmbiguous: false)), "\(e)")
+        // Two series of one name (the other in pounds, begun later): a day from the earlier one's first charge applies
+        // to that one; a day before both, to neither.
+        let gbp = Self.charges("Disney Plus", "9.99", ["2025-03-15", "2025-04-15", "2025-05-15"], currency: "GBP")
+        let both = Self.find(charges + gbp, today: "2025-06-20")
+        #expect(both.count == 2)
+        let earlier = RecurringCharges.cancellation(of: "disney", on: Self.day("2025-02-01"), among: both, today: today)
+        #expect(earlier == .success(Cancellation(merchant: "Disney Plus", day: Self.day("2025-02-01"))))
+        let before = RecurringCharges.cancellation(of: "disney", on: Self.day("2024-12-31"), among: both, today: today)
+        #expect(
+            before
+                == .failure(
+                    .beforeFirstCharge(day: Self.day("2024-12-31"), merchant: "Disney Plus", firstCharge: Self.day("2025-01-10"), today: today)))
+    }
+
     @Test func aCancelledSeriesIsCancelledUntilItsNextDueDayHasPassedThenStopped() {
         let charges = Self.charges("Disney Plus", "8.99", ["2025-01-10", "2025-02-10", "2025-03-10", "2025-04-10"])
         let cancelled = [Cancellation(merchant: "Disney Plus", day: Self.day("2025-04-20"))]
