@@ -180,10 +180,10 @@ public struct PipelineRunner {
                 ?? intake.inspect(root: root, relativePath: path)
             switch inspected {
             case .failed(let record, let size):
-                // Failed before for the same reason: nothing new to store (a file never hashed, such as one whose
-                // name the store cannot hold, by its failure's code).
+                // Failed before for the same reason: nothing new to store (a name the store cannot hold is never
+                // hashed: it is known by its failure's code; an unreadable file is tried again on every run).
                 if let h = held[path], h.state == .failed, h.sha256 == record.sha256,
-                    !record.sha256.isEmpty || h.failureCode == record.failure?.code
+                    !record.sha256.isEmpty || (listing.misnamed[path] != nil && h.failureCode == record.failure?.code)
                 {
                     plan.skipped += 1
                     continue

@@ -34,7 +34,7 @@ extension StoreJSON {
             guard let day = (c["on"] as? String).flatMap(CalendarDay.init(iso:)), day.year >= FieldInput.earliestYear, day <= latest else {
                 throw refuse("on", "must be a day from \(FieldInput.earliestYear) up to today, as YYYY-MM-DD")
             }
-            if let p = timestampProblem(c["at"], latest: latest) { throw refuse("at", p) }
+            if let p = timestampProblem(c["at"]) { throw refuse("at", p) }
             return (merchant, day, c["at"] as? String ?? "")
         }
     }
@@ -46,16 +46,16 @@ extension StoreJSON {
         try db.query("INSERT OR REPLACE INTO cancellations(merchant, day, at) VALUES (?, ?, ?)", [.text(c.merchant), .text(c.day.iso), .text(c.at)])
     }
 
-    /// When something was decided, as Shoebox writes it (`2026-12-03T08:55:00Z`, UTC): a real moment from 1900 up to
-    /// `latest`, never free text.
-    static func timestampProblem(_ value: Any?, latest: CalendarDay) -> String? {
+    /// When something was decided, as Shoebox writes it (`2026-12-03T08:55:00Z`, UTC, from the clock): a real moment
+    /// from 1900 on, never free text. (Not bounded by --today: that is the day documents are judged against, and a
+    /// person's decision is stamped with the clock.)
+    static func timestampProblem(_ value: Any?) -> String? {
         guard let s = value as? String else { return "is missing or not a string" }
         let shape = "must be a time as Shoebox writes it (YYYY-MM-DDTHH:MM:SSZ)"
         guard s.utf8.count == 20, s.hasSuffix("Z"), let parsed = ISO8601DateFormatter().date(from: s) else { return shape }
         // The formatter accepts what it can roll over (a 31 April); the time must come back as it was written.
         guard ISO8601DateFormatter().string(from: parsed) == s, let day = CalendarDay(iso: String(s.prefix(10))) else { return shape }
         if day.year < FieldInput.earliestYear { return "\(s) is before \(FieldInput.earliestYear)" }
-        if day > latest { return "\(s) is after today" }
         return nil
     }
 }

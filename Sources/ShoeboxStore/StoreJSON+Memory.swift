@@ -16,7 +16,7 @@ extension StoreJSON {
     }
 
     /// The export's memory, every item checked; the first problem is thrown (nothing is imported then).
-    static func parseMemory(_ items: Any, file: String, latest: CalendarDay) throws -> [MerchantMemory.Sighting] {
+    static func parseMemory(_ items: Any, file: String) throws -> [MerchantMemory.Sighting] {
         guard let list = items as? [Any], list.count <= maxMemoryItems else {
             throw ImportError.invalid(file: file, document: 0, problem: "\"memory\" must be an array of at most \(maxMemoryItems) items")
         }
@@ -37,7 +37,7 @@ extension StoreJSON {
                 throw refuse("currency", "must be null or an ISO 4217 code of three capital letters")
             }
             guard let source = m["source"] as? String, StoredPath.problem(source) == nil else { throw refuse("source", "must be a relative path") }
-            if let p = timestampProblem(m["at"], latest: latest) { throw refuse("at", p) }
+            if let p = timestampProblem(m["at"]) { throw refuse("at", p) }
             return MerchantMemory.Sighting(
                 key: key, merchant: m["merchant"] as? String ?? "", category: m["category"] as? String, currency: m["currency"] as? String,
                 paymentMethod: m["paymentMethod"] as? String, source: source, at: m["at"] as? String ?? "")

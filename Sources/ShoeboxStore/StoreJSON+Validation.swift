@@ -255,15 +255,17 @@ extension StoreJSON {
         guard let a = d["action"] as? String, let action = ReviewDecision.Action(rawValue: a) else {
             throw Problem("\(field).action", "must be one of \(ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", "))")
         }
-        if let p = timestampProblem(d["at"], latest: latest) { throw Problem("\(field).at", p) }
+        if let p = timestampProblem(d["at"]) { throw Problem("\(field).at", p) }
         // The decision log's own columns (exports since the log kept them): where, and what it changed.
         if let who = d["who"], !(who is NSNull) {
             guard let w = who as? String, ReviewDecision.Desk(rawValue: w) != nil else {
                 throw Problem("\(field).who", "must be one of \(ReviewDecision.Desk.allCases.map(\.rawValue).joined(separator: ", "))")
             }
         }
+        // A note's values before and after may hold its line breaks and tabs, as the note itself may.
+        let note = d["field"] as? String == Field.note.rawValue
         for key in ["before", "after"] {
-            if let p = textProblem(d[key], limit: 1000, optional: true) { throw Problem("\(field).\(key)", p) }
+            if let p = textProblem(d[key], limit: 1000, optional: true, onlyNUL: note) { throw Problem("\(field).\(key)", p) }
         }
         if let u = d["undone"], !(u is NSNull), !((u as? NSNumber).map { String(cString: $0.objCType) == "c" } ?? false) {
             throw Problem("\(field).undone", "must be true or false")

@@ -129,7 +129,7 @@ public enum StoreJSON {
         let (documents, memoryItems, cancellationItems) = try exportedDocuments(data: data, file: file)
         // Validate everything before writing anything: every value as strictly as a run would make it.
         let parsed = try parseDocuments(documents, file: file, today: today)
-        let memory = try memoryItems.map { items throws in try parseMemory(items, file: file, latest: today.adding(days: 1)) }
+        let memory = try memoryItems.map { items throws in try parseMemory(items, file: file) }
         let cancellations =
             try cancellationItems.map { items throws in try parseCancellations(items, file: file, latest: today.adding(days: 1)) } ?? []
         let db = store.db

@@ -287,6 +287,13 @@ enum ExportCommand {
             let outside = r.outsideRange > 0 ? "; \(r.outsideRange) outside the dates" : ""
             print("\(r.zipPath): \(r.exported) accepted record\(r.exported == 1 ? "" : "s")\(left.isEmpty ? "" : "; left out: " + left)\(outside)")
         }
+        let unusable = results.reduce(0) { $0 + ($1.leftOut["accepted:unusable-path"] ?? 0) }
+        if unusable > 0 {
+            print(
+                "\(unusable) accepted record\(unusable == 1 ? " holds a path" : "s hold paths") no store may hold (a control character, or a part that leads "
+                    + "outside the scan folder), written by an older Shoebox: left out, and no file was looked for under it. Run the scans again "
+                    + "into a new --out folder to export them.")
+        }
         return ExitCode.success
     }
 

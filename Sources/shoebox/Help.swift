@@ -67,9 +67,11 @@ enum Help {
         the printed page. XML with a DTD or entities, not in UTF-8, or over 16 MiB is refused unread.
 
         Links are not followed, and a sidecar that is a link, a FIFO or over 1 MiB is not read. Every other
-        file ends in a named state (a FIFO or device: not-a-regular-file; a name that is not UTF-8:
-        bad-file-name; a file gone since an earlier run: file-removed). A folder that cannot be read is named
-        at the end, and the run exits 1. A document that crashed an earlier run fails as reader-crashed.
+        file ends in a named state (a link, FIFO or device: not-a-regular-file; a name that is not UTF-8:
+        bad-file-name; a name with a control character such as a tab or line break: control-character-in-name,
+        listed with U+FFFD in its place; a file gone since an earlier run: file-removed). A folder that cannot
+        be read is named at the end, and the run exits 1. A document that crashed an earlier run fails as
+        reader-crashed.
 
         Writes DIR/store.sqlite, DIR/records.jsonl (one JSON line per document, every state) and
         DIR/review/queue.jsonl (the records waiting for a person, with reasons).
@@ -90,7 +92,7 @@ enum Help {
 
         exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
               4 output folder or store unusable (not writable, a file, run.lock not a file: the reason is
-              named), 5 OCR engine missing, 6 pipeline file invalid, 8 another run, export, import or
+              named), or the --log-json file could not be written (the records are stored), 5 OCR engine missing, 6 pipeline file invalid, 8 another run, export, import or
               review --apply holds DIR's lock.
         """
 
@@ -308,7 +310,9 @@ enum Help {
         e-invoice states a basis for, tip, amount_due, payment_method, category, reference_number (the
         invoice number), seller_tax_id, document_kind, due_date, file, original_path, sha256, confidence,
         reviewed_by, record_id. A credit note's amounts are negative in every file.
-        Documents in review, rejected, duplicates and failures are left out and counted per reason.
+        Documents in review, rejected, duplicates and failures are left out and counted per reason; so is
+        an accepted record whose path no store may hold (accepted:unusable-path, only in a store an older
+        Shoebox wrote), which blocks no other record or folder.
         A text cell over 32,767 characters (a spreadsheet's limit) is cut and ends in "…[truncated]".
 
         Categories come only from what you set: a folder's .shoebox.json in the scans folder
@@ -320,8 +324,9 @@ enum Help {
           --from, --to       only records dated in this range (inclusive)
           --csv-profile P    rfc4180 (default) or excel-eu: UTF-8 BOM, ';' between fields, decimal comma
           --pipeline FILE    pipeline settings (categoryRules, maxExportMegabytes: 0.001…1048576, default 2048)
-          --format json      write the whole store (records, suggestions, review decisions) as versioned
-                             JSON to FILE (default DIR/exports/store.json); `shoebox import` reads it back
+          --format json      write the whole store (records, suggestions, review decisions, merchant memory,
+                             series marked cancelled) as versioned JSON to FILE (default
+                             DIR/exports/store.json); `shoebox import` reads it back
           --wait             when a run, import, review --apply or another export is working in DIR, wait
                              for it (else exit 8)
 

@@ -416,31 +416,78 @@ func readCSV(_ data: Data) throws -> [[String]] {
 }
 
 @Suite(.serialized) struct FileNameEndToEndTests {
-    /// Names with a newline are read like any other; a name that is not UTF-8 is not lost: it fails with its
-    /// own reason.
-    @Test func oddFileNamesEndInANamedState() throws {
+    /// Issue 33, class 1: one rule decides which names a store holds. A name that is not UTF-8 (bad-file-name) or holds
+    /// a control character (control-character-in-name: a line break, a tab, in the file's name or a folder's) is listed
+    /// with U+FFFD and refused by that name; a symbolic link gets a record, never followed. Nothing of it blocks an
+    /// export (of the whole store or of another folder), splits a line of the summary, or stops the JSON round trip.
+    @Test func namesAStoreCannotHoldAreRefusedByNameAndBlockNothing() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let folder = work.appendingPathComponent("scans/a")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let scans = work.appendingPathComponent("scans")
+        for folder in ["a", "ok"] {
+            try FileManager.default.createDirectory(at: scans.appendingPathComponent(folder), withIntermediateDirectories: true)
+        }
         let png = fixtures.appendingPathComponent("sample-scans/office-supplies/scan_0007.png").path
         let jpg = fixtures.appendingPathComponent("sample-scans/office-supplies/IMG_2201.jpg").path
-        // Latin-1 "café.png" (byte 0xE9) and a name with a newline, made by the shell.
+        // Latin-1 "café.png" (byte 0xE9), a newline and a tab in file names, a tab in a folder's name: made by the shell.
+        let a = scans.appendingPathComponent("a").path
         let made = try runProgram(
-            "/bin/sh", ["-c", "cp '\(png)' \"$(printf '\(folder.path)/caf\\351.png')\" && cp '\(jpg)' \"$(printf '\(folder.path)/two\\nlines.jpg')\""]
-        )
+            "/bin/sh",
+            [
+                "-c",
+                "cp '\(png)' \"$(printf '\(a)/caf\\351.png')\" && cp '\(jpg)' \"$(printf '\(a)/two\\nlines.jpg')\" && "
+                    + "cp '\(png)' \"$(printf '\(a)/tab\\there.png')\" && mkdir \"$(printf '\(scans.path)/b\\tc')\" && "
+                    + "cp '\(png)' \"$(printf '\(scans.path)/b\\tc/x.png')\" && cp '\(jpg)' '\(scans.path)/ok/good.jpg'"
+            ])
         #expect(made.code == 0, "\(made.err)")
+        try FileManager.default.createSymbolicLink(atPath: scans.appendingPathComponent("ok/link.jpg").path, withDestinationPath: "good.jpg")
         let out = work.appendingPathComponent("out").path
         // The rules alone decide acceptance: the test is about names.
-        let run = try runProgram(
-            shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--pipeline", try rulesOnlyPipeline(in: work)]
-        )
-        #expect(run.code == 1, "one document failed: \(run.out)")
-        #expect(run.out.contains("2 files found"), "\(run.out)")
-        #expect(run.out.contains("1 bad-file-name"), "\(run.out)")
-        let records = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)
-        #expect(records.contains(#""source":"a/two\nlines.jpg""#), "\(records)")
-        #expect(records.contains(#""status":"accepted""#))
+        let pipeline = try rulesOnlyPipeline(in: work)
+        let run = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--pipeline", pipeline])
+        #expect(run.code == 1, "the refused names are failed documents: \(run.out) \(run.err)")
+        #expect(run.out.contains("6 files found"), "\(run.out)")
+        #expect(run.out.contains("1 bad-file-name, 3 control-character-in-name, 1 not-a-regular-file"), "\(run.out)")
+        // No control character reaches the summary: each document's line is one line.
+        #expect(!run.out.unicodeScalars.contains { $0 == "\t" || ($0.properties.generalCategory == .control && $0 != "\n") }, "\(run.out)")
+        #expect(run.out.split(separator: "\n").filter { $0.hasPrefix("  failed  ") }.count == 5, "\(run.out)")
+        let lines = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).split(separator: "\n")
+        var bySource: [String: [String: Any]] = [:]
+        for line in lines {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            bySource[try #require(o["source"] as? String)] = o
+        }
+        func code(_ source: String) -> String? { (bySource[source]?["failure"] as? [String: Any])?["code"] as? String }
+        #expect(code("a/caf\u{FFFD}.png") == "bad-file-name", "\(bySource.keys.sorted())")
+        #expect(code("a/two\u{FFFD}lines.jpg") == "control-character-in-name")
+        #expect(code("a/tab\u{FFFD}here.png") == "control-character-in-name")
+        #expect(code("b\u{FFFD}c/x.png") == "control-character-in-name")
+        #expect(code("ok/link.jpg") == "not-a-regular-file")
+        #expect(bySource["ok/good.jpg"]?["status"] as? String == "accepted", "\(bySource["ok/good.jpg"] ?? [:])")
+        #expect(bySource.keys.allSatisfy { !$0.unicodeScalars.contains { $0.properties.generalCategory == .control } })
+
+        // Every export works: the whole store, and one folder beside the ones with refused names.
+        let whole = try runProgram(shoebox, ["export", "--out", out])
+        #expect(whole.code == 0, "\(whole.out) \(whole.err)")
+        #expect(whole.out.contains("ok.zip: 1 accepted record"), "\(whole.out)")
+        let one = try runProgram(shoebox, ["export", "--out", out, "--folder", "ok"])
+        #expect(one.code == 0, "\(one.out) \(one.err)")
+        let listing = try runProgram("/usr/bin/unzip", ["-Z1", out + "/exports/ok.zip"])
+        #expect(listing.code == 0 && listing.out.contains("receipts/"), "\(listing.out) \(listing.err)")
+
+        // What the run wrote, import takes, and the store travels whole.
+        let first = work.appendingPathComponent("first.json").path
+        let second = work.appendingPathComponent("second.json").path
+        #expect(try runProgram(shoebox, ["export", "--out", out, "--format", "json", "--file", first]).code == 0)
+        let other = work.appendingPathComponent("other").path
+        let imported = try runProgram(shoebox, ["import", first, "--out", other, "--today", today])
+        #expect(imported.code == 0 && imported.out.contains("6 documents added"), "\(imported.out) \(imported.err)")
+        #expect(try runProgram(shoebox, ["export", "--out", other, "--format", "json", "--file", second]).code == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
+
+        // A refused name stays refused for the same reason, and is not done again on the next run.
+        let again = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today, "--pipeline", pipeline])
+        #expect(again.out.contains("6 files found, 1 processed, 5 already done"), "only the link is looked at again: \(again.out)")
     }
 }
 
@@ -530,8 +577,9 @@ func readCSV(_ data: Data) throws -> [[String]] {
             try Data(b).write(to: folder.appendingPathComponent("fax-flip\(flip).pdf"))
         }
         expected += 4
-        // A symbolic link loop is not followed (and not a document).
+        // A symbolic link loop is not followed: a record of its own, not-a-regular-file.
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("loop").path, withDestinationPath: folder.path)
+        expected += 1
         let out = work.appendingPathComponent("out").path
         let start = Date()
         let run = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today])
