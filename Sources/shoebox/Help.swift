@@ -64,7 +64,8 @@ enum Help {
 
         E-invoices are read from their XML: a standalone CII, ZUGFeRD 1.0 or UBL invoice (XRechnung, Peppol),
         and the invoice XML attached to a ZUGFeRD / Factur-X PDF, checked against its own arithmetic and
-        the printed page. XML with a DTD or entities, not in UTF-8, or over 16 MiB is refused unread.
+        the printed page. XML with a DTD or entities, not in UTF-8, or over 16 MiB is refused unread; up to
+        16 MiB a well-formed invoice is read, a large base64 attachment inside it included.
 
         Links are not followed, and a sidecar that is a link, a FIFO or over 1 MiB is not read. Every other
         file ends in a named state (a FIFO or device: not-a-regular-file; a name that is not UTF-8:
