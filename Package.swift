@@ -20,6 +20,9 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libxml2's SAX2 parser, with XML_PARSE_HUGE: Foundation's XMLParser cannot set it, and without it libxml2
+        // stops at 10,000,000 bytes of one text node (a base64 attachment in an XRechnung).
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         // cld2 is C++ without a .pc file: a tiny extern "C" shim keeps Swift on plain C interop.
         .target(name: "CLD2Shim", linkerSettings: [.linkedLibrary("cld2")]),
         // Library functions defined in the executable, so that tesseract's calls land there: its text-line images
@@ -46,8 +49,8 @@ let package = Package(
         .target(name: "ShoeboxImaging", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // The regression harness: expectation files in four formats and the report `shoebox regress` writes.
         .target(name: "ShoeboxRegression", dependencies: ["ShoeboxCore", "ShoeboxEInvoice"], swiftSettings: swiftSettings),
-        // Structured e-invoices (CII, ZUGFeRD 1.0, UBL) read from their XML with Foundation's XMLParser.
-        .target(name: "ShoeboxEInvoice", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        // Structured e-invoices (CII, ZUGFeRD 1.0, UBL) read from their XML with libxml2's SAX2 parser.
+        .target(name: "ShoeboxEInvoice", dependencies: ["ShoeboxCore", "CLibXML2"], swiftSettings: swiftSettings),
         // Thin owners of C handles.
         .target(
             name: "ShoeboxEngines",

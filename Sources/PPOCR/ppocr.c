@@ -36,6 +36,7 @@ enum {
     CreateEnv = 3,
     DisableTelemetryEvents = 6,
     CreateSession = 7,
+    CreateSessionFromArray = 8,
     Run = 9,
     CreateSessionOptions = 10,
     DisableMemPattern = 17,
@@ -192,8 +193,9 @@ static char *io_name(OrtSession *session, int output, char *error, size_t size) 
     return copy;
 }
 
-// A session with Shoebox's options, or NULL with a sentence in `error` (`what` names the model in it).
-static OrtSession *open_session(const char *model_path, const char *what, char *error, size_t size) {
+// A session with Shoebox's options over the model's bytes (read by the caller from the file it checked, so that
+// ONNX Runtime never opens a path), or NULL with a sentence in `error` (`what` names the model in it).
+static OrtSession *open_session(const void *model, size_t model_size, const char *what, char *error, size_t size) {
     OrtSessionOptions *options = NULL;
     OrtSession *session = NULL;
     int ok = !failed(ORT(CreateSessionOptions, OrtStatus * (*)(OrtSessionOptions **))(&options), "session options", error, size);
@@ -205,17 +207,18 @@ static OrtSession *open_session(const char *model_path, const char *what, char *
     // off: each line has its own width.
     ok = ok && !failed(ORT(DisableMemPattern, OrtStatus * (*)(OrtSessionOptions *))(options), "session options", error, size);
     ok = ok && !failed(ORT(SetSessionGraphOptimizationLevel, OrtStatus * (*)(OrtSessionOptions *, int))(options, ENABLE_ALL), "session options", error, size);
-    ok = ok && !failed(ORT(CreateSession, OrtStatus * (*)(OrtEnv *, const char *, OrtSessionOptions *, OrtSession **))(env, model_path, options, &session),
+    ok = ok && !failed(ORT(CreateSessionFromArray, OrtStatus * (*)(OrtEnv *, const void *, size_t, OrtSessionOptions *, OrtSession **))(
+                           env, model, model_size, options, &session),
                  what, error, size);
     if (options) ORT(ReleaseSessionOptions, void (*)(OrtSessionOptions *))(options);
     return ok ? session : NULL;
 }
 
-ppocr_reader *ppocr_open(const char *library_path, const char *model_path, char *error, size_t size) {
+ppocr_reader *ppocr_open(const char *library_path, const void *model, size_t model_size, char *error, size_t size) {
     if (!load_runtime(library_path, error, size)) return NULL;
     ppocr_reader *r = calloc(1, sizeof *r);
     if (!r) return NULL;
-    r->session = open_session(model_path, "cannot load the recognition model", error, size);
+    r->session = open_session(model, model_size, "cannot load the recognition model", error, size);
     int ok = r->session != NULL;
     ok = ok && !failed(ORT(CreateCpuMemoryInfo, OrtStatus * (*)(int, int, OrtMemoryInfo **))(0, 0, &r->memory), "memory info", error, size);
     ok = ok && (r->input_name = io_name(r->session, 0, error, size)) && (r->output_name = io_name(r->session, 1, error, size));
@@ -352,14 +355,14 @@ struct ppocr_detector {
     char *input_name, *output_name;
 };
 
-ppocr_detector *ppocr_open_detector(const char *library_path, const char *model_path, char *error, size_t size) {
+ppocr_detector *ppocr_open_detector(const char *library_path, const void *model, size_t model_size, char *error, size_t size) {
     if (!load_runtime(library_path, error, size)) return NULL;
     ppocr_detector *d = calloc(1, sizeof *d);
     if (!d) {
         say(error, size, "out of memory", NULL);
         return NULL;
     }
-    d->session = open_session(model_path, "cannot load the detection model", error, size);
+    d->session = open_session(model, model_size, "cannot load the detection model", error, size);
     int ok = d->session != NULL;
     ok = ok && !failed(ORT(CreateCpuMemoryInfo, OrtStatus * (*)(int, int, OrtMemoryInfo **))(0, 0, &d->memory), "memory info", error, size);
     ok = ok && (d->input_name = io_name(d->session, 0, error, size)) && (d->output_name = io_name(d->session, 1, error, size));

@@ -1,18 +1,15 @@
-import Foundation
 public import ShoeboxCore
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 
 /// Reads a structured e-invoice from its XML: UN/CEFACT CII (ZUGFeRD 2.x and Factur-X, every profile, XRechnung CII),
 /// ZUGFeRD 1.0, and UBL 2.1 Invoice and CreditNote. The bytes are untrusted: they are checked before any parsing
-/// (`XMLGuards`), parsed by Foundation's XMLParser without external entities, and read by namespace and local name.
+/// (`XMLGuards`), parsed by libxml2's SAX2 parser (`SAXParser`) without DTDs or entities, and read by namespace and
+/// local name.
 public enum EInvoiceReader {
     /// Reads untrusted bytes of an invoice XML. Refused before parsing: more than `DocumentFailure.maxInvoiceXMLBytes`
     /// (`.xmlTooLarge`), another encoding than UTF-8 (`.xmlNotUTF8`), a DOCTYPE or ENTITY declaration (`.xmlDTDRefused`).
     /// A document that does not parse, or goes beyond 200,000 elements or a depth of 64, is `.xmlMalformed`; one whose
-    /// root is no invoice root is `.xmlNotAnInvoice`.
+    /// root is no invoice root is `.xmlNotAnInvoice`. A text node may be as large as the document (a base64 attachment
+    /// of an XRechnung): libxml2's limit of 10,000,000 bytes for one is lifted, the document's bound stays.
     public static func read(_ bytes: [UInt8]) -> Result<EInvoice, DocumentFailure> {
         if let refused = XMLGuards.check(bytes) { return .failure(refused) }
         let delegate = ReaderDelegate(rootOnly: false)
@@ -30,27 +27,17 @@ public enum EInvoiceReader {
         return delegate.paths != nil && delegate.failure == nil
     }
 
-    /// Runs XMLParser; the delegate's own refusal, or the parser's error (even when `parse()` returned true: libxml2
-    /// reports an undeclared entity that way), or nil.
+    /// Runs the parser; the delegate's own refusal, or the parser's first error, or nil.
     private static func parse(_ bytes: [UInt8], _ delegate: ReaderDelegate) -> DocumentFailure? {
-        let parser = XMLParser(data: Data(bytes))
-        parser.shouldProcessNamespaces = true
-        parser.shouldReportNamespacePrefixes = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = delegate
-        let ok = parser.parse()
+        let error = SAXParser.parse(bytes, delegate)
         if let failure = delegate.failure { return failure }
         if delegate.rootOnly && delegate.paths != nil { return nil }
-        guard ok, parser.parserError == nil else {
-            return .xmlMalformed("line \(parser.lineNumber), column \(parser.columnNumber): \(describe(parser.parserError))")
-        }
-        return nil
+        guard let error else { return nil }
+        return .xmlMalformed("line \(error.line), column \(error.column): \(describe(error.code))")
     }
 
-    private static func describe(_ error: (any Error)?) -> String {
-        guard let error else { return "the parser stopped" }
-        let code = (error as NSError).code
-        return errorNames[code].map { "\($0) (libxml2 error \(code))" } ?? "libxml2 error \(code)"
+    private static func describe(_ code: Int) -> String {
+        errorNames[code].map { "\($0) (libxml2 error \(code))" } ?? "libxml2 error \(code)"
     }
 
     /// libxml2's most common errors in words (xmlParserErrors).

@@ -1,10 +1,6 @@
 import Foundation
 import ShoeboxCore
 
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
-
 /// The invoice roots: namespace URI and local name decide the syntax, and with it the namespaces its paths may use.
 enum InvoiceRoot {
     static let ciiNamespaces: Set<String> = [
@@ -41,9 +37,9 @@ enum InvoiceRoot {
     }
 }
 
-/// Follows XMLParser's events with a stack of paths, hands each element to the syntax's paths, and stops the parser
-/// when the document goes beyond what an invoice needs.
-final class ReaderDelegate: NSObject, XMLParserDelegate {
+/// Follows the parser's events (`SAXParser`) with a stack of paths, hands each element to the syntax's paths, and
+/// says when the parser should stop: when the document goes beyond what an invoice needs.
+final class ReaderDelegate {
     static let maxElements = 200_000
     static let maxDepth = 64
 
@@ -55,65 +51,57 @@ final class ReaderDelegate: NSObject, XMLParserDelegate {
     private var namespaces: Set<String> = []
     private var stack: [(path: String, attributes: [String: String])] = []
     private var elements = 0
-    private var text = ""
+    /// The current element's text as UTF-8, in the pieces libxml2 hands over (a base64 attachment in thousands).
+    private var text: [UInt8] = []
 
     init(rootOnly: Bool) {
         self.rootOnly = rootOnly
     }
 
-    private func stop(_ parser: XMLParser, _ failure: DocumentFailure) {
-        self.failure = failure
-        parser.abortParsing()
+    /// True when the parser should stop: a refusal, or the root found when that is all that was asked.
+    var done: Bool { failure != nil || (rootOnly && paths != nil) }
+
+    func refuse(_ failure: DocumentFailure) {
+        if self.failure == nil { self.failure = failure }
     }
 
-    func parser(
-        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
-        attributes attributeDict: [String: String] = [:]
-    ) {
-        guard failure == nil else { return }
+    func start(_ localName: String, namespace: String, attributes: [String: String]) {
+        guard !done else { return }
         elements += 1
         if elements > ReaderDelegate.maxElements {
-            return stop(parser, .xmlMalformed("more than \(ReaderDelegate.maxElements) elements, far more than any invoice has"))
+            return refuse(.xmlMalformed("more than \(ReaderDelegate.maxElements) elements, far more than any invoice has"))
         }
         if stack.count >= ReaderDelegate.maxDepth {
-            return stop(parser, .xmlMalformed("elements nested more than \(ReaderDelegate.maxDepth) deep, far deeper than any invoice"))
+            return refuse(.xmlMalformed("elements nested more than \(ReaderDelegate.maxDepth) deep, far deeper than any invoice"))
         }
-        text = ""
-        guard let parent = stack.last else { return openRoot(parser, elementName, namespaceURI) }
-        let name = namespaces.contains(namespaceURI ?? "") ? elementName : "?" + elementName
+        text.removeAll(keepingCapacity: true)
+        guard let parent = stack.last else { return openRoot(localName, namespace) }
+        let name = namespaces.contains(namespace) ? localName : "?" + localName
         let path = parent.path.isEmpty ? name : parent.path + "/" + name
-        stack.append((path, attributeDict))
-        paths?.open(path, attributeDict)
+        stack.append((path, attributes))
+        paths?.open(path, attributes)
     }
 
-    private func openRoot(_ parser: XMLParser, _ localName: String, _ namespace: String?) {
+    private func openRoot(_ localName: String, _ namespace: String) {
         guard let found = InvoiceRoot.paths(namespace: namespace, localName: localName) else {
-            return stop(parser, .xmlNotAnInvoice(root: localName))
+            return refuse(.xmlNotAnInvoice(root: localName))
         }
         paths = found.paths
         namespaces = found.namespaces
         stack.append(("", [:]))
-        if rootOnly { parser.abortParsing() }
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-        guard failure == nil, let frame = stack.popLast(), !frame.path.isEmpty else { return }
-        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        text = ""
+    func end() {
+        guard !done, let frame = stack.popLast(), !frame.path.isEmpty else { return }
+        let value = String(decoding: text, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        // A large text (an attachment's base64) gives its memory back at once.
+        if text.count > 1 << 16 { text = [] } else { text.removeAll(keepingCapacity: true) }
         if !value.isEmpty { paths?.leaf(frame.path, frame.attributes, value) }
         paths?.close(frame.path)
     }
 
-    func parser(_ parser: XMLParser, foundCharacters string: String) {
-        text += string
-    }
-
-    func parser(_ parser: XMLParser, foundCDATA block: Data) {
-        text += String(decoding: block, as: UTF8.self)
-    }
-
-    /// Never loads anything from outside the document (libxml2 asks for an external DTD subset here).
-    func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data? {
-        nil
+    func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard !done else { return }
+        text.append(contentsOf: bytes)
     }
 }

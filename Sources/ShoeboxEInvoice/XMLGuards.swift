@@ -8,8 +8,8 @@ enum XMLGuards {
         guard bytes.count <= DocumentFailure.maxInvoiceXMLBytes else { return .xmlTooLarge(bytes: bytes.count) }
         if let encoding = foreignEncoding(bytes) { return .xmlNotUTF8(encoding) }
         if let declared = declaredEncoding(bytes), declared.lowercased() != "utf-8" { return .xmlNotUTF8(declared) }
-        // Bytes that are not UTF-8 (a damaged file): swift-corelibs-foundation's XMLParser traps on some of them
-        // (found by make fuzz), and an invoice has none.
+        // Bytes that are not UTF-8 (a damaged file): swift-corelibs-foundation's XMLParser, the reader's parser
+        // before libxml2's own, trapped on some of them (found by make fuzz), and an invoice has none.
         if let offset = invalidUTF8Offset(bytes) { return .xmlNotUTF8("bytes that are not UTF-8 (the first at byte \(offset))") }
         if contains(bytes, "<!DOCTYPE") || contains(bytes, "<!ENTITY") { return .xmlDTDRefused }
         return nil

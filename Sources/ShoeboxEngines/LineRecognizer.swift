@@ -33,11 +33,22 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     public static let modelFile = "ch_PP-OCRv4_rec_infer.onnx"
 
     /// What the settings of a run name when the parts are installed in `directory` (nil when not), found without
-    /// loading them: a run that reads no page does not pay for ONNX Runtime.
+    /// loading them: a run that reads no page does not pay for ONNX Runtime. All three parts (the library and both
+    /// models) must be usable files (`ReaderPart`); the name stays the library's and the recognition model's.
     public static func installed(in directory: String = directory) -> String? {
-        let files = [libraryFile, modelFile]
-        guard files.allSatisfy({ FileManager.default.fileExists(atPath: "\(directory)/\($0)") }) else { return nil }
-        return files.joined(separator: " ")
+        unusable(in: directory) == nil ? [libraryFile, modelFile].joined(separator: " ") : nil
+    }
+
+    /// Why the parts in `directory` cannot make the second reader, found without loading them: the first of the
+    /// library, the recognition and the detection model that is missing or not a usable file. Nil when all are.
+    public static func unusable(in directory: String = directory) -> OCREngineError? {
+        let parts = [
+            (libraryFile, ReaderPart.maxLibraryBytes), (modelFile, ReaderPart.maxModelBytes), (PPOCRTextDetector.modelFile, ReaderPart.maxModelBytes)
+        ]
+        for (file, bound) in parts {
+            if let why = ReaderPart.check("\(directory)/\(file)", maxBytes: bound) { return why }
+        }
+        return nil
     }
 
     /// The process's reader, opened once from `directory`; its failure says why (parts missing, not loadable).
@@ -48,18 +59,25 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     }
 
     /// Opens ONNX Runtime and `model` from `directory` with `opener` (the reader's or the detector's C function):
-    /// the handle, or a sentence naming the missing file or why it could not start.
+    /// the handle, or a sentence naming the missing or unusable file or why it could not start. Both files are
+    /// checked first (`ReaderPart`: a FIFO, a folder, a link, an empty or oversize file is refused unopened), and the
+    /// model is handed over as the bytes read through the descriptor that was checked.
     static func openPart(
         directory: String, model: String,
-        with opener: (UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafeMutablePointer<CChar>, Int) -> OpaquePointer?
+        with opener: (UnsafePointer<CChar>, UnsafeRawPointer, Int, UnsafeMutablePointer<CChar>, Int) -> OpaquePointer?
     ) -> Result<OpaquePointer, OCREngineError> {
         let library = "\(directory)/\(libraryFile)"
-        let modelPath = "\(directory)/\(model)"
-        for path in [library, modelPath] where !FileManager.default.fileExists(atPath: path) {
-            return .failure(OCREngineError(message: "its parts are not installed: \(path) is missing (run `make setup`, or set SHOEBOX_READERS)"))
+        // The library is checked, then loaded by path (dlopen takes no descriptor): a part swapped for a FIFO in
+        // between is the one race left, and only for whoever may write the readers folder.
+        if let why = ReaderPart.check(library, maxBytes: ReaderPart.maxLibraryBytes) { return .failure(why) }
+        let bytes: [UInt8]
+        switch ReaderPart.read("\(directory)/\(model)", maxBytes: ReaderPart.maxModelBytes) {
+        case .success(let read): bytes = read
+        case .failure(let why): return .failure(why)
         }
         var error = [CChar](repeating: 0, count: 512)
-        guard let handle = opener(library, modelPath, &error, error.count) else {
+        let opened = bytes.withUnsafeBytes { model in opener(library, model.baseAddress!, model.count, &error, error.count) }
+        guard let handle = opened else {
             let why = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             return .failure(OCREngineError(message: "it could not start: \(why)"))
         }

@@ -162,8 +162,8 @@ public final class DocumentProcessor {
             ? secondReader.map { SecondReadingStage(reader: $0, detector: try? PPOCRTextDetector.shared.get(), cpu: metrics?.cpu) } : nil
     }
 
-    /// The process's second reader, when its parts are installed (`PPOCRLineReader.shared`).
-    static var secondReader: (any LineRecognizer)? { try? PPOCRLineReader.shared.get() }
+    /// The process's second reader, when all its parts are usable and it opened with its detector (`SecondReader`).
+    static var secondReader: (any LineRecognizer)? { try? SecondReader.opened.get().reader }
 
     /// A reading of a document's pages, and the pass that read them.
     struct Reading {

@@ -121,12 +121,25 @@ enum CommandLineTool {
         """
     }
 
-    /// Which readers a run reads with: tesseract, and the second reader when its parts are installed (and why not).
+    /// Which readers a run reads with: tesseract, and the second reader when its parts are installed and usable (and
+    /// why not).
     static func readersText() -> String {
-        switch PPOCRLineReader.shared {
-        case .success(let reader): "second reader: \(reader.name), from \(PPOCRLineReader.directory)"
-        case .failure(let why): "second reader: none, tesseract reads alone (\(why.message))"
+        switch SecondReader.opened {
+        case .success(let opened): "second reader: \(opened.reader.name), from \(PPOCRLineReader.directory)"
+        case .failure(let why): notReadingText(why)
         }
+    }
+
+    static func notReadingText(_ why: OCREngineError) -> String { "second reader: none, tesseract reads alone (\(why.message))" }
+
+    /// The run summary's line on the second reader when the pipeline asks for it and it did not read (nil when it
+    /// read, or is turned off). `opened`: the run started workers, which opened it; else only its files are
+    /// looked at, so that a run that reads nothing does not load ONNX Runtime to say so.
+    static func secondReaderNotReading(_ config: PipelineConfig, opened: Bool) -> String? {
+        guard config.secondReader else { return nil }
+        if let why = PPOCRLineReader.unusable() { return notReadingText(why) }
+        guard opened, case .failure(let why) = SecondReader.opened else { return nil }
+        return notReadingText(why)
     }
 
     static func printError(_ message: String) {

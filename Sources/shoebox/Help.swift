@@ -22,12 +22,14 @@ enum Help {
           -h, --help       show help (also after any command: shoebox run --help)
           --version        print the versions of Shoebox and the libraries it runs on, whether its
                            tesseract patches are in effect, and whether the second reader is installed
+                           and usable (if not, which part and why)
 
         environment:
           TESSDATA_PREFIX  tesseract's language data (default /usr/share/tesseract-ocr/5/tessdata)
           OMP_THREAD_LIMIT tesseract's threads per page; Shoebox sets 1 when it is unset
           SHOEBOX_READERS  the folder of the second reader's parts (default /usr/local/lib/shoebox,
-                           where make setup installs them); without them tesseract reads alone
+                           where make setup installs them), each a regular file (not a link); without
+                           them, or with one not usable, tesseract reads alone and the run says why
           SHOEBOX_TESSERACT_PATCHES=off
                            read without the patches that make tesseract faster and lighter (the same
                            records, slower); they are also off when a start-up check does not see them
@@ -64,7 +66,8 @@ enum Help {
 
         E-invoices are read from their XML: a standalone CII, ZUGFeRD 1.0 or UBL invoice (XRechnung, Peppol),
         and the invoice XML attached to a ZUGFeRD / Factur-X PDF, checked against its own arithmetic and
-        the printed page. XML with a DTD or entities, not in UTF-8, or over 16 MiB is refused unread.
+        the printed page. XML with a DTD or entities, not in UTF-8, or over 16 MiB is refused unread; up to
+        16 MiB a well-formed invoice is read, a large base64 attachment inside it included.
 
         Links are not followed, and a sidecar that is a link, a FIFO or over 1 MiB is not read. Every other
         file ends in a named state (a link, FIFO or device: not-a-regular-file; a name that is not UTF-8:

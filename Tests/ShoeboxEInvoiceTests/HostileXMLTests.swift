@@ -1,8 +1,9 @@
 import Foundation
 import ShoeboxCore
-import ShoeboxEInvoice
 import ShoeboxTestSupport
 import Testing
+
+@testable import ShoeboxEInvoice
 
 /// The failure code the reader gives, or "ok".
 func refusal(_ bytes: [UInt8]) -> String {
@@ -67,6 +68,36 @@ func seconds(_ work: () -> Void) -> Double {
         #expect(code == "xml-dtd-refused")
         // Parsed, these 100,000 references cost libxml2 about 8 s; refused by the guard they cost nothing.
         #expect(t < 2)
+    }
+
+    /// Should a DTD ever get past the guards, the parser stops at it: libxml2 calls back at the DOCTYPE before it
+    /// reads a declaration of its internal subset, and knows no entity but the five predefined ones.
+    @Test func aDTDThatReachesTheParserStopsItBeforeAnyDeclaration() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let secret = dir.appendingPathComponent("secret.txt")
+        try "SECRET-4711".write(to: secret, atomically: true, encoding: .utf8)
+        var laughs = "<!ENTITY lol \"lol\">"
+        for i in 1...9 { laughs += "<!ENTITY lol\(i) \"" + String(repeating: "&lol\(i == 1 ? "" : String(i - 1));", count: 10) + "\">" }
+        for doc in [
+            "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY x SYSTEM \"file://\(secret.path)\">]><r>&x;</r>",
+            "<!DOCTYPE r SYSTEM \"file://\(secret.path)\"><r/>",
+            "<?xml version=\"1.0\"?><!DOCTYPE lolz [\(laughs)]><lolz>&lol9;</lolz>"
+        ] {
+            let delegate = ReaderDelegate(rootOnly: false)
+            var error: SAXParser.ParseError?
+            let t = seconds { error = SAXParser.parse(Array(doc.utf8), delegate) }
+            #expect(delegate.failure == .xmlDTDRefused, "\(doc): \(String(describing: error))")
+            #expect(delegate.paths == nil && t < 2)
+        }
+        // Without a DTD, a reference to any other entity than the predefined ones is an error, not text.
+        #expect(refusal(InvoiceDocuments.cii.replacingOccurrences(of: "Handwerker GmbH", with: "&x;")) == "xml-malformed")
+        let predefined = InvoiceDocuments.cii.replacingOccurrences(of: "Handwerker GmbH", with: "Handwerker &lt;&amp;&gt; &#x47;mbH")
+        guard case .success(let inv) = EInvoiceReader.read(Array(predefined.utf8)) else {
+            Issue.record("the predefined entities and a character reference were refused")
+            return
+        }
+        #expect(inv.seller.name == "Handwerker <&> GmbH")
     }
 
     @Test func otherEncodingsThanUTF8AreRefused() {

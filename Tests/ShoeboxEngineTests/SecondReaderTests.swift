@@ -58,6 +58,72 @@ struct SecondReaderTests {
         #expect(why.message.contains("could not start"))
     }
 
+    /// A folder of the installed parts (hard links, else copies) with `file` replaced by what `replace` puts there.
+    static func readersWith(_ file: String, in work: URL, _ replace: (String) throws -> Void) throws -> String {
+        let installed = "/usr/local/lib/shoebox"
+        for part in [PPOCRLineReader.libraryFile, PPOCRLineReader.modelFile, PPOCRTextDetector.modelFile] {
+            let path = work.appendingPathComponent(part).path
+            if part == file {
+                try replace(path)
+            } else if (try? FileManager.default.linkItem(atPath: installed + "/" + part, toPath: path)) == nil {
+                try FileManager.default.copyItem(atPath: installed + "/" + part, toPath: path)
+            }
+        }
+        return work.path
+    }
+
+    /// A part that is not a regular file of a sensible size is "not usable", with its reason, and never handed to
+    /// ONNX Runtime; the second reader is then not installed for the run's settings either. (A FIFO is tested by
+    /// the end-to-end tests, with a timeout: before the check it hung the process.)
+    @Test func aPartThatIsAFolderALinkEmptyOrOversizeIsNotUsableAndNamed() throws {
+        let fm = FileManager.default
+        let cases: [(file: String, reason: String, make: (String) throws -> Void)] = [
+            (
+                PPOCRTextDetector.modelFile, "it is a folder, not a regular file",
+                { try fm.createDirectory(atPath: $0, withIntermediateDirectories: false) }
+            ),
+            (PPOCRLineReader.modelFile, "it is empty", { _ = fm.createFile(atPath: $0, contents: Data()) }),
+            (
+                PPOCRLineReader.modelFile, "larger than the 64.0 MiB",
+                {
+                    _ = fm.createFile(atPath: $0, contents: nil)
+                    let handle = try #require(FileHandle(forWritingAtPath: $0))
+                    try handle.truncate(atOffset: 100 << 20)
+                    try handle.close()
+                }
+            ),
+            (
+                PPOCRLineReader.modelFile, "it is a symbolic link",
+                { try fm.createSymbolicLink(atPath: $0, withDestinationPath: "/usr/local/lib/shoebox/" + PPOCRLineReader.modelFile) }
+            ),
+            (
+                PPOCRLineReader.libraryFile, "it is a folder, not a regular file",
+                { try fm.createDirectory(atPath: $0, withIntermediateDirectories: false) }
+            )
+        ]
+        for c in cases {
+            let work = try temporaryDirectory()
+            defer { try? fm.removeItem(at: work) }
+            let folder = try Self.readersWith(c.file, in: work, c.make)
+            let said = "its part \(folder)/\(c.file) is not usable: "
+            #expect(PPOCRLineReader.installed(in: folder) == nil, "\(c.file): \(c.reason)")
+            let opened =
+                c.file == PPOCRTextDetector.modelFile
+                ? PPOCRTextDetector.open(directory: folder).map { _ in () } : PPOCRLineReader.open(directory: folder).map { _ in () }
+            guard case .failure(let why) = opened else {
+                Issue.record("opened with \(c.file): \(c.reason)")
+                continue
+            }
+            #expect(why.message.contains(said) && why.message.contains(c.reason), "\(why.message)")
+            #expect(why.message.contains("SHOEBOX_READERS"), "what to do: \(why.message)")
+        }
+        // The same folder with every part in place is installed.
+        let work = try temporaryDirectory()
+        defer { try? fm.removeItem(at: work) }
+        let whole = try Self.readersWith("none", in: work) { _ in }
+        #expect(PPOCRLineReader.installed(in: whole) == "\(PPOCRLineReader.libraryFile) \(PPOCRLineReader.modelFile)")
+    }
+
     static func word(_ text: String, _ left: Int, _ right: Int, _ confidence: Double = 90) -> OCRWord {
         OCRWord(text: text, box: BoundingBox(left: left, top: 10, right: right, bottom: 40), confidence: confidence)
     }

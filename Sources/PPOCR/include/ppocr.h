@@ -8,10 +8,11 @@
 
 typedef struct ppocr_reader ppocr_reader;
 
-/// Opens ONNX Runtime (`library_path`, dlopen'd once per process) and a PP-OCR recognition model. One intra-op
-/// thread: callers run one line at a time per worker thread, and several threads may read with one reader at once.
-/// NULL on failure, with a sentence in `error`.
-ppocr_reader *ppocr_open(const char *library_path, const char *model_path, char *error, size_t error_size);
+/// Opens ONNX Runtime (`library_path`, dlopen'd once per process) and a PP-OCR recognition model given as its
+/// bytes (`model_size` of them at `model`, which may be freed once this returns; the caller read them from a file it
+/// checked). One intra-op thread: callers run one line at a time per worker thread, and several threads may read
+/// with one reader at once. NULL on failure, with a sentence in `error`.
+ppocr_reader *ppocr_open(const char *library_path, const void *model, size_t model_size, char *error, size_t error_size);
 void ppocr_close(ppocr_reader *reader);
 
 /// ONNX Runtime's version string ("1.32.0"), once a reader was opened; "" before.
@@ -41,7 +42,7 @@ int ppocr_read_line(
 /// (same runtime, same session options); several threads may detect with one detector at once.
 typedef struct ppocr_detector ppocr_detector;
 
-ppocr_detector *ppocr_open_detector(const char *library_path, const char *model_path, char *error, size_t error_size);
+ppocr_detector *ppocr_open_detector(const char *library_path, const void *model, size_t model_size, char *error, size_t error_size);
 void ppocr_close_detector(ppocr_detector *detector);
 
 /// One detected text line: an axis-aligned box in page pixels (right and bottom exclusive, within the page) and
