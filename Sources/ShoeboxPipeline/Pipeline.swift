@@ -95,7 +95,8 @@ extension PipelineRunner {
         do { memory = config.merchantMemory ? try store.memory() : MerchantMemory() } catch {
             throw PipelineError(code: .store, message: error.message)
         }
-        var duplicates = DuplicateStage(rules: DuplicateRules(windowHours: config.duplicateWindowHours), earlier: known.earlier, cpu: metrics.cpu)
+        var duplicates = DuplicateStage(
+            rules: DuplicateRules(windowHours: config.duplicateWindowHours), earlier: known.earlier, originalOf: known.originalOf, cpu: metrics.cpu)
         func finish(_ outcome: DocumentOutcome) throws(PipelineError) {
             let (checked, note) = duplicates.run(outcome)
             if let note { progress(.note(note)) }
@@ -105,6 +106,9 @@ extension PipelineRunner {
         // Intake: gone, failed and crashed files fail by name, unchanged ones are skipped, same-bytes copies stored
         // as duplicates; the rest are to read, with their sidecars.
         var plan = try intake(listing, root: root, known: known, crashed: crashed, store: store, finish: finish)
+        // The documents read now are judged in the plan's order, as a fresh run judges its documents: until its turn,
+        // a document's stored record is no one's original.
+        duplicates.judgesAgain(Set(plan.work.map(\.source.relativePath) + plan.pending.map(\.document.source.relativePath)))
         route.skip(plan.skipped)
         progress(.started(files: listing.paths.count, toRead: route.summary.processed + plan.work.count + plan.pending.count))
         // Render to Reread on the workers, Duplicates and Route here. Rounds: a copy whose original did not end as a

@@ -95,18 +95,23 @@ public struct PipelineRunner {
         return route
     }
 
-    /// What the store holds before the run: where each document stands, and the records a new one may duplicate
-    /// (every accepted or review record, across folders and runs).
+    /// What the store holds before the run: where each document stands, the records a new one may duplicate
+    /// (every accepted or review record, across folders and runs), and which record each names as its original.
     struct KnownRecords {
         var held: [String: Store.Held] = [:]
         var earlier: [DuplicateRules.Entry] = []
+        /// The record each stored record was judged a duplicate or possible duplicate of (the pipeline's suggestion,
+        /// whatever a person decided since): it was judged after that one.
+        var originalOf: [String: String] = [:]
 
         init(_ store: Store) throws(PipelineError) {
             try PipelineRunner.storeError { () throws(StoreError) in
                 let prints = try store.fingerprints()
                 let texts = try store.firstPageTexts()
-                earlier = try store.effectiveRecords().map(\.record).filter { $0.status == .accepted || $0.status == .review }
+                let records = try store.effectiveRecords()
+                earlier = records.map(\.record).filter { $0.status == .accepted || $0.status == .review }
                     .map { DuplicateRules.Entry($0, fingerprint: prints[$0.source], firstPageText: texts[$0.source]) }
+                for r in records.map(\.suggestion) { originalOf[r.source] = r.duplicateOf }
                 held = try store.held()
             }
         }
@@ -204,16 +209,18 @@ public struct PipelineRunner {
                 ready.append(source)
             }
         }
-        try self.plan(ready, held: held, store: store, into: &plan, finish: finish)
+        try self.plan(ready, held: held, originalOf: known.originalOf, rootPath: rootPath, store: store, into: &plan, finish: finish)
         return plan
     }
 
     /// Which of the files ready to read are read: not those finished under these settings (a duplicate only
-    /// while its original still holds the same bytes); a same-bytes copy of a record that stands is stored as
-    /// its duplicate, and a copy of one read in this run waits on it. Those to read get their sidecars now.
+    /// while its original still holds the same bytes, a possible duplicate only while the record it names stays as
+    /// it is); a same-bytes copy of a record that stands is stored as its duplicate, and a copy of one read in this
+    /// run waits on it. Those to read get their sidecars now. `originalOf`: the record each stored record names
+    /// (`KnownRecords.originalOf`); `rootPath`: the scan root's standardized path.
     func plan(
-        _ ready: [SourceFile], held: [String: Store.Held], store: Store, into plan: inout ReadingPlan,
-        finish: (DocumentOutcome) throws(PipelineError) -> Void
+        _ ready: [SourceFile], held: [String: Store.Held], originalOf: [String: String], rootPath: String, store: Store,
+        into plan: inout ReadingPlan, finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) {
         let now = Dictionary(ready.map { ($0.relativePath, $0.sha256) }, uniquingKeysWith: { a, _ in a })
         // Each file's settings now, with what its sidecar holds (read once).
@@ -229,8 +236,22 @@ public struct PipelineRunner {
             if h.state == .failed, let code = h.failureCode, DocumentFailure.goneCodes.contains(code) { return nil }
             return h
         }
-        // Finished documents that are not duplicates stay as they are.
-        let settled = Set(ready.filter { finishedHere($0).map { $0.state != .duplicate } ?? false }.map(\.relativePath))
+        // Finished documents that are not duplicates stay as they are; a possible duplicate only while the record it
+        // names does too. When that record is read again (its bytes or settings changed), or fails or is gone now, a
+        // fresh run would judge the twin against its new record or without it: so is the twin, after it.
+        var settled = Set(ready.filter { finishedHere($0).map { $0.state != .duplicate } ?? false }.map(\.relativePath))
+        let readyPaths = Set(ready.map(\.relativePath))
+        func standsAsIs(_ original: String) -> Bool {
+            guard let h = held[original], h.state == .accepted || h.state == .review else { return false }
+            // Not among the files to read: a record under another scan root stands; one under this root failed or is gone.
+            return readyPaths.contains(original) ? settled.contains(original) : h.root != rootPath
+        }
+        var unsettling = true
+        while unsettling {
+            let twins = settled.filter { path in originalOf[path].map { !standsAsIs($0) } ?? false }
+            settled.subtract(twins)
+            unsettling = !twins.isEmpty
+        }
         /// Whether `original` is a settled record (accepted or in review) that holds these bytes now.
         func stands(_ original: String, for source: SourceFile) -> Bool {
             settled.contains(original) && now[original] == source.sha256
@@ -266,6 +287,44 @@ public struct PipelineRunner {
                 plan.work.append(ReadyDocument(reading: source, today: today))
             }
         }
+        plan.work = PipelineRunner.originalsFirst(plan.work, originalOf: originalOf)
+    }
+
+    /// The documents to read, in the order they are judged for duplicates: as given, except that one stored as a
+    /// duplicate or possible duplicate of another comes after it (through the records between them), so that the
+    /// record that was first stays the original: judged against a twin's stale record, or before it, it would
+    /// become the twin's duplicate. Records that name each other in a ring (as an older version left a pair) are
+    /// taken as given, each pair then judged afresh.
+    static func originalsFirst(_ work: [ReadyDocument], originalOf: [String: String]) -> [ReadyDocument] {
+        let byPath = Dictionary(work.map { ($0.source.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
+        // The first record to read that `path` names, directly or through records not read; nil in a ring.
+        func original(of path: String) -> ReadyDocument? {
+            var seen: Set<String> = [path]
+            var next = originalOf[path]
+            while let n = next, seen.insert(n).inserted {
+                if let document = byPath[n] {
+                    // A record in a ring orders nothing: the rest of the ring must not come back to `path`.
+                    var ring: Set<String> = [n]
+                    var m = originalOf[n]
+                    while let k = m, ring.insert(k).inserted {
+                        if k == path { return nil }
+                        m = originalOf[k]
+                    }
+                    return document
+                }
+                next = originalOf[n]
+            }
+            return nil
+        }
+        var out: [ReadyDocument] = []
+        var placed: Set<String> = []
+        func place(_ document: ReadyDocument) {
+            guard placed.insert(document.source.relativePath).inserted else { return }
+            if let first = original(of: document.source.relativePath) { place(first) }
+            out.append(document)
+        }
+        for document in work { place(document) }
+        return out
     }
 }
 

@@ -202,32 +202,59 @@ public struct MergeStage: Sendable {
 
 /// Duplicates: an accepted or review record that looks like one kept earlier (in this run or an earlier one,
 /// in any folder) goes to review as possible-duplicate, naming the other and why (`DuplicateRules`).
+///
+/// A store judged again ends as a fresh run over its files would: a record this run judges again is no one's
+/// original until it is judged (a fresh run judges the documents before it without it), its stored record is
+/// replaced by the new one whatever that ends as, and a record that names the one being judged as its original
+/// (directly or through others) came after it and is not compared with it: else two twins end naming each other.
 struct DuplicateStage {
     let rules: DuplicateRules
     /// Every accepted or review record kept so far.
     private var earlier: [DuplicateRules.Entry]
+    /// The record each record names as its original: as stored, then as judged in this run.
+    private var originalOf: [String: String]
     let cpu: PhaseCPU?
 
-    init(rules: DuplicateRules, earlier: [DuplicateRules.Entry], cpu: PhaseCPU?) {
+    init(rules: DuplicateRules, earlier: [DuplicateRules.Entry], originalOf: [String: String] = [:], cpu: PhaseCPU?) {
         self.rules = rules
         self.earlier = earlier
+        self.originalOf = originalOf
         self.cpu = cpu
+    }
+
+    /// The documents this run is to judge again (read again, or copies waiting on one): their stored records are
+    /// left out until each is judged.
+    mutating func judgesAgain(_ sources: Set<String>) {
+        earlier.removeAll { sources.contains($0.source) }
+    }
+
+    /// Whether the record at `path` names `target` as its original, directly or through the records it names.
+    func names(_ path: String, _ target: String) -> Bool {
+        var seen: Set<String> = [path]
+        var next = originalOf[path]
+        while let n = next, seen.insert(n).inserted {
+            if n == target { return true }
+            next = originalOf[n]
+        }
+        return false
     }
 
     /// The outcome, in review when it may duplicate an earlier record, with the sentence that says so.
     mutating func run(_ given: DocumentOutcome) -> (outcome: DocumentOutcome, note: String?) {
         var outcome = given
+        let source = outcome.record.source
+        earlier.removeAll { $0.source == source }
+        defer { originalOf[source] = outcome.record.duplicateOf }
         guard outcome.record.status == .accepted || outcome.record.status == .review else { return (outcome, nil) }
         var note: String?
         let entry = DuplicateRules.Entry(outcome.record, fingerprint: outcome.fingerprint, firstPageText: outcome.pages.first?.text)
-        if let (other, why) = cpu.measure("duplicates", { rules.match(entry, in: earlier) }) {
+        if let (other, why) = cpu.measure("duplicates", { rules.match(entry, in: earlier.filter { !names($0.source, source) }) }) {
             outcome.record.status = .review
             outcome.record.reviewedBy = nil
             outcome.record.duplicateOf = other
             outcome.record.reasons.append(.possibleDuplicate)
             note = "\(outcome.record.source) may duplicate \(other): \(why)"
         }
-        earlier.removeAll { $0.source == entry.source }
         earlier.append(entry)
         return (outcome, note)
     }
