@@ -9,7 +9,7 @@ internal import ShoeboxEngines
 struct EInvoiceStage {
     /// Bump when what the e-invoice reader or its merge makes of a file changes: PDFs and XML files finished by
     /// an earlier version are read again (`PipelineRunner.settingsDigest(for:)`).
-    static let version = 1
+    static let version = 2 // 2: values no record may hold are cut or left out; large text nodes read; two disagreeing attachments
 
     /// What a PDF carries.
     enum Attached {
