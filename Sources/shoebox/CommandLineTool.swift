@@ -133,8 +133,8 @@ enum CommandLineTool {
     static func notReadingText(_ why: OCREngineError) -> String { "second reader: none, tesseract reads alone (\(why.message))" }
 
     /// The run summary's line on the second reader when the pipeline asks for it and it did not read (nil when it
-    /// read, or is turned off). `opened`: the run started workers, which opened it; else only its files are
-    /// looked at, so that a run that reads nothing does not load ONNX Runtime to say so.
+    /// read, or is turned off). `opened`: the run read pages, so its workers opened it; else only its files are
+    /// looked at, so that a run that reads no page (only failures, or XML) does not load ONNX Runtime to say so.
     static func secondReaderNotReading(_ config: PipelineConfig, opened: Bool) -> String? {
         guard config.secondReader else { return nil }
         if let why = PPOCRLineReader.unusable() { return notReadingText(why) }

@@ -41,7 +41,7 @@ enum RunCommand {
             "shoebox run: \(summary.found) files found, \(summary.processed) processed, \(summary.skipped) already done; "
                 + "\(summary.pages) pages in \(RunProgress.duration(seconds))"
                 + (summary.pages > 0 && seconds > 0 ? String(format: " (%.2f pages/s)", Double(summary.pages) / seconds) : ""))
-        if let line = CommandLineTool.secondReaderNotReading(config, opened: summary.processed > 0) { print(line) }
+        if let line = CommandLineTool.secondReaderNotReading(config, opened: summary.pages > 0) { print(line) }
         StatusCommand.printCounts(records)
         if let line = DeadlinesCommand.summaryLine(records, today: today) { print(line) }
         let reasons = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)

@@ -178,3 +178,29 @@ import Testing
         }
     }
 }
+
+/// Issue 33, class 9: a run whose `--log-json` file cannot be written (a full device) finishes, stores its records,
+/// and ends with exit 4 and a sentence; it never loses the log without a word.
+@Suite struct RunLogEndToEndTests {
+    @Test func aLogThatCannotBeWrittenIsExitFourWithItsSentence() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appendingPathComponent("scans/invoices")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(RoundTripEndToEndTests.cii().utf8).write(to: folder.appendingPathComponent("invoice.xml"))
+        let out = work.appendingPathComponent("out").path
+        // /dev/full takes the open and refuses every write with ENOSPC, as a full disk does.
+        let full = try runProgram(
+            shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--log-json", "/dev/full"])
+        #expect(full.code == 4, "exit \(full.code): \(full.out) \(full.err)")
+        #expect(full.err.contains("its log /dev/full could not be written (No space left on device)"), "\(full.err)")
+        #expect(full.out.contains("1 accepted"), "the records are stored: \(full.out)")
+        // A log that can be written is whole: one event a line, the last one `finished`.
+        let log = work.appendingPathComponent("run.jsonl").path
+        let fine = try runProgram(
+            shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out + "2", "--today", today, "--log-json", log])
+        #expect(fine.code == 0, "\(fine.out) \(fine.err)")
+        let lines = try String(contentsOfFile: log, encoding: .utf8).split(separator: "\n")
+        #expect(lines.last?.contains(#""event":"finished""#) == true, "\(lines)")
+    }
+}
