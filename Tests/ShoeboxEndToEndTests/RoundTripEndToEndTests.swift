@@ -189,12 +189,16 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(RoundTripEndToEndTests.cii().utf8).write(to: folder.appendingPathComponent("invoice.xml"))
         let out = work.appendingPathComponent("out").path
-        // /dev/full takes the open and refuses every write with ENOSPC, as a full disk does.
+        // /dev/full takes the open and refuses every write with ENOSPC, as a full disk does. (A Shoebox that wrote its log
+        // to a temporary file and renamed it replaced the device with a regular file: the log is opened in place now.)
+        var device = stat()
+        try #require(lstat("/dev/full", &device) == 0 && device.st_mode & S_IFMT == S_IFCHR, "/dev/full is not the device")
         let full = try runProgram(
             shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today, "--log-json", "/dev/full"])
         #expect(full.code == 4, "exit \(full.code): \(full.out) \(full.err)")
         #expect(full.err.contains("its log /dev/full could not be written (No space left on device)"), "\(full.err)")
         #expect(full.out.contains("1 accepted"), "the records are stored: \(full.out)")
+        #expect(lstat("/dev/full", &device) == 0 && device.st_mode & S_IFMT == S_IFCHR, "/dev/full is still the device")
         // A log that can be written is whole: one event a line, the last one `finished`.
         let log = work.appendingPathComponent("run.jsonl").path
         let fine = try runProgram(
