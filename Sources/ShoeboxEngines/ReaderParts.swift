@@ -40,32 +40,21 @@ enum ReaderPart {
 
     /// Opens `path` for reading when it is a usable part: the descriptor (the caller closes it) and the size.
     static func open(_ path: String, maxBytes: Int) -> Result<(fd: Int32, size: Int), OCREngineError> {
-        func failure(_ err: Int32) -> OCREngineError {
+        let fd: Int32
+        let size: Int
+        switch RegularFile.open(path) {
+        case .success(let opened): (fd, size) = opened
+        case .failure(.system(let err)):
             switch err {
-            case ENOENT, ENOTDIR: missing(path)
-            case ELOOP: notUsable(path, kind(S_IFLNK))
-            case EACCES, EPERM: notUsable(path, "it cannot be read (permission denied)")
-            default: notUsable(path, "it cannot be opened (\(String(cString: strerror(err))))")
+            case ENOENT, ENOTDIR: return .failure(missing(path))
+            case ELOOP: return .failure(notUsable(path, kind(S_IFLNK)))
+            case EACCES, EPERM: return .failure(notUsable(path, "it cannot be read (permission denied)"))
+            default: return .failure(notUsable(path, "it cannot be opened (\(String(cString: strerror(err))))"))
             }
+        case .failure(.notRegular(let mode)): return .failure(notUsable(path, kind(mode)))
         }
-        // What the path is before anything opens it: opening a device runs its driver.
-        var first = stat()
-        guard lstat(path, &first) == 0 else { return .failure(failure(errno)) }
-        guard first.st_mode & S_IFMT == S_IFREG else { return .failure(notUsable(path, kind(first.st_mode))) }
-        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(failure(errno)) }
-        // What was opened, which may not be what lstat saw.
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let why = notUsable(path, "it cannot be read (\(String(cString: strerror(errno))))")
-            close(fd)
-            return .failure(why)
-        }
-        let size = Int(info.st_size)
         var why: OCREngineError?
-        if info.st_mode & S_IFMT != S_IFREG {
-            why = notUsable(path, kind(info.st_mode))
-        } else if size == 0 {
+        if size == 0 {
             why = notUsable(path, "it is empty")
         } else if size > maxBytes {
             why = notUsable(path, "it is \(ByteCount.text(Int64(size))), larger than the \(ByteCount.text(Int64(maxBytes))) such a part can be")
@@ -74,8 +63,6 @@ enum ReaderPart {
             close(fd)
             return .failure(why)
         }
-        // A regular file never blocks; reads go back to the ordinary, blocking mode.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return .success((fd, size))
     }
 

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Glibc
 public import ShoeboxCore
+internal import ShoeboxEngines
 
 /// Opening a file that came from outside (a scan, a sidecar): regular files only, never through a symbolic
 /// link, never blocking on a FIFO or a device, and no read larger than the caller's bound.
@@ -8,37 +9,18 @@ public enum InputFile {
     /// Reads are made in pieces of this size: hashing a file holds no more than this of it.
     static let chunk = 1 << 20
 
-    /// Opens `path` for reading, or names why it cannot be. The open never follows a link in the last
-    /// component (O_NOFOLLOW) and never waits (O_NONBLOCK: a FIFO with no writer would hang `open` and `read`).
+    /// Opens `path` for reading as a regular file (`RegularFile.open`), or names why it cannot be.
     static func open(_ path: String) -> Result<(fd: Int32, size: Int), DocumentFailure> {
-        func failure(_ err: Int32) -> DocumentFailure {
-            switch err {
+        RegularFile.open(path).mapError { refusal in
+            switch refusal {
             // A name the store cannot hold was listed under another (IntakeStage.Listing.misnamed) and refused by it.
-            case ENOENT, ENOTDIR: return .missingFile
-            case ELOOP: return .notARegularFile("a symbolic link")
-            case EACCES, EPERM: return .unreadable("permission denied")
-            default: return .unreadable(String(cString: strerror(err)))
+            case .system(ENOENT), .system(ENOTDIR): .missingFile
+            case .system(ELOOP): .notARegularFile("a symbolic link")
+            case .system(EACCES), .system(EPERM): .unreadable("permission denied")
+            case .system(let err): .unreadable(String(cString: strerror(err)))
+            case .notRegular(let mode): .notARegularFile(InputFile.kind(mode))
             }
         }
-        // What the path is, before anything opens it: opening a device runs its driver, a socket cannot be opened.
-        var first = stat()
-        guard lstat(path, &first) == 0 else { return .failure(failure(errno)) }
-        guard first.st_mode & S_IFMT == S_IFREG else { return .failure(.notARegularFile(InputFile.kind(first.st_mode))) }
-        let fd = Glibc.open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return .failure(failure(errno)) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let message = String(cString: strerror(errno))
-            close(fd)
-            return .failure(.unreadable(message))
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            close(fd)
-            return .failure(.notARegularFile(InputFile.kind(info.st_mode)))
-        }
-        // A regular file never blocks; reads go back to the ordinary, blocking mode.
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return .success((fd, Int(info.st_size)))
     }
 
     /// What a special file is, in words.

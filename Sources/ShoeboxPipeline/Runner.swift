@@ -299,22 +299,9 @@ public struct PipelineRunner {
         let byPath = Dictionary(work.map { ($0.source.relativePath, $0) }, uniquingKeysWith: { a, _ in a })
         // The first record to read that `path` names, directly or through records not read; nil in a ring.
         func original(of path: String) -> ReadyDocument? {
-            var seen: Set<String> = [path]
-            var next = originalOf[path]
-            while let n = next, seen.insert(n).inserted {
-                if let document = byPath[n] {
-                    // A record in a ring orders nothing: the rest of the ring must not come back to `path`.
-                    var ring: Set<String> = [n]
-                    var m = originalOf[n]
-                    while let k = m, ring.insert(k).inserted {
-                        if k == path { return nil }
-                        m = originalOf[k]
-                    }
-                    return document
-                }
-                next = originalOf[n]
-            }
-            return nil
+            guard let n = originalOf.originals(of: path).first(where: { byPath[$0] != nil }) else { return nil }
+            // A record in a ring orders nothing: the rest of the ring must not come back to `path`.
+            return originalOf.originals(of: n).contains(path) ? nil : byPath[n]
         }
         var out: [ReadyDocument] = []
         var placed: Set<String> = []

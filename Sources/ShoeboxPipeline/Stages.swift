@@ -229,15 +229,7 @@ struct DuplicateStage {
     }
 
     /// Whether the record at `path` names `target` as its original, directly or through the records it names.
-    func names(_ path: String, _ target: String) -> Bool {
-        var seen: Set<String> = [path]
-        var next = originalOf[path]
-        while let n = next, seen.insert(n).inserted {
-            if n == target { return true }
-            next = originalOf[n]
-        }
-        return false
-    }
+    func names(_ path: String, _ target: String) -> Bool { originalOf.originals(of: path).contains(target) }
 
     /// The outcome, in review when it may duplicate an earlier record, with the sentence that says so.
     mutating func run(_ given: DocumentOutcome) -> (outcome: DocumentOutcome, note: String?) {
@@ -530,5 +522,21 @@ struct OCRCache {
     func store(_ text: TextOfDocument, sha256: String) {
         guard let data = try? JSONEncoder().encode(text) else { return }
         try? data.write(to: URL(fileURLWithPath: path(sha256)), options: .atomic)
+    }
+}
+
+extension [String: String] {
+    /// For a map from each record to the record it names as its original: the records `path` names, then the ones they
+    /// name, in order, each once (a ring ends the walk; `path` itself comes only when the names lead back to it).
+    func originals(of path: String) -> [String] {
+        var out: [String] = []
+        var seen: Set<String> = [path]
+        var next = self[path]
+        while let n = next {
+            out.append(n)
+            guard seen.insert(n).inserted else { break }
+            next = self[n]
+        }
+        return out
     }
 }
