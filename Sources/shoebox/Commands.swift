@@ -54,6 +54,18 @@ enum RunCommand {
                 "  charged after cancellation  \(StoredPath.shown(f.source)): \(StoredPath.shown(f.merchant)) was marked cancelled on \(f.cancelledOn.iso); it waits in review, "
                     + "and `shoebox recurring` shows the series \(Series.Status.chargedAfterCancellation.rawValue)")
         }
+        // Every run names a series charged after its cancellation while such a charge exists (in review or accepted),
+        // not only the run that found it: the cancellation did not take.
+        if !(try store.cancellations().isEmpty) {
+            let named = Set(afterCancellation.map(\.source))
+            for s in try store.recurringSeries(today: today) where s.status == .chargedAfterCancellation {
+                let charges = s.chargesAfterCancellation.filter { !named.contains($0) }
+                guard !charges.isEmpty, let day = s.cancelledOn else { continue }
+                print(
+                    "  charged after cancellation  \(StoredPath.shown(s.merchant)): marked cancelled on \(day.iso), charged since by "
+                        + "\(charges.map { StoredPath.shown($0) }.joined(separator: ", ")) (`shoebox recurring` shows the series)")
+            }
+        }
         for r in summary.failures { print("  failed  \(StoredPath.shown(r.source)): \(r.failure?.description ?? "unknown")") }
         for (folder, reason) in summary.unreadableFolders {
             print(

@@ -158,5 +158,11 @@ import Testing
         try Data(#"{"source": "subs/streamly-04.pdf", "action": "accept"}"#.utf8).write(to: file)
         #expect(try runProgram(shoebox, ["review", "--out", out, "--apply", file.path, "--today", Self.today]).code == 0)
         #expect(try series()["status"] as? String == "charged-after-cancellation")
+        // Every later run names it while the charge stands, not only the run that found it.
+        let later = try Self.streamly(4...4, in: work).run
+        #expect(
+            later.contains(
+                "  charged after cancellation  Streamly Ltd: marked cancelled on 2026-03-20, charged since by subs/streamly-04.pdf "
+                    + "(`shoebox recurring` shows the series)"), "\(later)")
     }
 }
