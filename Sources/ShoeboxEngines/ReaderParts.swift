@@ -88,20 +88,13 @@ enum ReaderPart {
         defer { close(fd) }
         // One byte more than the bound is asked for: a file that grew past it since fstat is caught too.
         var bytes = [UInt8](repeating: 0, count: min(size, maxBytes) + 1)
-        var total = 0
-        let failed: Int32? = bytes.withUnsafeMutableBytes { buffer in
-            while total < buffer.count {
-                let n = Glibc.read(fd, buffer.baseAddress! + total, buffer.count - total)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                if n == 0 { break }
-                total += n
-            }
-            return nil
+        let total: Int
+        switch bytes.withUnsafeMutableBytes({ RegularFile.read(fd, into: $0) }) {
+        case .success(let n): total = n
+        case .failure(let refusal):
+            let err: Int32 = if case .system(let e) = refusal { e } else { EIO }
+            return .failure(notUsable(path, "it could not be read (\(String(cString: strerror(err))))"))
         }
-        if let failed { return .failure(notUsable(path, "it could not be read (\(String(cString: strerror(failed))))")) }
         if total == 0 { return .failure(notUsable(path, "it is empty")) }
         if total > maxBytes {
             return .failure(notUsable(path, "it is larger than the \(ByteCount.text(Int64(maxBytes))) such a part can be"))

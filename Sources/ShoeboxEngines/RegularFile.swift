@@ -34,4 +34,20 @@ public enum RegularFile {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         return .success((fd, Int(info.st_size)))
     }
+
+    /// Reads from `fd` until `buffer` is full or the file ends (EINTR retried): the count read, or the errno of the
+    /// read that failed.
+    public static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, Refusal> {
+        var total = 0
+        while total < buffer.count {
+            let n = Glibc.read(fd, buffer.baseAddress! + total, buffer.count - total)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return .failure(.system(errno))
+            }
+            if n == 0 { break }
+            total += n
+        }
+        return .success(total)
+    }
 }

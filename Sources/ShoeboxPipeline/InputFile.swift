@@ -38,17 +38,7 @@ public enum InputFile {
 
     /// Reads at most `limit` bytes into `buffer`'s storage; the count read, or nil on a read error.
     private static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int? {
-        var total = 0
-        while total < buffer.count {
-            let n = Glibc.read(fd, buffer.baseAddress! + total, buffer.count - total)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if n == 0 { break }
-            total += n
-        }
-        return total
+        try? RegularFile.read(fd, into: buffer).get()
     }
 
     /// A whole regular file, refused when it is larger than `limit` bytes (`tooLarge` names the failure).

@@ -101,15 +101,21 @@ import Testing
         let pairs = ["b/grocer.jpg": "a/grocer.png", "b/rescan.jpg": "a/IMG_2201.jpg", "c/slip-hardware.png": "c/hardware.png"]
         #expect(try flagged(out) == pairs)
 
+        /// Runs `out` again with `pipeline`, and a fresh run of the same scans into `name`: both flag `expected`, no two
+        /// records name each other, and every record ends as the fresh run's does.
+        func judgedAgainAsFresh(_ name: String, pipeline: String, expected: [String: String]) throws {
+            try run(scans, out, pipeline: pipeline)
+            let fresh = work.appendingPathComponent(name)
+            try freshRun(scans, fresh, cacheOf: out, pipeline: pipeline)
+            #expect(try flagged(fresh) == expected)
+            let again = try flagged(out)
+            #expect(mutual(again).isEmpty, "records naming each other: \(mutual(again))")
+            #expect(again == expected)
+            #expect(try judged(out) == judged(fresh))
+        }
+
         // Other settings: every record is judged again, from the OCR cache, and ends as a fresh run ends.
-        try run(scans, out, pipeline: second)
-        let fresh = work.appendingPathComponent("fresh")
-        try freshRun(scans, fresh, cacheOf: out, pipeline: second)
-        #expect(try flagged(fresh) == pairs)
-        let againPairs = try flagged(out)
-        #expect(mutual(againPairs).isEmpty, "records naming each other: \(mutual(againPairs))")
-        #expect(againPairs == pairs)
-        #expect(try judged(out) == judged(fresh))
+        try judgedAgainAsFresh("fresh", pipeline: second, expected: pairs)
         for original in Set(pairs.values) { #expect(try judged(out)[original]?.status == "accepted", "\(original) is exported") }
 
         // The original's file changes: the grocer's page saved again (other bytes, the same page) and the hardware
@@ -120,27 +126,13 @@ import Testing
         try FileManager.default.removeItem(at: scans.appendingPathComponent("c/hardware.png"))
         try FileManager.default.copyItem(
             at: receipts.appendingPathComponent("fra-boulangerie.png"), to: scans.appendingPathComponent("c/hardware.png"))
-        try run(scans, out, pipeline: second)
-        let changed = work.appendingPathComponent("changed")
-        try freshRun(scans, changed, cacheOf: out, pipeline: second)
         let now = ["b/grocer.jpg": "a/grocer.png", "b/rescan.jpg": "a/IMG_2201.jpg"]
-        #expect(try flagged(changed) == now)
-        let againNow = try flagged(out)
-        #expect(mutual(againNow).isEmpty, "records naming each other: \(mutual(againNow))")
-        #expect(againNow == now)
-        #expect(try judged(out) == judged(changed))
+        try judgedAgainAsFresh("changed", pipeline: second, expected: now)
 
         // Both at once (other settings, and the original's file changed again): the same.
         try FileManager.default.removeItem(at: scans.appendingPathComponent("a/grocer.png"))
         try convert([receipts.appendingPathComponent("eng-gb-grocer.png").path, "-quality", "90", scans.appendingPathComponent("a/grocer.png").path])
-        try run(scans, out, pipeline: first)
-        let both = work.appendingPathComponent("both")
-        try freshRun(scans, both, cacheOf: out, pipeline: first)
-        #expect(try flagged(both) == now)
-        let againBoth = try flagged(out)
-        #expect(mutual(againBoth).isEmpty, "records naming each other: \(mutual(againBoth))")
-        #expect(againBoth == now)
-        #expect(try judged(out) == judged(both))
+        try judgedAgainAsFresh("both", pipeline: first, expected: now)
     }
 
     /// A pair the new settings make (a wider date window: the same shop and total three days apart) is the pair a fresh
