@@ -20,6 +20,8 @@ TODAY ?= $(shell date +%F)
 READERS ?= /usr/local/lib/shoebox
 
 DEVSET := ../shared/devset
+# What each devset folder's .shoebox.json would say, as a user's would (the devset is not ours to write in).
+DEVSET_FOLDERS := baselines/devset-folders.json
 OCR_CACHE := .build/ocr-cache
 
 .PHONY: setup build release test test-fast format format-check run regress regress-dev regress-memory review-dev calibrate bench bench-parse check-asan fuzz fixtures clean
@@ -79,7 +81,7 @@ regress: release
 regress-dev: release
 	@[ -d $(DEVSET) ] || { echo "regress-dev: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
 	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet --folds 5 \
-		--report .build/regress-dev.json --baseline baselines/devset.json
+		--folders $(DEVSET_FOLDERS) --report .build/regress-dev.json --baseline baselines/devset.json
 
 # The merchant memory measured with a simulated person who corrects the devset's receipts in nightly batches
 # (tools/regress_memory.py); pages from the regress OCR cache, so run `make regress-dev` first for speed.
@@ -98,7 +100,7 @@ review-dev: release
 calibrate: release
 	@[ -d $(DEVSET) ] || { echo "calibrate: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
 	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet --folds 5 \
-		--fit Sources/ShoeboxCore/calibration.json
+		--folders $(DEVSET_FOLDERS) --fit Sources/ShoeboxCore/calibration.json
 
 # Shoebox against what a user would run instead, on the same corpus (bench/bench.py and docs/benchmarks.md say how):
 # the tesseract CLI once on the original images (the single-pass floor), pdftoppm + the tesseract CLI, ocrmypdf.

@@ -7,15 +7,19 @@ public struct CategoryRule: Sendable, Equatable {
 }
 
 /// What a user set for one folder of scans, in `<folder>/.shoebox.json`:
-/// `{"defaultCategory": "work trip", "categories": ["work trip", "medical"]}`. Both keys are optional.
+/// `{"defaultCategory": "work trip", "categories": ["work trip", "medical"], "currency": "EUR"}`. Every key is optional.
 public struct FolderSettings: Sendable, Equatable {
     var defaultCategory: String?
     /// The categories records of this folder may take; empty allows any category a rule names.
     public internal(set) var categories: [String] = []
+    /// The currency the folder's documents are in (over the pipeline file's `currency`): a page that prints none and
+    /// is inferred to be in it is not held for its currency; one printed in another is read as printed.
+    public internal(set) var currency: CurrencyCode?
 
-    public init(defaultCategory: String? = nil, categories: [String] = []) {
+    public init(defaultCategory: String? = nil, categories: [String] = [], currency: CurrencyCode? = nil) {
         self.defaultCategory = defaultCategory
         self.categories = categories
+        self.currency = currency
     }
 
     public static let fileName = ".shoebox.json"
@@ -32,7 +36,7 @@ public struct FolderSettings: Sendable, Equatable {
     public static func parse(_ data: Data, file: String) throws(SettingsError) -> FolderSettings {
         func fail(_ m: String) -> SettingsError { SettingsError(file: file, message: m) }
         guard let object = try? JSONSerialization.jsonObject(with: data), let dict = object as? [String: Any] else {
-            throw fail("not a JSON object; write {\"defaultCategory\": \"…\", \"categories\": [\"…\"]}")
+            throw fail("not a JSON object; write {\"defaultCategory\": \"…\", \"categories\": [\"…\"], \"currency\": \"EUR\"}")
         }
         var out = FolderSettings()
         for (key, value) in dict {
@@ -47,8 +51,13 @@ public struct FolderSettings: Sendable, Equatable {
                     throw fail("key \"categories\" must be an array of non-empty strings")
                 }
                 out.categories = a
+            case "currency":
+                guard let s = value as? String, let code = CurrencyCode(s), s == code.code else {
+                    throw fail("key \"currency\" must be a three-letter ISO 4217 code in capitals, such as \"EUR\" or \"MYR\"")
+                }
+                out.currency = code
             default:
-                throw fail("unknown key \"\(key)\" (known: defaultCategory, categories)")
+                throw fail("unknown key \"\(key)\" (known: defaultCategory, categories, currency)")
             }
         }
         if let d = out.defaultCategory, !out.categories.isEmpty, !out.categories.contains(d) {

@@ -49,6 +49,8 @@ public enum Provenance: String, Sendable, Codable, CaseIterable {
     case arithmetic, sidecar, filename, person, document
     /// The merchant memory: what people confirmed on earlier records with the same keys (`MerchantMemory`).
     case memory
+    /// What the user said of the document's folder (its `.shoebox.json`, else the pipeline file): its currency.
+    case folder
     case eInvoice = "e-invoice"
     case secondReader = "ocr-ppocr"
 

@@ -29,6 +29,9 @@ public struct PipelineConfig: Sendable, Equatable {
     /// (`RecordMerger.allRight`, docs/calibration.md); 0 asks for none.
     public var acceptPrecision: Double = 0.99
     public var requiredFields: [Field] = [.merchant, .date, .total, .currency]
+    /// The currency of every folder whose `.shoebox.json` names none (nil: none said): an inferred currency that is
+    /// this one is no review reason; a printed one that differs is read as printed (a receipt from abroad).
+    public var currency: CurrencyCode?
     /// Pages larger than this many megapixels fail as image-too-large.
     public var maxMegapixels: Int = 60
     /// Two records from the same merchant with the same total whose dates are at most this many hours apart
@@ -83,7 +86,7 @@ public struct PipelineConfig: Sendable, Equatable {
             + "extra\(extraPassSegmentationModes.map(String.init).joined(separator: ",")) height\(textHeightTarget) accept\(acceptThreshold) "
             + "precision\(acceptPrecision) model\(TrustModel.committedDigest) "
             + "required\(requiredFields.map(\.rawValue).joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
-            + (secondReader ? "" : " tesseract-alone")
+            + (secondReader ? "" : " tesseract-alone") + (currency.map { " currency\($0.code)" } ?? "")
             + (deadlinePresets.isEmpty
                 ? ""
                 : " deadlines"
@@ -160,6 +163,11 @@ private struct ConfigReader {
                 }
                 return f
             }
+        case "currency":
+            guard let s = value as? String, let code = CurrencyCode(s), s == code.code else {
+                throw fail("key \"currency\" must be a three-letter ISO 4217 code in capitals, such as \"EUR\" or \"MYR\"")
+            }
+            config.currency = code
         case "maxMegapixels": config.maxMegapixels = try int(key, value, P.megapixelsRange)
         case "pageTimeoutSeconds": config.pageTimeoutSeconds = try number(key, value, P.pageTimeoutRange, " seconds")
         case "duplicateWindowHours": config.duplicateWindowHours = try int(key, value, P.duplicateWindowRange, " hours")

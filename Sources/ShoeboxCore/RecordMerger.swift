@@ -27,9 +27,12 @@ import Foundation
 public struct RecordMerger: Sendable {
     public let acceptThreshold: Double
     public let requiredFields: [Field]
-    /// The probability that every required field among total, date and currency is right that auto-accepting asks for;
-    /// 0 asks for none (the rules' reasons and `acceptThreshold` alone decide).
+    /// The precision the accepted records must have: the share of them with total, date and currency right; 0 asks
+    /// for none (the rules' reasons and `acceptThreshold` alone decide). The model's cross-validated curve turns it into
+    /// the per-record cut `gate` holds each record's P(all right) against (docs/calibration.md).
     public let acceptPrecision: Double
+    /// `acceptPrecision` as a cut of P(all right), by the model's cross-validated curve.
+    public let gate: AcceptGate
     /// Turns each chosen value's features into P(right).
     let model: TrustModel
     let ambiguityMargin: Double
@@ -51,6 +54,7 @@ public struct RecordMerger: Sendable {
         self.requiredFields = requiredFields
         self.acceptPrecision = acceptPrecision
         self.model = model
+        gate = model.gate(for: acceptPrecision)
         self.ambiguityMargin = ambiguityMargin
     }
 
@@ -124,7 +128,7 @@ public struct RecordMerger: Sendable {
         record.documentKind = extraction.documentKind
         var reasons: [ReviewReason] = []
         let sidecar = other.sidecar
-        mergeCurrency(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
+        mergeCurrency(extraction, sidecar: sidecar, declared: other.declaredCurrency, into: &record, reasons: &reasons)
         mergeTotal(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
         mergeAmountsBesideTotal(extraction, into: &record)
         mergeDate(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
@@ -155,7 +159,10 @@ public struct RecordMerger: Sendable {
         record.alternates[field] = ch.alternates
     }
 
-    private func mergeCurrency(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
+    private func mergeCurrency(
+        _ extraction: Extraction, sidecar: Sidecar?, declared: (code: CurrencyCode, by: String)?, into record: inout DocumentRecord,
+        reasons: inout [ReviewReason]
+    ) {
         if let ch = choose(extraction.currencies, { $0 }) {
             record.currency = CurrencyCode(ch.candidate.value)
             let country = ch.candidate.checks.contains(.fromCountry)
@@ -163,6 +170,7 @@ public struct RecordMerger: Sendable {
             if ch.candidate.role == .inferred { reasons.append(.currencyInferred) }
             if ch.ambiguous { reasons.append(.ambiguous(.currency)) }
         }
+        if let declared { RecordMerger.weighDeclared(declared, record: &record, reasons: &reasons) }
         if let given = sidecar?.currency {
             if weighSidecar(.currency, document: record.currency?.code, given: given.code, record: &record, reasons: &reasons) {
                 record.currency = given
@@ -170,6 +178,32 @@ public struct RecordMerger: Sendable {
             // A currency the sidecar confirms is no longer only inferred.
             if record.currency == given { reasons.removeAll { $0 == .currencyInferred } }
         }
+    }
+
+    /// The currency the user said the folder is in. Inferred alike: no longer only inferred (its probability stays the
+    /// model's: a page that prints no currency is harder to read right as a whole, and the joint model knows it).
+    /// Inferred otherwise: still `currency-inferred`, the declared one first among the alternates. Printed otherwise: read
+    /// as printed, a purchase abroad. None found: the declared one, at a sidecar's confidence.
+    static func weighDeclared(_ declared: (code: CurrencyCode, by: String), record: inout DocumentRecord, reasons: inout [ReviewReason]) {
+        let inferred = reasons.contains(.currencyInferred)
+        guard let read = record.currency else {
+            record.currency = declared.code
+            record.confidence[.currency] = sidecarConfidence
+            record.evidence[.currency] = FieldEvidence(source: .folder, text: "\(declared.by) says \(declared.code.code)")
+            return
+        }
+        guard inferred else { return }
+        if read == declared.code {
+            record.evidence[.currency]?.confirmedBy.append(.folder)
+            reasons.removeAll { $0 == .currencyInferred }
+            return
+        }
+        var alts = record.alternates[.currency] ?? []
+        alts.removeAll { $0.value == declared.code.code }
+        alts.insert(
+            Alternate(value: declared.code.code, confidence: sidecarConfidence, source: .folder, reason: "\(declared.by) says \(declared.code.code)"),
+            at: 0)
+        record.alternates[.currency] = Array(alts.prefix(3))
     }
 
     private func mergeTotal(_ extraction: Extraction, sidecar: Sidecar?, into record: inout DocumentRecord, reasons: inout [ReviewReason]) {
@@ -333,15 +367,18 @@ public struct RecordMerger: Sendable {
                 reasons.append(.lowConfidence(field))
             }
         }
-        // Together the money fields must be right with `acceptPrecision` (0: not asked): each one that falls short is a
-        // reason, and when none does alone but all together do, the least sure one is.
+        // Together the money fields must reach the gate's cut of P(all right) (`acceptPrecision` 0: not asked): each one
+        // whose own probability falls short of it is a reason, and when none does alone but all together do, the least
+        // sure one is.
         // A missing field is its own reason already.
         let asked = requiredFields.filter(TrustModel.jointFields.contains)
         let joint = asked.compactMap { f in record.confidence[f].map { (f, $0) } }
         guard acceptPrecision > 0, joint.count == asked.count else { return RecordMerger.unique(reasons) }
         let p = RecordMerger.allRight(required: requiredFields, trust: record.trust, confidence: record.confidence, model: model)
-        if p < acceptPrecision, let weakest = joint.min(by: { $0.1 < $1.1 }) {
-            let short = joint.filter { $0.1 < acceptPrecision }.map(\.0)
+        // An unreachable target holds what the model judges; values it does not judge (an e-invoice's) keep their own.
+        let cut = asked.contains { record.trust[$0] != nil } ? gate.cut : min(1, gate.cut)
+        if p < cut, let weakest = joint.min(by: { $0.1 < $1.1 }) {
+            let short = joint.filter { $0.1 < cut }.map(\.0)
             reasons += (short.isEmpty ? [weakest.0] : short).map(ReviewReason.lowConfidence)
         }
         return RecordMerger.unique(reasons)

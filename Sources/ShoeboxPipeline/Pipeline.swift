@@ -38,9 +38,11 @@ public struct ReadyDocument: Sendable {
         self.other = other
     }
 
-    /// The file with its other sources, read now.
-    public init(reading source: SourceFile, today: CalendarDay) {
-        self.init(source: source, other: IntakeStage.otherSources(of: source, today: today))
+    /// The file with its other sources, read now, and the currency its folder is said to be in.
+    public init(reading source: SourceFile, today: CalendarDay, declared: DeclaredCurrencies) {
+        var other = IntakeStage.otherSources(of: source, today: today)
+        other.declaredCurrency = declared.of(source.folder)
+        self.init(source: source, other: other)
     }
 }
 
@@ -86,7 +88,10 @@ extension PipelineRunner {
     public func run(root: String, store: Store, pipelineName: String) throws(PipelineError) -> RunSummary {
         let outputDirectory = (store.path as NSString).deletingLastPathComponent
         let listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
-        var route = try beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing)
+        // The currency each folder is said to be in, read once; a settings file that cannot be used is named.
+        let declared = DeclaredCurrencies(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
+        var route = try beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing, declared: declared)
+        for u in declared.unusable { progress(.note("\(u); its currency is not used (export refuses the file until it is fixed)")) }
         // The documents that crashed an earlier run are failed by name at intake; this run notes its own.
         let crashed = CrashNotes.load(outputDirectory: outputDirectory)
         CrashNotes.install(outputDirectory: outputDirectory)
@@ -105,7 +110,7 @@ extension PipelineRunner {
 
         // Intake: gone, failed and crashed files fail by name, unchanged ones are skipped, same-bytes copies stored
         // as duplicates; the rest are to read, with their sidecars.
-        var plan = try intake(listing, root: root, known: known, crashed: crashed, store: store, finish: finish)
+        var plan = try intake(listing, root: root, known: known, crashed: crashed, declared: declared, store: store, finish: finish)
         // The documents read now are judged in the plan's order, as a fresh run judges its documents: until its turn,
         // a document's stored record is no one's original.
         duplicates.judgesAgain(Set(plan.work.map(\.source.relativePath) + plan.pending.map(\.document.source.relativePath)))

@@ -70,6 +70,14 @@ public struct PipelineRunner {
         return String(SHA256.hex(of: Array(text.utf8)).prefix(16))
     }
 
+    /// The settings a file of `kind` in `folder` is read under: with the currency the folder's own settings file says,
+    /// so that saying another one has its records judged again.
+    func settingsDigest(for kind: FileKind?, folder: String, declared: DeclaredCurrencies) -> String {
+        let base = settingsDigest(for: kind)
+        guard let extra = declared.settingsText(folder) else { return base }
+        return String(SHA256.hex(of: Array("\(base) \(extra)".utf8)).prefix(16))
+    }
+
     /// The settings a record is stored with: the file kind's, and with a sidecar, what the sidecar held (so a sidecar
     /// written, changed or removed has the record judged again; its OCR comes from the cache).
     static func settings(_ base: String, sidecar: String?) -> String {
@@ -82,14 +90,17 @@ public struct PipelineRunner {
     }
 
     /// Opens the run in the store and forgets the records it cannot read any more (their files are read again).
-    func beginRun(store: Store, root: String, pipelineName: String, listing: IntakeStage.Listing) throws(PipelineError) -> RouteStage {
+    func beginRun(
+        store: Store, root: String, pipelineName: String, listing: IntakeStage.Listing, declared: DeclaredCurrencies
+    ) throws(PipelineError) -> RouteStage {
         var runID: Int64 = 0
         try PipelineRunner.storeError { () throws(StoreError) in
             runID = try store.beginRun(root: root, pipeline: pipelineName, started: ISO8601DateFormatter().string(from: Date()))
             for path in try store.dropUnreadableRecords() { progress(.note("\(path): its stored record could not be read; the file is read again")) }
         }
         var route = RouteStage(
-            store: store, rootPath: URL(fileURLWithPath: root).standardizedFileURL.path, runID: runID, settings: settingsDigest(for:),
+            store: store, rootPath: URL(fileURLWithPath: root).standardizedFileURL.path, runID: runID,
+            settings: { kind, folder in self.settingsDigest(for: kind, folder: folder, declared: declared) },
             cpu: metrics.cpu, progress: progress)
         route.found(listing)
         return route
@@ -153,8 +164,8 @@ public struct PipelineRunner {
     /// Intake after the walk: records of files gone from the root fail as file-removed; every file found is
     /// sniffed and hashed, and those that failed or crashed a run fail by name; then `plan` decides what is read.
     func intake(
-        _ listing: IntakeStage.Listing, root: String, known: KnownRecords, crashed: [String: CrashNotes.Crash], store: Store,
-        finish: (DocumentOutcome) throws(PipelineError) -> Void
+        _ listing: IntakeStage.Listing, root: String, known: KnownRecords, crashed: [String: CrashNotes.Crash], declared: DeclaredCurrencies,
+        store: Store, finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) -> ReadingPlan {
         let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
         let held = known.held
@@ -209,7 +220,8 @@ public struct PipelineRunner {
                 ready.append(source)
             }
         }
-        try self.plan(ready, held: held, originalOf: known.originalOf, rootPath: rootPath, store: store, into: &plan, finish: finish)
+        try self.plan(
+            ready, held: held, originalOf: known.originalOf, rootPath: rootPath, declared: declared, store: store, into: &plan, finish: finish)
         return plan
     }
 
@@ -219,14 +231,18 @@ public struct PipelineRunner {
     /// run waits on it. Those to read get their sidecars now. `originalOf`: the record each stored record names
     /// (`KnownRecords.originalOf`); `rootPath`: the scan root's standardized path.
     func plan(
-        _ ready: [SourceFile], held: [String: Store.Held], originalOf: [String: String], rootPath: String, store: Store,
+        _ ready: [SourceFile], held: [String: Store.Held], originalOf: [String: String], rootPath: String, declared: DeclaredCurrencies, store: Store,
         into plan: inout ReadingPlan, finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) {
         let now = Dictionary(ready.map { ($0.relativePath, $0.sha256) }, uniquingKeysWith: { a, _ in a })
         // Each file's settings now, with what its sidecar holds (read once).
         let settingsNow = Dictionary(
             ready.map {
-                ($0.relativePath, PipelineRunner.settings(settingsDigest(for: $0.kind), sidecar: IntakeStage.sidecarDigest(ofFileAt: $0.path)))
+                (
+                    $0.relativePath,
+                    PipelineRunner.settings(
+                        settingsDigest(for: $0.kind, folder: $0.folder, declared: declared), sidecar: IntakeStage.sidecarDigest(ofFileAt: $0.path))
+                )
             },
             uniquingKeysWith: { a, _ in a })
         func finishedHere(_ source: SourceFile) -> Store.Held? {
@@ -282,9 +298,9 @@ public struct PipelineRunner {
             if let original = originals.first(where: { stands($0, for: source) }) {
                 try finish(PipelineRunner.sameBytes(source, as: original))
             } else if let first = plan.work.first(where: { $0.source.sha256 == source.sha256 }) {
-                plan.pending.append((ReadyDocument(reading: source, today: today), first.source.relativePath))
+                plan.pending.append((ReadyDocument(reading: source, today: today, declared: declared), first.source.relativePath))
             } else {
-                plan.work.append(ReadyDocument(reading: source, today: today))
+                plan.work.append(ReadyDocument(reading: source, today: today, declared: declared))
             }
         }
         plan.work = PipelineRunner.originalsFirst(plan.work, originalOf: originalOf)

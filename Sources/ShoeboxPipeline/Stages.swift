@@ -259,7 +259,7 @@ struct RouteStage {
     let rootPath: String
     let runID: Int64
     /// The settings digest an outcome is stored with, by the kind of its file (`PipelineRunner.settingsDigest(for:)`).
-    let settings: (FileKind?) -> String
+    let settings: (FileKind?, _ folder: String) -> String
     let cpu: PhaseCPU?
     let progress: @Sendable (RunEvent) -> Void
     private(set) var summary = RunSummary()
@@ -267,7 +267,7 @@ struct RouteStage {
     private(set) var ended: [String: RecordStatus] = [:]
 
     init(
-        store: Store, rootPath: String, runID: Int64, settings: @escaping (FileKind?) -> String, cpu: PhaseCPU?,
+        store: Store, rootPath: String, runID: Int64, settings: @escaping (FileKind?, _ folder: String) -> String, cpu: PhaseCPU?,
         progress: @escaping @Sendable (RunEvent) -> Void
     ) {
         self.store = store
@@ -284,7 +284,7 @@ struct RouteStage {
                 // The sidecar the record was judged with; for an outcome made without reading one (a copy of other bytes,
                 // a file that failed before), the sidecar beside it now.
                 let sidecar = outcome.sidecarDigest ?? IntakeStage.sidecarDigest(ofFileAt: rootPath + "/" + outcome.record.source)
-                try store.save(outcome, root: rootPath, runID: runID, settings: PipelineRunner.settings(settings(outcome.kind), sidecar: sidecar))
+                try store.save(outcome, root: rootPath, runID: runID, settings: PipelineRunner.settings(settings(outcome.kind, outcome.record.folder), sidecar: sidecar))
             }
         }
         let r = outcome.record

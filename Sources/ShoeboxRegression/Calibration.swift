@@ -189,7 +189,7 @@ public struct CrossValidation: Sendable {
     }
 
     public struct Point: Sendable {
-        public let precision: Double
+        public let cut: Double
         public var accepted = 0
         public var right = 0
         public var acceptedSROIE = 0
@@ -201,17 +201,24 @@ public struct CrossValidation: Sendable {
     public private(set) var bins: [Field: [Bin]] = [:]
     /// Per field: how many values were scored, and how many right.
     public private(set) var scored: [Field: (count: Int, right: Int)] = [:]
-    /// Auto-accept share and precision at several `acceptPrecision` settings, the pipeline's among them, as the
-    /// pipeline decides (`RecordMerger.allRight`: the joint model).
+    /// Per cut of P(all right) (`GateCurve.cuts`), as the pipeline decides (`RecordMerger.allRight`: the joint model):
+    /// how many of the documents the model judges (read from a page) the rules and the cut let through, and how many of
+    /// those have total and date right. What `make calibrate` stores in the model as its `gate`.
     public private(set) var curve: [Point] = []
-    /// The same curve by the product of the per-field probabilities, for comparison.
+    /// The same by the product of the per-field probabilities, for comparison.
     public private(set) var productCurve: [Point] = []
     public private(set) var documents = 0
     public private(set) var sroieDocuments = 0
+    /// Documents whose P(all right) comes from the model: what the curve's shares are of.
+    public private(set) var modelDocuments = 0
+    /// Documents whose values the model does not judge (an e-invoice's), and how many of them the rules let through.
+    public private(set) var fixedDocuments = 0
+    public private(set) var fixedAccepted = 0
 
     /// Upper edges of the reliability bins: fine near 1, where auto-accepting decides.
     static let edges: [Double] = [0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0000001]
-    static let curvePrecisions: [Double] = [0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999]
+    /// The cuts printed (every cut is in the report and the model).
+    static let printedCuts: Set<Double> = [0, 0.5, 0.8, 0.9, 0.95, 0.97, 0.98, 0.99, 0.995, 0.999]
 
     public init(rows: [TrustRow], folds: Int, requiredFields: [Field], acceptThreshold: Double, acceptPrecision: Double) {
         let gate = RulesGate(requiredFields: requiredFields, acceptThreshold: acceptThreshold)
@@ -223,8 +230,7 @@ public struct CrossValidation: Sendable {
             return Bin(low: low, high: high)
         }
         for f in TrustFit.fields { bins[f] = template }
-        let precisions = Array(Set(CrossValidation.curvePrecisions + [acceptPrecision])).sorted()
-        curve = precisions.map { Point(precision: $0) }
+        curve = GateCurve.cuts.map { Point(cut: $0) }
         productCurve = curve
         let foldOf = rows.map { TrustRow.fold(of: $0.document, folds: folds) }
         for k in 0..<folds {
@@ -237,7 +243,7 @@ public struct CrossValidation: Sendable {
     }
 
     private static func count(_ row: TrustRow, probability: Double, in curve: inout [Point]) {
-        for i in curve.indices where probability >= curve[i].precision {
+        for i in curve.indices where probability >= curve[i].cut {
             curve[i].accepted += 1
             if row.totalAndDateRight { curve[i].right += 1 }
             if row.format == "sroie" { curve[i].acceptedSROIE += 1 }
@@ -258,12 +264,27 @@ public struct CrossValidation: Sendable {
             scored[field, default: (0, 0)].count += 1
             if right { scored[field, default: (0, 0)].right += 1 }
         }
+        let judgedByModel = TrustModel.jointFields.contains { row.features[$0] != nil }
+        if judgedByModel { modelDocuments += 1 } else { fixedDocuments += 1 }
         guard gate.passes(row) else { return }
+        guard judgedByModel else {
+            fixedAccepted += 1
+            return
+        }
         let product = gate.requiredFields.filter(TrustModel.jointFields.contains).reduce(1.0) { $0 * (p[$1] ?? 0) }
         CrossValidation.count(row, probability: product, in: &productCurve)
         let allRight = RecordMerger.allRight(required: gate.requiredFields, trust: row.features, confidence: p, model: model)
         CrossValidation.count(row, probability: allRight, in: &curve)
     }
+
+    /// The curve as the model stores it (`TrustModel.gate`).
+    public var gateCurve: GateCurve {
+        GateCurve(
+            folds: folds, documents: modelDocuments, points: curve.map { GateCurve.Point(cut: $0.cut, accepted: $0.accepted, right: $0.right) })
+    }
+
+    /// The gate this run's curve gives the pipeline's `acceptPrecision`.
+    public var chosen: AcceptGate { TrustModel(fittedOn: "", fields: [:], gate: gateCurve).gate(for: acceptPrecision) }
 
     /// Expected calibration error of a field over the reliability bins: Σ (bin share) × |mean predicted − observed|.
     public func calibrationError(_ field: Field) -> Double? {
@@ -275,8 +296,14 @@ public struct CrossValidation: Sendable {
         }
     }
 
-    /// The curve's point at the pipeline's `acceptPrecision`.
-    public var atSetting: Point? { curve.first { $0.precision == acceptPrecision } }
+    /// The curve's point at the cut the pipeline's `acceptPrecision` chooses (nil: unreachable, or no gate asked).
+    public var atSetting: Point? {
+        switch chosen.basis {
+        case .curve(let p, _), .unreachable(let p?, _): curve.first { $0.cut == p.cut }
+        case .off: curve.first
+        case .unreachable(nil, _), .noCurve: nil
+        }
+    }
 
     public var text: String {
         var lines = ["cross-validated over \(folds) folds (each document scored by a model fitted on the other folds):"]
@@ -294,21 +321,28 @@ public struct CrossValidation: Sendable {
                         b.predicted / Double(b.count), Double(b.right) / Double(b.count)))
             }
         }
-        lines.append("  auto-accept at each acceptPrecision: accepted, of them total and date right, share of SROIE receipts")
-        lines += curveLines(curve, marked: true)
+        lines.append(
+            "  auto-accept at each cut of P(all right), of the \(modelDocuments) documents read from a page: accepted, of them total and date right,"
+                + " share of SROIE receipts")
+        let cut = atSetting?.cut
+        lines += curveLines(curve, marked: cut)
         lines.append("  the same by the product of the per-field probabilities (not used by the pipeline):")
-        lines += curveLines(productCurve, marked: false)
+        lines += curveLines(productCurve, marked: nil)
+        lines.append("  the gate this curve gives: " + chosen.sentence)
+        if fixedDocuments > 0 {
+            lines.append("  documents whose values the model does not judge (e-invoices): \(fixedAccepted) of \(fixedDocuments) pass the rules")
+        }
         return lines.joined(separator: "\n")
     }
 
-    func curveLines(_ curve: [Point], marked: Bool) -> [String] {
+    func curveLines(_ curve: [Point], marked: Double?) -> [String] {
         var lines: [String] = []
-        for pt in curve {
-            let mark = marked && pt.precision == acceptPrecision ? "  <- the pipeline's" : ""
+        for pt in curve where CrossValidation.printedCuts.contains(pt.cut) || pt.cut == marked {
+            let mark = pt.cut == marked ? "  <- the pipeline's cut" : ""
             let precision = pt.accepted == 0 ? 100 : 100 * Double(pt.right) / Double(pt.accepted)
             let share = sroieDocuments == 0 ? 0 : 100 * Double(pt.acceptedSROIE) / Double(sroieDocuments)
             lines.append(
-                String(format: "    %.3f  %3ld/%ld accepted, %3ld right (%5.1f%%), ", pt.precision, pt.accepted, documents, pt.right, precision)
+                String(format: "    P ≥ %.3f  %3ld/%ld accepted, %3ld right (%5.1f%%), ", pt.cut, pt.accepted, modelDocuments, pt.right, precision)
                     + String(format: "SROIE %3ld/%ld (%4.1f%%)", pt.acceptedSROIE, sroieDocuments, share) + mark)
         }
         return lines
@@ -329,11 +363,13 @@ public struct CrossValidation: Sendable {
             ]
         }
         return [
-            "folds": folds, "documents": documents, "sroieDocuments": sroieDocuments, "acceptPrecision": acceptPrecision, "fields": fieldsOut,
-            "curve": curve.map { ["acceptPrecision": $0.precision, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] },
-            "productCurve": productCurve.map {
-                ["acceptPrecision": $0.precision, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE]
-            }
+            "folds": folds, "documents": documents, "sroieDocuments": sroieDocuments, "modelDocuments": modelDocuments,
+            "fixedDocuments": fixedDocuments, "fixedAccepted": fixedAccepted, "acceptPrecision": acceptPrecision, "fields": fieldsOut,
+            "cut": atSetting.map { $0.cut as Any } ?? NSNull(),
+            "gate": atSetting.map { ["cut": $0.cut, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] as Any }
+                ?? NSNull(),
+            "curve": curve.map { ["cut": $0.cut, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] },
+            "productCurve": productCurve.map { ["cut": $0.cut, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] }
         ]
     }
 }

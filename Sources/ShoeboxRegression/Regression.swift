@@ -335,13 +335,12 @@ extension RegressionReport {
     func crossValidationRegressions(against base: [String: Any]) -> [String] {
         guard let cv = crossValidation else { return ["cross-validated figures: the baseline has them, this run has none (use --folds)"] }
         var out: [String] = []
-        let point = cv.atSetting
-        if let curve = base["curve"] as? [[String: Any]],
-            let b = curve.first(where: { ($0["acceptPrecision"] as? NSNumber)?.doubleValue == cv.acceptPrecision }),
-            let accepted = (b["accepted"] as? NSNumber)?.intValue, let right = (b["right"] as? NSNumber)?.intValue,
-            let documents = (base["documents"] as? NSNumber)?.intValue, documents > 0, let point
+        // The gate at the pipeline's acceptPrecision: the accepted share of the page-read documents, and its precision.
+        if let b = base["gate"] as? [String: Any], let accepted = (b["accepted"] as? NSNumber)?.intValue,
+            let right = (b["right"] as? NSNumber)?.intValue, let documents = (base["modelDocuments"] as? NSNumber)?.intValue, documents > 0
         {
-            let shareNow = Double(point.accepted) / Double(max(1, cv.documents))
+            guard let point = cv.atSetting else { return ["the accept gate: \(cv.chosen.sentence); the baseline's reached it"] }
+            let shareNow = Double(point.accepted) / Double(max(1, cv.modelDocuments))
             let shareThen = Double(accepted) / Double(documents)
             if shareNow + 0.01 < shareThen {
                 out.append(String(format: "cross-validated auto-accept share: %.1f%% now, baseline %.1f%%", 100 * shareNow, 100 * shareThen))

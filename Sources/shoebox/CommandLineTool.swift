@@ -117,6 +117,8 @@ enum CommandLineTool {
         libarchive \(ExportVersions.libarchive)
         libxlsxwriter \(ExportVersions.libxlsxwriter)
         sqlite \(Store.sqliteVersion)
+        trust model \(TrustModel.committedDigest), fitted on \(TrustModel.committed.fittedOn)
+        accept gate (default pipeline): \(TrustModel.committed.gate(for: PipelineConfig().acceptPrecision).sentence)
         OMP_THREAD_LIMIT=\(ProcessInfo.processInfo.environment["OMP_THREAD_LIMIT"] ?? "unset")
         """
     }

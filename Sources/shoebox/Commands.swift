@@ -108,12 +108,14 @@ enum ExtractCommand {
                     return String(cString: p)
                 } ?? file)
             let root = url.deletingLastPathComponent().path
+            let declared = DeclaredCurrencies(folderPath: root, pipeline: config.currency)
+            for u in declared.unusable { CommandLineTool.printError("shoebox extract: \(u); its currency is not used") }
             switch intake.inspect(root: root, relativePath: url.lastPathComponent) {
             case .failed(var record, _):
                 record.source = file
                 records[i] = record
             case .ready(let source):
-                if order[source.path] == nil { work.append(ReadyDocument(reading: source, today: today)) }
+                if order[source.path] == nil { work.append(ReadyDocument(reading: source, today: today, declared: declared)) }
                 order[source.path, default: []].append(i)
             }
         }
@@ -381,21 +383,9 @@ enum ExportCommand {
     /// The settings file of the scan folder at `path` (nil: the folder is not known on disk; no file: no categories).
     static func folderSettings(in path: String?) throws(ExportError) -> FolderSettings {
         guard let path else { return FolderSettings() }
-        // Read as a sidecar is: only a regular file (never a link, a FIFO or a device), of at most 1 MiB.
-        let file = (path as NSString).appendingPathComponent(FolderSettings.fileName)
-        // No settings file: no categories. Any other reason it cannot be looked at is named below.
-        var info = stat()
-        if lstat(file, &info) != 0, errno == ENOENT { return FolderSettings() }
-        let data: [UInt8]
-        switch InputFile.readAll(file, limit: FolderSettings.maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
-        case .success(let bytes): data = bytes
-        case .failure(let f):
-            let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
-            throw ExportError(
-                .folderSettings, message: "\(file) cannot be used: \(why). Fix the file, or remove it to export without categories.")
-        }
-        do { return try FolderSettings.parse(Data(data), file: file) } catch {
-            throw ExportError(.folderSettings, message: "\(error). Fix the file, or remove it to export without categories.")
+        switch FolderSettings.read(folderPath: path) {
+        case .success(let settings): return settings
+        case .failure(let u): throw ExportError(.folderSettings, message: "\(u). Fix the file, or remove it to export without categories.")
         }
     }
 }
@@ -436,7 +426,7 @@ enum RegressCommand {
             args, verb: "regress",
             valueOptions: [
                 "--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache", "--folds", "--fit", "--trust-rows",
-                "--expected"
+                "--expected", "--folders"
             ],
             flagOptions: ["--quiet"])
         if a.flags.contains("--help") {
@@ -475,16 +465,21 @@ enum RegressCommand {
             return n
         }
 
-        // Each document the suite describes, read as a run reads it.
+        // Each document the suite describes, read as a run reads it, with the currency its folder is said to be in.
+        let scansRoot = a.values["--scans"] ?? dir
+        let declared = DeclaredCurrencies(
+            root: scansRoot, folders: Set(suite.entries.map { SourceFile.folder(of: $0.relativePath) }), pipeline: config.currency
+        ).with(try folderSettings(a.values["--folders"]))
+        for u in declared.unusable { CommandLineTool.printError("shoebox regress: \(u); its currency is not used") }
         var cases: [String: (RegressionCase, truth: String?)] = [:]
         var work: [ReadyDocument] = []
         var report = RegressionReport()
         for entry in suite.entries {
             // With --scans the documents live in a parallel tree (the sample scan folder), not beside the JSON.
-            switch IntakeStage().inspect(root: a.values["--scans"] ?? dir, relativePath: entry.relativePath) {
+            switch IntakeStage().inspect(root: scansRoot, relativePath: entry.relativePath) {
             case .ready(let s):
                 cases[s.relativePath] = (entry.expectation, entry.truth)
-                work.append(ReadyDocument(reading: s, today: today))
+                work.append(ReadyDocument(reading: s, today: today, declared: declared))
             case .failed(let r, _): report.add(entry.expectation, record: r)
             }
         }
@@ -514,15 +509,38 @@ enum RegressCommand {
         return try finish(report, a, dir: dir, baseline: baseline)
     }
 
+    /// `--folders FILE`: per folder, the settings its `.shoebox.json` would hold (`{"sroie": {"currency": "MYR"}}`), for
+    /// a folder of documents that is not the user's to write in; each checked as a settings file is.
+    static func folderSettings(_ path: String?) throws -> [String: FolderSettings] {
+        guard let path else { return [:] }
+        guard let data = FileManager.default.contents(atPath: path), data.count <= FolderSettings.maxFileBytes,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        else {
+            throw PipelineError(
+                code: .pipelineFile, message: "the folder settings \(path) are not a JSON object of folders, each like a .shoebox.json file.")
+        }
+        var out: [String: FolderSettings] = [:]
+        for (folder, value) in object {
+            let bytes = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])) ?? Data()
+            do { out[folder] = try FolderSettings.parse(bytes, file: "\(path), folder \"\(folder)\"") } catch {
+                throw PipelineError(code: .pipelineFile, message: "\(error).")
+            }
+        }
+        return out
+    }
+
     /// `--fit FILE`: the trust model fitted on every document of the run, written as the data file the build embeds.
     static func writeModel(_ report: RegressionReport, to path: String, dir: String, gate: RulesGate) throws {
         let counts = report.documentsByFormat.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        let model = TrustFit.fit(report.trustRows, fittedOn: "\(counts) documents of \((dir as NSString).lastPathComponent)", gate: gate)
+        var model = TrustFit.fit(report.trustRows, fittedOn: "\(counts) documents of \((dir as NSString).lastPathComponent)", gate: gate)
+        // The cross-validated curve `acceptPrecision` is read against (without --folds the model has none, and says so).
+        model.gate = report.crossValidation?.gateCurve
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         // Encoding numbers and strings cannot fail.
         try write(((try? encoder.encode(model)) ?? Data()) + Data("\n".utf8), to: path, what: "the model ")
         print("shoebox regress: wrote the trust model fitted on \(report.trustRows.count) documents to \(path)")
+        if let cv = report.crossValidation { print("shoebox regress: with it, \(model.gate(for: cv.acceptPrecision).sentence)") }
     }
 
     /// Writes one of regress's output files (`what`: "the report ", "the model ", or "" for a file without a name of

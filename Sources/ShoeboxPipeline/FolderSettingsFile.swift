@@ -1,0 +1,84 @@
+internal import Foundation
+public import ShoeboxCore
+
+extension FolderSettings {
+    /// Why a folder's settings file cannot be used: the file, and a sentence ending without a full stop.
+    public struct Unusable: Error, Sendable, CustomStringConvertible {
+        public let file: String
+        public let reason: String
+        public var description: String { reason }
+    }
+
+    /// The settings file of the scan folder at `folderPath` (`<folder>/.shoebox.json`), read as a sidecar is: only a
+    /// regular file (never a link, a FIFO or a device) of at most 1 MiB. No file: the defaults (no categories, no
+    /// currency). What run, regress and export all read.
+    public static func read(folderPath: String) -> Result<FolderSettings, Unusable> {
+        let file = (folderPath as NSString).appendingPathComponent(fileName)
+        var info = stat()
+        if lstat(file, &info) != 0, errno == ENOENT { return .success(FolderSettings()) }
+        switch InputFile.readAll(file, limit: maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
+        case .success(let bytes):
+            do { return .success(try FolderSettings.parse(Data(bytes), file: file)) } catch {
+                return .failure(Unusable(file: file, reason: error.description))
+            }
+        case .failure(let f):
+            let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
+            return .failure(Unusable(file: file, reason: "\(file) cannot be used: \(why)"))
+        }
+    }
+}
+
+/// The currency each folder of a scan root is said to be in: its `.shoebox.json`'s, else the pipeline's. A settings file
+/// that cannot be used says nothing (the run names it; export refuses it).
+public struct DeclaredCurrencies: Sendable {
+    let pipeline: CurrencyCode?
+    let folders: [String: CurrencyCode]
+    /// The settings files that could not be used, each with why.
+    public let unusable: [FolderSettings.Unusable]
+
+    public init(pipeline: CurrencyCode?, folders: [String: CurrencyCode] = [:], unusable: [FolderSettings.Unusable] = []) {
+        self.pipeline = pipeline
+        self.folders = folders
+        self.unusable = unusable
+    }
+
+    /// The folders' settings under `root` (`folders`: the folder names of the files found; "" is the root itself, which
+    /// has no settings file of its own).
+    public init(root: String, folders: Set<String>, pipeline: CurrencyCode?) {
+        var found: [String: CurrencyCode] = [:]
+        var unusable: [FolderSettings.Unusable] = []
+        for folder in folders.sorted() where !folder.isEmpty {
+            switch FolderSettings.read(folderPath: (root as NSString).appendingPathComponent(folder)) {
+            case .success(let s): if let c = s.currency { found[folder] = c }
+            case .failure(let u): unusable.append(u)
+            }
+        }
+        self.init(pipeline: pipeline, folders: found, unusable: unusable)
+    }
+
+    /// The settings of the one folder at `folderPath`, whose files have the folder "" (what `extract` reads).
+    public init(folderPath: String, pipeline: CurrencyCode?) {
+        switch FolderSettings.read(folderPath: folderPath) {
+        case .success(let s): self.init(pipeline: pipeline, folders: s.currency.map { ["": $0] } ?? [:])
+        case .failure(let u): self.init(pipeline: pipeline, unusable: [u])
+        }
+    }
+
+    /// These, with each folder `settings` names said to be in its currency instead (`regress --folders`: what the
+    /// folders' `.shoebox.json` would say, for a folder that is not the user's to write in).
+    public func with(_ settings: [String: FolderSettings]) -> DeclaredCurrencies {
+        var folders = self.folders
+        for (folder, s) in settings { folders[folder] = s.currency }
+        return DeclaredCurrencies(pipeline: pipeline, folders: folders, unusable: unusable)
+    }
+
+    /// The currency of `folder`, and where it is said.
+    public func of(_ folder: String) -> (code: CurrencyCode, by: String)? {
+        if let c = folders[folder] { return (c, folder.isEmpty ? "the folder's \(FolderSettings.fileName)" : "\(folder)/\(FolderSettings.fileName)") }
+        return pipeline.map { ($0, "the pipeline file") }
+    }
+
+    /// What a record of `folder` was judged with, for its stored settings: a folder's own currency changed has its
+    /// records judged again (the pipeline's is part of the pipeline's settings already).
+    func settingsText(_ folder: String) -> String? { folders[folder].map { "folder-currency \($0.code)" } }
+}
