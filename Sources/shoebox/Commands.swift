@@ -42,6 +42,9 @@ enum RunCommand {
                 + "\(summary.pages) pages in \(RunProgress.duration(seconds))"
                 + (summary.pages > 0 && seconds > 0 ? String(format: " (%.2f pages/s)", Double(summary.pages) / seconds) : ""))
         if let line = CommandLineTool.secondReaderNotReading(config, opened: summary.pages > 0) { print(line) }
+        // A precision the model's cross-validated curve cannot promise is said on every run that read a page.
+        let gate = TrustModel.committed.gate(for: config.acceptPrecision)
+        if !gate.reached, summary.pages > 0 { print("accept gate: \(gate.sentence)") }
         StatusCommand.printCounts(records)
         if let line = DeadlinesCommand.summaryLine(records, today: today) { print(line) }
         let reasons = Dictionary(grouping: summary.failures, by: { $0.failure?.code ?? "unknown" }).mapValues(\.count)

@@ -53,8 +53,8 @@ struct CalibrationTests {
         #expect(at?.right == 245)
         #expect(cv.text.contains("expected calibration error"))
         // The product of the per-field models reads the same rows: the totals decide it here, and at 0.9 it accepts the same.
-        #expect(cv.productCurve.first { $0.precision == 0.9 }?.accepted == 250)
-        #expect(cv.productCurve.first { $0.precision == 0.9 }?.right == 245)
+        #expect(cv.productCurve.first { $0.cut == 0.9 }?.accepted == 250)
+        #expect(cv.productCurve.first { $0.cut == 0.9 }?.right == 245)
         let features = TrustModel.jointFeatures(CalibrationTests.rows()[0].features)
         #expect(features?["total.arithmetic"] == 1 && features?["currency.explicit"] == 1 && features?["date.keyword"] == 1)
     }
