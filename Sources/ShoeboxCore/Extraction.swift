@@ -222,6 +222,9 @@ public struct Extraction: Sendable, Codable {
     /// Years the page prints in its dates (not in article codes or in dates of another role): a chosen date
     /// whose year is one digit from one of them is likely misread ("2016" for "2018"), and goes to review.
     var printedYears: Set<Int> = []
+    /// Transaction dates whose year the page's due, delivery and order dates contradict, none printing the same day:
+    /// which year is right the page does not say (`ReceiptParser.yearsAgainstOtherDates`).
+    var yearsContradicted: Set<CalendarDay> = []
     /// The latest year printed after a copyright sign ("© 2018"): a chosen date before it is implausible.
     var copyrightYear: Int?
     /// Whether the page settled the order of its numeric dates (its own dates, language, country, currency).

@@ -166,6 +166,9 @@ extension ReceiptParser {
         static let cap = 0.99
         /// The same day printed on several lines.
         static let printedAgain = 0.05
+        /// Penalty: a year one digit from the year every due, delivery or order date of the page prints, the same day
+        /// and month printed among them: the year misread (`ReceiptParser.yearsAgainstOtherDates`).
+        static let yearContradicted = 0.3
     }
 
     /// Dates: what tells the printed date from a date-shaped code, and a date glued to its neighbours.
