@@ -77,6 +77,9 @@ public enum Check: Hashable, Sendable, Codable {
     case fromCountry
     /// A name both readers read on one line, its words joined from both readings (`Extraction.joinedNameWords`).
     case joinedWords
+    /// A total line that names one tax rate or tax code ("Total 0% supplies", "Summe 19 %", "Total SR"): the total of
+    /// that rate's goods, which on a page that also prints what is payable is not the grand total.
+    case rateBand
 
     /// The note a person reads for the check.
     var note: String? {
@@ -88,7 +91,7 @@ public enum Check: Hashable, Sendable, Codable {
         case .printed(let times): "printed \(times)×"
         case .bothReaders: "both readers"
         case .readersDisagree: "the readers disagree"
-        case .fromCountry, .joinedWords: nil
+        case .fromCountry, .joinedWords, .rateBand: nil
         }
     }
 }
@@ -103,6 +106,7 @@ public enum ArithmeticIdentity: String, Hashable, Sendable, Codable {
     case totalPlusRounding = "total + rounding = this total"
     case tenderedMinusChange = "tendered − change = total"
     case rateBandsSumToTotal = "the totals of two tax rates sum to it"
+    case totalLessAdjustment = "a total above less an adjustment = this total"
 }
 
 /// How a total the page does not print was computed; raw values are what the note names.
@@ -218,6 +222,9 @@ public struct Extraction: Sendable, Codable {
     /// Years the page prints in its dates (not in article codes or in dates of another role): a chosen date
     /// whose year is one digit from one of them is likely misread ("2016" for "2018"), and goes to review.
     var printedYears: Set<Int> = []
+    /// Transaction dates whose year the page's due, delivery and order dates contradict, none printing the same day:
+    /// which year is right the page does not say (`ReceiptParser.yearsAgainstOtherDates`).
+    var yearsContradicted: Set<CalendarDay> = []
     /// The latest year printed after a copyright sign ("© 2018"): a chosen date before it is implausible.
     var copyrightYear: Int?
     /// Whether the page settled the order of its numeric dates (its own dates, language, country, currency).

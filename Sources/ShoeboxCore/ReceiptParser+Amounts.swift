@@ -83,7 +83,7 @@ extension ReceiptParser {
 
     func amountCandidates(_ lines: [Line]) -> [AmountCandidate] {
         var out: [AmountCandidate] = []
-        var pendingRole: (AmountRole, String, Int)?
+        var pendingRole: (AmountRole, String, Int, String)?
         // The last line (`order`) of the tax summary table being read, if any.
         var summaryEnd = -1
         for line in lines {
@@ -108,22 +108,27 @@ extension ReceiptParser {
                 continue
             }
             if found.isEmpty {
-                if let keyword, lineRole != .lineItem, short { pendingRole = (lineRole, keyword, line.order) } else { pendingRole = nil }
+                if let keyword, lineRole != .lineItem, short { pendingRole = (lineRole, keyword, line.order, line.folded) } else { pendingRole = nil }
                 continue
             }
             var role = lineRole
             var notes: [String] = []
             var checks: Set<Check> = []
+            var label = line.folded
             if let keyword, lineRole != .lineItem {
                 notes.append("keyword '\(keyword)'")
                 checks.insert(.keyword(keyword))
             }
             // Only a line of one amount is the label's value: a row of several ("SR (@6%) 6.70 0.38" below a column
             // heading "Amount (RM)") is a table's.
-            if lineRole == .lineItem, found.count == 1, let (pending, k, at) = pendingRole, at == line.order - 1 {
+            if lineRole == .lineItem, found.count == 1, let (pending, k, at, above) = pendingRole, at == line.order - 1 {
                 role = pending
                 notes.append("keyword '\(k)' on the line above")
                 checks.insert(.keyword(k))
+                label = above
+            }
+            if role == .total && ReceiptParser.namesOneRate(label) {
+                checks.insert(.rateBand)
             }
             pendingRole = nil
             // Several labelled amounts on one line ("TOTAL HT 100,00 TOTAL TVA 20,00 TOTAL 120,00 TTC"): each takes
@@ -152,9 +157,12 @@ extension ReceiptParser {
                 let c = isLast ? checks : []
                 // Rounding moves a total by cents ("Rounding Adjustment -0.02"); a "Rounding RM 177.20" line
                 // prints the rounded total itself.
+                // A negative one that large adjusts the total ("Adjustment -5.30" on an adjustment note): no total.
                 if effectiveRole == .rounding && abs(f.reading.minorUnits) > ReceiptParser.largestRounding {
-                    effectiveRole = .total
-                    n.append("too large for a rounding: the rounded total")
+                    effectiveRole = f.reading.minorUnits < 0 ? .discount : .total
+                    n.append(
+                        f.reading.minorUnits < 0
+                            ? "too large for a rounding, and negative: an adjustment" : "too large for a rounding: the rounded total")
                 }
                 out.append(Candidate(value: f.reading, role: effectiveRole, score: 0, evidence: line.evidence, checks: c, notes: n))
             }
@@ -381,6 +389,9 @@ extension ReceiptParser {
         let roundings: [Rounding]
         /// The totals of each tax rate's line, when an invoice prints one per rate (`rateBandCheck`).
         let rateBands: [(line: Int, value: Int64)]
+        /// The adjustments of the page's totals (`adjustments`), and the totals and subtotals they may adjust.
+        let adjustments: [(line: Int, value: Int64)]
+        let adjusted: [(line: Int, value: Int64)]
 
         struct Rounding {
             let amount: Int64
@@ -417,6 +428,13 @@ extension ReceiptParser {
             }
             roundings = TotalScoring.roundings(e)
             rateBands = TotalScoring.rateBands(e)
+            adjustments = TotalScoring.adjustments(e)
+            adjusted = e.amounts.compactMap { a in
+                guard a.role == AmountRole.total || a.role == AmountRole.subtotal, !a.computed, a.value.minorUnits > 0,
+                    let ev = a.evidence
+                else { return nil }
+                return (line: ReceiptParser.key(ev), value: a.value.minorUnits)
+            }
         }
 
         /// The totals that, with one tax of the page (or all of them), make an amount printed on a later line: the
@@ -577,6 +595,23 @@ extension ReceiptParser {
                 c.score -= W.netOfALaterTotal
                 c.notes.append("net: with the tax it makes an amount below")
             }
+            if !strong, oneRatesTotalBesideTheGrandTotal(c) {
+                c.score -= W.oneRatesTotal
+                c.notes.append("the total of one tax rate: another total is what the page comes to")
+            }
+        }
+
+        /// A total line of one tax rate or code (`Check.rateBand`) on a page with another positive total that is no
+        /// rate's total and stands below it or is labelled as what is payable ("Total payable", "Zu zahlen",
+        /// "Jumlah perlu dibayar"): that one is the grand total. Printed twice, the rate's total is no surer.
+        func oneRatesTotalBesideTheGrandTotal(_ c: AmountCandidate) -> Bool {
+            guard c.checks.contains(.rateBand), let line = c.evidence.map(ReceiptParser.key) else { return false }
+            return totals.contains { t in
+                guard t.value.minorUnits > 0, !t.checks.contains(.rateBand), let tl = t.evidence.map(ReceiptParser.key), tl != line else {
+                    return false
+                }
+                return tl > line || TotalScoring.keywordStrength(t).strong
+            }
         }
 
         /// The bonus of the cross-checks a candidate passes, summed in the order they are made, with their notes.
@@ -604,6 +639,7 @@ extension ReceiptParser {
             var b = Bonus()
             sumChecks(c, &b)
             rateBandCheck(c, &b)
+            adjustmentCheck(c, &b)
             roundingChecks(c, &b)
             if c.value.minorUnits > 0, tendered.contains(where: { t in changes.contains { t - $0 == c.value.minorUnits } }) {
                 b.confirm(W.tenderedMinusChange, .tenderedMinusChange)

@@ -45,7 +45,8 @@ extension ReceiptParser {
         // Read once day-first; a date both orders fit also carries its month-first reading.
         let found = lines.map { DateReader.dates(in: ReceiptParser.mendDate($0.text), folded: $0.folded, order: .dayFirst, today: today) }
         let order = dateOrder(found, lines: lines, language: language, currencies: extraction.currencies)
-        extraction.dates = dateCandidates(lines, found: found, order: order, years: &extraction.printedYears)
+        extraction.dates = dateCandidates(
+            lines, found: found, order: order, years: &extraction.printedYears, contradicted: &extraction.yearsContradicted)
         extraction.unreadDates = unreadDates(lines)
         extraction.copyrightYear = lines.flatMap { ReceiptParser.copyrightYears($0.folded, today: today) }.max()
         extraction.dateOrderSettled = order.evidence != nil
@@ -60,8 +61,11 @@ extension ReceiptParser {
     }
 
     /// `years`: gains the year of every transaction date that is not an article code.
-    func dateCandidates(_ lines: [Line], found: [[DateReader.Found]], order: DateOrder, years: inout Set<Int>) -> [DateCandidate] {
+    func dateCandidates(
+        _ lines: [Line], found: [[DateReader.Found]], order: DateOrder, years: inout Set<Int>, contradicted: inout Set<CalendarDay>
+    ) -> [DateCandidate] {
         var out: [DateCandidate] = []
+        var printed: [PrintedDate] = []
         for (line, dates) in zip(lines, found) where !dates.isEmpty {
             let other = TextFolding.firstKeyword(in: line.folded, of: Keywords.otherDate)
             let issue = TextFolding.firstKeyword(in: line.folded, of: Keywords.issueDate)
@@ -102,13 +106,16 @@ extension ReceiptParser {
                     notes.append("keyword '\(issue)'")
                     checks.insert(.keyword(issue))
                 }
-                if other == nil && !code { years.insert(day.year) }
+                printed.append(
+                    PrintedDate(line: ReceiptParser.key(line.evidence), code: code, near: other.map { !Keywords.farDate.contains($0) } ?? false))
                 out.append(
                     Candidate(
                         value: day, role: other == nil ? .transaction : .other, score: max(DateWeights.floor, min(DateWeights.cap, score)),
                         evidence: line.evidence, checks: checks, notes: notes))
             }
         }
+        let misread = ReceiptParser.yearsAgainstOtherDates(&out, printed, contradicted: &contradicted)
+        for (i, p) in printed.enumerated() where out[i].role == .transaction && !p.code && !misread.contains(i) { years.insert(out[i].value.year) }
         // The same day read on several lines (a header and a footer) is surer.
         let counts = Dictionary(grouping: out, by: \.value).mapValues(\.count)
         for i in out.indices where (counts[out[i].value] ?? 0) > 1 && out[i].role == .transaction {
@@ -117,6 +124,55 @@ extension ReceiptParser {
             out[i].notes.append("printed \(counts[out[i].value]!)×")
         }
         return out
+    }
+
+    /// Where a date candidate was printed: its line, whether it is an article code, whether it is a due, delivery or
+    /// order date (another role whose year is the transaction's, give or take `nearDateSpan`).
+    struct PrintedDate {
+        let line: Int
+        let code: Bool
+        let near: Bool
+    }
+
+    /// A due, delivery or order date lies at most about a year from the transaction date (a service period of last
+    /// year, a due date next year), in days.
+    static let nearDateSpan = 400
+
+    /// A transaction date whose year the page's due, delivery and order dates contradict: they all print one other
+    /// year, one digit from its own (2013 for 2018, 2010 for 2019, 2027 for 2021: one of the two misread), no other
+    /// transaction date prints its year, and none of them lies within `nearDateSpan` of it. When one of them prints
+    /// the same day and month, the year is misread: the date in the page's year is added, at its score, and the
+    /// misread one falls by `DateWeights.yearContradicted` (it stays an alternate). Otherwise which year is right the
+    /// page does not say: the date joins `contradicted`, and the merge sends it to review. Validity, warranty and
+    /// print dates are not asked (`Keywords.farDate`); a year in an invoice number is no date. Returns the indices
+    /// of the dates found misread. `printed` is parallel to `out`.
+    static func yearsAgainstOtherDates(_ out: inout [DateCandidate], _ printed: [PrintedDate], contradicted: inout Set<CalendarDay>) -> Set<Int> {
+        let near = printed.indices.filter { printed[$0].near && !printed[$0].code }.map { out[$0].value }
+        let years = Set(near.map(\.year))
+        guard years.count == 1, let other = years.first else { return [] }
+        var misread: Set<Int> = []
+        for i in printed.indices where out[i].role == .transaction && !printed[i].code {
+            let day = out[i].value
+            guard DateReader.oneDigitApart(day.year, other) else { continue }
+            let confirmed = printed.indices.contains { j in
+                j != i && out[j].role == .transaction && !printed[j].code && printed[j].line != printed[i].line && out[j].value.year == day.year
+            }
+            if confirmed { continue }
+            if let same = near.first(where: { $0.month == day.month && $0.day == day.day }) {
+                var c = out[i]
+                out.append(
+                    Candidate(
+                        value: same, role: .transaction, score: c.score, evidence: c.evidence, checks: c.checks,
+                        notes: c.notes + ["year read \(day.year): the page's due and delivery dates are of \(other), one of them this day"]))
+                c.score = max(DateWeights.floor, c.score - DateWeights.yearContradicted)
+                c.notes.append("year \(day.year) against \(other) of the page's other dates: misread")
+                out[i] = c
+                misread.insert(i)
+            } else if near.allSatisfy({ abs($0.daysSince(day)) > nearDateSpan }) {
+                contradicted.insert(day)
+            }
+        }
+        return misread
     }
 
     /// Lines whose date shape reads as no plausible date, outside lines about other dates (due, valid until).
@@ -197,16 +253,18 @@ extension Extraction {
     /// settles for both.
     mutating func joinDateDoubts(_ other: Extraction) {
         printedYears.formUnion(other.printedYears)
+        yearsContradicted.formUnion(other.yearsContradicted)
         copyrightYear = [copyrightYear, other.copyrightYear].compactMap { $0 }.max()
         dateOrderSettled = dateOrderSettled || other.dateOrderSettled
         orderUnsettledDates = dateOrderSettled ? [] : orderUnsettledDates.union(other.orderUnsettledDates)
     }
 
     /// Whether the page itself doubts `day`, the date chosen: another year it prints in a date is one digit away
-    /// (one of the two is misread, "2016" for "2018"), the page's copyright year is later (a till does not print
+    /// (one of the two is misread, "2016" for "2018"), its due and delivery dates contradict its year
+    /// (`ReceiptParser.yearsAgainstOtherDates`), the page's copyright year is later (a till does not print
     /// a date before its own software), or its day and month fit either order and nothing settles which.
     func dateInDoubt(_ day: CalendarDay) -> Bool {
-        orderUnsettledDates.contains(day) || printedYears.contains { DateReader.oneDigitApart($0, day.year) }
+        orderUnsettledDates.contains(day) || yearsContradicted.contains(day) || printedYears.contains { DateReader.oneDigitApart($0, day.year) }
             || (copyrightYear ?? 0) > day.year
     }
 }

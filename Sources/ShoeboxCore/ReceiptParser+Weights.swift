@@ -44,6 +44,12 @@ extension ReceiptParser {
         static let roundedBelow = 0.1
         /// Cross-check: the total lines of two tax rates sum to this total ("Total 0% supplies", "Total 6% supplies").
         static let rateBandsSumToTotal = 0.1
+        /// Penalty: the total of one tax rate or code ("Total 0% supplies") on a page that prints another total below it
+        /// or labels one payable: that one is what the page comes to.
+        static let oneRatesTotal = 0.15
+        /// Cross-check: a total above less an adjustment (a negative line, a discount) gives this total
+        /// ("Total 0% supplies 39.01", "Total 6% supplies −18.80", "Total payable 20.21").
+        static let totalLessAdjustment = 0.1
         /// Cross-check: tendered − change = total.
         static let tenderedMinusChange = 0.12
         /// Penalty: a total that a later line and a rounding line turn into another total (not the amount paid).
@@ -160,6 +166,9 @@ extension ReceiptParser {
         static let cap = 0.99
         /// The same day printed on several lines.
         static let printedAgain = 0.05
+        /// Penalty: a year one digit from the year every due, delivery or order date of the page prints, the same day
+        /// and month printed among them: the year misread (`ReceiptParser.yearsAgainstOtherDates`).
+        static let yearContradicted = 0.3
     }
 
     /// Dates: what tells the printed date from a date-shaped code, and a date glued to its neighbours.

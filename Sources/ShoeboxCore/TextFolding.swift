@@ -141,9 +141,15 @@ enum Keywords {
     /// Words on the line of a date that is not the transaction date: due, delivery, order, validity, print.
     static let otherDate: KeywordList = [
         "due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid", "gultig", "expiry", "expires",
-        "exp", "ablauf", "liefer", "lieferdatum", "leistungsdatum", "leistungszeitraum", "delivery", "livraison", "entrega",
+        "exp", "ablauf", "liefer", "lieferdatum", "leistungsdatum", "leistungszeitraum", "delivery", "penghantaran", "livraison", "entrega",
         "bestellung", "order date", "commande", "pedido", "version", "stylesheet", "printed", "gedruckt", "skonto", "bis",
         "period", "zeitraum", "warranty", "garantie"
+    ]
+
+    /// Words of `otherDate` for a date that may lie years from the transaction date (validity, warranty, a print or
+    /// version date): unlike a due, delivery or order date, its year says nothing about the transaction's.
+    static let farDate: Set<String> = [
+        "valid", "gultig", "expiry", "expires", "exp", "ablauf", "version", "stylesheet", "printed", "gedruckt", "warranty", "garantie"
     ]
 
     /// Words naming the document whose number is the reference ("Rechnung", "Invoice", "Bon", …); compounds

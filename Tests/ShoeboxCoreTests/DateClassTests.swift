@@ -85,6 +85,72 @@ struct DateClassTests {
         #expect(ReceiptParser.copyrightYears("inv 2018", today: today).isEmpty)
     }
 
+    // MARK: 2b. A misread year that the page's other dates contradict
+
+    /// An invoice's date read with its year misread (2018 as 2013, 2018 as 2016), the page printing its year in its
+    /// delivery and due dates: the same day and month delivered in the year the other dates agree on is the date.
+    @Test(
+        arguments: [
+            (
+                [
+                    "ACME TRADING SDN BHD", "TAX INVOICE", "Invoice No: INV-2018-0042", "Invoice Date: 12/03/2013", "Delivery Date: 12/03/2018",
+                    "Due Date: 11/04/2018", "TOTAL RM 120.00"
+                ], "eng", "2018-03-12"
+            ),
+            (
+                [
+                    "Müller Handel GmbH", "Rechnung Nr. 4711", "Rechnungsdatum: 12.03.2016", "Lieferdatum: 12.03.2018",
+                    "Zahlbar bis 11.04.2018", "Gesamtbetrag 119,00 EUR"
+                ], "deu", "2018-03-12"
+            ),
+            (
+                [
+                    "KEDAI MAJU SDN BHD", "INVOIS CUKAI", "Tarikh: 05/11/2010", "Tarikh Akhir: 05/12/2019", "Tarikh Penghantaran: 05/11/2019",
+                    "JUMLAH RM 80.00"
+                ],
+                "msa", "2019-11-05"
+            )
+        ] as [([String], String, String)])
+    func theYearTheOtherDatesAgreeOnWins(lines: [String], language: String, day: String) {
+        let r = record(lines, language: language)
+        #expect(r.date?.iso == day)
+        #expect(r.alternates[.date]?.contains { $0.value != day } == true, "the misread date stays an alternate")
+    }
+
+    /// The same without the day printed again: which year is right the page does not say, so a person looks.
+    @Test(
+        arguments: [
+            (["ACME TRADING SDN BHD", "TAX INVOICE", "Invoice Date: 12/03/2013", "Due Date: 11/04/2018", "TOTAL RM 120.00"], "eng"),
+            (["Müller Handel GmbH", "Rechnung Nr. 4711", "Rechnungsdatum: 05.11.2010", "Fällig am 05.12.2019", "Gesamtbetrag 119,00 EUR"], "deu"),
+            (["KEDAI MAJU SDN BHD", "INVOIS CUKAI", "Tarikh: 05/11/2011", "Tarikh Akhir: 05/12/2017", "JUMLAH RM 80.00"], "msa")
+        ] as [([String], String)])
+    func aYearTheOtherDatesContradictGoesToReview(lines: [String], language: String) {
+        #expect(record(lines, language: language).reasons.contains(.ambiguous(.date)), "\(lines)")
+    }
+
+    /// Dates of another year that are normal: a due date next year, a warranty or validity years later, a service
+    /// period of last year, a year only in the invoice number.
+    @Test(
+        arguments: [
+            (["ACME TRADING SDN BHD", "Invoice Date: 20/12/2018", "Due Date: 19/01/2019", "TOTAL RM 120.00"], "eng", "2018-12-20"),
+            (["ACME TRADING SDN BHD", "Date: 12/03/2018", "Warranty until 12/03/2019", "TOTAL RM 120.00"], "eng", "2018-03-12"),
+            (["ACME TRADING SDN BHD", "Date: 12/03/2018", "Warranty expires 12/03/2021", "TOTAL RM 120.00"], "eng", "2018-03-12"),
+            (
+                ["Müller Handel GmbH", "Rechnungsdatum: 15.01.2019", "Leistungszeitraum 01.01.2018 - 31.12.2018", "Gesamtbetrag 119,00 EUR"], "deu",
+                "2019-01-15"
+            ),
+            (["ACME TRADING SDN BHD", "Invoice No: INV-2018-0042", "Invoice Date: 12/03/2013", "TOTAL RM 120.00"], "eng", "2013-03-12"),
+            (
+                ["ACME TRADING SDN BHD", "Invoice Date: 12/03/2018", "Order Date: 01/03/2018", "Due Date: 11/04/2018", "TOTAL RM 120.00"], "eng",
+                "2018-03-12"
+            )
+        ] as [([String], String, String)])
+    func otherDatesOfAnotherYearThatAreNormal(lines: [String], language: String, day: String) {
+        let r = record(lines, language: language)
+        #expect(r.date?.iso == day)
+        #expect(!r.reasons.contains(.ambiguous(.date)), "\(lines)")
+    }
+
     // MARK: 3. Day and month order
 
     @Test func dayFirstLanguagesAndCountriesReadTheDayFirst() {

@@ -192,6 +192,81 @@ struct TotalClassTests {
         #expect(b?.value.minorUnits == 1250)
     }
 
+    // MARK: 4. A tax rate's total is not the amount payable
+
+    /// The page with the lines at `lowRead` read at OCR confidence `confidence` (the rest at 95).
+    func fainter(_ lines: [String], lowRead: Set<Int>, confidence: Double) -> OCRPage {
+        let p = page(lines)
+        let relined = p.lines.enumerated().map { (i, l) in
+            lowRead.contains(i) ? OCRLine(words: l.words.map { OCRWord(text: $0.text, box: $0.box, confidence: confidence) }) : l
+        }
+        return OCRPage(pageNumber: p.pageNumber, width: p.width, height: p.height, dpi: p.dpi, source: p.source, lines: relined)
+    }
+
+    /// An adjustment note (goods returned) prints the total of each tax rate, one of them negative, and then what
+    /// is payable: the payable is the total, confirmed by the page's arithmetic (the rates' totals, or a total
+    /// less the adjustment, make it), even when its own words read faintly or its label is misread, and a rate's
+    /// total printed twice does not win by its second print.
+    @Test(
+        arguments: [
+            // Malaysian GST adjustment note: 0 % supplies + the negative 6 % supplies = payable; payable read faintly.
+            (
+                [
+                    "KILANG ROTI SDN BHD", "TAX INVOICE / ADJUSTMENT NOTE", "Date: 30/07/2017", "TOTAL 6% SUPPLIES (EXCL. GST): -17.73",
+                    "GST: -1.07", "TOTAL 6% SUPPLIES (INC. GST): -18.80", "TOTAL 0% SUPPLIES: 39.01", "TOTAL 0% SUPPLIES: 39.01",
+                    "TOTAL PAYABLE: 20.21"
+                ], 8, "eng", Int64(2021)
+            ),
+            // The same with the payable's label misread ("PAYABIE"): no strong label, but the arithmetic speaks.
+            (
+                [
+                    "KILANG ROTI SDN BHD", "TAX INVOICE / ADJUSTMENT NOTE", "Date: 30/07/2017", "TOTAL 6% SUPPLIES (INC. GST): -18.80",
+                    "TOTAL 0% SUPPLIES: 39.01", "TOTAL 0% SUPPLIES: 39.01", "TOTAL PAYABIE: 20.21"
+                ], -1, "eng", 2021
+            ),
+            // Tax codes instead of rates, and an adjustment line too large for a rounding.
+            (
+                [
+                    "KEDAI BEKALAN SDN BHD", "ADJUSTMENT NOTE", "Date: 02/05/2018", "TOTAL SR: 26.50", "TOTAL SR: 26.50",
+                    "ADJUSTMENT: -5.30", "TOTAL PAYABLE: 21.20"
+                ], 6, "eng", 2120
+            ),
+            // Malay: "Jumlah 0% bekalan" and "Jumlah perlu dibayar".
+            (
+                [
+                    "KILANG ROTI SDN BHD", "NOTA PELARASAN", "Tarikh: 30/07/2017", "JUMLAH 6% BEKALAN: -18.80", "JUMLAH 0% BEKALAN: 39.01",
+                    "JUMLAH 0% BEKALAN: 39.01", "JUMLAH PERLU DIBAYAR: 20.21"
+                ], 6, "msa", 2021
+            ),
+            // German: the 7 % sum printed twice, a return taken off, "Zu zahlen" read faintly.
+            (
+                [
+                    "Bäckerei Huber GmbH", "Korrekturbeleg", "Datum: 14.03.2018", "Summe 7 % 53,50", "Summe 7 % 53,50", "Retoure -10,70",
+                    "Zu zahlen 42,80"
+                ], 6, "deu", 4280
+            )
+        ] as [([String], Int, String, Int64)])
+    func thePayableBeatsARatesTotal(lines: [String], faint: Int, language: String, payable: Int64) {
+        let e = parser.parse(pages: [fainter(lines, lowRead: faint >= 0 ? [faint] : [], confidence: 40)], language: language)
+        let r = mergedRecord(e, language: language)
+        #expect(r.total?.minorUnits == payable, "\(lines)")
+        let chosen = e.amounts.filter { $0.score > 0 && $0.value.minorUnits == payable && !$0.computed }.max { $0.score < $1.score }
+        #expect(chosen?.arithmeticConfirmed == true, "\(chosen?.notes ?? [])")
+        #expect(!r.reasons.contains(.arithmeticMismatch))
+    }
+
+    /// A rate's total that is the only total, or whose label includes the tax ("Total Sales (Inclusive of GST) @6%"),
+    /// stays the total; two rates' totals still confirm a plain "Summe" below them.
+    @Test func aRatesTotalAloneOrInclusiveStaysTheTotal() {
+        #expect(best(["KEDAI SDN BHD", "TOTAL 6% SUPPLIES (INC. GST): 42.35", "CASH 50.00", "CHANGE 7.65"])?.value.minorUnits == 4235)
+        #expect(
+            best(["KEDAI SDN BHD", "Total Sales (Inclusive of GST) @6% 27.30", "Total Excl. GST 25.75", "GST @6% 1.55", "Total 27.30"])?.value
+                .minorUnits == 2730)
+        #expect(best(["Laden GmbH", "Summe 7 % 10,70", "Summe 19 % 23,80", "Summe 34,50"], language: "deu")?.value.minorUnits == 3450)
+        // A rounding that rounds: still a rounding, not an adjustment.
+        #expect(best(["KEDAI SDN BHD", "TOTAL 12.52", "ROUNDING ADJ -0.02", "TOTAL ROUNDED 12.50"])?.value.minorUnits == 1250)
+    }
+
     // MARK: Signs
 
     @Test func signsAsTillsPrintThem() {
