@@ -39,7 +39,7 @@ public struct ReadyDocument: Sendable {
     }
 
     /// The file with its other sources, read now, and the currency its folder is said to be in.
-    public init(reading source: SourceFile, today: CalendarDay, declared: DeclaredCurrencies) {
+    public init(reading source: SourceFile, today: CalendarDay, declared: DeclaredCurrencies = DeclaredCurrencies(pipeline: nil)) {
         var other = IntakeStage.otherSources(of: source, today: today)
         other.declaredCurrency = declared.of(source.folder)
         self.init(source: source, other: other)
@@ -91,7 +91,7 @@ extension PipelineRunner {
         // The currency each folder is said to be in, read once; a settings file that cannot be used is named.
         let declared = DeclaredCurrencies(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
         var route = try beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing, declared: declared)
-        for u in declared.unusable { progress(.note("\(u); its currency is not used (export refuses the file until it is fixed)")) }
+        route.unusable(declared.unusable)
         // The documents that crashed an earlier run are failed by name at intake; this run notes its own.
         let crashed = CrashNotes.load(outputDirectory: outputDirectory)
         CrashNotes.install(outputDirectory: outputDirectory)

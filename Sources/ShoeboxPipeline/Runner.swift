@@ -15,6 +15,8 @@ public struct RunSummary: Sendable {
     public var reviews: [DocumentRecord] = []
     /// Folders under the scan root that could not be listed: their files were not found (the run exits 1).
     public var unreadableFolders: [(path: String, reason: String)] = []
+    /// Folders' settings files that could not be used (`DeclaredCurrencies.unusable`): their currency was not used.
+    public var unusableSettings: [FolderSettings.Unusable] = []
 }
 
 /// What a run reports as it goes, on the thread that called `run` (the store writer).

@@ -284,7 +284,9 @@ struct RouteStage {
                 // The sidecar the record was judged with; for an outcome made without reading one (a copy of other bytes,
                 // a file that failed before), the sidecar beside it now.
                 let sidecar = outcome.sidecarDigest ?? IntakeStage.sidecarDigest(ofFileAt: rootPath + "/" + outcome.record.source)
-                try store.save(outcome, root: rootPath, runID: runID, settings: PipelineRunner.settings(settings(outcome.kind, outcome.record.folder), sidecar: sidecar))
+                try store.save(
+                    outcome, root: rootPath, runID: runID,
+                    settings: PipelineRunner.settings(settings(outcome.kind, outcome.record.folder), sidecar: sidecar))
             }
         }
         let r = outcome.record
@@ -302,6 +304,9 @@ struct RouteStage {
         summary.found = listing.paths.count
         summary.unreadableFolders = listing.unreadableFolders
     }
+
+    /// Folders' settings files that could not be used, for the summary.
+    mutating func unusable(_ settings: [FolderSettings.Unusable]) { summary.unusableSettings = settings }
 
     /// Files intake found nothing to do for (read before under the same settings, or failed alike).
     mutating func skip(_ count: Int) { summary.skipped += count }

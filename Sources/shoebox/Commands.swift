@@ -75,6 +75,9 @@ enum RunCommand {
                 "  unreadable folder  \(StoredPath.shown(folder)): \(reason.lowercased()); the files in it were not found. "
                     + "Give the user running Shoebox read and search access (for example `chmod a+rx`) and run again.")
         }
+        for u in summary.unusableSettings {
+            print("  unusable settings  \(StoredPath.shown(u.reason)); its currency was not used. Fix the file (export refuses it until then).")
+        }
         print("records: \(out)/records.jsonl   review queue: \(out)/review/queue.jsonl")
         if let problem = progress.logProblem { throw PipelineError(code: .store, message: problem) }
         return summary.failures.isEmpty && summary.unreadableFolders.isEmpty ? ExitCode.success : ExitCode.finishedWithFailures
