@@ -21,8 +21,9 @@ enum Help {
         options:
           -h, --help       show help (also after any command: shoebox run --help)
           --version        print the versions of Shoebox and the libraries it runs on, whether its
-                           tesseract patches are in effect, and whether the second reader is installed
-                           and usable (if not, which part and why)
+                           tesseract patches are in effect, whether the second reader is installed
+                           and usable (if not, which part and why), and the cut of P the default
+                           acceptPrecision stands for by the trust model's cross-validated curve
 
         environment:
           TESSDATA_PREFIX  tesseract's language data (default /usr/share/tesseract-ocr/5/tessdata)
@@ -319,7 +320,8 @@ enum Help {
         A text cell over 32,767 characters (a spreadsheet's limit) is cut and ends in "…[truncated]".
 
         Categories come only from what you set: a folder's .shoebox.json in the scans folder
-        ({"defaultCategory": "work trip", "categories": ["work trip", "medical"]}) and keyword rules in the
+        ({"defaultCategory": "work trip", "categories": ["work trip", "medical"], "currency": "EUR"}; `run`
+        reads its currency: an inferred currency that is the folder's is no review reason) and keyword rules in the
         pipeline file ("categoryRules": [{"keyword": "apotheke", "category": "medical"}]).
 
           --out DIR          output folder of `shoebox run` (default ./shoebox-out)
@@ -370,7 +372,7 @@ enum Help {
 
     static let regress = """
         usage: shoebox regress DIR [--scans SCANDIR] [--report FILE] [--baseline FILE] [--ocr-cache DIR]
-                                   [--folds N] [--fit FILE] [--trust-rows FILE]
+                                   [--folds N] [--fit FILE] [--trust-rows FILE] [--folders FILE]
                                    [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
 
         Runs the pipeline on every document in DIR that has expected values and prints, per field, how
@@ -393,11 +395,16 @@ enum Help {
           --folds N          cross-validate the trust model over N folds (2…20; fixed by each document's
                              path): each document's P(right) per field comes from a model fitted on the
                              other folds only. Prints per field the reliability table (predicted against
-                             observed), the expected calibration error, and the auto-accepted share and
-                             its precision at several acceptPrecision settings; the report and the
-                             baseline hold them
-          --fit FILE         fit the trust model on every document and write it to FILE (make calibrate
-                             writes Sources/ShoeboxCore/calibration.json, which the build embeds)
+                             observed), the expected calibration error, the auto-accepted share and
+                             its precision at each cut of P(total, date and currency all right), and the
+                             cut the pipeline's acceptPrecision stands for (the lowest whose accepted set,
+                             of at least 1/(1 - acceptPrecision) records, was that precise; when none is,
+                             it says so); the report and the baseline hold them
+          --fit FILE         fit the trust model on every document and write it to FILE, with --folds
+                             its cross-validated accept curve too (make calibrate writes
+                             Sources/ShoeboxCore/calibration.json, which the build embeds)
+          --folders FILE     per folder, what its .shoebox.json would say ({"sroie": {"currency": "MYR"}}),
+                             for folders not yours to write in; each folder's own file is read otherwise
           --trust-rows FILE  write per document what the trust model reads (features, right or not,
                              the other reasons) as JSON, to study other models or policies
           --quiet            leave out the list of wrong fields
