@@ -24,7 +24,9 @@ import Foundation
 extension RecordMerger {
     /// Reasons a run adds after the merge and the memory (Duplicates, a charge after a cancellation): kept when a record is
     /// judged again.
-    public static func addedAfterMerge(_ r: ReviewReason) -> Bool { r == .possibleDuplicate || r == .sameBytes || r == .chargedAfterCancellation }
+    public static func addedAfterMerge(_ r: ReviewReason) -> Bool {
+        ReviewReason.namingAnother.contains(r) || r == .sameBytes || r == .chargedAfterCancellation
+    }
 
     /// `reasons` with `reason` added once, at the end.
     public static func addingReason(_ reason: ReviewReason, to reasons: [ReviewReason]) -> [ReviewReason] { unique(reasons + [reason]) }

@@ -12,7 +12,8 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
         case reject
         /// A duplicate of another record, confirmed: never exported.
         case duplicate
-        /// Not a duplicate after all: the `possible-duplicate` reason is cleared.
+        /// Not a duplicate after all: the reason that named the other record (`possible-duplicate`,
+        /// `same-paper-reads-differently`, `e-invoice-reissued`) is cleared.
         case notDuplicate = "not-duplicate"
         /// A deadline met (paid, answered, returned): `value` names its kind; it leaves the calendar on the next export.
         case settle
@@ -416,7 +417,7 @@ public enum Review {
                 r.status = .duplicate
                 r.reviewedBy = "person"
             case .notDuplicate:
-                r.reasons.removeAll { $0 == .possibleDuplicate }
+                r.reasons.removeAll { ReviewReason.namingAnother.contains($0) }
                 r.duplicateOf = nil
             case .settle:
                 guard let v = d.value, let kind = Deadline.Kind(rawValue: v), !r.settledDeadlines.contains(kind) else { continue }

@@ -27,8 +27,15 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     case longDocument
     /// A sidecar that does not validate.
     case sidecarInvalid
-    /// Another record looks like the same purchase.
+    /// Another record looks like the same purchase: the same total, day and seller, as far as both read them
+    /// (`DuplicateRules`). `duplicateOf` names it.
     case possibleDuplicate
+    /// The page image and the printed numbers say the same paper as another record, but the total, day or seller
+    /// read differ: one of the two was read wrong. `duplicateOf` names the other.
+    case samePaperReadsDifferently
+    /// An e-invoice with the same seller and invoice number as another and another total: a correction or a
+    /// reissue; a person keeps one. `duplicateOf` names the other.
+    case eInvoiceReissued
     /// The same bytes as a document already in the store.
     case sameBytes
     /// An e-invoice's XML whose sums its own figures do not give (`EInvoice.problems()`).
@@ -67,6 +74,8 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .longDocument: "long-document"
         case .sidecarInvalid: "sidecar-invalid"
         case .possibleDuplicate: "possible-duplicate"
+        case .samePaperReadsDifferently: "same-paper-reads-differently"
+        case .eInvoiceReissued: "e-invoice-reissued"
         case .sameBytes: "same-bytes"
         case .eInvoiceInconsistent: "e-invoice-inconsistent"
         case .eInvoiceDisagreesWithPage: "e-invoice-page-disagrees"
@@ -83,8 +92,8 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
 
     static let simple: [ReviewReason] = [
         .arithmeticMismatch, .lowOCRConfidence, .currencyInferred, .sourcesDisagree, .notAPurchase, .longDocument, .sidecarInvalid,
-        .possibleDuplicate, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage, .eInvoiceUnreadable, .eInvoiceValueOutOfRange,
-        .eInvoiceAttachmentsDisagree,
+        .possibleDuplicate, .samePaperReadsDifferently, .eInvoiceReissued, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage,
+        .eInvoiceUnreadable, .eInvoiceValueOutOfRange, .eInvoiceAttachmentsDisagree,
         .chargedAfterCancellation, .documentKindDisagrees
     ]
     static let byCode: [String: ReviewReason] = {
@@ -100,6 +109,9 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     init(code: String) {
         self = ReviewReason.byCode[code] ?? .other(code)
     }
+
+    /// The reasons that name another record (`duplicateOf`): what the duplicate stage adds, and `not-duplicate` clears.
+    public static let namingAnother: [ReviewReason] = [.possibleDuplicate, .samePaperReadsDifferently, .eInvoiceReissued]
 
     /// The field the reason is about, for the per-field reasons.
     public var field: Field? {

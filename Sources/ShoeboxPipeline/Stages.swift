@@ -201,7 +201,8 @@ public struct MergeStage: Sendable {
 }
 
 /// Duplicates: an accepted or review record that looks like one kept earlier (in this run or an earlier one,
-/// in any folder) goes to review as possible-duplicate, naming the other and why (`DuplicateRules`).
+/// in any folder) goes to review as possible-duplicate (or same-paper-reads-differently, e-invoice-reissued),
+/// naming the other and why (`DuplicateRules`).
 ///
 /// A store judged again ends as a fresh run over its files would: a record this run judges again is no one's
 /// original until it is judged (a fresh run judges the documents before it without it), its stored record is
@@ -240,12 +241,12 @@ struct DuplicateStage {
         guard outcome.record.status == .accepted || outcome.record.status == .review else { return (outcome, nil) }
         var note: String?
         let entry = DuplicateRules.Entry(outcome.record, fingerprint: outcome.fingerprint, firstPageText: outcome.pages.first?.text)
-        if let (other, why) = cpu.measure("duplicates", { rules.match(entry, in: earlier.filter { !names($0.source, source) }) }) {
+        if let suspect = cpu.measure("duplicates", { rules.match(entry, in: earlier.filter { !names($0.source, source) }) }) {
             outcome.record.status = .review
             outcome.record.reviewedBy = nil
-            outcome.record.duplicateOf = other
-            outcome.record.reasons.append(.possibleDuplicate)
-            note = "\(outcome.record.source) may duplicate \(other): \(why)"
+            outcome.record.duplicateOf = suspect.source
+            outcome.record.reasons.append(suspect.reason)
+            note = suspect.sentence(for: outcome.record.source)
         }
         earlier.append(entry)
         return (outcome, note)

@@ -179,9 +179,13 @@ function show(r) {
     alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null,
     deadlineList(r), el("div", { id: "series" }));
   // A suspected duplicate: its original's first page beside it, to compare at a glance (d: a duplicate, n: not).
+  // The same paper read otherwise and a reissued e-invoice name the other record too, each in its own words.
+  const reasons = r.reasons || [];
+  const other = reasons.includes("e-invoice-reissued") ? "the same seller and invoice number, another total"
+    : reasons.includes("same-paper-reads-differently") ? "the same paper, read otherwise" : "the original";
   const pages = r.duplicateOf
     ? el("div", { class: "pair" }, pageView(r), el("div", { class: "page original" },
-      el("div", { class: "tools" }, `the original: ${r.duplicateOf}`),
+      el("div", { class: "tools" }, `${other}: ${r.duplicateOf}`),
       el("div", { class: "view" }, el("div", { class: "sheet" },
         el("img", { alt: `the original ${r.duplicateOf}`, src: "/api/page?" + new URLSearchParams({ source: r.duplicateOf, page: 1 }) })))))
     : pageView(r);

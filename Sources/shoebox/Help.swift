@@ -62,8 +62,11 @@ enum Help {
         review (sources-disagree; a kind the page contradicts: document-kind-disagrees). A sidecar written,
         changed or removed after a run has its record judged again on the next run.
         Copies of a document already in the store are kept as duplicates (same bytes) or sent to review as
-        possible duplicates (same paper scanned again, or the same purchase), naming the other record. A
-        same-bytes duplicate is read as a document of its own once its original changes or goes away.
+        possible duplicates (possible-duplicate: same paper scanned again, or the same purchase; never
+        another total, day or seller), naming the other record; so are the same paper read with another
+        total, day or seller (same-paper-reads-differently) and an e-invoice of the same seller and number
+        with another total (e-invoice-reissued). A same-bytes duplicate is read as a document of its own
+        once its original changes or goes away.
 
         E-invoices are read from their XML: a standalone CII, ZUGFeRD 1.0 or UBL invoice (XRechnung, Peppol),
         and the invoice XML attached to a ZUGFeRD / Factur-X PDF, checked against its own arithmetic and
@@ -250,7 +253,8 @@ enum Help {
                        --today; no control characters (NUL, ESC, line breaks); a merchant at most 200
                        characters, a referenceNumber, paymentMethod or category 100, a note 1,000
           r            reject: not a purchase (never exported)
-          d / n        confirm it is a duplicate (never exported) / it is not a duplicate
+          d / n        confirm it is a duplicate (never exported) / it is not a duplicate (of the record
+                       it names: possible-duplicate, same-paper-reads-differently, e-invoice-reissued)
           x            an expense without a receipt: asks its folder, date, merchant, total with its
                        currency, category and note, checks them as edits, and saves it accepted
           t [KIND]     settle a deadline (paid, answered, returned): payment, return-window, warranty,

@@ -483,7 +483,9 @@ final class ReviewSession {
         say(
             "[\(position)/\(count)] \(r.source)   folder: \(r.folder.isEmpty ? "(top)" : r.folder)\(r.documentKind.map { "   kind: \($0.rawValue)" } ?? "")"
         )
-        say("reasons: \(r.reasons.map(\.code).joined(separator: ", "))\(r.duplicateOf.map { " (possible duplicate of \($0))" } ?? "")")
+        say(
+            "reasons: \(r.reasons.map(\.code).joined(separator: ", "))\(r.duplicateOf.map { " (\(DuplicateRules.naming($0, reasons: r.reasons)))" } ?? "")"
+        )
         let values: [(Field, String?)] =
             [
                 (.merchant, r.merchant), (.date, r.date?.iso), (.total, r.total?.decimalString),
