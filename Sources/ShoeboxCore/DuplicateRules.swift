@@ -200,7 +200,6 @@ public struct DuplicateRules: Sendable {
                 return found(1, "the same seller, invoice number and total")
             }
         }
-        if DuplicateRules.timesDiffer(a.times, b.times) { return nil }
         let sameDay = a.date != nil && a.date == b.date
         let dayDiffers = a.date != nil && b.date != nil && !sameDay
         let sellerDiffers = DuplicateRules.sellersDiffer(a, b)
@@ -231,12 +230,24 @@ public struct DuplicateRules: Sendable {
             }
         }
         // One value read otherwise on the same paper is a misreading; two (another total and day of a slip of the same
-        // layout) are more often another purchase.
-        let differ = [(totalDiffers, "total"), (dayDiffers, "date"), (sellerDiffers, "seller")].filter(\.0).map(\.1)
-        if firmImage && sameNumbers && differ.count == 1 {
+        // layout, or another day and time) are more often another purchase. A total or a date misread differs from the
+        // other in one digit; more is another purchase (a canteen's same meal on another day). Pages that print other
+        // times of day (beyond one digit read otherwise) are two receipts.
+        let timeDiffers = !a.times.isEmpty && !b.times.isEmpty && a.times.isDisjoint(with: b.times)
+        let differ = [(totalDiffers, "total"), (dayDiffers, "date"), (sellerDiffers, "seller"), (timeDiffers, "time")].filter(\.0).map(\.1)
+        let oneDigit =
+            (!totalDiffers || DuplicateRules.oneDigitApart(a.total?.decimalString, b.total?.decimalString))
+            && (!dayDiffers || DuplicateRules.oneDigitApart(a.date?.iso, b.date?.iso))
+        if firmImage && sameNumbers && differ.count == 1 && oneDigit && !DuplicateRules.timesDiffer(a.times, b.times) {
             return found(7, "the same page image and printed numbers, another \(differ[0]) read", .samePaperReadsDifferently)
         }
         return nil
+    }
+
+    /// Whether two readings of one length differ in one character: "8.70" and "3.70", "2017-05-22" and "2017-08-22".
+    static func oneDigitApart(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b, a.count == b.count else { return false }
+        return zip(a, b).filter { $0 != $1 }.count == 1
     }
 
     /// Whether two pages print times of day and none of one page's is another's, allowing one digit read wrong: two
