@@ -25,10 +25,13 @@
 /// 5. **the same merchant and total within the date window** (`duplicateWindowHours`, default 48 h);
 /// 6. **an e-invoice reissued** (`e-invoice-reissued`): the same seller and invoice number with another total,
 ///    a correction or a reissue: a person keeps one;
-/// 7. **the same paper read otherwise** (`same-paper-reads-differently`): the image (within `sameThreshold`) and
-///    the printed numbers (`sameNumbersShare`) both say the same paper, but the total, day or seller read differ.
+/// 7. **the same paper read otherwise** (`same-paper-reads-differently`): the image firmly (within
+///    `readOtherwiseDistance`, or `looseImageDistance` with the same date and total) and the printed numbers
+///    (`sameNumbersShare`) both say the same paper, but one of the total, day, seller or time of day read differs
+///    (a total or day by one digit), and the pages print no clearly other times. Two values read otherwise on a
+///    slip of the same layout are more often another purchase (a canteen's same meal on another day).
 /// Rules 2 and 3 ask the day read to be the same (a re-scan reads the same date), rules 4 and 5 within the
-/// window; all of 2–5 ask the total and the seller not to differ.
+/// window; all of 2–5 ask the total (its amount: a currency is often inferred) and the seller not to differ.
 public struct DuplicateRules: Sendable {
     /// The date window in whole days either way.
     let windowDays: Int
