@@ -25,10 +25,13 @@
 /// 5. **the same merchant and total within the date window** (`duplicateWindowHours`, default 48 h);
 /// 6. **an e-invoice reissued** (`e-invoice-reissued`): the same seller and invoice number with another total,
 ///    a correction or a reissue: a person keeps one;
-/// 7. **the same paper read otherwise** (`same-paper-reads-differently`): the image (within `sameThreshold`) and
-///    the printed numbers (`sameNumbersShare`) both say the same paper, but the total, day or seller read differ.
+/// 7. **the same paper read otherwise** (`same-paper-reads-differently`): the image firmly (within
+///    `readOtherwiseDistance`, or `looseImageDistance` with the same date and total) and the printed numbers
+///    (`sameNumbersShare`) both say the same paper, but one of the total, day, seller or time of day read differs
+///    (a total or day by one digit), and the pages print no clearly other times. Two values read otherwise on a
+///    slip of the same layout are more often another purchase (a canteen's same meal on another day).
 /// Rules 2 and 3 ask the day read to be the same (a re-scan reads the same date), rules 4 and 5 within the
-/// window; all of 2–5 ask the total and the seller not to differ.
+/// window; all of 2–5 ask the total (its amount: a currency is often inferred) and the seller not to differ.
 public struct DuplicateRules: Sendable {
     /// The date window in whole days either way.
     let windowDays: Int
@@ -200,7 +203,6 @@ public struct DuplicateRules: Sendable {
                 return found(1, "the same seller, invoice number and total")
             }
         }
-        if DuplicateRules.timesDiffer(a.times, b.times) { return nil }
         let sameDay = a.date != nil && a.date == b.date
         let dayDiffers = a.date != nil && b.date != nil && !sameDay
         let sellerDiffers = DuplicateRules.sellersDiffer(a, b)
@@ -231,12 +233,24 @@ public struct DuplicateRules: Sendable {
             }
         }
         // One value read otherwise on the same paper is a misreading; two (another total and day of a slip of the same
-        // layout) are more often another purchase.
-        let differ = [(totalDiffers, "total"), (dayDiffers, "date"), (sellerDiffers, "seller")].filter(\.0).map(\.1)
-        if firmImage && sameNumbers && differ.count == 1 {
+        // layout, or another day and time) are more often another purchase. A total or a date misread differs from the
+        // other in one digit; more is another purchase (a canteen's same meal on another day). Pages that print other
+        // times of day (beyond one digit read otherwise) are two receipts.
+        let timeDiffers = !a.times.isEmpty && !b.times.isEmpty && a.times.isDisjoint(with: b.times)
+        let differ = [(totalDiffers, "total"), (dayDiffers, "date"), (sellerDiffers, "seller"), (timeDiffers, "time")].filter(\.0).map(\.1)
+        let oneDigit =
+            (!totalDiffers || DuplicateRules.oneDigitApart(a.total?.decimalString, b.total?.decimalString))
+            && (!dayDiffers || DuplicateRules.oneDigitApart(a.date?.iso, b.date?.iso))
+        if firmImage && sameNumbers && differ.count == 1 && oneDigit && !DuplicateRules.timesDiffer(a.times, b.times) {
             return found(7, "the same page image and printed numbers, another \(differ[0]) read", .samePaperReadsDifferently)
         }
         return nil
+    }
+
+    /// Whether two readings of one length differ in one character: "8.70" and "3.70", "2017-05-22" and "2017-08-22".
+    static func oneDigitApart(_ a: String?, _ b: String?) -> Bool {
+        guard let a, let b, a.count == b.count else { return false }
+        return zip(a, b).filter { $0 != $1 }.count == 1
     }
 
     /// Whether two pages print times of day and none of one page's is another's, allowing one digit read wrong: two
