@@ -71,7 +71,11 @@ extension DocumentRecord {
         r.deadlines = result.deadlines
         // The invoice's due day, read from its terms, is the due date the exports show.
         r.dueDate = facts.statedDueDate ?? result.deadlines.first(where: { $0.kind == .payment })?.day
-        let problems = result.problems.map { ReviewReason(code: $0.code) }
+        // An e-invoice states its dates exactly: a due day before its date is the invoice's own statement (a final
+        // invoice listing the due days of instalments already billed), not a misread date, and it is shown as stated
+        // (overdue). Any other source's is a misreading to check.
+        let exact = evidence[.date]?.source == .eInvoice
+        let problems = result.problems.filter { !(exact && $0 == .dueDateBeforeDocument) }.map { ReviewReason(code: $0.code) }
         let deadlineCodes = Set(DeadlineProblem.allCases.map(\.code))
         if sendProblemsToReview {
             guard !problems.isEmpty else { return r }

@@ -116,6 +116,27 @@ struct EInvoiceTests {
         #expect(r.tax.map(\.basis) == [EInvoiceTests.m("100.00"), EInvoiceTests.m("50.00")])
     }
 
+    /// A final invoice whose XML states due days before its issue date (the instalments already billed): its dates are
+    /// exact, so that is the invoice's own statement, not a misread date: accepted, the deadline shown as stated. The same
+    /// dates read from a page are a misreading to check (`due-date-before-document`).
+    @Test func anEInvoicesDueDayBeforeItsDateIsItsOwnStatement() {
+        var e = EInvoiceTests.invoice()
+        e.issueDate = CalendarDay(year: 2025, month: 6, day: 30)
+        e.dueDate = CalendarDay(year: 2025, month: 6, day: 20)
+        let merged = EInvoiceTests.merger.merge(
+            eInvoice: e, pageRecord: nil, page: nil, source: EInvoiceTests.source, other: OtherSources(),
+            today: CalendarDay(year: 2026, month: 12, day: 3)!)
+        let r = EInvoiceTests.merger.withDeadlines(merged, extraction: nil, sidecar: nil, presets: DeadlinePresets())
+        #expect(r.status == .accepted, "\(r.reasons)")
+        #expect(r.dueDate == CalendarDay(year: 2025, month: 6, day: 20))
+        #expect(r.deadlines.contains { $0.kind == .payment && $0.day == CalendarDay(year: 2025, month: 6, day: 20) })
+        // A person's date (or a page's) makes the same due day a problem again.
+        var edited = r
+        edited.evidence[.date]?.source = .person
+        let recounted = edited.recountingDeadlines(sendProblemsToReview: true)
+        #expect(recounted.status == .review && recounted.reasons.map(\.code).contains("due-date-before-document"))
+    }
+
     @Test func aCreditNoteStoresItsAmountsNegatedWhateverSignTheXMLWrites() {
         var e = EInvoiceTests.invoice()
         e.typeCode = "381"
