@@ -403,7 +403,7 @@ public struct RecordMerger: Sendable {
     /// A value another source states alike (a sidecar, the file name, the merchant memory; the second reader is part of
     /// reading the page, not another source): the rules' own floor (`acceptThreshold` on the rule score) is not asked
     /// of it. The calibrated gate still is, with the raised probability.
-    static func confirmedElsewhere(_ e: FieldEvidence?) -> Bool { e?.confirmedBy.contains { $0 != .secondReader } ?? false }
+    public static func confirmedElsewhere(_ e: FieldEvidence?) -> Bool { e?.confirmedBy.contains { $0 != .secondReader } ?? false }
 
     /// A probability raised by an independent source that states the same value (a sidecar, the file name): the
     /// chance both are wrong alike is taken as a tenth of the document's alone. Not calibrated: the devset has no

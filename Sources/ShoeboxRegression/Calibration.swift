@@ -39,7 +39,11 @@ public struct TrustRow: Sendable {
         features = record.trust
         self.right = right
         fixedConfidence = record.confidence.filter { record.trust[$0.key] == nil }
-        ruleConfidence = record.trust.mapValues(\.ruleConfidence).merging(fixedConfidence) { a, _ in a }
+        var rules = record.trust.mapValues(\.ruleConfidence).merging(fixedConfidence) { a, _ in a }
+        // A value another source states alike (the folder's currency, a sidecar, the memory) is not held by the rules'
+        // floor, as in the pipeline (`RecordMerger.confirmedElsewhere`).
+        for f in rules.keys where RecordMerger.confirmedElsewhere(record.evidence[f]) { rules[f] = 1 }
+        ruleConfidence = rules
         otherReasons = record.reasons.filter { if case .lowConfidence = $0 { false } else { true } }
         judged = record.status == .accepted || record.status == .review
         self.totalAndDateRight = totalAndDateRight

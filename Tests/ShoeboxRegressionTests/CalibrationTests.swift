@@ -59,6 +59,28 @@ struct CalibrationTests {
         #expect(features?["total.arithmetic"] == 1 && features?["currency.explicit"] == 1 && features?["date.keyword"] == 1)
     }
 
+    /// The rules' floor as the pipeline asks it: a value another source states alike (here the folder's currency) is not
+    /// held by its rule score, so the curve counts the record the pipeline would accept.
+    @Test func aValueConfirmedElsewhereIsNotHeldByTheRulesFloor() {
+        var record = DocumentRecord(source: "a.jpg", folder: "", sha256: "x", status: .review)
+        record.trust[.total] = TrustFeatures(["score": 1, "ocr": 1])
+        record.trust[.date] = TrustFeatures(["score": 1, "ocr": 1])
+        record.trust[.currency] = TrustFeatures(["score": 0.4, "ocr": 1])
+        record.evidence[.currency] = FieldEvidence(source: .document)
+        let gate = RulesGate(requiredFields: [.total, .date, .currency], acceptThreshold: 0.6)
+        func row() -> TrustRow {
+            TrustRow(
+                RegressionCase(document: "a.jpg", expected: [:], format: "sroie"), record: record,
+                right: [.total: true, .date: true, .currency: true], totalAndDateRight: true)
+        }
+        #expect(!gate.passes(row()))
+        record.evidence[.currency]?.confirmedBy = [.folder]
+        #expect(gate.passes(row()))
+        // The second reader is part of reading the page, not another source.
+        record.evidence[.currency]?.confirmedBy = [.secondReader]
+        #expect(!gate.passes(row()))
+    }
+
     @Test func foldsAreFixedByThePath() {
         #expect(TrustRow.fold(of: "sroie/X51005200931.jpg", folds: 5) == TrustRow.fold(of: "sroie/X51005200931.jpg", folds: 5))
         let counts = Dictionary(grouping: (0..<1000).map { TrustRow.fold(of: "doc\($0).jpg", folds: 5) }, by: { $0 }).mapValues(\.count)
