@@ -333,6 +333,8 @@ struct HandEntryEndToEndTests {
         try FileManager.default.createDirectory(at: office, withIntermediateDirectories: true)
         try FileManager.default.copyItem(
             at: fixtures.appendingPathComponent("sample-scans/office-supplies/scan_0007.png"), to: office.appendingPathComponent("scan_0007.png"))
+        // A sidecar that disagrees keeps the scan in review whatever the gate says: the terminal's queue is not empty.
+        try Data(#"{"total": "999.99"}"#.utf8).write(to: office.appendingPathComponent("scan_0007.png.json"))
         let out = work.appendingPathComponent("out").path
         #expect(try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out, "--today", today]).code == 0)
 
