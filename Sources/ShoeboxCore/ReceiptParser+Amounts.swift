@@ -127,7 +127,10 @@ extension ReceiptParser {
                 checks.insert(.keyword(k))
                 label = above
             }
-            if role == .total && ReceiptParser.namesOneRate(label) {
+            // "Total 6% supplies (Inc. GST)" reads as a tax line for its "GST": a rate's total all the same (an
+            // adjustment note's negative one adjusts the payable, `TotalScoring.adjustments`), its label on the line
+            // above too.
+            if role == .total || (role == .tax && Keywords.total.any(in: label)), ReceiptParser.namesOneRate(label) {
                 checks.insert(.rateBand)
             }
             pendingRole = nil
@@ -604,13 +607,16 @@ extension ReceiptParser {
         /// A total line of one tax rate or code (`Check.rateBand`) on a page with another positive total that is no
         /// rate's total and stands below it or is labelled as what is payable ("Total payable", "Zu zahlen",
         /// "Jumlah perlu dibayar"): that one is the grand total. Printed twice, the rate's total is no surer.
+        /// On an adjustment note whose returns outweigh its sales what is payable is negative ("Total payable: -1.73"):
+        /// labelled so, it is the grand total too (a negative total with a weak label may be a rate's or a return's).
         func oneRatesTotalBesideTheGrandTotal(_ c: AmountCandidate) -> Bool {
             guard c.checks.contains(.rateBand), let line = c.evidence.map(ReceiptParser.key) else { return false }
             return totals.contains { t in
-                guard t.value.minorUnits > 0, !t.checks.contains(.rateBand), let tl = t.evidence.map(ReceiptParser.key), tl != line else {
+                guard t.value.minorUnits != 0, !t.checks.contains(.rateBand), let tl = t.evidence.map(ReceiptParser.key), tl != line else {
                     return false
                 }
-                return tl > line || TotalScoring.keywordStrength(t).strong
+                let strong = TotalScoring.keywordStrength(t).strong
+                return t.value.minorUnits > 0 ? tl > line || strong : strong
             }
         }
 
