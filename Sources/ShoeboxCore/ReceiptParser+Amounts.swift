@@ -36,10 +36,28 @@ extension ReceiptParser {
     /// (inclusive GST) RM 11.50"): without it the line reads as a tax line or an item. Only the first word of the
     /// line, where a total's label stands; a word that is "total" spelt right is found by the keyword list.
     static func misreadTotalWord(_ folded: String) -> String? {
-        guard let first = folded.split(separator: " ").first else { return nil }
+        let tokens = folded.split(separator: " ")
+        guard let first = tokens.first else { return nil }
         let word = Array(first.drop { $0 == "|" || $0 == "'" }.prefix { $0 != ":" && $0 != "." && $0 != "(" })
-        guard word.count == 5, String(word) != "total", zip(word, totalLookalikes).allSatisfy({ $1.contains($0) }) else { return nil }
-        return "total (read '\(String(word))')"
+        if word.count == 5, String(word) != "total", zip(word, totalLookalikes).allSatisfy({ $1.contains($0) }) {
+            return "total (read '\(String(word))')"
+        }
+        return splitTotalWord(tokens)
+    }
+
+    /// The first word of the line with its last letter split off into a word of its own, the way OCR splits
+    /// widely spaced print ("Tota | RM7.00", "Tota 1 M7.00", "Summ e 7,00", "Jumla h RM7.00"): joined, a total word
+    /// of the keyword list, or "tota" and a letter OCR reads for the "l" ("|", "1", "]"). The split-off letter may be
+    /// followed by ":" ("Tota l: 7.00").
+    static func splitTotalWord(_ tokens: [Substring]) -> String? {
+        guard tokens.count >= 2 else { return nil }
+        let head = tokens[0].drop { $0 == "|" || $0 == "'" }
+        let tail = tokens[1].hasSuffix(":") ? tokens[1].dropLast() : tokens[1]
+        guard head.count >= 3, head.allSatisfy(\.isLetter), tail.count == 1, let last = tail.first, !last.isNumber || last == "1" else { return nil }
+        let joined = String(head) + String(last)
+        if Keywords.total.words.contains(joined) || Keywords.strongTotal.words.contains(joined) { return "\(joined) (read '\(head) \(last)')" }
+        guard head == "tota", totalLookalikes[4].contains(last) else { return nil }
+        return "total (read '\(head) \(last)')"
     }
 
     /// Words for a charge on top of the goods: "Total loading charges", "Total delivery fee".
@@ -127,7 +145,10 @@ extension ReceiptParser {
                 checks.insert(.keyword(k))
                 label = above
             }
-            if role == .total && ReceiptParser.namesOneRate(label) {
+            // "Total 6% supplies (Inc. GST)" reads as a tax line for its "GST": a rate's total all the same (an
+            // adjustment note's negative one adjusts the payable, `TotalScoring.adjustments`), its label on the line
+            // above too.
+            if role == .total || (role == .tax && Keywords.total.any(in: label)), ReceiptParser.namesOneRate(label) {
                 checks.insert(.rateBand)
             }
             pendingRole = nil
@@ -604,13 +625,16 @@ extension ReceiptParser {
         /// A total line of one tax rate or code (`Check.rateBand`) on a page with another positive total that is no
         /// rate's total and stands below it or is labelled as what is payable ("Total payable", "Zu zahlen",
         /// "Jumlah perlu dibayar"): that one is the grand total. Printed twice, the rate's total is no surer.
+        /// On an adjustment note whose returns outweigh its sales what is payable is negative ("Total payable: -1.73"):
+        /// labelled so, it is the grand total too (a negative total with a weak label may be a rate's or a return's).
         func oneRatesTotalBesideTheGrandTotal(_ c: AmountCandidate) -> Bool {
             guard c.checks.contains(.rateBand), let line = c.evidence.map(ReceiptParser.key) else { return false }
             return totals.contains { t in
-                guard t.value.minorUnits > 0, !t.checks.contains(.rateBand), let tl = t.evidence.map(ReceiptParser.key), tl != line else {
+                guard t.value.minorUnits != 0, !t.checks.contains(.rateBand), let tl = t.evidence.map(ReceiptParser.key), tl != line else {
                     return false
                 }
-                return tl > line || TotalScoring.keywordStrength(t).strong
+                let strong = TotalScoring.keywordStrength(t).strong
+                return t.value.minorUnits > 0 ? tl > line || strong : strong
             }
         }
 

@@ -11,12 +11,17 @@ extension ReceiptParser {
 
     /// Whether a folded total label names one tax rate ("6%", "19 %") or tax code ("Total SR", "Total ZR"), or the
     /// goods of one band ("supplies"): the total of that band, not of the page.
+    /// The rate's digit may be misread: "Total @% supplies", "Summe O %", "Total o%" ("0" read as "@" or "o"), the
+    /// "o" standing alone or after digits ("1o%").
     static func namesOneRate(_ folded: String) -> Bool {
         let c = Array(folded.utf8)
+        func isDigit(_ k: Int) -> Bool { k >= 0 && c[k] >= 0x30 && c[k] <= 0x39 }
         for i in c.indices where c[i] == 0x25 {
             var j = i - 1
             while j >= 0 && c[j] == 0x20 { j -= 1 }
-            if j >= 0 && c[j] >= 0x30 && c[j] <= 0x39 { return true }
+            guard j >= 0 else { continue }
+            if isDigit(j) || c[j] == 0x40 { return true }
+            if c[j] == 0x6F && (j == 0 || c[j - 1] == 0x20 || isDigit(j - 1)) { return true }
         }
         return folded.split { !$0.isLetter }.contains { taxCodes.contains($0) || bandWords.contains($0) }
     }
@@ -59,20 +64,24 @@ extension ReceiptParser.TotalScoring {
             switch a.role {
             case AmountRole.discount: return (line: ReceiptParser.key(ev), value: -abs(v))
             case AmountRole.lineItem, AmountRole.total, AmountRole.subtotal: return v < 0 ? (line: ReceiptParser.key(ev), value: v) : nil
-            // "Total 6% supplies (Inc. GST): -18.80" reads as a tax line for its "GST": a rate's total all the same.
+            // "Total 6% supplies (Inc. GST): -18.80" reads as a tax line for its "GST": a rate's total all the same
+            // (`Check.rateBand`, also when its label stands on the line above).
             case AmountRole.tax:
                 let folded = TextFolding.fold(ev.text)
-                return v < 0 && Keywords.total.any(in: folded) && ReceiptParser.namesOneRate(folded) ? (line: ReceiptParser.key(ev), value: v) : nil
+                let ratesTotal = a.checks.contains(.rateBand) || (Keywords.total.any(in: folded) && ReceiptParser.namesOneRate(folded))
+                return v < 0 && ratesTotal ? (line: ReceiptParser.key(ev), value: v) : nil
             default: return nil
             }
         }
     }
 
     /// A total above this one (or a subtotal) plus an adjustment on another line above this one gives it: what is
-    /// payable after the adjustment. Not when subtotal + tax (− discount) already confirms it.
+    /// payable after the adjustment. Not when subtotal + tax (− discount) already confirms it. A negative total
+    /// line too: on an adjustment note the returns may outweigh the sales ("Total 0% supplies 12.98", "Total 6%
+    /// supplies (Inc. GST) −14.71", "Total payable −1.73").
     func adjustmentCheck(_ c: AmountCandidate, _ b: inout Bonus) {
         let units = c.value.minorUnits
-        guard units > 0, let line = c.evidence.map(ReceiptParser.key),
+        guard units > 0 || (units < 0 && c.role == AmountRole.total), let line = c.evidence.map(ReceiptParser.key),
             !b.identities.contains(.subtotalPlusTax), !b.identities.contains(.subtotalTaxTipDiscount)
         else { return }
         let made = adjusted.contains { p in

@@ -267,6 +267,65 @@ struct TotalClassTests {
         #expect(best(["KEDAI SDN BHD", "TOTAL 12.52", "ROUNDING ADJ -0.02", "TOTAL ROUNDED 12.50"])?.value.minorUnits == 1250)
     }
 
+    /// An adjustment note whose returns outweigh its sales: what is payable is negative ("TOTAL PAYABLE: -1.73",
+    /// "JUMLAH PERLU DIBAYAR", "Zu zahlen"), and it still beats the positive total of one rate printed twice, also when
+    /// OCR misreads that rate's digit ("Total @% supplies", "Summe O%", "o%") and when labels and amounts stand on
+    /// separate lines. A band total plus the negative rate's total makes the payable.
+    @Test(
+        arguments: [
+            (
+                [
+                    "KILANG ROTI SDN BHD", "TAX INVOICE / ADJUSTMENT NOTE", "DATE: 29/09/2017", "ROTI PUTIH 2.13 2 4.26", "ROTI GANDUM 2.78 1 2.78",
+                    "ROTI JUMBO 2.97 2 5.94", "TOTAL @% SUPPLIES: 12.98", "KEK COKLAT 3.72 -1 -3.72", "MUFFIN 1.25 -9 -11.25",
+                    "TOTAL 6% SUPPLIES (EXCL. GST): -13.87", "GST: -0.84", "TOTAL 6% SUPPLIES (INC. GST): -14.71", "TOTAL 0% SUPPLIES: 12.98",
+                    "TOTAL PAYABLE: -1.73"
+                ], "eng"
+            ),
+            (
+                [
+                    "KILANG ROTI SDN BHD", "TAX INVOICE / ADJUSTMENT NOTE", "DATE: 29/09/2017", "ROTI PUTIH 2.13 2 4.26", "ROTI GANDUM 2.78 1 2.78",
+                    "ROTI JUMBO 2.97 2 5.94", "TOTAL @% SUPPLIES:", "12.98", "TOTAL 6% SUPPLIES (INC. GST):", "-14.71", "TOTAL 0% SUPPLIES:", "12.98",
+                    "TOTAL PAYABLE:", "-1.73"
+                ], "eng"
+            ),
+            (
+                [
+                    "KILANG ROTI SDN BHD", "ADJUSTMENT NOTE", "DATE: 29/09/2017", "TOTAL O%: 12.98", "TOTAL 6%: -14.71", "TOTAL o%: 12.98",
+                    "TOTAL PAYABLE: -1.73"
+                ], "eng"
+            ),
+            (
+                [
+                    "KILANG ROTI SDN BHD", "NOTA PELARASAN", "TARIKH: 29/09/2017", "JUMLAH @% BEKALAN: 12.98", "JUMLAH 6% BEKALAN: -14.71",
+                    "JUMLAH @% BEKALAN: 12.98", "JUMLAH PERLU DIBAYAR: -1.73"
+                ], "msa"
+            ),
+            (
+                [
+                    "Bäckerei Huber GmbH", "Korrekturbeleg", "Datum: 14.03.2018", "Summe O% 12,98", "Summe 7 % -14,71", "Summe O% 12,98",
+                    "Zu zahlen -1,73"
+                ], "deu"
+            )
+        ] as [([String], String)])
+    func aNegativePayableBeatsARatesTotal(lines: [String], language: String) {
+        let e = parser.parse(pages: [page(lines)], language: language)
+        let r = mergedRecord(e, language: language)
+        #expect(r.total?.minorUnits == -173, "\(lines)")
+        #expect(!r.reasons.contains(.ambiguous(.total)), "\(r.reasons)")
+        let payable = e.amounts.filter { $0.score > 0 && $0.value.minorUnits == -173 }.max { $0.score < $1.score }
+        #expect(payable?.checks.contains(.arithmetic(.totalLessAdjustment)) == true, "\(payable?.notes ?? [])")
+        #expect(e.amounts.filter { $0.value.minorUnits == 1298 && $0.role == .total }.allSatisfy { $0.checks.contains(.rateBand) })
+    }
+
+    @Test func aMisreadRateDigitStillNamesOneRate() {
+        for label in ["total @% supplies:", "total o%:", "summe o %", "total @ %:", "jumlah 1o%"] {
+            #expect(ReceiptParser.namesOneRate(label), "\(label)")
+        }
+        for label in ["total payable:", "total promo%:", "total amount"] {
+            #expect(!ReceiptParser.namesOneRate(label), "\(label)")
+        }
+    }
+
     // MARK: Signs
 
     @Test func signsAsTillsPrintThem() {

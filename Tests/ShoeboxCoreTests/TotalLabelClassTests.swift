@@ -82,6 +82,35 @@ struct TotalLabelClassTests {
         #expect(ReceiptParser.misreadTotalWord("total 11.50") == nil)
     }
 
+    /// A total word whose last letter OCR split off ("Tota | RM7.00", "Tota 1 M7.00", "Summ e 7,00", "Jumla h
+    /// RM7.00") still labels the total: below a net "Amount" line (a parking machine's "Amount RM6.60",
+    /// "ST(Included) 6.00 % RM0.40", "TOTAL RM7.00"), the total, not the net, also when its amount stands on the next
+    /// line and when the tax or change line is misread.
+    @Test(
+        arguments: [
+            (["Parking Fee Rate A RM7.00", "Amount RM6.60", "3T(Included) 6.00 % Ro. 40", "Tota | RM7.00", "Paid RM7.00", "Changse RMO.00"], "eng"),
+            (["Parking Fee Rate A RM7.00", "Amount RM6.60", "ST(Included) 6.00 % RM0.40", "Tota 1 RM7.00", "Paid RM7.00", "Change RM0.00"], "eng"),
+            (["Parking Fee", "RM7.00", "Amount", "RM6.60", "ST(Included)", "RM0.40", "Tota |", "RM7.00", "Paid", "RM7.00"], "eng"),
+            (["Bayaran Letak Kereta RM7.00", "Jumlah RM6.60", "Cukai 6% RM0.40", "Jumla h RM7.00", "Tunai RM7.00"], "msa"),
+            (["Parkgebühr 7,00", "Betrag 5,88", "MwSt 19 % 1,12", "Summ e 7,00", "Bar 7,00"], "deu")
+        ] as [([String], String)])
+    func aTotalWordSplitByOCRLabelsTheTotalBelowTheNet(lines: [String], language: String) {
+        let all = ["FIRST CITY PARKING SDN BHD", "TAX INVOICE", "16/04/2018 9:49"] + lines
+        let e = parser.parse(pages: [page(all)], language: language)
+        #expect(e.amounts.contains { $0.value.minorUnits == 700 && $0.role == .total && $0.keyword != nil }, "\(lines)")
+        #expect(best(all, language: language)?.value.minorUnits == 700, "\(lines)")
+        #expect(mergedRecord(e, language: language).total?.minorUnits == 700, "\(lines)")
+    }
+
+    @Test func aSplitWordThatMakesNoTotalWordIsNone() {
+        #expect(ReceiptParser.misreadTotalWord("tota | rm7.00") != nil)
+        #expect(ReceiptParser.misreadTotalWord("summ e 7,00") != nil)
+        #expect(ReceiptParser.misreadTotalWord("tata | 7.00") == nil)
+        #expect(ReceiptParser.misreadTotalWord("hote l 11.50") == nil)
+        #expect(ReceiptParser.misreadTotalWord("tota 2 x 3.50") == nil)
+        #expect(ReceiptParser.misreadTotalWord("sum a 3.50") == nil)
+    }
+
     // MARK: 4. A total per tax rate
 
     /// An invoice that prints a total for each rate, then what is payable: the two bands' sum confirms the payable
