@@ -12,6 +12,17 @@ struct DuplicateClaimTests {
     /// Two fingerprints within `PageFingerprint.sameThreshold`: the layout of one shop, or one paper scanned twice.
     let print = PageFingerprint(aspect: 100, whole: [1, 2, 3, 4], lower: [5, 6, 7, 8])
     let near = PageFingerprint(aspect: 100, whole: [1, 2, 3, 5], lower: [5, 6, 7, 8])
+    /// A receipt's first page, as the two same-paper tests read it.
+    static let receiptPage = [
+        "UNIHAKKA INTERNATIONAL SDN BHD", "Tel 07-555 1234  GST 001234567890", "Date 02/05/2018 13:18:48",
+        "Doc No CS00412887", "NASI LEMAK 6.30", "TEH O 2.40", "TOTAL RM 8.70", "CASH 10.00 CHANGE 1.30"
+    ].joined(separator: "\n")
+    /// The first scan of that receipt.
+    var original: DuplicateRules.Entry {
+        DuplicateRules.Entry(
+            record("a/1.jpg", merchant: "UNIHAKKA INTERNATIONAL SDN BHD", total: "8.70", date: "2018-05-02"), fingerprint: print,
+            firstPageText: DuplicateClaimTests.receiptPage)
+    }
 
     func record(
         _ source: String, merchant: String, total: String?, date: String?, reference: String? = nil, taxID: String? = nil, eInvoice: Bool = false
@@ -157,12 +168,8 @@ struct DuplicateClaimTests {
     }
 
     @Test func theSamePaperScannedAgainIsStillFound() {
-        let page = [
-            "UNIHAKKA INTERNATIONAL SDN BHD", "Tel 07-555 1234  GST 001234567890", "Date 02/05/2018 13:18:48",
-            "Doc No CS00412887", "NASI LEMAK 6.30", "TEH O 2.40", "TOTAL RM 8.70", "CASH 10.00 CHANGE 1.30"
-        ].joined(separator: "\n")
-        let a = DuplicateRules.Entry(
-            record("a/1.jpg", merchant: "UNIHAKKA INTERNATIONAL SDN BHD", total: "8.70", date: "2018-05-02"), fingerprint: print, firstPageText: page)
+        let page = DuplicateClaimTests.receiptPage
+        let a = original
         // Re-scanned: the image within the threshold, the shop's name read shorter, the values the same.
         let rescan = DuplicateRules.Entry(
             record("b/1.jpg", merchant: "UNIHAKKA INTL", total: "8.70", date: "2018-05-02"), fingerprint: near, firstPageText: page)
@@ -194,12 +201,8 @@ struct DuplicateClaimTests {
     }
 
     @Test func theSamePaperWithAMisreadTotalIsItsOwnReason() {
-        let page = [
-            "UNIHAKKA INTERNATIONAL SDN BHD", "Tel 07-555 1234  GST 001234567890", "Date 02/05/2018 13:18:48",
-            "Doc No CS00412887", "NASI LEMAK 6.30", "TEH O 2.40", "TOTAL RM 8.70", "CASH 10.00 CHANGE 1.30"
-        ].joined(separator: "\n")
-        let a = DuplicateRules.Entry(
-            record("a/1.jpg", merchant: "UNIHAKKA INTERNATIONAL SDN BHD", total: "8.70", date: "2018-05-02"), fingerprint: print, firstPageText: page)
+        let page = DuplicateClaimTests.receiptPage
+        let a = original
         // The re-scan's total read 3.70: the image and the printed numbers both say the same paper.
         let misread = DuplicateRules.Entry(
             record("b/1.jpg", merchant: "UNIHAKKA INTERNATIONAL SDN BHD", total: "3.70", date: "2018-05-02"), fingerprint: near,
