@@ -335,21 +335,30 @@ extension RegressionReport {
     func crossValidationRegressions(against base: [String: Any]) -> [String] {
         guard let cv = crossValidation else { return ["cross-validated figures: the baseline has them, this run has none (use --folds)"] }
         var out: [String] = []
-        // The gate at the pipeline's acceptPrecision: the accepted share of the page-read documents, and its precision.
-        if let b = base["gate"] as? [String: Any], let accepted = (b["accepted"] as? NSNumber)?.intValue,
-            let right = (b["right"] as? NSNumber)?.intValue, let documents = (base["modelDocuments"] as? NSNumber)?.intValue, documents > 0
+        // The accepted share of the page-read documents and its precision, at the cut the baseline's gate chose: a fixed cut
+        // moves smoothly with the readings, while the cut chosen on a flat curve can move on one record (the new choice is
+        // printed with the curve).
+        if let b = base["gate"] as? [String: Any], let cut = (b["cut"] as? NSNumber)?.doubleValue,
+            let accepted = (b["accepted"] as? NSNumber)?.intValue, let right = (b["right"] as? NSNumber)?.intValue,
+            let documents = (base["modelDocuments"] as? NSNumber)?.intValue, documents > 0
         {
-            guard let point = cv.atSetting else { return ["the accept gate: \(cv.chosen.sentence); the baseline's reached it"] }
+            guard let point = cv.curve.first(where: { abs($0.cut - cut) < 1e-9 }) else {
+                return ["the baseline's gate cut \(cut) is not a cut of this curve: re-make the baseline"]
+            }
             let shareNow = Double(point.accepted) / Double(max(1, cv.modelDocuments))
             let shareThen = Double(accepted) / Double(documents)
             if shareNow + 0.01 < shareThen {
-                out.append(String(format: "cross-validated auto-accept share: %.1f%% now, baseline %.1f%%", 100 * shareNow, 100 * shareThen))
+                out.append(
+                    String(
+                        format: "cross-validated auto-accept share at P ≥ %.3f: %.1f%% now, baseline %.1f%%", cut, 100 * shareNow, 100 * shareThen))
             }
             let precisionNow = point.accepted == 0 ? 1 : Double(point.right) / Double(point.accepted)
             let precisionThen = accepted == 0 ? 1 : Double(right) / Double(accepted)
             if precisionNow + 1 / Double(max(1, accepted)) < precisionThen {
                 out.append(
-                    String(format: "cross-validated auto-accept precision: %.1f%% now, baseline %.1f%%", 100 * precisionNow, 100 * precisionThen))
+                    String(
+                        format: "cross-validated auto-accept precision at P ≥ %.3f: %.1f%% now, baseline %.1f%%", cut, 100 * precisionNow,
+                        100 * precisionThen))
             }
         }
         for (name, entry) in ((base["fields"] as? [String: [String: Any]]) ?? [:]).sorted(by: { $0.key < $1.key }) {

@@ -81,6 +81,24 @@ struct CalibrationTests {
         #expect(!gate.passes(row()))
     }
 
+    /// The baseline is compared at the cut its gate chose: the same figures pass, a share that fell there is named.
+    @Test func theBaselineIsComparedAtItsOwnCut() throws {
+        var report = RegressionReport()
+        report.crossValidation = CrossValidation(
+            rows: CalibrationTests.rows(), folds: 5, requiredFields: [.total, .date, .currency], acceptThreshold: 0.6, acceptPrecision: 0.9)
+        let same = try #require(report.regressions(against: report.json()))
+        #expect(same.isEmpty, "\(same)")
+        var o = try #require(try JSONSerialization.jsonObject(with: report.json()) as? [String: Any])
+        var cv = try #require(o["crossValidated"] as? [String: Any])
+        var gate = try #require(cv["gate"] as? [String: Any])
+        gate["accepted"] = (gate["accepted"] as! Int) + 50
+        gate["right"] = (gate["right"] as! Int) + 50
+        cv["gate"] = gate
+        o["crossValidated"] = cv
+        let worse = try #require(report.regressions(against: try JSONSerialization.data(withJSONObject: o)))
+        #expect(worse.contains { $0.hasPrefix("cross-validated auto-accept share at P ≥") }, "\(worse)")
+    }
+
     @Test func foldsAreFixedByThePath() {
         #expect(TrustRow.fold(of: "sroie/X51005200931.jpg", folds: 5) == TrustRow.fold(of: "sroie/X51005200931.jpg", folds: 5))
         let counts = Dictionary(grouping: (0..<1000).map { TrustRow.fold(of: "doc\($0).jpg", folds: 5) }, by: { $0 }).mapValues(\.count)
