@@ -6,7 +6,8 @@ public import ShoeboxStore
 // The pipeline, in order. Each stage is a value with a typed input and output (its type in Stages.swift,
 // Intake.swift):
 //
-//   Intake      scan root → [`ReadyDocument`] (a file sniffed and hashed, with its file-name date and sidecar),
+//   Intake      scan root → [`ReadyDocument`] (a file sniffed and hashed, with its file-name date, sidecar and the
+//               currency its folder is said to be in: `DeclaredCurrencies`),
 //               or a failed `DocumentRecord` (`IntakeStage`). Files read before under the same settings, and
 //               same-bytes copies of a record that stands, are settled here and not read again.
 //   Render      `SourceFile` → `PageSource`: its pages, text layer or gray image, rendered when a pass asks (`RenderStage`).
