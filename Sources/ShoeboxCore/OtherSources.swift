@@ -9,19 +9,13 @@ public struct OtherSources: Sendable, Equatable {
     /// The digest of the sidecar's bytes as read (`IntakeStage.sidecarDigest`): stored with the record, so that a sidecar
     /// written, changed or removed after a run has the record judged again.
     public var sidecarDigest: String?
-    /// The currency the user said the document's folder is in (`FolderSettings.currency`, else the pipeline's), and
-    /// where they said it, for the evidence ("photos/.shoebox.json").
-    public var declaredCurrency: (code: CurrencyCode, by: String)?
+    /// The currency the user said the document's folder is in (`FolderSettings.currency`, else the pipeline's).
+    public var declaredCurrency: DeclaredCurrency?
 
-    public init(fileNameDate: CalendarDay? = nil, sidecar: Sidecar? = nil, declaredCurrency: (code: CurrencyCode, by: String)? = nil) {
+    public init(fileNameDate: CalendarDay? = nil, sidecar: Sidecar? = nil, declaredCurrency: DeclaredCurrency? = nil) {
         self.fileNameDate = fileNameDate
         self.sidecar = sidecar
         self.declaredCurrency = declaredCurrency
-    }
-
-    public static func == (a: OtherSources, b: OtherSources) -> Bool {
-        a.fileNameDate == b.fileNameDate && a.sidecar == b.sidecar && a.sidecarDigest == b.sidecarDigest
-            && a.declaredCurrency?.code == b.declaredCurrency?.code && a.declaredCurrency?.by == b.declaredCurrency?.by
     }
 
     /// A date written in a file name: `2026-03-14_rewe.jpg`, `IMG_20260314_120301.jpg`, `scan 2026_03_14.pdf`.
@@ -49,6 +43,17 @@ public struct OtherSources: Sendable, Equatable {
             if let found, found <= today { return found }
         }
         return nil
+    }
+}
+
+/// A currency the user said a folder is in, and where they said it, for the evidence ("photos/.shoebox.json").
+public struct DeclaredCurrency: Sendable, Equatable {
+    public let code: CurrencyCode
+    public let by: String
+
+    public init(_ code: CurrencyCode, by: String) {
+        self.code = code
+        self.by = by
     }
 }
 

@@ -160,7 +160,7 @@ public struct RecordMerger: Sendable {
     }
 
     private func mergeCurrency(
-        _ extraction: Extraction, sidecar: Sidecar?, declared: (code: CurrencyCode, by: String)?, into record: inout DocumentRecord,
+        _ extraction: Extraction, sidecar: Sidecar?, declared: DeclaredCurrency?, into record: inout DocumentRecord,
         reasons: inout [ReviewReason]
     ) {
         if let ch = choose(extraction.currencies, { $0 }) {
@@ -184,7 +184,7 @@ public struct RecordMerger: Sendable {
     /// model's: a page that prints no currency is harder to read right as a whole, and the joint model knows it).
     /// Inferred otherwise: still `currency-inferred`, the declared one first among the alternates. Printed otherwise: read
     /// as printed, a purchase abroad. None found: the declared one, at a sidecar's confidence.
-    static func weighDeclared(_ declared: (code: CurrencyCode, by: String), record: inout DocumentRecord, reasons: inout [ReviewReason]) {
+    static func weighDeclared(_ declared: DeclaredCurrency, record: inout DocumentRecord, reasons: inout [ReviewReason]) {
         let inferred = reasons.contains(.currencyInferred)
         guard let read = record.currency else {
             record.currency = declared.code

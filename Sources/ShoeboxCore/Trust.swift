@@ -243,12 +243,19 @@ public struct AcceptGate: Sendable, Equatable {
     }
 }
 
-extension TrustModel {
-    /// The gate `acceptPrecision` stands for with this model.
+extension GateCurve {
+    /// The gate `acceptPrecision` (`target`, above 0) stands for by this curve.
     public func gate(for target: Double) -> AcceptGate {
         guard target > 0 else { return AcceptGate(target: target, basis: .off) }
-        guard let gate else { return AcceptGate(target: target, basis: .noCurve) }
-        if let p = gate.lowestCut(reaching: target) { return AcceptGate(target: target, basis: .curve(p, documents: gate.documents)) }
-        return AcceptGate(target: target, basis: .unreachable(best: gate.best(for: target), documents: gate.documents))
+        if let p = lowestCut(reaching: target) { return AcceptGate(target: target, basis: .curve(p, documents: documents)) }
+        return AcceptGate(target: target, basis: .unreachable(best: best(for: target), documents: documents))
+    }
+}
+
+extension TrustModel {
+    /// The gate `acceptPrecision` stands for with this model: by its curve, or the target itself without one.
+    public func gate(for target: Double) -> AcceptGate {
+        guard target > 0 else { return AcceptGate(target: target, basis: .off) }
+        return gate?.gate(for: target) ?? AcceptGate(target: target, basis: .noCurve)
     }
 }

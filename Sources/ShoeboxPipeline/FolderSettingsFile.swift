@@ -73,9 +73,11 @@ public struct DeclaredCurrencies: Sendable {
     }
 
     /// The currency of `folder`, and where it is said.
-    public func of(_ folder: String) -> (code: CurrencyCode, by: String)? {
-        if let c = folders[folder] { return (c, folder.isEmpty ? "the folder's \(FolderSettings.fileName)" : "\(folder)/\(FolderSettings.fileName)") }
-        return pipeline.map { ($0, "the pipeline file") }
+    public func of(_ folder: String) -> DeclaredCurrency? {
+        if let c = folders[folder] {
+            return DeclaredCurrency(c, by: folder.isEmpty ? "the folder's \(FolderSettings.fileName)" : "\(folder)/\(FolderSettings.fileName)")
+        }
+        return pipeline.map { DeclaredCurrency($0, by: "the pipeline file") }
     }
 
     /// What a record of `folder` was judged with, for its stored settings: a folder's own currency changed has its

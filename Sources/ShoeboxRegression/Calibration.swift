@@ -288,7 +288,7 @@ public struct CrossValidation: Sendable {
     }
 
     /// The gate this run's curve gives the pipeline's `acceptPrecision`.
-    public var chosen: AcceptGate { TrustModel(fittedOn: "", fields: [:], gate: gateCurve).gate(for: acceptPrecision) }
+    public var chosen: AcceptGate { gateCurve.gate(for: acceptPrecision) }
 
     /// Expected calibration error of a field over the reliability bins: Σ (bin share) × |mean predicted − observed|.
     public func calibrationError(_ field: Field) -> Double? {

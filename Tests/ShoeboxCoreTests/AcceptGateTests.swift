@@ -58,7 +58,7 @@ struct AcceptGateTests {
         return merger.merge(
             ReceiptParser(today: today).parse(pages: [page(lines)], language: language), source: source,
             language: LanguageGuess(language: language, confidence: 0.9), pages: 1,
-            other: OtherSources(declaredCurrency: declared.map { ($0, "trip/.shoebox.json") }))
+            other: OtherSources(declaredCurrency: declared.map { DeclaredCurrency($0, by: "trip/.shoebox.json") }))
     }
 
     static let printed = ["REWE Markt GmbH", "Domstr. 20, 50668 Köln", "Datum 14.03.2026", "Brot 2,49", "Milch 1,19", "SUMME EUR 3,68"]

@@ -10,28 +10,8 @@ import Testing
     /// A CII invoice (Factur-X MINIMUM) whose figures add up: net, 19 % tax, gross.
     static func cii(number: String, seller: String, vatID: String, net: Int, buyer: String = "Büro Schmidt") -> String {
         let tax = net * 19 / 100
-        return """
-            <?xml version="1.0" encoding="UTF-8"?>
-            <rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" \
-            xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" \
-            xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
-              <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:factur-x.eu:1p0:minimum</ram:ID>\
-            </ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
-              <rsm:ExchangedDocument><ram:ID>\(number)</ram:ID><ram:TypeCode>380</ram:TypeCode>
-                <ram:IssueDateTime><udt:DateTimeString format="102">20261101</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>
-              <rsm:SupplyChainTradeTransaction>
-                <ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>\(seller)</ram:Name>
-                  <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">\(vatID)</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty>
-                  <ram:BuyerTradeParty><ram:Name>\(buyer)</ram:Name></ram:BuyerTradeParty></ram:ApplicableHeaderTradeAgreement>
-                <ram:ApplicableHeaderTradeDelivery/>
-                <ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
-                  <ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:TaxBasisTotalAmount>\(net).00</ram:TaxBasisTotalAmount>
-                    <ram:TaxTotalAmount currencyID="EUR">\(tax).00</ram:TaxTotalAmount><ram:GrandTotalAmount>\(net + tax).00</ram:GrandTotalAmount>
-                    <ram:DuePayableAmount>\(net + tax).00</ram:DuePayableAmount></ram:SpecifiedTradeSettlementHeaderMonetarySummation>
-                </ram:ApplicableHeaderTradeSettlement>
-              </rsm:SupplyChainTradeTransaction>
-            </rsm:CrossIndustryInvoice>
-            """
+        return ciiMinimumInvoice(
+            number: number, seller: seller, vatID: vatID, buyer: buyer, net: "\(net).00", tax: "\(tax).00", grand: "\(net + tax).00")
     }
 
     @Test func anEInvoiceIsADuplicateOnlyWithItsSellerNumberAndTotal() throws {

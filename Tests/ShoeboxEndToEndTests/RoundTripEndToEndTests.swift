@@ -10,28 +10,7 @@ import Testing
 @Suite(.serialized, .tags(.ocr)) struct RoundTripEndToEndTests {
     /// A CII invoice (Factur-X MINIMUM) whose figures add up, with the values a test makes hostile.
     static func cii(number: String = "M-1", issued: String = "20261101", seller: String = "Kiosk am Eck", grand: String = "119.00") -> String {
-        """
-        <?xml version="1.0" encoding="UTF-8"?>
-        <rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" \
-        xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" \
-        xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
-          <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:factur-x.eu:1p0:minimum</ram:ID>\
-        </ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
-          <rsm:ExchangedDocument><ram:ID>\(number)</ram:ID><ram:TypeCode>380</ram:TypeCode>
-            <ram:IssueDateTime><udt:DateTimeString format="102">\(issued)</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>
-          <rsm:SupplyChainTradeTransaction>
-            <ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>\(seller)</ram:Name>
-              <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">DE111222333</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty>
-              <ram:BuyerTradeParty><ram:Name>Büro Schmidt</ram:Name></ram:BuyerTradeParty></ram:ApplicableHeaderTradeAgreement>
-            <ram:ApplicableHeaderTradeDelivery/>
-            <ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
-              <ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:TaxBasisTotalAmount>100.00</ram:TaxBasisTotalAmount>
-                <ram:TaxTotalAmount currencyID="EUR">19.00</ram:TaxTotalAmount><ram:GrandTotalAmount>\(grand)</ram:GrandTotalAmount>
-                <ram:DuePayableAmount>\(grand)</ram:DuePayableAmount></ram:SpecifiedTradeSettlementHeaderMonetarySummation>
-            </ram:ApplicableHeaderTradeSettlement>
-          </rsm:SupplyChainTradeTransaction>
-        </rsm:CrossIndustryInvoice>
-        """
+        ciiMinimumInvoice(number: number, issued: issued, seller: seller, grand: grand)
     }
 
     /// The fixture's text PDF with `files` attached (name, XML), written by qpdf.

@@ -83,3 +83,33 @@ public func imageMagick(_ arguments: [String], output: URL) throws -> [UInt8] {
     }
     return [UInt8](data)
 }
+
+/// A CII invoice (Factur-X MINIMUM): its number, issue day (yyyyMMdd), seller with VAT ID, buyer, and its sums as the
+/// XML writes them (a test that makes them disagree passes its own).
+public func ciiMinimumInvoice(
+    number: String, issued: String = "20261101", seller: String, vatID: String = "DE111222333", buyer: String = "Büro Schmidt",
+    net: String = "100.00", tax: String = "19.00", grand: String = "119.00"
+) -> String {
+    """
+    <?xml version="1.0" encoding="UTF-8"?>
+    <rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100" \
+    xmlns:ram="urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100" \
+    xmlns:udt="urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100">
+      <rsm:ExchangedDocumentContext><ram:GuidelineSpecifiedDocumentContextParameter><ram:ID>urn:factur-x.eu:1p0:minimum</ram:ID>\
+    </ram:GuidelineSpecifiedDocumentContextParameter></rsm:ExchangedDocumentContext>
+      <rsm:ExchangedDocument><ram:ID>\(number)</ram:ID><ram:TypeCode>380</ram:TypeCode>
+        <ram:IssueDateTime><udt:DateTimeString format="102">\(issued)</udt:DateTimeString></ram:IssueDateTime></rsm:ExchangedDocument>
+      <rsm:SupplyChainTradeTransaction>
+        <ram:ApplicableHeaderTradeAgreement><ram:SellerTradeParty><ram:Name>\(seller)</ram:Name>
+          <ram:SpecifiedTaxRegistration><ram:ID schemeID="VA">\(vatID)</ram:ID></ram:SpecifiedTaxRegistration></ram:SellerTradeParty>
+          <ram:BuyerTradeParty><ram:Name>\(buyer)</ram:Name></ram:BuyerTradeParty></ram:ApplicableHeaderTradeAgreement>
+        <ram:ApplicableHeaderTradeDelivery/>
+        <ram:ApplicableHeaderTradeSettlement><ram:InvoiceCurrencyCode>EUR</ram:InvoiceCurrencyCode>
+          <ram:SpecifiedTradeSettlementHeaderMonetarySummation><ram:TaxBasisTotalAmount>\(net)</ram:TaxBasisTotalAmount>
+            <ram:TaxTotalAmount currencyID="EUR">\(tax)</ram:TaxTotalAmount><ram:GrandTotalAmount>\(grand)</ram:GrandTotalAmount>
+            <ram:DuePayableAmount>\(grand)</ram:DuePayableAmount></ram:SpecifiedTradeSettlementHeaderMonetarySummation>
+        </ram:ApplicableHeaderTradeSettlement>
+      </rsm:SupplyChainTradeTransaction>
+    </rsm:CrossIndustryInvoice>
+    """
+}
