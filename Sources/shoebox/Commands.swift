@@ -519,9 +519,13 @@ enum RegressCommand {
     /// a folder of documents that is not the user's to write in; each checked as a settings file is.
     static func folderSettings(_ path: String?) throws -> [String: FolderSettings] {
         guard let path else { return [:] }
-        guard let data = FileManager.default.contents(atPath: path), data.count <= FolderSettings.maxFileBytes,
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else {
+        // Read as the pipeline file is: only a regular file of a settings file's size (a FIFO would hang the read).
+        let data: Data
+        switch CommandLineTool.readRegularFile(path, limit: Int64(FolderSettings.maxFileBytes)) {
+        case .success(let d): data = d
+        case .failure(let e): throw PipelineError(code: .pipelineFile, message: "the folder settings \(path): \(e.message)")
+        }
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw PipelineError(
                 code: .pipelineFile, message: "the folder settings \(path) are not a JSON object of folders, each like a .shoebox.json file.")
         }

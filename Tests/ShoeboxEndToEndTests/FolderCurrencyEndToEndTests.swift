@@ -58,4 +58,26 @@ struct FolderCurrencyEndToEndTests {
         #expect(said.contains("trip/.shoebox.json") && said.contains("key \"currency\" must be a three-letter ISO 4217 code"), "\(said)")
         #expect(broken.reasons.contains(.currencyInferred), "\(broken.reasons)")
     }
+
+    /// `regress --folders FILE` is read as a pipeline file is: a FIFO is refused by name (not waited on), and a file that is
+    /// not an object of folders' settings, or a folder whose settings do not parse, is named (exit 6).
+    @Test func regressFoldersRefusesWhatIsNoSettings() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let fifo = work.appendingPathComponent("folders.fifo")
+        let mkfifo = try #require(which("mkfifo"))
+        try runProgram(mkfifo, [fifo.path])
+        func refused(_ file: URL) throws -> String {
+            let r = try runProgram(shoebox, ["regress", work.path, "--folders", file.path, "--quiet"])
+            #expect(r.code == 6, "\(r)")
+            return r.err
+        }
+        #expect(try refused(fifo).contains("is not a regular file"))
+        let list = work.appendingPathComponent("list.json")
+        try Data("[1]".utf8).write(to: list)
+        #expect(try refused(list).contains("not a JSON object of folders"))
+        let bad = work.appendingPathComponent("bad.json")
+        try Data(#"{"sroie": {"currency": "ringgit"}}"#.utf8).write(to: bad)
+        #expect(try refused(bad).contains(#"folder "sroie": key "currency" must be a three-letter ISO 4217 code"#))
+    }
 }
