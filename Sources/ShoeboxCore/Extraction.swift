@@ -287,7 +287,7 @@ public struct Extraction: Sendable, Codable {
             self.box = box
         }
 
-        func holds(_ e: Evidence) -> Bool {
+        public func holds(_ e: Evidence) -> Bool {
             let overlap = min(box.bottom, e.box.bottom) - max(box.top, e.box.top)
             return e.page == page && overlap * 2 >= max(1, min(box.height, e.box.height))
         }
@@ -353,6 +353,43 @@ public struct Extraction: Sendable, Codable {
         let readAsDates = second.dates.compactMap { $0.evidence }.filter { $0.source == .secondReader }
         out.unreadDates = unreadDates.filter { e in !readAsDates.contains { LinePlace.sameLine(e, $0) } }
         out.joinDateDoubts(second)
+        return out
+    }
+
+    /// Where the candidates for `fields` were read: a total's, every amount but line items and adverts; a date's, its
+    /// dates and the date shapes that read as none; a merchant's, its names; a currency's, its marks and the amounts
+    /// it was read beside; a reference's, tax ID's or payment method's, its own.
+    public func evidence(for fields: Set<Field>) -> [Evidence] {
+        var out: [Evidence?] = []
+        let amountLines = amounts.filter { $0.role != .lineItem && $0.role != .advert }.map(\.evidence)
+        if fields.contains(.total) { out += amountLines }
+        if fields.contains(.date) { out += dates.map(\.evidence) + unreadDates }
+        if fields.contains(.merchant) { out += merchants.map(\.evidence) }
+        if fields.contains(.currency) { out += currencies.map(\.evidence) + amountLines }
+        if fields.contains(.referenceNumber) { out += references.map(\.evidence) }
+        if fields.contains(.sellerTaxID) { out += sellerTaxIDs.map(\.evidence) }
+        if fields.contains(.paymentMethod) { out += paymentMethods.map(\.evidence) }
+        return out.compactMap { $0 }
+    }
+
+    /// Only what was read on `places`: for a pass that read those lines again and left the rest of the page as an
+    /// earlier reading read it, whose candidates there are no second look.
+    public func readOn(_ places: [LinePlace]) -> Extraction {
+        // Values computed from other lines (tendered − change, subtotal + tax) mix the lines read again with those that
+        // were not: only what was read on the lines joins.
+        func on<V, R>(_ list: [Candidate<V, R>]) -> [Candidate<V, R>] {
+            list.filter { c in !c.computed && (c.evidence.map { e in places.contains { $0.holds(e) } } ?? false) }
+        }
+        var out = self
+        out.amounts = on(amounts)
+        out.dates = on(dates)
+        out.merchants = on(merchants)
+        out.currencies = on(currencies)
+        out.references = on(references)
+        out.sellerTaxIDs = on(sellerTaxIDs)
+        out.paymentMethods = on(paymentMethods)
+        out.unreadDates = unreadDates.filter { e in places.contains { $0.holds(e) } }
+        out.taxes = []
         return out
     }
 

@@ -50,6 +50,17 @@ public struct PipelineConfig: Sendable, Equatable {
     /// Lines that carry a field, or that tesseract read unsure, are read again by the second reader (PP-OCR) when
     /// it is installed; false: tesseract alone.
     public var secondReader: Bool = true
+    /// When the detected language is not the first pass's, the pages are read again in it; false: never (the first
+    /// pass's reading stands).
+    public var languagePass: Bool = true
+    /// A page the first pass could hardly read is read again binarised adaptively (kept when it reads better); false:
+    /// never. Off by default: with the second reader reading the unsure lines, it turned more fields wrong than right
+    /// on the devset (docs/benchmarks.md). A page that may lie on its side is turned upright either way.
+    public var faintPass: Bool = false
+    /// The language pass and further passes read lines, not whole pages (`LineMosaic`): the language pass the head and
+    /// the lines that hold a candidate or were read unsure, a further pass the lines of the uncertain fields'
+    /// candidates. Off by default: on the devset it read fewer totals right than whole pages (docs/benchmarks.md).
+    public var passesOnLines: Bool = false
     /// The merchant memory weighs in on each record (`RecordMerger.remember`); false: the page alone (for comparing).
     /// Not part of `settingsText`: the memory changes with every decision, and `shoebox rescore` applies it anew.
     public var merchantMemory: Bool = true
@@ -86,7 +97,9 @@ public struct PipelineConfig: Sendable, Equatable {
             + "extra\(extraPassSegmentationModes.map(String.init).joined(separator: ",")) height\(textHeightTarget) accept\(acceptThreshold) "
             + "precision\(acceptPrecision) model\(TrustModel.committedDigest) "
             + "required\(requiredFields.map(\.rawValue).joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
-            + (secondReader ? "" : " tesseract-alone") + (currency.map { " currency\($0.code)" } ?? "")
+            + (secondReader ? "" : " tesseract-alone") + (languagePass ? "" : " no-language-pass") + (faintPass ? " faint-pass" : "")
+            + (passesOnLines ? " passes-on-lines" : "")
+            + (currency.map { " currency\($0.code)" } ?? "")
             + (deadlinePresets.isEmpty
                 ? ""
                 : " deadlines"
@@ -172,13 +185,12 @@ private struct ConfigReader {
         case "pageTimeoutSeconds": config.pageTimeoutSeconds = try number(key, value, P.pageTimeoutRange, " seconds")
         case "duplicateWindowHours": config.duplicateWindowHours = try int(key, value, P.duplicateWindowRange, " hours")
         case "categoryRules": config.categoryRules = try categoryRules(value)
-        case "secondReader":
-            guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"secondReader\" must be true or false") }
-            config.secondReader = flag.boolValue
+        case "secondReader": config.secondReader = try flag(key, value)
         case "deadlines": config.deadlinePresets = try presets(value)
-        case "merchantMemory":
-            guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"merchantMemory\" must be true or false") }
-            config.merchantMemory = flag.boolValue
+        case "merchantMemory": config.merchantMemory = try flag(key, value)
+        case "languagePass": config.languagePass = try flag(key, value)
+        case "faintPass": config.faintPass = try flag(key, value)
+        case "passesOnLines": config.passesOnLines = try flag(key, value)
         case "maxFileMegabytes": config.maxFileMegabytes = try int(key, value, P.fileMegabytesRange, " MiB")
         case "maxExportMegabytes":
             let mb = try number(key, value, P.exportMegabytesRange, " MiB")
@@ -282,6 +294,11 @@ private struct ConfigReader {
     }
 
     /// 0 (off) or a height within `textHeightRange`.
+    func flag(_ key: String, _ value: Any) throws(PipelineConfig.ConfigError) -> Bool {
+        guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"\(key)\" must be true or false") }
+        return flag.boolValue
+    }
+
     func textHeight(_ key: String, _ value: Any) throws(PipelineConfig.ConfigError) -> Double {
         guard let n = value as? NSNumber, isNumberNotBool(n), n.doubleValue == 0 else {
             return try number(key, value, PipelineConfig.textHeightRange, " (or 0: off)")

@@ -62,24 +62,17 @@ struct RereadTrigger: Equatable {
         return of(reasons: reasons, totalConfirmed: totalConfirmed)
     }
 
+    /// The total is read again while it is uncertain (missing, ambiguous, below the floor, against the page's
+    /// arithmetic) or unconfirmed; the merchant while it is missing or below the floor. Uncertain dates and currencies
+    /// are not read again for themselves: on the devset, with the second reader on, further passes turned as many
+    /// dates wrong as right and no currency right (docs/benchmarks.md, "What each pass still buys").
     static func of(reasons: [ReviewReason], totalConfirmed: Bool) -> RereadTrigger? {
-        let uncertain: Set<ReviewReason> = [
-            .missing(.total), .lowConfidence(.total), .ambiguous(.total), .missing(.date), .lowConfidence(.date), .ambiguous(.date),
-            .missing(.merchant), .lowConfidence(.merchant), .missing(.currency), .arithmeticMismatch, .lowOCRConfidence
-        ]
-        guard !uncertain.isDisjoint(with: reasons) || !totalConfirmed else { return nil }
-        var fields: Set<Field> = totalConfirmed ? [] : [.total]
-        for r in reasons {
-            switch r {
-            case .arithmeticMismatch: fields.insert(.total)
-            case .lowOCRConfidence: fields.formUnion([.total, .date])
-            // An inferred currency (`currencyInferred`) means no symbol was printed; another pass would only find stray ones.
-            case .missing(let f), .lowConfidence(let f), .ambiguous(let f):
-                if [.total, .date, .merchant, .currency].contains(f) { fields.insert(f) }
-            default: break
-            }
-        }
-        return RereadTrigger(fields: fields)
+        let total: Set<ReviewReason> = [.missing(.total), .lowConfidence(.total), .ambiguous(.total), .arithmeticMismatch]
+        let merchant: Set<ReviewReason> = [.missing(.merchant), .lowConfidence(.merchant)]
+        var fields: Set<Field> = []
+        if !totalConfirmed || !total.isDisjoint(with: reasons) { fields.insert(.total) }
+        if !merchant.isDisjoint(with: reasons) { fields.insert(.merchant) }
+        return fields.isEmpty ? nil : RereadTrigger(fields: fields)
     }
 }
 
@@ -231,9 +224,20 @@ public final class DocumentProcessor {
                 let trigger = RereadTrigger.of(
                     record: record, totalConfirmed: extraction.totalConfirmed, floor: config.acceptThreshold, required: config.requiredFields)
             else { break }
-            if index + 1 < further.count { reader.prefetch(further[index + 1]) }
-            guard case .success(let pages) = reader.read(pass) else { continue }
-            extraction = extraction.union(parse.run(pages, language: guess), fields: trigger.fields)
+            if config.passesOnLines {
+                // The lines that hold the uncertain fields' candidates, read again; what it read on them joins.
+                let chosen = DocumentProcessor.linesToReadAgain(for: trigger.fields, in: reading, extraction: extraction)
+                guard let pages = reader.readLines(pass, of: reading, chosen: chosen) else { continue }
+                let places = zip(reading.pages, chosen).flatMap { page, lines in
+                    lines.map { Extraction.LinePlace(page: page.pageNumber, box: page.lines[$0].box) }
+                }
+                let read = cpu.measure("parse") { parse.run(pages, language: guess) }
+                extraction = extraction.union(read.readOn(places), fields: trigger.fields)
+            } else {
+                if index + 1 < further.count { reader.prefetch(further[index + 1]) }
+                guard case .success(let pages) = reader.read(pass) else { continue }
+                extraction = extraction.union(parse.run(pages, language: guess), fields: trigger.fields)
+            }
             record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
         }
         record = deadlines(
@@ -265,11 +269,15 @@ public final class DocumentProcessor {
         if reader.hasImages, OCRStage.mean(best.pages) < 60 || OCRStage.words(best.pages) < 15 {
             let doubtful = Set(best.pages.indices.filter { OCRStage.mayBeTurned(best.pages[$0]) })
             var faint = first
+            faint.purpose = .faint
             faint.adaptiveThreshold = true
-            if case .success(let binarised) = reader.read(faint), OCRStage.readability(binarised) > OCRStage.readability(best.pages) {
+            if config.faintPass, case .success(let binarised) = reader.read(faint),
+                OCRStage.readability(binarised) > OCRStage.readability(best.pages)
+            {
                 best = Reading(pages: binarised, pass: faint)
             }
             var upright = best.pass
+            upright.purpose = .upright
             upright.upright = true
             if !doubtful.isEmpty, reader.needsTurning(doubtful), case .success(let turned) = reader.read(upright),
                 OCRStage.readability(turned) > OCRStage.readability(best.pages)
@@ -291,13 +299,45 @@ public final class DocumentProcessor {
     /// read again in it (with the first reading's upright and threshold settings), and kept unless they read worse.
     func detectLanguage(_ reading: inout Reading, reader: inout PassReader) -> LanguageGuess {
         let guess = cpu.measure("language") { language.run(reading.pages) }
-        guard reader.hasImages, let languages = ocr.languagesAfterDetection(guess) else { return guess }
-        var pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
+        guard config.languagePass, reader.hasImages, let languages = ocr.languagesAfterDetection(guess) else { return guess }
+        var pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode, purpose: .language)
         pass.upright = reading.pass.upright
         pass.adaptiveThreshold = reading.pass.adaptiveThreshold
-        guard case .success(let second) = reader.read(pass), OCRStage.mean(second) >= OCRStage.mean(reading.pages) - 1 else { return guess }
-        reading = Reading(pages: second, pass: pass)
-        return LanguageGuess(language: guess.language, confidence: max(guess.confidence, language.run(second).confidence))
+        let again: [OCRPage]
+        if config.passesOnLines {
+            // The lines that matter read in the language: the head, every line a candidate stands on, and those read unsure.
+            let extraction = cpu.measure("parse") { parse.run(reading.pages, language: guess) }
+            let chosen = DocumentProcessor.linesToReadAgain(for: Set(Field.allCases), in: reading, extraction: extraction, unsure: true)
+            guard let pages = reader.readLines(pass, of: reading, chosen: chosen) else { return guess }
+            again = pages
+            pass.onLines = true
+        } else {
+            guard case .success(let pages) = reader.read(pass) else { return guess }
+            again = pages
+        }
+        guard OCRStage.mean(again) >= OCRStage.mean(reading.pages) - 1 else { return guess }
+        reading = Reading(pages: again, pass: pass)
+        return LanguageGuess(language: guess.language, confidence: max(guess.confidence, language.run(again).confidence))
+    }
+
+    /// The lines of each page of `reading` a further pass reads for `fields`: those a candidate for one of them was read
+    /// on, the head of the first page for the merchant, and, where a field has no candidate at all (or `unsure`), every
+    /// line tesseract read unsure; at most `SecondReadingStage.maxLinesPerPage` a page.
+    static func linesToReadAgain(for fields: Set<Field>, in reading: Reading, extraction: Extraction, unsure: Bool = false) -> [[Int]] {
+        let evidence = extraction.evidence(for: fields)
+        let lacking = unsure || fields.contains { extraction.evidence(for: [$0]).isEmpty }
+        return reading.pages.enumerated().map { index, page in
+            guard page.source == .ocr else { return [] }
+            var chosen: [Int] = []
+            for (i, line) in page.lines.enumerated() where chosen.count < SecondReadingStage.maxLinesPerPage {
+                let place = Extraction.LinePlace(page: page.pageNumber, box: line.box)
+                let head = index == 0 && i < SecondReadingStage.headLines && fields.contains(.merchant)
+                if head || evidence.contains(where: place.holds) || (lacking && line.meanConfidence < SecondReadingStage.unsureConfidence) {
+                    chosen.append(i)
+                }
+            }
+            return chosen
+        }
     }
 
     /// The passes a Reread may take, in order: the other page segmentation modes, and (second) small print
@@ -305,14 +345,18 @@ public final class DocumentProcessor {
     func furtherPasses(after reading: Reading) -> [OCRPass] {
         let main = reading.pass
         var further = config.extraPassSegmentationModes.filter { $0 != main.pageSegmentationMode }
-            .map { OCRPass(languages: main.languages, pageSegmentationMode: $0, upright: main.upright, adaptiveThreshold: main.adaptiveThreshold) }
+            .map {
+                OCRPass(
+                    languages: main.languages, pageSegmentationMode: $0, purpose: .mode, upright: main.upright,
+                    adaptiveThreshold: main.adaptiveThreshold)
+            }
         let largest = reading.pages.map { Double($0.width * $0.height) / 1e6 }.max() ?? 0
         if let height = reading.pages.first?.medianWordHeight,
             let factor = PageImage.upscaleFactor(textHeight: height, target: config.textHeightTarget, megapixels: largest)
         {
             further.insert(
                 OCRPass(
-                    languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, scale: factor,
+                    languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, purpose: .upscale, scale: factor,
                     upright: main.upright, adaptiveThreshold: main.adaptiveThreshold),
                 at: min(1, further.count))
         }

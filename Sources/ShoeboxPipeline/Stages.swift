@@ -98,11 +98,15 @@ public final class OCRStage {
     /// One image page through tesseract with an engine for the pass's languages from the run's pool.
     func read(_ image: PageImage, pass: OCRPass) -> Result<OCRPage, DocumentFailure> {
         let read: Result<OCRPage, DocumentFailure>
+        // Each pass's purpose is tallied (pages, CPU) for `make bench` and docs/benchmarks.md's per-pass table.
+        cpu?.count("pass-pages-" + pass.purpose.rawValue, 1)
         do {
-            read = try engines.use(pass.languages) { engine in
-                engine.recognize(
-                    image, scale: pass.scale, pageSegmentationMode: pass.pageSegmentationMode, adaptiveThreshold: pass.adaptiveThreshold,
-                    timeout: config.pageTimeoutSeconds, cpu: cpu)
+            read = try cpu.measure("pass-" + pass.purpose.rawValue) { () throws(PipelineError) in
+                try engines.use(pass.languages) { engine in
+                    engine.recognize(
+                        image, scale: pass.scale, pageSegmentationMode: pass.pageSegmentationMode,
+                        adaptiveThreshold: pass.adaptiveThreshold, timeout: config.pageTimeoutSeconds, cpu: cpu)
+                }
             }
         } catch { return .failure(.ocrFailed(error.message)) }
         return pass.scale != 1 ? read.map { $0.unscaled(by: pass.scale, width: image.width, height: image.height, dpi: image.dpi) } : read
@@ -161,16 +165,24 @@ public final class OCRStage {
 
 /// One OCR pass: which languages, which segmentation mode, and an upscaling factor. Its name keys the OCR cache.
 struct OCRPass: Hashable {
+    /// Why a pass is read: what its CPU is tallied under (`OCRStage.read`); not part of its name.
+    enum Purpose: String {
+        case first, faint, upright, language, mode, upscale
+    }
     let languages: [String]
     let pageSegmentationMode: Int
+    var purpose: Purpose = .first
     var scale: Double = 1
     /// Pages turned upright first (tesseract OSD), for pages the first pass could hardly read.
     var upright = false
     /// Binarised with an adaptive threshold (for faint pages the first pass could hardly read).
     var adaptiveThreshold = false
+    /// A reading whose pages are an earlier reading with some lines read again by this pass (`PassReader.readLines`):
+    /// named apart from the pass over whole pages.
+    var onLines = false
     var name: String {
         "psm\(pageSegmentationMode)-\(languages.joined(separator: "+"))" + (scale == 1 ? "" : String(format: "-x%.2f", scale))
-            + (upright ? "-upright" : "") + (adaptiveThreshold ? "-adaptive" : "")
+            + (upright ? "-upright" : "") + (adaptiveThreshold ? "-adaptive" : "") + (onLines ? "-on-lines" : "")
     }
 }
 
@@ -448,6 +460,26 @@ struct PassReader {
         let turn = index < turns.count ? turns[index] : 0
         let image = turn == 0 ? rendered : rendered.rotated(clockwise: turn)
         return image.width == page.width && image.height == page.height ? image : nil
+    }
+
+    /// The lines `chosen` (per page of `reading`, indices of its lines) read again by `pass`, one mosaic of them per page
+    /// (`LineMosaic`), and each page with those lines replaced by what the pass read there; from the OCR cache when
+    /// it has them. Nil when no line was read.
+    mutating func readLines(_ pass: OCRPass, of reading: DocumentProcessor.Reading, chosen: [[Int]]) -> [OCRPage]? {
+        let digest = SHA256.hex(of: Array(chosen.map { $0.map(String.init).joined(separator: ",") }.joined(separator: ";").utf8)).prefix(8)
+        let name = "lines\(LineMosaic.version)-\(digest)-" + pass.name
+        if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
+        var out = reading.pages
+        var any = false
+        for (index, page) in reading.pages.enumerated() where index < chosen.count && !chosen[index].isEmpty {
+            guard let image = image(index, for: reading, like: page),
+                let mosaic = LineMosaic(page: image, boxes: chosen[index].map { page.lines[$0].box }),
+                case .success(let read) = processor.ocr.read(mosaic.image, pass: pass)
+            else { continue }
+            out[index] = LineMosaic.replacing(chosen[index], of: page, with: mosaic.lines(from: read))
+            any = true
+        }
+        return keep(name, any ? out : nil)
     }
 
     /// The second reading of `reading`'s pages (`SecondReadingStage`): from the OCR cache when it has it, else read

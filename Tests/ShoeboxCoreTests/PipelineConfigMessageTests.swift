@@ -84,7 +84,7 @@ struct PipelineConfigMessageTests {
              "extraPassSegmentationModes": [11], "textHeightTarget": 24.5, "jobs": 2, "pageSegmentationMode": 4,
              "acceptThreshold": 0.75, "requiredFields": ["total"], "maxMegapixels": 80, "pageTimeoutSeconds": 30.5,
              "duplicateWindowHours": 24, "categoryRules": [{"keyword": "rewe", "category": "groceries"}],
-             "maxFileMegabytes": 100, "maxExportMegabytes": 1.5}
+             "maxFileMegabytes": 100, "maxExportMegabytes": 1.5, "languagePass": false, "faintPass": true, "passesOnLines": true}
             """#
         let c = try PipelineConfig.parse(Data(json.utf8), file: "p.json")
         #expect(c.version == 1 && c.name == "mine" && c.dpi == 200)
@@ -93,6 +93,10 @@ struct PipelineConfigMessageTests {
         #expect(c.acceptThreshold == 0.75 && c.requiredFields == [.total] && c.maxMegapixels == 80 && c.pageTimeoutSeconds == 30.5)
         #expect(c.duplicateWindowHours == 24 && c.categoryRules == [CategoryRule(keyword: "rewe", category: "groceries")])
         #expect(c.maxFileMegabytes == 100 && c.maxExportBytes == 1_572_864)
+        #expect(!c.languagePass && c.faintPass && c.passesOnLines)
+        // Each changes what a page reads: the settings text names it, so a file read under other passes is read again.
+        #expect(c.settingsText.contains(" no-language-pass") && c.settingsText.contains(" faint-pass") && c.settingsText.contains(" passes-on-lines"))
+        #expect(!PipelineConfig().settingsText.contains("pass"))
         // Only the version: every other setting keeps its default.
         #expect(try PipelineConfig.parse(Data(#"{"version": 1}"#.utf8), file: "p.json") == PipelineConfig())
     }

@@ -216,13 +216,21 @@ struct RereadTriggerTests {
         #expect(RereadTrigger.of(reasons: [.currencyInferred], totalConfirmed: true) == nil)
     }
 
-    @Test func anUnconfirmedTotalOrAnUncertainFieldIsReadAgainForItsFields() {
+    @Test func anUnconfirmedOrUncertainTotalOrAnUncertainMerchantIsReadAgainForItsFields() {
         #expect(RereadTrigger.of(reasons: [], totalConfirmed: false)?.fields == [.total])
-        #expect(RereadTrigger.of(reasons: [.ambiguous(.date)], totalConfirmed: true)?.fields == [.date])
-        #expect(RereadTrigger.of(reasons: [.lowOCRConfidence], totalConfirmed: true)?.fields == [.total, .date])
         #expect(RereadTrigger.of(reasons: [.arithmeticMismatch], totalConfirmed: true)?.fields == [.total])
+        #expect(RereadTrigger.of(reasons: [.ambiguous(.total), .ambiguous(.date)], totalConfirmed: true)?.fields == [.total])
+        #expect(RereadTrigger.of(reasons: [.lowConfidence(.merchant)], totalConfirmed: false)?.fields == [.total, .merchant])
         // An inferred currency is no reason to look for one again.
         #expect(RereadTrigger.of(reasons: [.missing(.merchant), .currencyInferred], totalConfirmed: true)?.fields == [.merchant])
+    }
+
+    /// Measured on the devset with the second reader on: further passes read as many dates wrong as right and no
+    /// currency right, so an uncertain date, a missing currency or a page read unsure alone is not read again.
+    @Test func anUncertainDateOrCurrencyAloneIsNotReadAgain() {
+        #expect(RereadTrigger.of(reasons: [.ambiguous(.date)], totalConfirmed: true) == nil)
+        #expect(RereadTrigger.of(reasons: [.missing(.date), .missing(.currency)], totalConfirmed: true) == nil)
+        #expect(RereadTrigger.of(reasons: [.lowOCRConfidence], totalConfirmed: true) == nil)
     }
 
     /// The calibrated probability does not decide reading again (its model is fitted on the readings further passes
@@ -235,7 +243,7 @@ struct RereadTriggerTests {
         #expect(RereadTrigger.of(record: record, totalConfirmed: true) == nil)
         record.trust[.total] = TrustFeatures(["score": 0.5, "ocr": 0.95])
         #expect(RereadTrigger.of(record: record, totalConfirmed: true)?.fields == [.total])
-        record.reasons = [.ambiguous(.date)]
-        #expect(RereadTrigger.of(record: record, totalConfirmed: true)?.fields == [.total, .date])
+        record.reasons = [.missing(.merchant)]
+        #expect(RereadTrigger.of(record: record, totalConfirmed: true)?.fields == [.total, .merchant])
     }
 }
