@@ -396,15 +396,7 @@ public struct Extraction: Sendable, Codable {
     /// Keys (`ReceiptParser.key`: page × 100 000 + line) of the lines a candidate of a recorded field stands on:
     /// every amount but the line items, dates (and date shapes that read as no date), names, reference numbers, tax IDs.
     public var evidenceLines: Set<Int> {
-        var keys: Set<Int> = []
-        func add(_ evidence: [Evidence?]) { for case let e? in evidence { keys.insert(ReceiptParser.key(e)) } }
-        add(amounts.filter { $0.role != .lineItem && $0.role != .advert }.map(\.evidence))
-        add(unreadDates)
-        add(dates.map(\.evidence))
-        add(merchants.map(\.evidence))
-        add(references.map(\.evidence))
-        add(sellerTaxIDs.map(\.evidence))
-        return keys
+        Set(evidence(for: [.total, .date, .merchant, .referenceNumber, .sellerTaxID]).map(ReceiptParser.key))
     }
 
     /// True when the best total candidate is confirmed by arithmetic, by two OCR passes or by both readers; an unconfirmed

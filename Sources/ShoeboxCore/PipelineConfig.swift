@@ -293,12 +293,13 @@ private struct ConfigReader {
         }
     }
 
-    /// 0 (off) or a height within `textHeightRange`.
+    /// `true` or `false`, nothing else (not 0 or 1).
     func flag(_ key: String, _ value: Any) throws(PipelineConfig.ConfigError) -> Bool {
         guard let flag = value as? NSNumber, !isNumberNotBool(flag) else { throw fail("key \"\(key)\" must be true or false") }
         return flag.boolValue
     }
 
+    /// 0 (off) or a height within `textHeightRange`.
     func textHeight(_ key: String, _ value: Any) throws(PipelineConfig.ConfigError) -> Double {
         guard let n = value as? NSNumber, isNumberNotBool(n), n.doubleValue == 0 else {
             return try number(key, value, PipelineConfig.textHeightRange, " (or 0: off)")

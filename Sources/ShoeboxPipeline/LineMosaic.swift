@@ -3,7 +3,7 @@ internal import ShoeboxCore
 /// Some lines of a page as one small image for tesseract: each line's strip cut from the page at full width (with
 /// a margin above and below), the strips stacked one under another with white rows between them. A further pass
 /// reads the mosaic instead of the page, at the pass's languages, mode, scale and threshold, and costs the share
-/// of the page its strips are; `lines(from:)` puts what it read back on the page.
+/// of the page its strips are; `words(from:)` and `replacing(_:of:with:)` put what it read back on the page.
 struct LineMosaic {
     /// Where a strip was cut from the page (its rows), and the row it starts at in the mosaic.
     struct Strip: Equatable {
@@ -18,17 +18,19 @@ struct LineMosaic {
     /// Bump when the choice of lines or the making of the mosaic changes: the OCR cache keys line passes by it.
     static let version = 2
 
+    /// Rows cut above and below a line: a quarter of its height (tesseract's boxes hug the ink), at least 3.
+    static func margin(_ box: BoundingBox) -> Int { max(3, box.height / 4) }
+
     /// White rows between two strips, at least: tesseract reads the strips as lines apart.
     static let minimumGap = 8
 
     /// The mosaic of `boxes` (lines of `page`, in its coordinates); nil when none has a height. Boxes that overlap
     /// once widened by their margins are cut as one strip.
     init?(page: PageImage, boxes: [BoundingBox]) {
-        // Each line with a quarter of its height above and below (tesseract's boxes hug the ink), rows merged where
-        // two lines touch.
+        // Each line with its margin above and below, rows merged where two lines touch.
         var rows: [(top: Int, bottom: Int)] = []
         for box in boxes.filter({ $0.height > 0 }).sorted(by: { $0.top < $1.top }) {
-            let pad = max(3, box.height / 4)
+            let pad = LineMosaic.margin(box)
             let top = max(0, box.top - pad)
             let bottom = min(page.height, box.bottom + pad)
             guard bottom > top else { continue }
@@ -60,34 +62,30 @@ struct LineMosaic {
         self.strips = strips
     }
 
-    /// The lines read from the mosaic, in the page's coordinates: the words of each line whose middle lies in a
-    /// strip, moved back to where the strip was cut; words between strips are dropped.
-    func lines(from reading: OCRPage) -> [OCRLine] {
-        reading.lines.compactMap { line in
-            let words = line.words.compactMap { word -> OCRWord? in
-                let middle = (word.box.top + word.box.bottom) / 2
-                guard let strip = strips.first(where: { middle >= $0.at && middle < $0.at + $0.bottom - $0.top }) else { return nil }
-                let shift = strip.top - strip.at
-                let box = BoundingBox(left: word.box.left, top: word.box.top + shift, right: word.box.right, bottom: word.box.bottom + shift)
-                return OCRWord(text: word.text, box: box, confidence: word.confidence)
-            }
-            return words.isEmpty ? nil : OCRLine(words: words)
+    /// The words read from the mosaic, in the page's coordinates: those whose middle lies in a strip, moved back to
+    /// where the strip was cut; words between strips are dropped.
+    func words(from reading: OCRPage) -> [OCRWord] {
+        reading.lines.flatMap(\.words).compactMap { word in
+            let middle = (word.box.top + word.box.bottom) / 2
+            guard let strip = strips.first(where: { middle >= $0.at && middle < $0.at + $0.bottom - $0.top }) else { return nil }
+            let shift = strip.top - strip.at
+            let box = BoundingBox(left: word.box.left, top: word.box.top + shift, right: word.box.right, bottom: word.box.bottom + shift)
+            return OCRWord(text: word.text, box: box, confidence: word.confidence)
         }
     }
 
     /// `page` (the reading the lines were chosen from) with each of its lines at `indices` replaced by the words the
     /// mosaic read on it: each word goes to the chosen line whose rows hold its middle (the nearest middle when two
     /// do). A line the mosaic read nothing on stays as it was.
-    static func replacing(_ indices: [Int], of page: OCRPage, with read: [OCRLine]) -> OCRPage {
+    static func replacing(_ indices: [Int], of page: OCRPage, with read: [OCRWord]) -> OCRPage {
         var lines = page.lines
         let chosen = indices.filter { $0 < lines.count && lines[$0].box.height > 0 }
         var words: [Int: [OCRWord]] = [:]
-        for word in read.flatMap(\.words) {
+        for word in read {
             let middle = (word.box.top + word.box.bottom) / 2
             let holding = chosen.filter { i in
                 let box = page.lines[i].box
-                let pad = max(3, box.height / 4)
-                return middle >= box.top - pad && middle <= box.bottom + pad
+                return middle >= box.top - margin(box) && middle <= box.bottom + margin(box)
             }
             guard
                 let line = holding.min(by: { a, b in

@@ -268,13 +268,13 @@ public final class DocumentProcessor {
         }
         if reader.hasImages, OCRStage.mean(best.pages) < 60 || OCRStage.words(best.pages) < 15 {
             let doubtful = Set(best.pages.indices.filter { OCRStage.mayBeTurned(best.pages[$0]) })
-            var faint = first
-            faint.purpose = .faint
-            faint.adaptiveThreshold = true
-            if config.faintPass, case .success(let binarised) = reader.read(faint),
-                OCRStage.readability(binarised) > OCRStage.readability(best.pages)
-            {
-                best = Reading(pages: binarised, pass: faint)
+            if config.faintPass {
+                var faint = first
+                faint.purpose = .faint
+                faint.adaptiveThreshold = true
+                if case .success(let binarised) = reader.read(faint), OCRStage.readability(binarised) > OCRStage.readability(best.pages) {
+                    best = Reading(pages: binarised, pass: faint)
+                }
             }
             var upright = best.pass
             upright.purpose = .upright

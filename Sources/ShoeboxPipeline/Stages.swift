@@ -476,7 +476,7 @@ struct PassReader {
                 let mosaic = LineMosaic(page: image, boxes: chosen[index].map { page.lines[$0].box }),
                 case .success(let read) = processor.ocr.read(mosaic.image, pass: pass)
             else { continue }
-            out[index] = LineMosaic.replacing(chosen[index], of: page, with: mosaic.lines(from: read))
+            out[index] = LineMosaic.replacing(chosen[index], of: page, with: mosaic.words(from: read))
             any = true
         }
         return keep(name, any ? out : nil)

@@ -21,7 +21,7 @@ struct LineMosaicTests {
         #expect(mosaic.image.height < image.height / 2)
         #expect(mosaic.image.width == image.width)
         let read = try engine.recognize(mosaic.image, pageSegmentationMode: 6).get()
-        let again = LineMosaic.replacing(chosen, of: page, with: mosaic.lines(from: read))
+        let again = LineMosaic.replacing(chosen, of: page, with: mosaic.words(from: read))
         #expect(again.lines.count == page.lines.count)
         for i in page.lines.indices {
             if chosen.contains(i) {
