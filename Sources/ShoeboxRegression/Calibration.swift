@@ -16,14 +16,17 @@ public struct TrustRow: Sendable {
     public let otherReasons: [ReviewReason]
     /// False for failed and duplicate records: never accepted.
     public let judged: Bool
-    /// Total and date both right (where expected).
+    /// Total and date both right (where expected), against the labels with their corrections (`LabelErrata`).
     public let totalAndDateRight: Bool
+    /// The same against the labels as the data set has them.
+    public let rightAsLabelled: Bool
 
     var json: [String: Any] {
         [
-            "document": document, "format": format, "judged": judged, "totalAndDateRight": totalAndDateRight,
+            "document": document, "format": format, "judged": judged, "totalAndDateRight": totalAndDateRight, "rightAsLabelled": rightAsLabelled,
             "otherReasons": otherReasons.map(\.code), "fixedConfidence": DocumentRecord.byName(fixedConfidence),
-            "right": DocumentRecord.byName(right), "features": DocumentRecord.byName(features.mapValues(\.values))
+            "right": DocumentRecord.byName(right), "features": DocumentRecord.byName(features.mapValues(\.values)),
+            "ruleConfidence": DocumentRecord.byName(ruleConfidence)
         ]
     }
 
@@ -33,7 +36,7 @@ public struct TrustRow: Sendable {
         return Int(UInt64(digest.prefix(15), radix: 16)! % UInt64(folds))
     }
 
-    init(_ c: RegressionCase, record: DocumentRecord, right: [Field: Bool], totalAndDateRight: Bool) {
+    init(_ c: RegressionCase, record: DocumentRecord, right: [Field: Bool], totalAndDateRight: Bool, rightAsLabelled: Bool? = nil) {
         document = c.document
         format = c.format
         features = record.trust
@@ -47,6 +50,7 @@ public struct TrustRow: Sendable {
         otherReasons = record.reasons.filter { if case .lowConfidence = $0 { false } else { true } }
         judged = record.status == .accepted || record.status == .review
         self.totalAndDateRight = totalAndDateRight
+        self.rightAsLabelled = rightAsLabelled ?? totalAndDateRight
     }
 }
 
@@ -196,6 +200,8 @@ public struct CrossValidation: Sendable {
         public let cut: Double
         public var accepted = 0
         public var right = 0
+        /// Right against the labels as the data set has them (`right` is against the corrected labels).
+        public var rightAsLabelled = 0
         public var acceptedSROIE = 0
     }
 
@@ -250,6 +256,7 @@ public struct CrossValidation: Sendable {
         for i in curve.indices where probability >= curve[i].cut {
             curve[i].accepted += 1
             if row.totalAndDateRight { curve[i].right += 1 }
+            if row.rightAsLabelled { curve[i].rightAsLabelled += 1 }
             if row.format == "sroie" { curve[i].acceptedSROIE += 1 }
         }
     }
@@ -342,7 +349,9 @@ public struct CrossValidation: Sendable {
     func curveLines(_ curve: [Point], marked: Double?) -> [String] {
         var lines: [String] = []
         for pt in curve where CrossValidation.printedCuts.contains(pt.cut) || pt.cut == marked {
-            let mark = pt.cut == marked ? "  <- the pipeline's cut" : ""
+            let mark =
+                (pt.cut == marked ? "  <- the pipeline's cut" : "")
+                + (pt.rightAsLabelled == pt.right ? "" : "  (\(pt.rightAsLabelled) right as labelled)")
             let precision = pt.accepted == 0 ? 100 : 100 * Double(pt.right) / Double(pt.accepted)
             let share = sroieDocuments == 0 ? 0 : 100 * Double(pt.acceptedSROIE) / Double(sroieDocuments)
             lines.append(
@@ -372,7 +381,9 @@ public struct CrossValidation: Sendable {
             "cut": atSetting.map { $0.cut as Any } ?? NSNull(),
             "gate": atSetting.map { ["cut": $0.cut, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] as Any }
                 ?? NSNull(),
-            "curve": curve.map { ["cut": $0.cut, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] },
+            "curve": curve.map {
+                ["cut": $0.cut, "accepted": $0.accepted, "right": $0.right, "rightAsLabelled": $0.rightAsLabelled, "acceptedSROIE": $0.acceptedSROIE]
+            },
             "productCurve": productCurve.map { ["cut": $0.cut, "accepted": $0.accepted, "right": $0.right, "acceptedSROIE": $0.acceptedSROIE] }
         ]
     }

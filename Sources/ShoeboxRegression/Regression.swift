@@ -191,6 +191,10 @@ public struct RegressionReport: Sendable {
     public private(set) var cerErrors = 0
     public private(set) var cerLength = 0
     public var seconds: Double = 0
+    /// Labels the page contradicts (`--errata`): what the trust rows, and so the model and its curve, are measured against.
+    public var errata = LabelErrata()
+    /// Documents whose trust row was measured against a corrected label.
+    public private(set) var correctedLabels = 0
 
     public init() {}
 
@@ -206,17 +210,20 @@ public struct RegressionReport: Sendable {
 
     static func value(_ field: String, of record: DocumentRecord) -> String? { record.comparedValue(field) }
 
+    /// Whether a record's value is the expected one, compared normalised.
+    static func matches(_ field: String, _ want: String, _ got: String?) -> Bool {
+        got.map { normalise(field, want) == normalise(field, $0) } ?? false
+    }
+
     public mutating func add(_ c: RegressionCase, record: DocumentRecord, recognizedText: String? = nil, truthText: String? = nil) {
         documents += 1
         documentsByFormat[c.format, default: 0] += 1
         var totalAndDateRight = true
-        var right: [Field: Bool] = [:]
         for field in RegressionReport.fields {
             guard let want = c.expected[field] else { continue }
             let got = RegressionReport.value(field, of: record)
             let exact = want == got
-            let normalised = got.map { RegressionReport.normalise(field, want) == RegressionReport.normalise(field, $0) } ?? false
-            if let f = Field(rawValue: field) { right[f] = normalised }
+            let normalised = RegressionReport.matches(field, want, got)
             scores[field, default: FieldScore()].add(exact: exact, normalised: normalised)
             scoresByFormat[c.format, default: [:]][field, default: FieldScore()].add(exact: exact, normalised: normalised)
             if !normalised {
@@ -224,7 +231,18 @@ public struct RegressionReport: Sendable {
                 if field == "total" || field == "date" { totalAndDateRight = false }
             }
         }
-        trustRows.append(TrustRow(c, record: record, right: right, totalAndDateRight: totalAndDateRight))
+        // The model and its curve are measured against the labels with the page's own corrections (`errata`).
+        let truth = errata.corrected(c)
+        if truth != c { correctedLabels += 1 }
+        var right: [Field: Bool] = [:]
+        for field in RegressionReport.fields {
+            guard let want = truth.expected[field], let f = Field(rawValue: field) else { continue }
+            right[f] = RegressionReport.matches(field, want, RegressionReport.value(field, of: record))
+        }
+        trustRows.append(
+            TrustRow(
+                truth, record: record, right: right, totalAndDateRight: right[.total] != false && right[.date] != false,
+                rightAsLabelled: totalAndDateRight))
         if record.status == .accepted {
             accepted += 1
             if totalAndDateRight { acceptedRight += 1 } else { acceptedWrong.append(c.document) }
@@ -264,6 +282,11 @@ public struct RegressionReport: Sendable {
             String(
                 format: "auto-accepted    %d/%d; of those total and date right: %d (as the pipeline routed them)", accepted, documents,
                 acceptedRight))
+        if correctedLabels > 0 {
+            lines.append(
+                "labels corrected for the trust model and its accept curve: \(correctedLabels) (--errata: labels the page contradicts; field scores as labelled)"
+            )
+        }
         if let cv = crossValidation { lines.append(cv.text) }
         if let cer = characterErrorRate {
             lines.append(String(format: "OCR character error rate %.1f%% (%d characters of ground truth)", 100 * cer, cerLength))
@@ -294,6 +317,7 @@ public struct RegressionReport: Sendable {
         let fields = object(scores)
         var o: [String: Any] = [
             "version": 1, "documents": documents, "accepted": accepted, "acceptedRight": acceptedRight, "fields": fields,
+            "correctedLabels": correctedLabels,
             "formats": Dictionary(
                 uniqueKeysWithValues: scoresByFormat.map { format, scores in
                     (format, ["fields": object(scores), "documents": documentsByFormat[format] ?? 0] as [String: Any])

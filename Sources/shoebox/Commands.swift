@@ -432,7 +432,7 @@ enum RegressCommand {
             args, verb: "regress",
             valueOptions: [
                 "--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache", "--folds", "--fit", "--trust-rows",
-                "--expected", "--folders"
+                "--expected", "--folders", "--errata"
             ],
             flagOptions: ["--quiet"])
         if a.flags.contains("--help") {
@@ -480,6 +480,7 @@ enum RegressCommand {
         var cases: [String: (RegressionCase, truth: String?)] = [:]
         var work: [ReadyDocument] = []
         var report = RegressionReport()
+        report.errata = try errata(a.values["--errata"], of: suite)
         for entry in suite.entries {
             // With --scans the documents live in a parallel tree (the sample scan folder), not beside the JSON.
             switch IntakeStage().inspect(root: scansRoot, relativePath: entry.relativePath) {
@@ -537,6 +538,22 @@ enum RegressCommand {
             }
         }
         return out
+    }
+
+    /// `--errata FILE`: labels the page contradicts (`LabelErrata`), each checked against the suite's label.
+    static func errata(_ path: String?, of suite: RegressionSuite) throws -> LabelErrata {
+        guard let path else { return LabelErrata() }
+        let data: Data
+        switch CommandLineTool.readRegularFile(path, limit: Int64(LabelErrata.maxFileBytes)) {
+        case .success(let d): data = d
+        case .failure(let e): throw PipelineError(code: .pipelineFile, message: "the label errata \(path): \(e.message)")
+        }
+        let errata: LabelErrata
+        do { errata = try LabelErrata.parse(data, file: path) } catch { throw PipelineError(code: .pipelineFile, message: "\(error).") }
+        if let stale = errata.stale(against: suite.entries.map(\.expectation)).first {
+            throw PipelineError(code: .pipelineFile, message: "the label errata \(path): \(stale); correct or remove the entry.")
+        }
+        return errata
     }
 
     /// `--fit FILE`: the trust model fitted on every document of the run, written as the data file the build embeds.

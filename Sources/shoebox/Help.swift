@@ -377,7 +377,7 @@ enum Help {
     static let regress = """
         usage: shoebox regress DIR [--scans SCANDIR] [--report FILE] [--baseline FILE] [--ocr-cache DIR]
                                    [--folds N] [--fit FILE] [--trust-rows FILE] [--folders FILE]
-                                   [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
+                                   [--errata FILE] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
 
         Runs the pipeline on every document in DIR that has expected values and prints, per field, how
         many were read right (exact, and normalised: merchants without case, accents, punctuation and
@@ -409,12 +409,17 @@ enum Help {
                              Sources/ShoeboxCore/calibration.json, which the build embeds)
           --folders FILE     per folder, what its .shoebox.json would say ({"sroie": {"currency": "MYR"}}),
                              for folders not yours to write in; each folder's own file is read otherwise
+          --errata FILE      labels the page itself contradicts (a JSON array of "document", "field",
+                             "label", "corrected", "class", "evidence"; total, date or currency): the
+                             trust model and its accept curve are measured against the corrected
+                             labels, the field scores and the baseline against the labels as they are;
+                             an entry whose label the suite no longer has is refused
           --trust-rows FILE  write per document what the trust model reads (features, right or not,
                              the other reasons) as JSON, to study other models or policies
           --quiet            leave out the list of wrong fields
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
         exit: 0 every field right (or, with --baseline, none below it), 7 otherwise, 2 usage,
-              3 DIR missing, 5 OCR engine missing.
+              3 DIR missing, 5 OCR engine missing, 6 a --pipeline, --folders or --errata file unusable.
         """
 }
