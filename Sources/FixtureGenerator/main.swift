@@ -137,14 +137,14 @@ do {
     defer { scratch.clean() }
     try writeEInvoices(receiptsDir: receiptsDir, scansDir: scansDir, expectedDir: expectedDir, scratch: scratch)
     try writeBrokenEInvoices(to: root.appendingPathComponent("einvoices-broken"), scratch: scratch)
-    // What a user sets for a folder (`run` reads its currency, `export` its categories; neither takes dotfiles as scans):
-    // the currency its receipts are in, and the trip's export category.
+    // What a user sets for a folder (`run` reads its currency and language, `export` its categories; neither takes
+    // dotfiles as scans): the currency its receipts are in, the language of a folder of German paper, and the trip's
+    // export category.
     try writeText(
-        "{\"defaultCategory\": \"work trip\", \"categories\": [\"work trip\", \"meals\"], \"currency\": \"EUR\"}\n",
+        "{\"defaultCategory\": \"work trip\", \"categories\": [\"work trip\", \"meals\"], \"currency\": \"EUR\", \"language\": \"deu\"}\n",
         to: scansDir.appendingPathComponent("2026-03-berlin-trip/.shoebox.json"))
-    for folder in ["invoices", "office-supplies"] {
-        try writeText("{\"currency\": \"EUR\"}\n", to: scansDir.appendingPathComponent("\(folder)/.shoebox.json"))
-    }
+    try writeText("{\"currency\": \"EUR\", \"language\": \"deu\"}\n", to: scansDir.appendingPathComponent("invoices/.shoebox.json"))
+    try writeText("{\"currency\": \"EUR\"}\n", to: scansDir.appendingPathComponent("office-supplies/.shoebox.json"))
     try writeText(readme(), to: root.appendingPathComponent("README.md"))
 } catch {
     FileHandle.standardError.write(Data("shoebox-fixtures: \(error)\n".utf8))

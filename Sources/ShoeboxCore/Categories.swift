@@ -15,11 +15,15 @@ public struct FolderSettings: Sendable, Equatable {
     /// The currency the folder's documents are in (over the pipeline file's `currency`): a page that prints none and
     /// is inferred to be in it is not held for its currency; one printed in another is read as printed.
     public internal(set) var currency: CurrencyCode?
+    /// The language the folder's documents are written in (a Tesseract code: "deu"): their first OCR pass reads in it
+    /// (with English), so a page in it is read once; a page detected in another language is read again in that one.
+    public internal(set) var language: String?
 
-    public init(defaultCategory: String? = nil, categories: [String] = [], currency: CurrencyCode? = nil) {
+    public init(defaultCategory: String? = nil, categories: [String] = [], currency: CurrencyCode? = nil, language: String? = nil) {
         self.defaultCategory = defaultCategory
         self.categories = categories
         self.currency = currency
+        self.language = language
     }
 
     public static let fileName = ".shoebox.json"
@@ -56,8 +60,14 @@ public struct FolderSettings: Sendable, Equatable {
                     throw fail("key \"currency\" must be a three-letter ISO 4217 code in capitals, such as \"EUR\" or \"MYR\"")
                 }
                 out.currency = code
+            case "language":
+                let known = PipelineConfig.knownLanguages.filter { $0 != "osd" }
+                guard let s = value as? String, known.contains(s) else {
+                    throw fail("key \"language\" must be one of \(known.map { "\"\($0)\"" }.joined(separator: ", ")) (Tesseract's language codes)")
+                }
+                out.language = s
             default:
-                throw fail("unknown key \"\(key)\" (known: defaultCategory, categories, currency)")
+                throw fail("unknown key \"\(key)\" (known: defaultCategory, categories, currency, language)")
             }
         }
         if let d = out.defaultCategory, !out.categories.isEmpty, !out.categories.contains(d) {

@@ -11,6 +11,9 @@ public struct OtherSources: Sendable, Equatable {
     public var sidecarDigest: String?
     /// The currency the user said the document's folder is in (`FolderSettings.currency`, else the pipeline's).
     public var declaredCurrency: DeclaredCurrency?
+    /// The language the user said the document's folder is written in (`FolderSettings.language`): what its first OCR
+    /// pass reads in.
+    public var declaredLanguage: String?
 
     public init(fileNameDate: CalendarDay? = nil, sidecar: Sidecar? = nil, declaredCurrency: DeclaredCurrency? = nil) {
         self.fileNameDate = fileNameDate

@@ -43,6 +43,7 @@ public struct ReadyDocument: Sendable {
     public init(reading source: SourceFile, today: CalendarDay, declared: DeclaredCurrencies = DeclaredCurrencies(pipeline: nil)) {
         var other = IntakeStage.otherSources(of: source, today: today)
         other.declaredCurrency = declared.of(source.folder)
+        other.declaredLanguage = declared.languages[source.folder]
         self.init(source: source, other: other)
     }
 }
@@ -85,7 +86,7 @@ extension PipelineRunner {
         // The currency each folder is said to be in, read once; a settings file that cannot be used is named.
         let declared = DeclaredCurrencies(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
         var route = try beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing, declared: declared)
-        route.unusable(declared.unusable)
+        route.unusable(declared.unusable + declared.languagesNotRead(by: config.languages, firstPass: config.firstPassLanguages))
         // The documents that crashed an earlier run are failed by name at intake; this run notes its own.
         let crashed = CrashNotes.load(outputDirectory: outputDirectory)
         CrashNotes.install(outputDirectory: outputDirectory)
@@ -196,7 +197,7 @@ public final class DocumentProcessor {
         var reader = PassReader(source: source, processor: self)
         var reading: Reading
         var secondPages: [OCRPage] = []
-        switch firstReading(&reader) {
+        switch firstReading(&reader, in: ocr.firstPassLanguages(declared: document.other.declaredLanguage)) {
         case .success(let r): reading = r
         case .failure(let f):
             reader.saveCache()
@@ -259,8 +260,8 @@ public final class DocumentProcessor {
     /// OCR: the first pass. A page it could hardly read may be faint (thermal paper: binarise it adaptively) or
     /// lying on its side (turn it upright with OSD); each is read again, and kept when it reads better.
     /// Fails as no-text-found when no page has a word.
-    func firstReading(_ reader: inout PassReader) -> Result<Reading, DocumentFailure> {
-        let first = OCRPass(languages: config.firstPassLanguages, pageSegmentationMode: config.pageSegmentationMode)
+    func firstReading(_ reader: inout PassReader, in languages: [String]) -> Result<Reading, DocumentFailure> {
+        let first = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
         var best: Reading
         switch reader.read(first) {
         case .success(let pages): best = Reading(pages: pages, pass: first)
@@ -299,7 +300,8 @@ public final class DocumentProcessor {
     /// read again in it (with the first reading's upright and threshold settings), and kept unless they read worse.
     func detectLanguage(_ reading: inout Reading, reader: inout PassReader) -> LanguageGuess {
         let guess = cpu.measure("language") { language.run(reading.pages) }
-        guard config.languagePass, reader.hasImages, let languages = ocr.languagesAfterDetection(guess) else { return guess }
+        guard config.languagePass, reader.hasImages, let languages = ocr.languagesAfterDetection(guess, readIn: reading.pass.languages)
+        else { return guess }
         var pass = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode, purpose: .language)
         pass.upright = reading.pass.upright
         pass.adaptiveThreshold = reading.pass.adaptiveThreshold

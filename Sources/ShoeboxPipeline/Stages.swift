@@ -154,12 +154,24 @@ public final class OCRStage {
 
     /// The languages to read a page in again once its language is known: the detected language first
     /// (tesseract's first language is its primary one: with English first, German umlauts come out as plain
-    /// letters), then English. Nil when the first pass already used it.
-    public func languagesAfterDetection(_ guess: LanguageGuess) -> [String]? {
-        guard let detected = guess.language, guess.confidence >= 0.5, config.languages.contains(detected),
-            config.firstPassLanguages.first != detected
+    /// letters), then English. Nil when the first pass (`readIn`, by default the pipeline's) already read in it: as its
+    /// first language, or English among its languages.
+    public func languagesAfterDetection(_ guess: LanguageGuess, readIn first: [String]? = nil) -> [String]? {
+        let first = first ?? config.firstPassLanguages
+        guard let detected = guess.language, guess.confidence >= 0.5, config.languages.contains(detected), first.first != detected,
+            !(detected == "eng" && first.contains("eng"))
         else { return nil }
-        return [detected] + (detected == "eng" ? [] : ["eng"])
+        return OCRStage.readingIn(detected)
+    }
+
+    /// The languages a pass reads a page known to be in `language` in: it first, then English.
+    static func readingIn(_ language: String) -> [String] { [language] + (language == "eng" ? [] : ["eng"]) }
+
+    /// The first pass's languages: the folder's declared language (with English) when the pipeline reads it, else the
+    /// pipeline's `firstPassLanguages`.
+    func firstPassLanguages(declared: String?) -> [String] {
+        guard let declared, config.languages.contains(declared) else { return config.firstPassLanguages }
+        return OCRStage.readingIn(declared)
     }
 }
 

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 public import ShoeboxCore
 
 /// One document as the calibration sees it: per field the features of the chosen value and whether the value was

@@ -324,9 +324,10 @@ enum Help {
         A text cell over 32,767 characters (a spreadsheet's limit) is cut and ends in "…[truncated]".
 
         Categories come only from what you set: a folder's .shoebox.json in the scans folder
-        ({"defaultCategory": "work trip", "categories": ["work trip", "medical"], "currency": "EUR"}; `run`
-        reads its currency: an inferred currency that is the folder's is no review reason) and keyword rules in the
-        pipeline file ("categoryRules": [{"keyword": "apotheke", "category": "medical"}]).
+        ({"defaultCategory": "work trip", "categories": ["work trip", "medical"], "currency": "EUR",
+        "language": "deu"}; `run` reads its currency, an inferred currency that is the folder's being no review
+        reason, and its language, what its pages are first read in) and keyword rules in the pipeline file
+        ("categoryRules": [{"keyword": "apotheke", "category": "medical"}]).
 
           --out DIR          output folder of `shoebox run` (default ./shoebox-out)
           --folder F         only the folder F

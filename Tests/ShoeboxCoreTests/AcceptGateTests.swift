@@ -119,5 +119,14 @@ struct AcceptGateTests {
         }
         let folder = try FolderSettings.parse(Data(#"{"currency": "EUR", "categories": ["meals"]}"#.utf8), file: "f")
         #expect(folder.currency?.code == "EUR" && folder.categories == ["meals"])
+        // A folder's language (issue 35): one of the languages Shoebox reads, by Tesseract's code; nothing else.
+        #expect(try FolderSettings.parse(Data(#"{"language": "deu"}"#.utf8), file: "f").language == "deu")
+        for bad in [#""German""#, #""DEU""#, #""osd""#, "7", #"["deu"]"#] {
+            #expect {
+                _ = try FolderSettings.parse(Data(#"{"language": \#(bad)}"#.utf8), file: "trip/.shoebox.json")
+            } throws: { error in
+                "\(error)".contains("key \"language\" must be one of \"eng\", \"deu\", \"spa\", \"fra\", \"msa\"")
+            }
+        }
     }
 }
