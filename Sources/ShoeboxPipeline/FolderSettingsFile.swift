@@ -28,9 +28,10 @@ extension FolderSettings {
     }
 }
 
-/// The currency each folder of a scan root is said to be in: its `.shoebox.json`'s, else the pipeline's. A settings file
-/// that cannot be used says nothing (the run names it; export refuses it).
-public struct DeclaredCurrencies: Sendable {
+/// What each folder of a scan root says of its documents: the currency they are in (its `.shoebox.json`'s, else the
+/// pipeline's) and the language they are written in (its `.shoebox.json`'s). A settings file that cannot be used says
+/// nothing (the run names it; export refuses it).
+public struct FolderDeclarations: Sendable {
     let pipeline: CurrencyCode?
     let folders: [String: CurrencyCode]
     /// The language each folder's settings say its documents are in (`FolderSettings.language`).
@@ -76,14 +77,14 @@ public struct DeclaredCurrencies: Sendable {
 
     /// These, with each folder `settings` names said to be in its currency instead (`regress --folders`: what the
     /// folders' `.shoebox.json` would say, for a folder that is not the user's to write in).
-    public func with(_ settings: [String: FolderSettings]) -> DeclaredCurrencies {
+    public func with(_ settings: [String: FolderSettings]) -> FolderDeclarations {
         var folders = self.folders
         var languages = self.languages
         for (folder, s) in settings {
             folders[folder] = s.currency
             languages[folder] = s.language
         }
-        return DeclaredCurrencies(pipeline: pipeline, folders: folders, languages: languages, unusable: unusable)
+        return FolderDeclarations(pipeline: pipeline, folders: folders, languages: languages, unusable: unusable)
     }
 
     /// The folders whose language the pipeline does not read (not among its `languages`): each named, its pages read

@@ -7,7 +7,7 @@ public import ShoeboxStore
 // Intake.swift):
 //
 //   Intake      scan root → [`ReadyDocument`] (a file sniffed and hashed, with its file-name date, sidecar and the
-//               currency its folder is said to be in: `DeclaredCurrencies`),
+//               currency its folder is said to be in: `FolderDeclarations`),
 //               or a failed `DocumentRecord` (`IntakeStage`). Files read before under the same settings, and
 //               same-bytes copies of a record that stands, are settled here and not read again.
 //   Render      `SourceFile` → `PageSource`: its pages, text layer or gray image, rendered when a pass asks (`RenderStage`).
@@ -39,8 +39,8 @@ public struct ReadyDocument: Sendable {
         self.other = other
     }
 
-    /// The file with its other sources, read now, and the currency its folder is said to be in.
-    public init(reading source: SourceFile, today: CalendarDay, declared: DeclaredCurrencies = DeclaredCurrencies(pipeline: nil)) {
+    /// The file with its other sources, read now, and what its folder says (its currency, its language).
+    public init(reading source: SourceFile, today: CalendarDay, declared: FolderDeclarations = FolderDeclarations(pipeline: nil)) {
         var other = IntakeStage.otherSources(of: source, today: today)
         other.declaredCurrency = declared.of(source.folder)
         other.declaredLanguage = declared.languages[source.folder]
@@ -84,7 +84,7 @@ extension PipelineRunner {
         let outputDirectory = (store.path as NSString).deletingLastPathComponent
         let listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
         // The currency each folder is said to be in, read once; a settings file that cannot be used is named.
-        let declared = DeclaredCurrencies(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
+        let declared = FolderDeclarations(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
         var route = try beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing, declared: declared)
         route.unusable(declared.unusable + declared.languagesNotRead(by: config.languages, firstPass: config.firstPassLanguages))
         // The documents that crashed an earlier run are failed by name at intake; this run notes its own.

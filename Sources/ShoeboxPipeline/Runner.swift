@@ -15,7 +15,7 @@ public struct RunSummary: Sendable {
     public var reviews: [DocumentRecord] = []
     /// Folders under the scan root that could not be listed: their files were not found (the run exits 1).
     public var unreadableFolders: [(path: String, reason: String)] = []
-    /// Folders' settings files that could not be used (`DeclaredCurrencies.unusable`): their currency was not used.
+    /// Folders' settings files that could not be used (`FolderDeclarations.unusable`): their currency was not used.
     public var unusableSettings: [FolderSettings.Unusable] = []
 }
 
@@ -74,7 +74,7 @@ public struct PipelineRunner {
 
     /// The settings a file of `kind` in `folder` is read under: with the currency the folder's own settings file says,
     /// so that saying another one has its records judged again.
-    func settingsDigest(for kind: FileKind?, folder: String, declared: DeclaredCurrencies) -> String {
+    func settingsDigest(for kind: FileKind?, folder: String, declared: FolderDeclarations) -> String {
         let base = settingsDigest(for: kind)
         guard let extra = declared.settingsText(folder) else { return base }
         return String(SHA256.hex(of: Array("\(base) \(extra)".utf8)).prefix(16))
@@ -93,7 +93,7 @@ public struct PipelineRunner {
 
     /// Opens the run in the store and forgets the records it cannot read any more (their files are read again).
     func beginRun(
-        store: Store, root: String, pipelineName: String, listing: IntakeStage.Listing, declared: DeclaredCurrencies
+        store: Store, root: String, pipelineName: String, listing: IntakeStage.Listing, declared: FolderDeclarations
     ) throws(PipelineError) -> RouteStage {
         var runID: Int64 = 0
         try PipelineRunner.storeError { () throws(StoreError) in
@@ -166,7 +166,7 @@ public struct PipelineRunner {
     /// Intake after the walk: records of files gone from the root fail as file-removed; every file found is
     /// sniffed and hashed, and those that failed or crashed a run fail by name; then `plan` decides what is read.
     func intake(
-        _ listing: IntakeStage.Listing, root: String, known: KnownRecords, crashed: [String: CrashNotes.Crash], declared: DeclaredCurrencies,
+        _ listing: IntakeStage.Listing, root: String, known: KnownRecords, crashed: [String: CrashNotes.Crash], declared: FolderDeclarations,
         store: Store, finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) -> ReadingPlan {
         let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
@@ -233,7 +233,7 @@ public struct PipelineRunner {
     /// run waits on it. Those to read get their sidecars now. `originalOf`: the record each stored record names
     /// (`KnownRecords.originalOf`); `rootPath`: the scan root's standardized path.
     func plan(
-        _ ready: [SourceFile], held: [String: Store.Held], originalOf: [String: String], rootPath: String, declared: DeclaredCurrencies, store: Store,
+        _ ready: [SourceFile], held: [String: Store.Held], originalOf: [String: String], rootPath: String, declared: FolderDeclarations, store: Store,
         into plan: inout ReadingPlan, finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) {
         let now = Dictionary(ready.map { ($0.relativePath, $0.sha256) }, uniquingKeysWith: { a, _ in a })

@@ -114,7 +114,7 @@ enum ExtractCommand {
                     return String(cString: p)
                 } ?? file)
             let root = url.deletingLastPathComponent().path
-            let declared = DeclaredCurrencies(folderPath: root, pipeline: config.currency)
+            let declared = FolderDeclarations(folderPath: root, pipeline: config.currency)
             for u in declared.unusable { CommandLineTool.printError("shoebox extract: \(u); its currency is not used") }
             switch intake.inspect(root: root, relativePath: url.lastPathComponent) {
             case .failed(var record, _):
@@ -471,9 +471,9 @@ enum RegressCommand {
             return n
         }
 
-        // Each document the suite describes, read as a run reads it, with the currency its folder is said to be in.
+        // Each document the suite describes, read as a run reads it, with what its folder says (currency, language).
         let scansRoot = a.values["--scans"] ?? dir
-        let declared = DeclaredCurrencies(
+        let declared = FolderDeclarations(
             root: scansRoot, folders: Set(suite.entries.map { SourceFile.folder(of: $0.relativePath) }), pipeline: config.currency
         ).with(try folderSettings(a.values["--folders"]))
         for u in declared.unusable { CommandLineTool.printError("shoebox regress: \(u); its currency is not used") }
