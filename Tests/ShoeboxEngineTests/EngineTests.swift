@@ -563,7 +563,7 @@ struct ZipTests {
     }
 
     @Test func theWorkersShareEnginesAndMakeOneOnlyWhenAllOfItsSetAreBusy() throws {
-        let pool = try EnginePool(config: PipelineConfig())
+        let pool = try EnginePool(config: PipelineConfig(), maxIdle: 3)
         #expect(pool.idleCount == 1) // the first pass's, made at once
         // Two pages in German at the same time need two engines.
         let (outer, inner) = try pool.use(["deu", "eng"]) { a in
@@ -576,6 +576,29 @@ struct ZipTests {
         #expect(again == outer || again == inner)
         _ = try pool.use(["eng"]) { _ in 0 }
         #expect(pool.idleCount == 3)
+    }
+
+    /// Engines of every language set a run meets are not all kept: past the bound, the one handed back longest ago is
+    /// closed, and the ones just used stay.
+    @Test(.tags(.ocr)) func thePoolKeepsOnlyAsManyEnginesWaitingAsItsBound() throws {
+        let pool = try EnginePool(config: PipelineConfig(), maxIdle: 2)
+        #expect(pool.idleCount == 1)
+        let (a, b) = try pool.use(["deu", "eng"]) { a in
+            (ObjectIdentifier(a), try! pool.use(["deu", "eng"]) { b in ObjectIdentifier(b) })
+        }
+        // Three engines made, two kept: the English one, handed back longest ago, was closed.
+        #expect(pool.idleCount == 2)
+        let german = try pool.use(["deu", "eng"]) { ObjectIdentifier($0) }
+        #expect(german == a || german == b)
+        // Every language set still reads: an engine closed is made again when it is asked for.
+        let page = try ImageLoader.load(try fixtureBytes("deu-supermarkt.png"), kind: .png, maxMegapixels: 60).get()[0]
+        for languages in [["fra", "eng"], ["spa", "eng"], ["msa", "eng"], ["eng"], ["deu", "eng"]] {
+            let read = try pool.use(languages) { engine in
+                (try? engine.recognize(page, scale: 1, pageSegmentationMode: 6, adaptiveThreshold: false, timeout: nil, cpu: nil).get().text) ?? ""
+            }
+            #expect(read.contains("Frischmarkt"), "\(languages): \(read)")
+            #expect(pool.idleCount <= 2)
+        }
     }
 
     @Test func theSecondPassJoinsOnlyWhenAFieldIsUncertain() throws {
