@@ -8,7 +8,7 @@ import ShoeboxStore
 
 /// Shoebox's exit codes, stable and documented in the README and `--help`: the one place they are numbered.
 /// Libraries throw kinds of failure; `ExitCode.of` maps each to its code.
-enum ExitCode: Int32 {
+enum ExitCode: Int32, CaseIterable {
     case success = 0
     case finishedWithFailures = 1
     case usage = 2

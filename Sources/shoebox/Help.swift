@@ -37,15 +37,8 @@ enum Help {
                            work or tesseract is not the version they were written for
 
         Every command that works on a store takes --out DIR (default ./shoebox-out).
-        Exit codes: 0 done, 1 finished but some documents failed, 2 usage error (or a file named on the
-        command line that cannot be read or is not a regular file), 3 scan folder missing, 4 output folder
-        or store unusable, or an export cannot be written, 5 OCR engine or language data missing,
-        6 pipeline file invalid, 7 regress found wrong fields, 8 another run, export, import or
-        review --apply holds the output folder's lock (--wait waits for it), 9 export larger than
-        maxExportMegabytes, 10 export: an original is missing or changed since it was read, 11 import:
-        the file is from a newer Shoebox, is not a Shoebox store export, or holds an invalid value,
-        12 export: a folder's .shoebox.json is invalid, 13 export: two folders would get the same zip name,
-        14 serve: the port is taken.
+        Exit codes:
+        \(Help.exitCodes)
         """
 
     static let run = """
@@ -77,7 +70,7 @@ enum Help {
         file ends in a named state (a link, FIFO or device: not-a-regular-file; a name that is not UTF-8:
         bad-file-name; a name with a control character such as a tab or line break: control-character-in-name,
         listed with U+FFFD in its place; a file gone since an earlier run: file-removed). A folder that cannot
-        be read is named at the end, and the run exits 1. A document that crashed an earlier run fails as
+        be read is named at the end, and the run exits \(ExitCode.finishedWithFailures.rawValue). A document that crashed an earlier run fails as
         reader-crashed.
 
         Writes DIR/store.sqlite, DIR/records.jsonl (one JSON line per document, every state) and
@@ -95,12 +88,15 @@ enum Help {
         At the end: counts per state and per failure reason, pages and pages/s.
 
         One run at a time works in an output folder (nor does an export, import or review --apply work
-        beside it); a second one stops with exit 8 (or waits with --wait).
+        beside it); a second one stops with exit \(ExitCode.busy.rawValue) (or waits with --wait).
 
-        exit: 0 all documents done, 1 finished with failed documents, 2 usage, 3 SCANS missing,
-              4 output folder or store unusable (not writable, a file, run.lock not a file: the reason is
-              named), or the --log-json file could not be written (the records are stored), 5 OCR engine missing, 6 pipeline file invalid, 8 another run, export, import or
-              review --apply holds DIR's lock.
+        \(Help.exits([
+            .success: "all documents done", .finishedWithFailures: "finished with failed documents", .usage: "usage",
+            .scanFolderMissing: "SCANS missing",
+            .outputUnusable: "output folder or store unusable (not writable, a file, run.lock not a file: the reason is named), or the --log-json file could not be written (the records are stored)",
+            .engineMissing: "OCR engine missing", .pipelineFileInvalid: "pipeline file invalid",
+            .busy: "another run, export, import or review --apply holds DIR's lock"
+        ]))
         """
 
     static let extract = """
@@ -117,7 +113,10 @@ enum Help {
           --today DATE       the day dates are checked against (default: the system's date)
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
-        exit: 0 all read, 1 some failed, 2 usage, 5 OCR engine missing, 6 pipeline file invalid.
+        \(Help.exits([
+            .success: "all read", .finishedWithFailures: "some failed", .usage: "usage", .engineMissing: "OCR engine missing",
+            .pipelineFileInvalid: "pipeline file invalid"
+        ]))
         """
 
     static let status = """
@@ -190,9 +189,9 @@ enum Help {
                              later charge the pipeline accepted goes to review as
                              charged-after-cancellation (now and in every run, whose summary names it),
                              and the series' status says so; an unknown NAME is refused with the
-                             closest series (exit 2)
+                             closest series (exit \(ExitCode.usage.rawValue))
           --on DAY           the day it was cancelled, from the series' first charge to today; a day
-                             before 1900, after today or before the first charge is refused (exit 2)
+                             before 1900, after today or before the first charge is refused (exit \(ExitCode.usage.rawValue))
           --wait             wait for another command holding the output folder's lock (--cancel)
         """
 
@@ -227,7 +226,7 @@ enum Help {
         48 connections wait for theirs, the one waiting longest is closed (503).
 
           --out DIR      output folder (default ./shoebox-out)
-          --port N       the port (default 8421; 0: any free one); taken by another program: exit 14
+          --port N       the port (default 8421; 0: any free one); taken by another program: exit \(ExitCode.portUnavailable.rawValue)
           --today DATE   the day typed dates are checked against (default: the system's date)
         """
     static let review = """
@@ -276,20 +275,23 @@ enum Help {
                          series cancelled: {"action": "cancel-series", "merchant": "netflix", "on":
                          "2026-05-20"} (a later charge goes to review as charged-after-cancellation).
                          Every line is checked first (against the record as the lines before leave it):
-                         a bad line is reported with its line number and nothing is applied (exit 2).
+                         a bad line is reported with its line number and nothing is applied (exit \(ExitCode.usage.rawValue)).
                          Any record but a failed one may be decided: an accepted one corrected shows the
                          correction in the next export. A credit note's or refund's total may be typed
                          below 0 (-12.50 EUR); no other total can.
                          Two different final decisions for one record (accept and reject) are refused as
                          conflicting, naming both lines. --apply takes DIR's lock (as run, export and
                          import do); the interactive review does not hold it (it may stay open for hours).
-          --wait         with --apply: when a run, export or import is working in DIR, wait for it (else exit 8)
+          --wait         with --apply: when a run, export or import is working in DIR, wait for it (else exit \(ExitCode.busy.rawValue))
           --out DIR      output folder (default ./shoebox-out)
           --today DATE   the day typed dates are checked against (default: the system's date)
 
-        exit: 0 done, 2 usage, a FILE that cannot be read or is not a regular file, or a bad line in the
-              --apply file (nothing applied), 4 no store in DIR or store unusable, 8 (--apply) another run,
-              export or import holds DIR's lock (use --wait).
+        \(Help.exits([
+            .success: "done",
+            .usage: "usage, a FILE that cannot be read or is not a regular file, or a bad line in the --apply file (nothing applied)",
+            .outputUnusable: "no store in DIR or store unusable",
+            .busy: "(--apply) another run, export or import holds DIR's lock (use --wait)"
+        ]))
         """
 
     static let export = """
@@ -338,15 +340,18 @@ enum Help {
                              series marked cancelled) as versioned JSON to FILE (default
                              DIR/exports/store.json); `shoebox import` reads it back
           --wait             when a run, import, review --apply or another export is working in DIR, wait
-                             for it (else exit 8)
+                             for it (else exit \(ExitCode.busy.rawValue))
 
         An export takes DIR's lock (DIR/run.lock, as `shoebox run`, `import` and `review --apply` do): one
         of them at a time.
 
-        exit: 0 written, 2 usage, 4 store unusable or zip not writable, 8 another command holds the lock in
-              DIR (use --wait), 9 larger than maxExportMegabytes (export a date range), 10 an original is
-              missing or changed since it was read (re-run), 12 a folder's .shoebox.json is invalid,
-              13 two folders would get the same zip name (rename one).
+        \(Help.exits([
+            .success: "written", .usage: "usage", .outputUnusable: "store unusable or zip not writable",
+            .busy: "another command holds the lock in DIR (use --wait)",
+            .exportTooLarge: "larger than maxExportMegabytes (export a date range)",
+            .originalChanged: "an original is missing or changed since it was read (re-run)",
+            .folderSettingsInvalid: "a folder's .shoebox.json is invalid", .zipNameClash: "two folders would get the same zip name (rename one)"
+        ]))
         """
 
     static let importStore = """
@@ -358,7 +363,7 @@ enum Help {
 
           --out DIR          output folder (default ./shoebox-out)
           --today DATE       the day imported dates are checked against (default: the system's date)
-          --wait             when a run, export or review --apply is working in DIR, wait for it (else exit 8)
+          --wait             when a run, export or review --apply is working in DIR, wait for it (else exit \(ExitCode.busy.rawValue))
 
         An import takes DIR's lock (DIR/run.lock, as run, export and review --apply do).
 
@@ -370,9 +375,11 @@ enum Help {
         each amount at most 10^14 minor units (1,000,000,000,000.00 in a currency with cents). One bad value and the whole file is refused, naming the document, its path and
         the field; nothing is imported.
 
-        exit: 0 merged, 2 usage, or FILE cannot be read or is not a regular file, 4 store unusable,
-              8 another run, export or review --apply holds DIR's lock (use --wait), 11 the file is from a
-              newer Shoebox (format version), is not a Shoebox store export, or holds an invalid value.
+        \(Help.exits([
+            .success: "merged", .usage: "usage, or FILE cannot be read or is not a regular file", .outputUnusable: "store unusable",
+            .busy: "another run, export or review --apply holds DIR's lock (use --wait)",
+            .importRefused: "the file is from a newer Shoebox (format version), is not a Shoebox store export, or holds an invalid value"
+        ]))
         """
 
     static let regress = """
@@ -420,7 +427,10 @@ enum Help {
           --quiet            leave out the list of wrong fields
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 
-        exit: 0 every field right (or, with --baseline, none below it), 7 otherwise, 2 usage,
-              3 DIR missing, 5 OCR engine missing, 6 a --pipeline, --folders or --errata file unusable.
+        \(Help.exits([
+            .success: "every field right (or, with --baseline, none below it)", .regressionFailed: "otherwise", .usage: "usage",
+            .scanFolderMissing: "DIR missing", .engineMissing: "OCR engine missing",
+            .pipelineFileInvalid: "a --pipeline, --folders or --errata file unusable"
+        ]))
         """
 }
