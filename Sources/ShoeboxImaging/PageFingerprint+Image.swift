@@ -119,77 +119,99 @@ struct InkBlob {
     init?(_ g: FloatGray, threshold t: Float) {
         let w = g.width
         let h = g.height
-        let n = w * h
         guard w >= 2, h >= 2 else { return nil }
         var ink = g.px.map { $0 < t }
-        // Dark background around the paper (a table, the scanner lid, a torn edge on black): solid dark pieces
-        // touching the border and bigger than any printed character are dropped.
-        do {
-            var seen = [Bool](repeating: false, count: n)
-            var stack: [Int] = []
-            var piece: [Int] = []
-            let big = max(16, n / 250)
-            var borderPixels: [Int] = []
-            for x in 0..<w {
-                borderPixels.append(x)
-                borderPixels.append((h - 1) * w + x)
+        InkBlob.dropDarkBorder(&ink, width: w, height: h)
+        let grown = InkBlob.dilated(ink, width: w, height: h, radius: max(1, Int(Float(max(w, h)) * 0.02)))
+        let (label, blobs) = InkBlob.blobs(of: grown, ink: ink, width: w, height: h)
+        guard let (accepted, box) = InkBlob.content(blobs, width: w, height: h) else { return nil }
+        (x0, y0, x1, y1) = box
+        var keep = [Bool](repeating: false, count: w * h)
+        var c = 0
+        for i in 0..<(w * h) where ink[i] && accepted[Int(label[i])] {
+            keep[i] = true
+            c += 1
+        }
+        self.keep = keep
+        count = c
+    }
+
+    /// One blob of the grown mask: its ink count and ink box.
+    struct Blob { var ink = 0, x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1 }
+
+    /// Visits the 4-connected piece of `mask` that holds `start` (`seen` marks what is visited, `start` included).
+    static func flood(from start: Int, width w: Int, height h: Int, in mask: [Bool], seen: inout [Bool], visit: (Int) -> Void) {
+        var stack = [start]
+        seen[start] = true
+        while let p = stack.popLast() {
+            visit(p)
+            let x = p % w
+            let y = p / w
+            if x > 0, mask[p - 1], !seen[p - 1] {
+                seen[p - 1] = true
+                stack.append(p - 1)
             }
-            for y in 0..<h {
-                borderPixels.append(y * w)
-                borderPixels.append(y * w + w - 1)
+            if x < w - 1, mask[p + 1], !seen[p + 1] {
+                seen[p + 1] = true
+                stack.append(p + 1)
             }
-            for start in borderPixels where ink[start] && !seen[start] {
-                seen[start] = true
-                stack.append(start)
-                piece.removeAll(keepingCapacity: true)
-                while let p = stack.popLast() {
-                    piece.append(p)
-                    let x = p % w
-                    let y = p / w
-                    if x > 0, ink[p - 1], !seen[p - 1] {
-                        seen[p - 1] = true
-                        stack.append(p - 1)
-                    }
-                    if x < w - 1, ink[p + 1], !seen[p + 1] {
-                        seen[p + 1] = true
-                        stack.append(p + 1)
-                    }
-                    if y > 0, ink[p - w], !seen[p - w] {
-                        seen[p - w] = true
-                        stack.append(p - w)
-                    }
-                    if y < h - 1, ink[p + w], !seen[p + w] {
-                        seen[p + w] = true
-                        stack.append(p + w)
-                    }
-                }
-                // Solid: text lines touching the border are big too at this resolution, but not solid.
-                var px0 = w
-                var px1 = 0
-                var py0 = h
-                var py1 = 0
-                for p in piece {
-                    let x = p % w
-                    let y = p / w
-                    px0 = min(px0, x)
-                    px1 = max(px1, x)
-                    py0 = min(py0, y)
-                    py1 = max(py1, y)
-                }
-                let solid = piece.count * 10 >= (px1 - px0 + 1) * (py1 - py0 + 1) * 7
-                if piece.count >= big && solid { for p in piece { ink[p] = false } }
+            if y > 0, mask[p - w], !seen[p - w] {
+                seen[p - w] = true
+                stack.append(p - w)
+            }
+            if y < h - 1, mask[p + w], !seen[p + w] {
+                seen[p + w] = true
+                stack.append(p + w)
             }
         }
-        // Dilation by a (2r+1)² box, separably with running counts.
-        let r = max(1, Int(Float(max(w, h)) * 0.02))
+    }
+
+    /// Dark background around the paper (a table, the scanner lid, a torn edge on black): solid dark pieces touching
+    /// the border and bigger than any printed character are dropped from `ink`.
+    static func dropDarkBorder(_ ink: inout [Bool], width w: Int, height h: Int) {
+        let n = w * h
+        var seen = [Bool](repeating: false, count: n)
+        var piece: [Int] = []
+        let big = max(16, n / 250)
+        var borderPixels: [Int] = []
+        for x in 0..<w {
+            borderPixels.append(x)
+            borderPixels.append((h - 1) * w + x)
+        }
+        for y in 0..<h {
+            borderPixels.append(y * w)
+            borderPixels.append(y * w + w - 1)
+        }
+        for start in borderPixels where ink[start] && !seen[start] {
+            piece.removeAll(keepingCapacity: true)
+            flood(from: start, width: w, height: h, in: ink, seen: &seen) { piece.append($0) }
+            // Solid: text lines touching the border are big too at this resolution, but not solid.
+            var px0 = w
+            var px1 = 0
+            var py0 = h
+            var py1 = 0
+            for p in piece {
+                px0 = min(px0, p % w)
+                px1 = max(px1, p % w)
+                py0 = min(py0, p / w)
+                py1 = max(py1, p / w)
+            }
+            let solid = piece.count * 10 >= (px1 - px0 + 1) * (py1 - py0 + 1) * 7
+            if piece.count >= big && solid { for p in piece { ink[p] = false } }
+        }
+    }
+
+    /// `mask` dilated by a (2r+1)² box, separably with running counts.
+    static func dilated(_ mask: [Bool], width w: Int, height h: Int, radius r: Int) -> [Bool] {
+        let n = w * h
         var horiz = [Bool](repeating: false, count: n)
         for y in 0..<h {
             let base = y * w
             var run = 0
-            for x in 0..<min(w, r) where ink[base + x] { run += 1 }
+            for x in 0..<min(w, r) where mask[base + x] { run += 1 }
             for x in 0..<w {
-                if x + r < w, ink[base + x + r] { run += 1 }
-                if x - r - 1 >= 0, ink[base + x - r - 1] { run -= 1 }
+                if x + r < w, mask[base + x + r] { run += 1 }
+                if x - r - 1 >= 0, mask[base + x - r - 1] { run -= 1 }
                 horiz[base + x] = run > 0
             }
         }
@@ -203,46 +225,35 @@ struct InkBlob {
                 grown[y * w + x] = run > 0
             }
         }
-        // Connected blobs of the grown mask; each blob's ink count and ink box.
-        var label = [Int32](repeating: -1, count: n)
-        struct Blob { var ink = 0, x0 = Int.max, y0 = Int.max, x1 = -1, y1 = -1 }
+        return grown
+    }
+
+    /// The connected blobs of `grown`, each with its ink count and ink box, and each pixel's blob (−1: none).
+    static func blobs(of grown: [Bool], ink: [Bool], width w: Int, height h: Int) -> (label: [Int32], blobs: [Blob]) {
+        var seen = [Bool](repeating: false, count: w * h)
+        var label = [Int32](repeating: -1, count: w * h)
         var blobs: [Blob] = []
-        var stack: [Int] = []
-        for start in 0..<n where grown[start] && label[start] < 0 {
+        for start in 0..<(w * h) where grown[start] && !seen[start] {
             let id = Int32(blobs.count)
             var b = Blob()
-            label[start] = id
-            stack.append(start)
-            while let p = stack.popLast() {
-                let x = p % w
-                let y = p / w
-                if ink[p] {
-                    b.ink += 1
-                    b.x0 = min(b.x0, x)
-                    b.x1 = max(b.x1, x)
-                    b.y0 = min(b.y0, y)
-                    b.y1 = max(b.y1, y)
-                }
-                if x > 0, grown[p - 1], label[p - 1] < 0 {
-                    label[p - 1] = id
-                    stack.append(p - 1)
-                }
-                if x < w - 1, grown[p + 1], label[p + 1] < 0 {
-                    label[p + 1] = id
-                    stack.append(p + 1)
-                }
-                if y > 0, grown[p - w], label[p - w] < 0 {
-                    label[p - w] = id
-                    stack.append(p - w)
-                }
-                if y < h - 1, grown[p + w], label[p + w] < 0 {
-                    label[p + w] = id
-                    stack.append(p + w)
-                }
+            flood(from: start, width: w, height: h, in: grown, seen: &seen) { p in
+                label[p] = id
+                guard ink[p] else { return }
+                b.ink += 1
+                b.x0 = min(b.x0, p % w)
+                b.x1 = max(b.x1, p % w)
+                b.y0 = min(b.y0, p / w)
+                b.y1 = max(b.y1, p / w)
             }
             blobs.append(b)
         }
-        // Thin blobs along the border are scanner edges, not content.
+        return (label, blobs)
+    }
+
+    /// The blobs that are the page's content: the biggest usable one, then every one with at least 1 % of its ink
+    /// within reach of the growing box; and that box. Nil when no blob is usable. Thin blobs along the border are
+    /// scanner edges, not content.
+    static func content(_ blobs: [Blob], width w: Int, height h: Int) -> (accepted: [Bool], box: (Int, Int, Int, Int))? {
         let thinX = max(2, w / 50)
         let thinY = max(2, h / 50)
         func usable(_ b: Blob) -> Bool {
@@ -277,18 +288,7 @@ struct InkBlob {
                 }
             }
         }
-        x0 = bx0
-        y0 = by0
-        x1 = bx1
-        y1 = by1
-        var keep = [Bool](repeating: false, count: n)
-        var c = 0
-        for i in 0..<n where ink[i] && accepted[Int(label[i])] {
-            keep[i] = true
-            c += 1
-        }
-        self.keep = keep
-        count = c
+        return (accepted, (bx0, by0, bx1, by1))
     }
 }
 
