@@ -7,7 +7,7 @@ public import ShoeboxStore
 // Intake.swift):
 //
 //   Intake      scan root → [`ReadyDocument`] (a file sniffed and hashed, with its file-name date, sidecar and the
-//               currency its folder is said to be in: `FolderDeclarations`),
+//               currency and language its folder says: `FolderDeclarations`),
 //               or a failed `DocumentRecord` (`IntakeStage`). Files read before under the same settings, and
 //               same-bytes copies of a record that stands, are settled here and not read again.
 //   Render      `SourceFile` → `PageSource`: its pages, text layer or gray image, rendered when a pass asks (`RenderStage`).

@@ -15,7 +15,8 @@ public struct RunSummary: Sendable {
     public var reviews: [DocumentRecord] = []
     /// Folders under the scan root that could not be listed: their files were not found (the run exits 1).
     public var unreadableFolders: [(path: String, reason: String)] = []
-    /// Folders' settings files that could not be used (`FolderDeclarations.unusable`): their currency was not used.
+    /// Folders' settings files that could not be used (`FolderDeclarations.unusable`), and folders whose language the
+    /// pipeline does not read: what they said was not used.
     public var unusableSettings: [FolderSettings.Unusable] = []
 }
 

@@ -224,8 +224,9 @@ typealias EngineMaker = @Sendable (_ languages: [String], _ pageSegmentationMode
 /// pool for one page, and put back for the next page that needs the same languages, whichever worker reads it
 /// (a language set loaded by every worker would be held in memory once per worker, and loading one costs CPU).
 /// An engine is made only when every engine of its set is busy, so a set rarely read (OSD, a language met
-/// once) is loaded once for the run, and one the workers read at the same time as often as they do; no engine
-/// is closed before the run ends (one closed while its twin was busy would be loaded again and again).
+/// once) is loaded once while it is wanted, and one the workers read at the same time as often as they do. Past
+/// `maxIdle` waiting engines the one handed back longest ago is closed: a set not read for a while is loaded again
+/// when it is next asked for.
 final class EnginePool: Sendable {
     /// Engines waiting, by their languages, each with when it was last handed back (a running count).
     private struct Idle {
@@ -239,8 +240,7 @@ final class EnginePool: Sendable {
     private let cpu: PhaseCPU?
     /// The most engines kept waiting (one per worker): past it, the one handed back longest ago is closed. Each set of
     /// languages a pass reads in has its own engines (a German page's, a Malay page's), each holding its models and
-    /// buffers: kept all, two workers over folders in five languages held ten. On `make bench` (two workers) the bound
-    /// took peak RSS from 398 to 360 MiB for 0.8 s more of engine loading in 175 CPU s.
+    /// buffers: kept all, two workers over folders in five languages held ten (docs/benchmarks.md measures the bound).
     let maxIdle: Int
 
     static let tesseract: EngineMaker = { languages, mode throws(OCREngineError) in
@@ -281,7 +281,7 @@ final class EnginePool: Sendable {
             if pool.engines[oldest.0]!.isEmpty { pool.engines[oldest.0] = nil }
             return dropped
         }
-        _ = closed // released here, after the lock
+        withExtendedLifetime(closed) {} // the closed engine is freed here, after the lock
     }
 
     /// Engines waiting for a page, for the tests.
