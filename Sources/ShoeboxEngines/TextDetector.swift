@@ -8,13 +8,16 @@ public import ShoeboxCore
 public final class PPOCRTextDetector: @unchecked Sendable {
     private let handle: OpaquePointer
 
-    public static let modelFile = "ch_PP-OCRv4_det_infer.onnx"
+    /// The wheel's detection model with its constant arithmetic folded into its convolutions (readers/fold_model.py).
+    public static let modelFile = "ch_PP-OCRv4_det_folded.onnx"
+    /// The model as the wheel has it, installed beside the folded one for the tests that compare the two.
+    public static let wheelModelFile = "ch_PP-OCRv4_det_infer.onnx"
 
     /// The process's detector, opened once from `PPOCRLineReader.directory`; its failure says why.
     public static let shared: Result<PPOCRTextDetector, OCREngineError> = open(directory: PPOCRLineReader.directory)
 
-    public static func open(directory: String) -> Result<PPOCRTextDetector, OCREngineError> {
-        PPOCRLineReader.openPart(directory: directory, model: modelFile, with: ppocr_open_detector).map(PPOCRTextDetector.init(handle:))
+    public static func open(directory: String, model: String = modelFile) -> Result<PPOCRTextDetector, OCREngineError> {
+        PPOCRLineReader.openPart(directory: directory, model: model, with: ppocr_open_detector).map(PPOCRTextDetector.init(handle:))
     }
 
     private init(handle: OpaquePointer) { self.handle = handle }

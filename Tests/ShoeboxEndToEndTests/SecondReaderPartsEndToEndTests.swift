@@ -9,8 +9,8 @@ import Testing
 @Suite(.serialized) struct SecondReaderPartsEndToEndTests {
     static let installed = "/usr/local/lib/shoebox"
     static let library = "libonnxruntime.so.1.32.0"
-    static let recognition = "ch_PP-OCRv4_rec_infer.onnx"
-    static let detection = "ch_PP-OCRv4_det_infer.onnx"
+    static let recognition = "ch_PP-OCRv4_rec_folded.onnx"
+    static let detection = "ch_PP-OCRv4_det_folded.onnx"
 
     /// One part replaced, and the words the reason gives for it.
     enum Broken: String, CaseIterable, CustomTestStringConvertible, Sendable {
@@ -128,7 +128,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: work) }
         let readers = try Self.readers(in: work, broken: nil)
         let version = try Self.timed(["--version"], readers: readers, seconds: 30)
-        #expect(version.out.contains("second reader: PP-OCRv4 rec, ONNX Runtime 1.32.0, from \(readers.path)"), "\(version.out)")
+        #expect(version.out.contains("second reader: PP-OCRv4 rec folded, ONNX Runtime 1.32.0, from \(readers.path)"), "\(version.out)")
         let run = try Self.run(in: work, readers: readers)
         #expect(run.code == 0, "\(run.out.suffix(600))")
         #expect(!run.out.contains("second reader: none"), "\(run.out.suffix(600))")

@@ -23,7 +23,7 @@ struct SecondReaderTests {
 
     @Test(.tags(.ocr)) func readsTheCommittedLineImagesExactly() throws {
         let reader = try Self.installed()
-        #expect(reader.name.hasPrefix("PP-OCRv4 rec, ONNX Runtime 1.32"))
+        #expect(reader.name.hasPrefix("PP-OCRv4 rec folded, ONNX Runtime 1.32"))
         let date = try Self.lineImage("eng-gb-grocer-date.png")
         let line = try #require(reader.read(date, box: BoundingBox(left: 8, top: 8, right: date.width - 8, bottom: date.height - 8)))
         #expect(line.text == "14/03/2026 18:42")
@@ -121,7 +121,7 @@ struct SecondReaderTests {
         let work = try temporaryDirectory()
         defer { try? fm.removeItem(at: work) }
         let whole = try Self.readersWith("none", in: work) { _ in }
-        #expect(PPOCRLineReader.installed(in: whole) == "\(PPOCRLineReader.libraryFile) \(PPOCRLineReader.modelFile)")
+        #expect(PPOCRLineReader.installed(in: whole) == "\(PPOCRLineReader.libraryFile) \(PPOCRLineReader.modelFile) \(PPOCRTextDetector.modelFile)")
     }
 
     static func word(_ text: String, _ left: Int, _ right: Int, _ confidence: Double = 90) -> OCRWord {

@@ -38,7 +38,7 @@ int ppocr_read_line(
     ppocr_reader *reader, const uint8_t *gray, int width, int height, int stride, ppocr_glyph *glyphs, int capacity,
     int *scaled_width, char *error, size_t error_size);
 
-/// Text-line detection with a PP-OCR DB model (ch_PP-OCRv4_det_infer.onnx). Opened as `ppocr_open` opens a reader
+/// Text-line detection with a PP-OCR DB model (ch_PP-OCRv4_det_infer.onnx, which Shoebox runs folded). Opened as `ppocr_open` opens a reader
 /// (same runtime, same session options); several threads may detect with one detector at once.
 typedef struct ppocr_detector ppocr_detector;
 
