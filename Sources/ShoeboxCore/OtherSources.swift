@@ -11,8 +11,8 @@ public struct OtherSources: Sendable, Equatable {
     public var sidecarDigest: String?
     /// The currency the user said the document's folder is in (`FolderSettings.currency`, else the pipeline's).
     public var declaredCurrency: DeclaredCurrency?
-    /// The language the user said the document's folder is written in (`FolderSettings.language`): what its first OCR
-    /// pass reads in.
+    /// The language the user said the document is written in: its sidecar's `language`, else its folder's
+    /// (`FolderSettings.language`). What its first OCR pass reads in.
     public var declaredLanguage: String?
 
     public init(fileNameDate: CalendarDay? = nil, sidecar: Sidecar? = nil, declaredCurrency: DeclaredCurrency? = nil) {
@@ -76,11 +76,16 @@ public struct Sidecar: Sendable, Equatable {
     public var receivedOn: CalendarDay?
     /// What the document is (`fine`, `contract`, `invoice` …), when the person says so beside the scan.
     public var documentKind: DocumentKind?
+    /// The language the document is written in (a Tesseract code: "deu"), over its folder's: its first OCR pass reads
+    /// in it, with English, so a page in it is read once.
+    public var language: String?
     public var problems: [String] = []
 
     public init() {}
 
-    static let knownKeys: Set<String> = ["merchant", "date", "total", "currency", "referenceNumber", "category", "note", "receivedOn", "documentKind"]
+    static let knownKeys: Set<String> = [
+        "merchant", "date", "total", "currency", "referenceNumber", "category", "note", "receivedOn", "documentKind", "language"
+    ]
 
     /// Reads a sidecar's bytes. Not a JSON object at all: one problem, no fields.
     public static func parse(_ data: [UInt8], today: CalendarDay) -> Sidecar {
@@ -149,6 +154,15 @@ public struct Sidecar: Sendable, Equatable {
             } else {
                 let line = Sidecar.line(of: "receivedOn", in: data).map { " (line \($0))" } ?? ""
                 s.problems.append("'receivedOn' \(d)\(line) is not a day written YYYY-MM-DD from \(FieldInput.earliestYear)-01-01 to \(today.iso)")
+            }
+        }
+        if let l = text("language") {
+            let known = PipelineConfig.knownLanguages.filter { $0 != "osd" }
+            if known.contains(l) {
+                s.language = l
+            } else {
+                let line = Sidecar.line(of: "language", in: data).map { " (line \($0))" } ?? ""
+                s.problems.append("'language' \(l)\(line) is not one of \(known.joined(separator: ", ")) (Tesseract's language codes)")
             }
         }
         if let k = text("documentKind") {

@@ -39,11 +39,12 @@ public struct ReadyDocument: Sendable {
         self.other = other
     }
 
-    /// The file with its other sources, read now, and what its folder says (its currency, its language).
+    /// The file with its other sources, read now, and what its folder says (its currency, its language). A sidecar's
+    /// language is the document's own and wins over its folder's.
     public init(reading source: SourceFile, today: CalendarDay, declared: FolderDeclarations = FolderDeclarations(pipeline: nil)) {
         var other = IntakeStage.otherSources(of: source, today: today)
         other.declaredCurrency = declared.of(source.folder)
-        other.declaredLanguage = declared.languages[source.folder]
+        other.declaredLanguage = other.sidecar?.language ?? declared.languages[source.folder]
         self.init(source: source, other: other)
     }
 }

@@ -120,6 +120,12 @@ struct TrustTests {
         #expect(invalid.problems.count == 3, "\(invalid.problems)")
         #expect(record(clean, other: OtherSources(sidecar: invalid)).reasons == [.sidecarInvalid])
         #expect(Sidecar.parse(Array("not json".utf8), today: today).problems == ["the sidecar is not a JSON object"])
+        // The language the scan is written in: one of the codes Shoebox reads, else a named problem.
+        let german = Sidecar.parse(Array(#"{"language": "deu"}"#.utf8), today: today)
+        #expect(german.language == "deu" && german.problems.isEmpty)
+        let named = Sidecar.parse(Array("{\n  \"total\": \"3,68\",\n  \"language\": \"German\"\n}".utf8), today: today)
+        #expect(named.language == nil && named.total != nil)
+        #expect(named.problems == ["'language' German (line 3) is not one of eng, deu, spa, fra, msa (Tesseract's language codes)"])
     }
 
     @Test func theDateInTheFileNameConfirmsOrIsAnAlternate() {

@@ -18,31 +18,39 @@ struct FolderLanguageEndToEndTests {
         return counts.filter { $0.key.hasPrefix("pass-pages-") }
     }
 
+    /// A scan folder `name` under `work` with one German receipt in its folder `trip`, that folder's settings and the
+    /// receipt's sidecar as given.
+    static func scans(_ name: String, in work: URL, settings: String?, sidecar: String? = nil) throws -> URL {
+        let folder = work.appendingPathComponent("\(name)/trip")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        _ = try imageMagick(
+            [
+                "-size", "1000x1100", "xc:white", "-font", "DejaVu-Sans-Mono", "-pointsize", "34", "-fill", "black", "-annotate",
+                "+60+90",
+                "BÄCKEREI MÜLLER GMBH\nHauptstraße 5, 10115 Berlin\nDatum: 14.03.2026  Bon 4711\n\nBrötchen          2,49\n"
+                    + "Milch             1,19\nSUMME EUR         3,68\nBAR               5,00\nRÜCKGELD          1,32\n\nVielen Dank"
+            ], output: folder.appendingPathComponent("bon.png"))
+        if let settings { try Data(settings.utf8).write(to: folder.appendingPathComponent(".shoebox.json")) }
+        if let sidecar { try Data(sidecar.utf8).write(to: folder.appendingPathComponent("bon.png.json")) }
+        return work.appendingPathComponent(name)
+    }
+
+    /// `shoebox run` over `root`: what it said, the one record, and the pages each pass purpose read.
+    static func run(_ root: URL) throws -> (said: String, record: DocumentRecord, passes: [String: Int]) {
+        let out = root.path + "-out"
+        let log = URL(fileURLWithPath: root.path + ".jsonl")
+        let r = try runProgram(shoebox, ["run", root.path, "--out", out, "--today", today, "--jobs", "1", "--log-json", log.path])
+        #expect(r.code == 0 || r.code == 1, "\(r.out) \(r.err)")
+        let line = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).split(separator: "\n")
+        let record = try JSONDecoder().decode(DocumentRecord.self, from: Data(try #require(line.first).utf8))
+        return (r.out + r.err, record, try passPages(log))
+    }
+
     @Test(.tags(.ocr)) func aFolderInGermanIsReadOnceInGerman() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        func scans(_ name: String, settings: String?) throws -> URL {
-            let folder = work.appendingPathComponent("\(name)/trip")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            _ = try imageMagick(
-                [
-                    "-size", "1000x1100", "xc:white", "-font", "DejaVu-Sans-Mono", "-pointsize", "34", "-fill", "black", "-annotate",
-                    "+60+90",
-                    "BÄCKEREI MÜLLER GMBH\nHauptstraße 5, 10115 Berlin\nDatum: 14.03.2026  Bon 4711\n\nBrötchen          2,49\n"
-                        + "Milch             1,19\nSUMME EUR         3,68\nBAR               5,00\nRÜCKGELD          1,32\n\nVielen Dank"
-                ], output: folder.appendingPathComponent("bon.png"))
-            if let settings { try Data(settings.utf8).write(to: folder.appendingPathComponent(".shoebox.json")) }
-            return work.appendingPathComponent(name)
-        }
-        func run(_ root: URL) throws -> (said: String, record: DocumentRecord, passes: [String: Int]) {
-            let out = root.path + "-out"
-            let log = URL(fileURLWithPath: root.path + ".jsonl")
-            let r = try runProgram(shoebox, ["run", root.path, "--out", out, "--today", today, "--jobs", "1", "--log-json", log.path])
-            #expect(r.code == 0 || r.code == 1, "\(r.out) \(r.err)")
-            let line = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).split(separator: "\n")
-            let record = try JSONDecoder().decode(DocumentRecord.self, from: Data(try #require(line.first).utf8))
-            return (r.out + r.err, record, try FolderLanguageEndToEndTests.passPages(log))
-        }
+        func scans(_ name: String, settings: String?) throws -> URL { try Self.scans(name, in: work, settings: settings) }
+        func run(_ root: URL) throws -> (said: String, record: DocumentRecord, passes: [String: Int]) { try Self.run(root) }
 
         let plain = try run(try scans("plain", settings: nil))
         #expect(plain.record.language == "deu")
@@ -70,5 +78,25 @@ struct FolderLanguageEndToEndTests {
         #expect(r.code == 0 || r.code == 1, "\(r.out) \(r.err)")
         #expect(
             (r.out + r.err).contains("trip/.shoebox.json says its documents are in \"deu\", which the pipeline does not read"), "\(r.out) \(r.err)")
+    }
+
+    /// A sidecar's `language` is the scan's own: it is read once in it, over what its folder says, and a language
+    /// Shoebox does not know is named among the sidecar's problems (`sidecar-invalid`), the scan read as if it said none.
+    @Test(.tags(.ocr)) func aSidecarInGermanIsReadOnceInGermanOverItsFolder() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let own = try Self.run(try Self.scans("own", in: work, settings: nil, sidecar: #"{"language": "deu"}"#))
+        #expect(own.passes["pass-pages-first"] == 1 && own.passes["pass-pages-language"] == nil, "\(own.passes)")
+        #expect(own.record.language == "deu" && own.record.total == Money(decimal: "3.68", currency: CurrencyCode("EUR")!))
+        #expect(!own.record.reasons.contains(.sidecarInvalid), "\(own.record.reasons)")
+
+        let over = try Self.run(try Self.scans("over", in: work, settings: #"{"language": "spa"}"#, sidecar: #"{"language": "deu"}"#))
+        #expect(over.passes["pass-pages-first"] == 1 && over.passes["pass-pages-language"] == nil, "\(over.passes)")
+        #expect(over.record.total == own.record.total)
+
+        let unknown = try Self.run(try Self.scans("unknown", in: work, settings: nil, sidecar: #"{"language": "German"}"#))
+        #expect(unknown.record.reasons.contains(.sidecarInvalid), "\(unknown.record.reasons)")
+        #expect(unknown.passes["pass-pages-language"] == 1, "\(unknown.passes)")
+        #expect(unknown.record.total == own.record.total)
     }
 }
