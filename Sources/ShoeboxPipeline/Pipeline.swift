@@ -264,8 +264,14 @@ public final class DocumentProcessor {
     func firstReading(_ reader: inout PassReader, in languages: [String]) -> Result<Reading, DocumentFailure> {
         let first = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
         var best: Reading
-        switch reader.read(first) {
-        case .success(let pages): best = Reading(pages: pages, pass: first)
+        // With a language pass to come, the pages after the first are read in the language the first page is in.
+        let read =
+            config.languagePass
+            ? reader.readFollowingFirstPage(first) { page in
+                ocr.languagesAfterDetection(cpu.measure("language") { language.run([page]) }, readIn: languages)
+            } : reader.read(first).map { Reading(pages: $0, pass: first) }
+        switch read {
+        case .success(let r): best = r
         case .failure(let f): return .failure(f)
         }
         if reader.hasImages, OCRStage.mean(best.pages) < 60 || OCRStage.words(best.pages) < 15 {
@@ -314,6 +320,12 @@ public final class DocumentProcessor {
             guard let pages = reader.readLines(pass, of: reading, chosen: chosen) else { return guess }
             again = pages
             pass.onLines = true
+        } else if reading.pass.laterLanguages == languages, reading.pages.count > 1 {
+            // The later pages were read in this language already (tesseract's reading of them, from the cache): the
+            // first page is read in it alone, and the reading is the whole pass's, kept as that.
+            guard case .success(let head) = reader.read(pass, range: 0..<1), case .success(let read) = reader.read(reading.pass) else { return guess }
+            again = head + read.dropFirst()
+            reader.remember(pass.name, again)
         } else {
             guard case .success(let pages) = reader.read(pass) else { return guess }
             again = pages
@@ -351,7 +363,7 @@ public final class DocumentProcessor {
             .map {
                 OCRPass(
                     languages: main.languages, pageSegmentationMode: $0, purpose: .mode, upright: main.upright,
-                    adaptiveThreshold: main.adaptiveThreshold)
+                    adaptiveThreshold: main.adaptiveThreshold, laterLanguages: main.laterLanguages)
             }
         let largest = reading.pages.map { Double($0.width * $0.height) / 1e6 }.max() ?? 0
         if let height = reading.pages.first?.medianWordHeight,
@@ -360,7 +372,7 @@ public final class DocumentProcessor {
             further.insert(
                 OCRPass(
                     languages: main.languages, pageSegmentationMode: main.pageSegmentationMode, purpose: .upscale, scale: factor,
-                    upright: main.upright, adaptiveThreshold: main.adaptiveThreshold),
+                    upright: main.upright, adaptiveThreshold: main.adaptiveThreshold, laterLanguages: main.laterLanguages),
                 at: min(1, further.count))
         }
         return further

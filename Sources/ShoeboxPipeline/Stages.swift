@@ -44,9 +44,13 @@ public final class OCRStage {
         self.cpu = cpu
     }
 
-    /// One pass over every page: text-layer pages as they are, image pages through tesseract, each rendered
-    /// when its turn comes (and turned upright first when `turns` says so).
-    func run(_ pages: PageSource, turns: [Int]?, pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
+    /// One pass over every page (or the pages of `range`): text-layer pages as they are, image pages through
+    /// tesseract, each rendered when its turn comes (and turned upright first when `turns` says so); a page in `known`
+    /// is taken as read.
+    func run(
+        _ pages: PageSource, turns: [Int]?, pass: OCRPass, range: Range<Int>? = nil, known: [Int: OCRPage] = [:]
+    ) -> Result<[OCRPage], DocumentFailure> {
+        let range = range ?? 0..<pages.count
         // Each page's reading, in page order: read here, or handed to an idle worker (`help`) and awaited.
         enum Reading {
             case done(OCRPage)
@@ -54,7 +58,12 @@ public final class OCRStage {
         }
         var readings: [Reading] = []
         var failure: DocumentFailure?
-        for index in 0..<pages.count where failure == nil {
+        for index in range where failure == nil {
+            if let page = known[index] {
+                readings.append(.done(page))
+                continue
+            }
+            let pass = pass.forPage(index)
             let page: RenderedPage
             switch pages.page(index) {
             case .success(let p): page = p
@@ -67,7 +76,7 @@ public final class OCRStage {
             case .image(let rendered):
                 let turn = turns.flatMap { index < $0.count ? $0[index] : nil } ?? 0
                 let image = turn == 0 ? rendered : rendered.rotated(clockwise: turn)
-                if index + 1 < pages.count, let task = help?.offer(image, pass: pass) {
+                if index + 1 < range.upperBound, let task = help?.offer(image, pass: pass) {
                     readings.append(.helped(task))
                     continue
                 }
@@ -181,7 +190,7 @@ struct OCRPass: Hashable {
     enum Purpose: String {
         case first, faint, upright, language, mode, upscale
     }
-    let languages: [String]
+    var languages: [String]
     let pageSegmentationMode: Int
     var purpose: Purpose = .first
     var scale: Double = 1
@@ -192,9 +201,22 @@ struct OCRPass: Hashable {
     /// A reading whose pages are an earlier reading with some lines read again by this pass (`PassReader.readLines`):
     /// named apart from the pass over whole pages.
     var onLines = false
+    /// The languages the pages after the first are read in, when the first page's language chose them
+    /// (`PassReader.readFollowingFirstPage`); nil: every page in `languages`.
+    var laterLanguages: [String]?
     var name: String {
         "psm\(pageSegmentationMode)-\(languages.joined(separator: "+"))" + (scale == 1 ? "" : String(format: "-x%.2f", scale))
             + (upright ? "-upright" : "") + (adaptiveThreshold ? "-adaptive" : "") + (onLines ? "-on-lines" : "")
+            + (laterLanguages.map { "-then-" + $0.joined(separator: "+") } ?? "")
+    }
+
+    /// The pass as it reads page `index` (from 0): a later page in `laterLanguages`.
+    func forPage(_ index: Int) -> OCRPass {
+        guard index > 0, let later = laterLanguages else { return self }
+        var page = self
+        page.languages = later
+        page.laterLanguages = nil
+        return page
     }
 }
 
@@ -423,19 +445,54 @@ struct PassReader {
         if let task = help.offer(turn == 0 ? rendered : rendered.rotated(clockwise: turn), pass: pass) { prefetched[pass.name] = task }
     }
 
-    mutating func read(_ pass: OCRPass) -> Result<[OCRPage], DocumentFailure> {
-        if let pages = cached?.passes[pass.name] { return .success(pages) }
+    /// `pass` over every page, or over the pages of `range` (kept in the cache under their own name, or taken from the
+    /// whole pass when it is cached); pages in `known` are taken as read.
+    mutating func read(_ pass: OCRPass, range: Range<Int>? = nil, known: [Int: OCRPage] = [:]) -> Result<[OCRPage], DocumentFailure> {
+        let name = range.map { pass.name + "-pages\($0.lowerBound + 1)-\($0.upperBound)" } ?? pass.name
+        if let pages = cached?.passes[name] { return .success(pages) }
+        if let range, let whole = cached?.passes[pass.name], range.upperBound <= whole.count { return .success(Array(whole[range])) }
         if let f = ensureOpened() { return .failure(f) }
         if pass.upright && cached?.turns == nil { _ = needsTurning() }
         let turns = pass.upright ? cached?.turns : nil
-        let result = prefetched.removeValue(forKey: pass.name).map { $0.wait().map { [$0] } } ?? processor.ocr.run(pages!, turns: turns, pass: pass)
-        if case .success(let pages) = result {
-            var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
-            c.passes[pass.name] = pages
-            cached = c
-            dirty = true
-        }
+        let result =
+            (range == nil ? prefetched.removeValue(forKey: pass.name) : nil).map { $0.wait().map { [$0] } }
+            ?? processor.ocr.run(pages!, turns: turns, pass: pass, range: range, known: known)
+        if case .success(let pages) = result { remember(name, pages) }
         return result
+    }
+
+    /// Keeps `pages` in the OCR cache as pass `name`'s reading.
+    mutating func remember(_ name: String, _ pages: [OCRPage]) {
+        var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
+        c.passes[name] = pages
+        cached = c
+        dirty = true
+    }
+
+    /// The number of pages: from the cache (a pass over every page, `whole`, read before), else from the opened document.
+    mutating func pageCount(whole pass: OCRPass) -> Int? {
+        if let c = cached?.pageCount ?? cached?.passes[pass.name]?.count { return c }
+        guard ensureOpened() == nil, let pages else { return nil }
+        var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
+        c.pageCount = pages.count
+        cached = c
+        dirty = true
+        return pages.count
+    }
+
+    /// The first pass over a document of several pages, its later pages read in the languages `choose` picks from its
+    /// first page's reading (nil: in the pass's own), so that a document in one language is read in it from its second
+    /// page on, and its language pass reads the first page alone. A one-page document is read by `pass` as it is.
+    mutating func readFollowingFirstPage(_ pass: OCRPass, choose: (OCRPage) -> [String]?) -> Result<DocumentProcessor.Reading, DocumentFailure> {
+        guard let count = pageCount(whole: pass), count > 1 else { return read(pass).map { .init(pages: $0, pass: pass) } }
+        let head: OCRPage
+        switch read(pass, range: 0..<1) {
+        case .success(let pages): head = pages[0]
+        case .failure(let f): return .failure(f)
+        }
+        var following = pass
+        following.laterLanguages = choose(head).flatMap { $0 == pass.languages ? nil : $0 }
+        return read(following, known: [0: head]).map { .init(pages: $0, pass: following) }
     }
 
     /// `reading`'s pages with those tesseract could not read (`SecondReadingStage.unusable`) read whole by the
@@ -545,6 +602,8 @@ public struct TextOfDocument: Sendable, Codable {
     public var turns: [Int]?
     /// The first page's fingerprint, once computed.
     public var fingerprint: PageFingerprint?
+    /// The number of pages, once the document was opened for it.
+    public var pageCount: Int?
 }
 
 /// A folder of `TextOfDocument` JSON files, keyed by the file's sha256 and a digest of every setting that

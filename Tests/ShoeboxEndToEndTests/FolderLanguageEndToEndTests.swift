@@ -99,4 +99,36 @@ struct FolderLanguageEndToEndTests {
         #expect(unknown.passes["pass-pages-language"] == 1, "\(unknown.passes)")
         #expect(unknown.record.total == own.record.total)
     }
+
+    /// A document of several pages that says nothing of its language: its first page is read in English, the pages
+    /// after it in the language the first page is in, and the language pass reads the first page alone, where it
+    /// read every page again before. The two-page German invoice of the fixtures reads as its expected values say.
+    @Test(.tags(.ocr)) func theLaterPagesAreReadInTheFirstPagesLanguage() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = work.appendingPathComponent("scans/invoices")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("receipts/deu-rechnung-2seiten.pdf"), to: folder.appendingPathComponent("rechnung.pdf"))
+        let read = try Self.run(work.appendingPathComponent("scans"))
+        #expect(read.passes["pass-pages-first"] == 2 && read.passes["pass-pages-language"] == 1, "\(read.passes)")
+        #expect(read.record.language == "deu" && read.record.pages == 2)
+        #expect(read.record.total == Money(decimal: "304.00", currency: CurrencyCode("EUR")!))
+        #expect(read.record.referenceNumber == "R-2026-00318")
+        #expect(read.record.merchant == "Baumarkt Krämer GmbH")
+
+        // Without a language pass every page is read once, in the first pass's languages.
+        let pipeline = work.appendingPathComponent("once.json")
+        try Data(#"{"version": 1, "languagePass": false}"#.utf8).write(to: pipeline)
+        let log = work.appendingPathComponent("once.jsonl")
+        let r = try runProgram(
+            shoebox,
+            [
+                "run", work.appendingPathComponent("scans").path, "--out", work.path + "/once", "--today", today, "--jobs", "1",
+                "--pipeline", pipeline.path, "--log-json", log.path
+            ])
+        #expect(r.code == 0 || r.code == 1, "\(r.out) \(r.err)")
+        let once = try Self.passPages(log)
+        #expect(once["pass-pages-first"] == 2 && once["pass-pages-language"] == nil, "\(once)")
+    }
 }
