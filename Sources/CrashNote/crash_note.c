@@ -9,6 +9,7 @@
 // sanitizer's or Swift's backtracer's) and lets the signal take its course: a fault re-faults on return, a
 // signal sent by abort() or kill is raised again.
 #include "CrashNote.h"
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,16 @@ static __thread volatile sig_atomic_t note_length;
 static __thread void *alternate_stack;
 static struct sigaction previous[65];
 static const int handled[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP};
+
+// The crashing signals unblocked on the calling thread: a process started with them blocked (a parent's mask is
+// inherited across exec) would otherwise be killed by a fault without the handler running, and a signal sent to a
+// worker would wait unseen.
+static void unblock_handled(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) sigaddset(&set, handled[i]);
+    pthread_sigmask(SIG_UNBLOCK, &set, NULL);
+}
 
 static void on_crash(int sig, siginfo_t *info, void *context) {
     (void)context;
@@ -54,6 +65,7 @@ void CrashNote_install(int fd) {
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
     for (size_t i = 0; i < sizeof handled / sizeof handled[0]; i++) sigaction(handled[i], &action, &previous[handled[i]]);
+    unblock_handled();
 }
 
 void CrashNote_set(const char *text) {
@@ -66,6 +78,7 @@ void CrashNote_set(const char *text) {
 }
 
 void CrashNote_threadStarted(void) {
+    unblock_handled();
     if (alternate_stack != NULL) return;
     alternate_stack = malloc(ALTERNATE_STACK);
     if (alternate_stack == NULL) return;

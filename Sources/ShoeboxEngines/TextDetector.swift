@@ -2,10 +2,23 @@ internal import Foundation
 internal import PPOCR
 public import ShoeboxCore
 
+/// Finds the text lines of a page: the boxes, in page pixels, top to bottom then left to right. The second reader's
+/// `SecondReadingStage` asks it for the head of a first page and for pages tesseract could not read; `PPOCRTextDetector`
+/// is PP-OCRv4's, tests give their own. One detector may be used by several threads at once.
+public protocol TextLineDetector: AnyObject, Sendable {
+    /// The lines of `image`; none when it has no text or could not be read. `maxSide`: the longest side the page is
+    /// scaled to before it is looked at.
+    func detect(_ image: PageImage, maxSide: Int) -> [BoundingBox]
+}
+
+extension TextLineDetector {
+    public func detect(_ image: PageImage) -> [BoundingBox] { detect(image, maxSide: 960) }
+}
+
 /// PaddleOCR's PP-OCRv4 text-line detection model run in process by ONNX Runtime's C API (the PPOCR C target):
 /// a page in, the boxes of its text lines out. Its parts are installed with the line reader's (`make setup`, into
 /// `PPOCRLineReader.directory`). Several threads may detect with one detector at once.
-public final class PPOCRTextDetector: @unchecked Sendable {
+public final class PPOCRTextDetector: TextLineDetector, @unchecked Sendable {
     private let handle: OpaquePointer
 
     /// The wheel's detection model with its constant arithmetic folded into its convolutions (readers/fold_model.py).
@@ -27,7 +40,7 @@ public final class PPOCRTextDetector: @unchecked Sendable {
     /// The boxes of the text lines of `image` in page pixels, top to bottom then left to right; none when the
     /// page has no text or could not be read. `maxSide`: the model's input is the page scaled so its long side is
     /// at most this (one run at 960 adds about 150 MB to the peak; ppocr.h caps it at `PPOCR_DET_MAX_SIDE`).
-    public func detect(_ image: PageImage, maxSide: Int = 960) -> [BoundingBox] {
+    public func detect(_ image: PageImage, maxSide: Int) -> [BoundingBox] {
         guard image.width > 0, image.height > 0, image.gray.count == image.width * image.height else { return [] }
         var boxes = [ppocr_box](repeating: ppocr_box(), count: Int(PPOCR_MAX_BOXES))
         var error = [CChar](repeating: 0, count: 256)

@@ -96,9 +96,4 @@ public enum CrashNotes {
         text.replacingOccurrences(of: "%0D", with: "\r").replacingOccurrences(of: "%0A", with: "\n")
             .replacingOccurrences(of: "%09", with: "\t").replacingOccurrences(of: "%25", with: "%")
     }
-
-    /// For the tests of this guard only: a document whose path contains the value of this environment
-    /// variable aborts the process when a worker starts reading it, as a crashing library would.
-    static let testCrashVariable = "SHOEBOX_TEST_CRASH_ON"
-    static let testCrashName: String? = ProcessInfo.processInfo.environment[testCrashVariable].flatMap { $0.isEmpty ? nil : $0 }
 }

@@ -115,7 +115,9 @@ extension PipelineRunner {
         // Render to Reread on the workers, Duplicates and Route here. Rounds: a copy whose original did not end as a
         // record (it failed, or changed while it was read) is read itself in the next round.
         while !plan.work.isEmpty {
-            var pool = WorkerPool(config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine)
+            var pool = WorkerPool(
+                config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine,
+                secondReaders: secondReaders)
             pool.memory = memory
             try pool.process(plan.work) { (_, outcome) throws(PipelineError) in try finish(outcome) }
             try plan.nextRound(ended: route.ended, finish: finish)
@@ -147,10 +149,10 @@ public final class DocumentProcessor {
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
     /// parser work (`shoebox regress`) does not OCR the same pages again.
     /// `engines`: the run's shared OCR engines (a pool of tesseract engines of its own when nil).
-    /// `secondReader`: the second reader (PP-OCR's when installed; nil: tesseract alone).
+    /// `secondReaders`: the second reader and its detector (PP-OCR's when installed; no reader: tesseract alone).
     init(
         config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil, engines: EnginePool? = nil, metrics: RunMetrics? = nil,
-        secondReader: (any LineRecognizer)? = DocumentProcessor.secondReader
+        secondReaders: SecondReaders = .installed
     ) throws(PipelineError) {
         self.config = config
         self.today = today
@@ -164,11 +166,8 @@ public final class DocumentProcessor {
         cache = ocrCache.map { OCRCache(directory: $0, config: config) }
         second =
             config.secondReader
-            ? secondReader.map { SecondReadingStage(reader: $0, detector: try? PPOCRTextDetector.shared.get(), cpu: metrics?.cpu) } : nil
+            ? secondReaders.reader.map { SecondReadingStage(reader: $0, detector: secondReaders.detector, cpu: metrics?.cpu) } : nil
     }
-
-    /// The process's second reader, when all its parts are usable and it opened with its detector (`SecondReader`).
-    static var secondReader: (any LineRecognizer)? { try? SecondReader.opened.get().reader }
 
     /// A reading of a document's pages, and the pass that read them.
     struct Reading {

@@ -45,6 +45,8 @@ public struct PipelineRunner {
     public let metrics: RunMetrics
     /// The OCR engines' maker: tesseract's, or the tests' own.
     var makeEngine: EngineMaker = EnginePool.tesseract
+    /// The second reader and its detector, asked for when the first worker starts: the installed ones, or the tests' own.
+    var secondReaders: @Sendable () -> SecondReaders = { .installed }
 
     public init(
         config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String? = nil, metrics: RunMetrics = RunMetrics(),

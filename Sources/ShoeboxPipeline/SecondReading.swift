@@ -8,8 +8,9 @@ internal import ShoeboxEngines
 /// each with its reader in the provenance. Tesseract stays the first reader: the second reads lines, not pages.
 struct SecondReadingStage {
     let reader: any LineRecognizer
-    /// Finds the lines of a page tesseract could not read at all (nil: such a page stays as tesseract read it).
-    let detector: PPOCRTextDetector?
+    /// Finds the lines of the first page's head and of a page tesseract could not read at all (nil: the head is read
+    /// on tesseract's lines, and such a page stays as tesseract read it).
+    let detector: (any TextLineDetector)?
     let cpu: PhaseCPU?
 
     /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
@@ -154,5 +155,22 @@ struct SecondReadingStage {
             }
         }
         return OCRLine(words: words.sorted { $0.box.left < $1.box.left }, reader: .secondReader)
+    }
+}
+
+/// The second reader a run reads with: the line reader and the text detector (either may be nil: without a reader
+/// tesseract reads alone; without a detector the head is read on tesseract's lines). The installed PP-OCR parts by
+/// default; tests give their own (fakes that fail, misread or find nothing).
+struct SecondReaders: Sendable {
+    let reader: (any LineRecognizer)?
+    let detector: (any TextLineDetector)?
+
+    /// PP-OCR's reader and detector as installed, opened once per process when first asked; none when a part is
+    /// missing or not usable (`SecondReader.opened` says why).
+    static var installed: SecondReaders {
+        switch SecondReader.opened {
+        case .success(let parts): SecondReaders(reader: parts.reader, detector: parts.detector)
+        case .failure: SecondReaders(reader: nil, detector: nil)
+        }
     }
 }

@@ -305,6 +305,8 @@ public struct WorkerPool {
     public let ocrCache: String?
     public let metrics: RunMetrics
     let makeEngine: EngineMaker
+    /// The second reader and its detector each worker reads with (`SecondReaders.installed` unless a test gives its own).
+    let secondReaders: @Sendable () -> SecondReaders
     /// What people confirmed on earlier records (`MerchantMemory`), as the run began.
     public var memory = MerchantMemory()
 
@@ -312,13 +314,17 @@ public struct WorkerPool {
         self.init(config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: EnginePool.tesseract)
     }
 
-    init(config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String?, metrics: RunMetrics, makeEngine: @escaping EngineMaker) {
+    init(
+        config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String?, metrics: RunMetrics, makeEngine: @escaping EngineMaker,
+        secondReaders: @escaping @Sendable () -> SecondReaders = { .installed }
+    ) {
         self.config = config
         self.today = today
         self.jobs = max(1, jobs)
         self.ocrCache = ocrCache
         self.metrics = metrics
         self.makeEngine = makeEngine
+        self.secondReaders = secondReaders
     }
 
     enum WorkerMessage: Sendable {
@@ -374,6 +380,7 @@ public struct WorkerPool {
         let ocrCache = self.ocrCache
         let metrics = self.metrics
         let memory = self.memory
+        let secondReaders = self.secondReaders
         let thread = Thread {
             CrashNotes.threadStarted()
             defer {
@@ -381,7 +388,10 @@ public struct WorkerPool {
                 channel.send(.finished)
             }
             let processor: DocumentProcessor
-            do { processor = try DocumentProcessor(config: config, today: today, ocrCache: ocrCache, engines: engines, metrics: metrics) } catch {
+            do {
+                processor = try DocumentProcessor(
+                    config: config, today: today, ocrCache: ocrCache, engines: engines, metrics: metrics, secondReaders: secondReaders())
+            } catch {
                 list.cancel()
                 help.ownerDone()
                 channel.send(.engineFailed(error as? PipelineError ?? PipelineError(code: .engine, message: "\(error)")))
@@ -391,7 +401,6 @@ public struct WorkerPool {
             processor.memory = memory
             while let (position, document) = metrics.idle({ list.take() }) {
                 CrashNotes.reading(document.source)
-                if let name = CrashNotes.testCrashName, document.source.relativePath.contains(name) { abort() }
                 let outcome = processor.process(document)
                 CrashNotes.reading(nil)
                 channel.send(.done(position, document, outcome))

@@ -23,6 +23,25 @@ import Testing
 
     func failureCode(_ record: [String: Any]?) -> String? { (record?["failure"] as? [String: Any])?["code"] as? String }
 
+    /// Sends SIGABRT to the thread of process `pid` that has spent the most CPU (a worker reading), with tgkill(2):
+    /// as abort() raises it on the thread that calls it. Python's ctypes makes the call, which Swift cannot (variadic).
+    static func abortBusiestThread(of pid: Int32) throws {
+        let tasks = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")
+        let busiest = tasks.compactMap { tid -> (tid: String, ticks: Int)? in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(tid)/stat", encoding: .utf8),
+                let close = stat.lastIndex(of: ")")
+            else { return nil }
+            // The fields after the name, from the state (field 3): utime is field 14, stime 15.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 13, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+            return (tid, user + system)
+        }.max { $0.ticks < $1.ticks }
+        let tid = try #require(busiest?.tid)
+        let call = "import ctypes, sys; sys.exit(ctypes.CDLL(None).syscall(234, int(sys.argv[1]), int(sys.argv[2]), 6))"
+        let sent = try runProgram("/usr/bin/python3", ["-c", call, "\(pid)", tid])
+        #expect(sent.code == 0, "tgkill: \(sent.err)")
+    }
+
     func copyFixture(_ name: String, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.copyItem(at: fixtures.appendingPathComponent("receipts/" + name), to: url)
@@ -242,20 +261,43 @@ import Testing
         #expect(again.out.contains("0 processed, 2 already done"), "\(again.out)")
     }
 
-    // Class 7 (the guard): a document that crashed a run is failed by name in the next run, not read again.
+    // Class 7 (the guard): a document that crashed a run is failed by name in the next run, not read again. The
+    // crash is a real SIGABRT sent to the worker thread while it reads the document (tgkill, to the thread that
+    // spends the CPU), as a library's abort() on that thread raises it: the crash-note handler sees the same signal.
     @Test func aDocumentThatCrashedARunFailsByNameInTheNextRun() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let scans = work.appendingPathComponent("scans")
         let out = work.appendingPathComponent("out")
-        try copyFixture("eng-gb-grocer.png", to: scans.appendingPathComponent("a/boom.png"))
+        try FileManager.default.createDirectory(at: scans.appendingPathComponent("a"), withIntermediateDirectories: true)
+        // Nine grocer receipts on one page: several seconds of reading, first in path order.
+        _ = try imageMagick(
+            [
+                fixtures.appendingPathComponent("receipts/eng-gb-grocer.png").path, "-duplicate", "2", "+append", "(", "+clone", ")", "(", "+clone",
+                ")",
+                "-append", "+repage"
+            ], output: scans.appendingPathComponent("a/boom.png"))
         try copyFixture("deu-supermarkt.png", to: scans.appendingPathComponent("a/fine.png"))
-        // The test hook makes a worker abort on a path holding "boom", as a library abort would.
+        let log = work.appendingPathComponent("run.jsonl")
+        let run = Process()
+        run.executableURL = URL(fileURLWithPath: shoebox)
+        run.arguments = ["run", scans.path, "--out", out.path, "--today", today, "--jobs", "1", "--log-json", log.path]
         var environment = ProcessInfo.processInfo.environment
-        environment["SHOEBOX_TEST_CRASH_ON"] = "boom"
         environment["SWIFT_BACKTRACE"] = "enable=no"
-        let crashed = try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today, "--jobs", "1"], environment: environment)
-        #expect(crashed.code != 0 && crashed.code != 1, "the first run dies of the abort: \(crashed.code)")
+        run.environment = environment
+        run.standardOutput = FileHandle.nullDevice
+        run.standardError = FileHandle.nullDevice
+        try run.run()
+        // Intake done (the `started` event), the worker has taken a/boom.png; a second later it is still reading it.
+        let deadline = Date().addingTimeInterval(120)
+        func events() -> String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        while !events().contains(#""event":"started""#), run.isRunning, Date() < deadline { usleep(20_000) }
+        usleep(1_000_000)
+        #expect(!events().contains(#""source":"a/boom.png""#), "a/boom.png was read before the signal: \(events())")
+        try Self.abortBusiestThread(of: run.processIdentifier)
+        run.waitUntilExit()
+        #expect(
+            run.terminationReason == .uncaughtSignal && run.terminationStatus == SIGABRT, "the first run dies of the abort: \(run.terminationStatus)")
         let again = try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today, "--jobs", "1"], environment: environment)
         #expect(again.code == 1, "the second run finishes: \(again.out) \(again.err)")
         let r = try records(out)
@@ -265,7 +307,6 @@ import Testing
         // Changed bytes are read again.
         try FileManager.default.removeItem(at: scans.appendingPathComponent("a/boom.png"))
         try copyFixture("fra-boulangerie.png", to: scans.appendingPathComponent("a/boom.png"))
-        environment["SHOEBOX_TEST_CRASH_ON"] = nil
         let changed = try shoeboxRun(["run", scans.path, "--out", out.path, "--today", today], environment: environment)
         #expect(changed.code == 0, "\(changed.out)")
         #expect(try records(out)["a/boom.png"]?["status"] as? String != "failed")

@@ -185,13 +185,16 @@ final class ScriptedEngine: PageRecognizer, @unchecked Sendable {
     }
 
     @Test func aPageThatFailsWhileAnotherWorkerReadsItFailsItsDocument() throws {
-        // One two-page document and two workers: the idle worker reads a page for the owner.
+        // One two-page document and two workers: the idle worker reads a page for the owner. Without a language pass:
+        // with one, page 1 is read alone first, to choose the language page 2 is read in, and no page is left to hand over.
         let document = ReadyDocument(
             reading: try sourceFile(fixtures.appendingPathComponent("receipts/deu-rechnung-2seiten.pdf").path), today: today)
+        var config = PipelineConfig()
+        config.languagePass = false
         for failing in [1, 2] {
             let metrics = RunMetrics()
             let pool = WorkerPool(
-                config: PipelineConfig(), today: today, jobs: 2, ocrCache: nil, metrics: metrics,
+                config: config, today: today, jobs: 2, ocrCache: nil, metrics: metrics,
                 makeEngine: ScriptedEngine.maker(["deu-rechnung-2seiten.pdf": .failPage(failing)]))
             var outcomes: [DocumentOutcome] = []
             try pool.process([document]) { (_, outcome) throws(PipelineError) in outcomes.append(outcome) }
