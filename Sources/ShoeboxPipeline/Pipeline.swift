@@ -166,7 +166,9 @@ public final class DocumentProcessor {
         cache = ocrCache.map { OCRCache(directory: $0, config: config) }
         second =
             config.secondReader
-            ? secondReaders.reader.map { SecondReadingStage(reader: $0, detector: secondReaders.detector, cpu: metrics?.cpu) } : nil
+            ? secondReaders.reader.map {
+                SecondReadingStage(reader: $0, detector: secondReaders.detector, cpu: metrics?.cpu, secondsPerPage: config.pageTimeoutSeconds)
+            } : nil
     }
 
     /// A reading of a document's pages, and the pass that read them.

@@ -12,6 +12,35 @@ struct SecondReadingStage {
     /// on tesseract's lines, and such a page stays as tesseract read it).
     let detector: (any TextLineDetector)?
     let cpu: PhaseCPU?
+    /// The most seconds of reading lines on one page (the pipeline's `pageTimeoutSeconds`): once spent, the lines not
+    /// yet read stay tesseract's, so a second reader that has turned slow cannot hold up the run. Tallied as
+    /// `second-reader-out-of-time` pages.
+    var secondsPerPage: Double = 120
+
+    /// The time one page's lines may take from now (`secondsPerPage`).
+    func budget() -> LineBudget { LineBudget(seconds: secondsPerPage, cpu: cpu) }
+
+    /// The time left for reading one page's lines; `ranOut` once it is spent (that page's reading is then not cached:
+    /// a later run reads it whole again).
+    final class LineBudget {
+        let end: ContinuousClock.Instant
+        let cpu: PhaseCPU?
+        private(set) var ranOut = false
+
+        init(seconds: Double, cpu: PhaseCPU?) {
+            end = .now + .milliseconds(Int64(min(max(seconds, 0), 86_400) * 1000))
+            self.cpu = cpu
+        }
+
+        /// Whether the time is spent; the page is counted once (`second-reader-out-of-time`).
+        var spent: Bool {
+            if ranOut { return true }
+            guard ContinuousClock.now >= end else { return false }
+            ranOut = true
+            cpu?.count("second-reader-out-of-time", 1)
+            return true
+        }
+    }
 
     /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
     /// reading by it.
@@ -36,7 +65,7 @@ struct SecondReadingStage {
 
     /// The head of the first page as the second reader reads it: the detector's lines down to `bottom`, read;
     /// nil when there is no detector or it found nothing there.
-    func readHead(_ page: OCRPage, image: PageImage) -> (lines: [OCRLine], bottom: Int)? {
+    func readHead(_ page: OCRPage, image: PageImage, within budget: LineBudget) -> (lines: [OCRLine], bottom: Int)? {
         guard let detector else { return nil }
         let lines = page.lines.prefix(SecondReadingStage.headLines).map(\.box.bottom).max() ?? 0
         let bottom = min(image.height, max(Int(Double(image.height) * SecondReadingStage.headShare), lines))
@@ -46,6 +75,7 @@ struct SecondReadingStage {
         let boxes = cpu.measure("second-reader-detect") { detector.detect(head) }
         var words: [OCRWord] = []
         for box in boxes {
+            if budget.spent { break }
             // Tesseract's word gaps inside the box, where it read words there.
             let inside = page.lines.flatMap(\.words).filter { w in
                 let overlap = min(w.box.bottom, box.bottom) - max(w.box.top, box.top)
@@ -70,7 +100,9 @@ struct SecondReadingStage {
         guard let detector else { return nil }
         let boxes = cpu.measure("second-reader-detect") { detector.detect(image) }
         var words: [OCRWord] = []
+        let budget = budget()
         for box in boxes {
+            if budget.spent { break }
             if let line = cpu.measure("second-reader", { reader.read(image, spans: [box], breaks: []) }) { words += line.words }
         }
         guard !words.isEmpty else { return nil }
@@ -94,10 +126,11 @@ struct SecondReadingStage {
 
     /// `page` with `lines` read again from `image` (the image tesseract read). Words are merged by
     /// `merged(_:_:keepLetters:)`; a line the second reader could not read stays tesseract's.
-    func reread(_ page: OCRPage, image: PageImage, lines: [Int], language: String?) -> OCRPage {
+    func reread(_ page: OCRPage, image: PageImage, lines: [Int], language: String?, within budget: LineBudget) -> OCRPage {
         let keepLetters = ["deu", "fra", "spa"].contains(language ?? "")
         var out = page.lines
         for i in lines {
+            if budget.spent { break }
             let spans = SecondReadingStage.spans(of: page.lines[i])
             let breaks = SecondReadingStage.breaks(of: page.lines[i])
             guard let second = cpu.measure("second-reader", { reader.read(image, spans: spans, breaks: breaks) }) else { continue }

@@ -561,6 +561,7 @@ struct PassReader {
         let candidates = extraction.evidenceLines
         var out: [OCRPage] = []
         var any = false
+        var complete = true
         for (index, page) in reading.pages.enumerated() {
             let lines = SecondReadingStage.lines(of: page, index: index, count: reading.pages.count, candidates: candidates)
             if page.source == .ocr {
@@ -572,9 +573,11 @@ struct PassReader {
                 continue
             }
             // The first page's head is read from the detector's lines instead of tesseract's.
-            let head = index == 0 ? stage.readHead(page, image: image) : nil
+            let budget = stage.budget()
+            let head = index == 0 ? stage.readHead(page, image: image, within: budget) : nil
             let below = head.map { h in lines.filter { (page.lines[$0].box.top + page.lines[$0].box.bottom) / 2 > h.bottom } } ?? lines
-            let again = stage.reread(page, image: image, lines: below, language: language)
+            let again = stage.reread(page, image: image, lines: below, language: language, within: budget)
+            complete = complete && !budget.ranOut
             if let head {
                 let rest = again.lines.filter { ($0.box.top + $0.box.bottom) / 2 > head.bottom }
                 out.append(
@@ -586,6 +589,8 @@ struct PassReader {
             }
             any = true
         }
+        // A page whose lines ran out of time is not kept: the next run reads it whole again.
+        guard complete else { return any ? out : nil }
         return keep(name, any ? out : nil)
     }
 

@@ -1,22 +1,28 @@
 import Foundation
 import ShoeboxStore
 import ShoeboxTestSupport
+import Synchronization
 import Testing
 
 @testable import ShoeboxCore
 @testable import ShoeboxEngines
 @testable import ShoeboxPipeline
 
-/// A second reader that reads nothing, or misreads every digit of every line it is given, with the installed one's
-/// boxes and high confidence.
+/// A second reader that reads nothing, misreads every digit of every line it is given (with the installed one's boxes
+/// and high confidence), or has turned slow: each line takes `seconds` before it is read as the installed one reads it.
 final class FakeLineReader: LineRecognizer, @unchecked Sendable {
     enum Behaviour: Sendable {
         case readsNothing, misreadsEveryDigit
+        case slow(seconds: Double)
     }
 
     let behaviour: Behaviour
     let real: any LineRecognizer
     var name: String { "fake \(behaviour)" }
+    private let lock = NSLock()
+    private var asked = 0
+    /// The lines it was asked to read.
+    var calls: Int { lock.withLock { asked } }
 
     init(_ behaviour: Behaviour, real: any LineRecognizer) {
         self.behaviour = behaviour
@@ -24,8 +30,12 @@ final class FakeLineReader: LineRecognizer, @unchecked Sendable {
     }
 
     func read(_ image: PageImage, spans: [BoundingBox], breaks: [Int]) -> OCRLine? {
+        lock.withLock { asked += 1 }
         switch behaviour {
         case .readsNothing: return nil
+        case .slow(let seconds):
+            Thread.sleep(forTimeInterval: seconds)
+            return real.read(image, spans: spans, breaks: breaks)
         case .misreadsEveryDigit:
             guard let line = real.read(image, spans: spans, breaks: breaks) else { return nil }
             let shifted = line.words.map { word in
@@ -70,19 +80,21 @@ final class FakeDetector: TextLineDetector, @unchecked Sendable {
     static let receipts = ["eng-gb-grocer.png", "deu-supermarkt.png", "fra-boulangerie.png", "spa-supermercado.png", "msa-kedai-runcit.png"]
 
     /// The fixture receipts run once with `config` and the given second readers: their records by file name.
-    func run(_ config: PipelineConfig, readers: SecondReaders) throws -> [String: DocumentRecord] {
+    func run(
+        _ config: PipelineConfig, readers: SecondReaders, receipts: [String] = receipts, metrics: RunMetrics = RunMetrics()
+    ) throws -> [String: DocumentRecord] {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
         let scans = dir.appendingPathComponent("scans")
         try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
-        for name in Self.receipts {
+        for name in receipts {
             try FileManager.default.copyItem(at: fixtures.appendingPathComponent("receipts/" + name), to: scans.appendingPathComponent(name))
         }
-        var runner = PipelineRunner(config: config, today: today, jobs: 2, progress: { _ in })
+        var runner = PipelineRunner(config: config, today: today, jobs: 2, metrics: metrics, progress: { _ in })
         runner.secondReaders = { readers }
         let store = try Store(directory: dir.appendingPathComponent("out").path)
         let summary = try runner.run(root: scans.path, store: store, pipelineName: "test")
-        #expect(summary.processed == Self.receipts.count)
+        #expect(summary.processed == receipts.count)
         let records = Dictionary(uniqueKeysWithValues: try store.effectiveRecords().map { ($0.record.source, $0.record) })
         for (source, r) in records {
             let named = r.status == .accepted || (r.status == .review && !r.reasons.isEmpty) || (r.status == .failed && r.failure != nil)
@@ -150,5 +162,24 @@ final class FakeDetector: TextLineDetector, @unchecked Sendable {
         let wild = try run(config, readers: SecondReaders(reader: installed.reader, detector: FakeDetector(.findsWildBoxes)))
         #expect(wild.count == Self.receipts.count)
         #expect(wild["eng-gb-grocer.png"]?.total?.decimalString == "13.90")
+    }
+
+    /// A second reader that has turned slow (a second a line) gets the page's time (`pageTimeoutSeconds`) and no more:
+    /// the lines it did not reach stay tesseract's, the page is tallied out of time and not cached, and the run ends.
+    @Test func aSecondReaderThatTurnedSlowGetsThePagesTimeAndNoMore() throws {
+        var config = PipelineConfig()
+        config.acceptPrecision = 0
+        config.pageTimeoutSeconds = 4
+        let installed = try Self.installed()
+        let slow = FakeLineReader(.slow(seconds: 1), real: installed.reader!)
+        let metrics = RunMetrics()
+        let receipts = ["eng-gb-grocer.png", "deu-supermarkt.png"]
+        let records = try run(config, readers: SecondReaders(reader: slow, detector: installed.detector), receipts: receipts, metrics: metrics)
+        #expect(records.count == 2)
+        #expect(metrics.cpu.counts["second-reader-out-of-time"] == 2, "\(metrics.cpu.counts)")
+        // Each page stops reading once its 4 seconds are spent: at most 5 lines of a second each, where it asks for 20 and more.
+        let lines = slow.calls
+        #expect(lines <= 10, "\(lines) lines read")
+        #expect((metrics.cpu.counts["lines-read-again"] ?? 0) > 20, "\(metrics.cpu.counts)")
     }
 }
