@@ -96,11 +96,10 @@ struct SecondReadingStage {
 
     /// The whole of `image` read by the second reader: its text lines found by the detector, each read, and the
     /// words gathered into lines (every line `.secondReader`). Nil when no detector or nothing read.
-    func readWhole(_ image: PageImage, like page: OCRPage) -> OCRPage? {
+    func readWhole(_ image: PageImage, like page: OCRPage, within budget: LineBudget) -> OCRPage? {
         guard let detector else { return nil }
         let boxes = cpu.measure("second-reader-detect") { detector.detect(image) }
         var words: [OCRWord] = []
-        let budget = budget()
         for box in boxes {
             if budget.spent { break }
             if let line = cpu.measure("second-reader", { reader.read(image, spans: [box], breaks: []) }) { words += line.words }

@@ -502,13 +502,18 @@ struct PassReader {
         if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
         var out = reading.pages
         var any = false
+        var complete = true
         for (index, page) in reading.pages.enumerated() where SecondReadingStage.unusable(page) {
-            guard let image = image(index, for: reading, like: page), let whole = stage.readWhole(image, like: page),
+            let budget = stage.budget()
+            defer { complete = complete && !budget.ranOut }
+            guard let image = image(index, for: reading, like: page), let whole = stage.readWhole(image, like: page, within: budget),
                 whole.wordCount > page.wordCount
             else { continue }
             out[index] = whole
             any = true
         }
+        // A page whose lines ran out of time is not kept: the next run reads it whole again.
+        guard complete else { return any ? out : nil }
         return keep(name, any ? out : nil)
     }
 

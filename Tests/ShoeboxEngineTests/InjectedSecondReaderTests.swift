@@ -108,6 +108,13 @@ final class FakeDetector: TextLineDetector, @unchecked Sendable {
         return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 
+    /// The default pipeline with the rules alone deciding what is accepted: these tests are about the readers, not the gate.
+    static var rulesDecide: PipelineConfig {
+        var config = PipelineConfig()
+        config.acceptPrecision = 0
+        return config
+    }
+
     static func installed() throws -> SecondReaders {
         let installed = SecondReaders.installed
         _ = try #require(installed.reader, "make setup installs the second reader")
@@ -115,8 +122,7 @@ final class FakeDetector: TextLineDetector, @unchecked Sendable {
     }
 
     @Test func aSecondReaderThatReadsNothingLeavesTesseractsReading() throws {
-        var config = PipelineConfig()
-        config.acceptPrecision = 0
+        var config = Self.rulesDecide
         let installed = try Self.installed()
         let nothing = try run(
             config, readers: SecondReaders(reader: FakeLineReader(.readsNothing, real: installed.reader!), detector: installed.detector))
@@ -132,8 +138,7 @@ final class FakeDetector: TextLineDetector, @unchecked Sendable {
     }
 
     @Test func aSecondReaderThatMisreadsEveryDigitGetsNoWrongTotalAccepted() throws {
-        var config = PipelineConfig()
-        config.acceptPrecision = 0
+        let config = Self.rulesDecide
         let installed = try Self.installed()
         let misread = try run(
             config, readers: SecondReaders(reader: FakeLineReader(.misreadsEveryDigit, real: installed.reader!), detector: installed.detector))
@@ -149,8 +154,7 @@ final class FakeDetector: TextLineDetector, @unchecked Sendable {
     }
 
     @Test func aDetectorThatFindsNothingOrWildBoxesIsSurvived() throws {
-        var config = PipelineConfig()
-        config.acceptPrecision = 0
+        let config = Self.rulesDecide
         let installed = try Self.installed()
         let nothing = try run(config, readers: SecondReaders(reader: installed.reader, detector: FakeDetector(.findsNothing)))
         let none = try run(config, readers: SecondReaders(reader: installed.reader, detector: nil))
@@ -167,8 +171,7 @@ final class FakeDetector: TextLineDetector, @unchecked Sendable {
     /// A second reader that has turned slow (a second a line) gets the page's time (`pageTimeoutSeconds`) and no more:
     /// the lines it did not reach stay tesseract's, the page is tallied out of time and not cached, and the run ends.
     @Test func aSecondReaderThatTurnedSlowGetsThePagesTimeAndNoMore() throws {
-        var config = PipelineConfig()
-        config.acceptPrecision = 0
+        var config = Self.rulesDecide
         config.pageTimeoutSeconds = 4
         let installed = try Self.installed()
         let slow = FakeLineReader(.slow(seconds: 1), real: installed.reader!)
