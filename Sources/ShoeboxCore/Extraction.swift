@@ -239,7 +239,8 @@ public struct Extraction: Sendable, Codable {
     /// A contract's notice period and end of term, as far as they are printed.
     public var contractTerms: ContractTerms?
 
-    init() {}
+    /// No candidate yet: what the parser starts from.
+    public init() {}
 
     /// The candidates of two readings of the same document (two OCR passes) together, for the fields named in
     /// `fields` (nil: all). A value both readings found gains `agreement` on each of its candidates:

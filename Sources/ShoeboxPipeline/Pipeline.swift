@@ -3,30 +3,35 @@ public import ShoeboxCore
 internal import ShoeboxEngines
 public import ShoeboxStore
 
-// The pipeline, in order. Each stage is a value with a typed input and output (its type in Stages.swift,
-// Intake.swift):
+// The pipeline, in order. Intake, Duplicates and Route run on the thread that called `PipelineRunner.run` (the only
+// store writer); the steps between them run for one document at a time on each worker thread, as the list
+// `DocumentProcessor.steps` (below) declares them, and outcomes come back in path order. `FlowListTests` holds this
+// comment and docs/architecture.md to that list.
 //
-//   Intake      scan root → [`ReadyDocument`] (a file sniffed and hashed, with its file-name date, sidecar and the
-//               currency and language its folder says: `FolderDeclarations`),
-//               or a failed `DocumentRecord` (`IntakeStage`). Files read before under the same settings, and
-//               same-bytes copies of a record that stands, are settled here and not read again.
-//   Render      `SourceFile` → `PageSource`: its pages, text layer or gray image, rendered when a pass asks (`RenderStage`).
-//   OCR         `PageSource` + `OCRPass` → [`OCRPage`]: words with boxes and confidences (`OCRStage`, engines behind
-//               `PageRecognizer`); a faint or turned first reading is read again binarised or upright.
-//   Language    [`OCRPage`] → `LanguageGuess` (`LanguageStage`); the pages are read again in the detected language
-//               when the first pass did not use it.
-//   Parse       [`OCRPage`] + `LanguageGuess` → `Extraction`: every candidate for every field (`ParseStage`).
-//   Merge       `Extraction` + `ReadyDocument` → `DocumentRecord`: one value per field, accepted or review (`MergeStage`).
-//   Reread      `DocumentRecord` + `Extraction` → `RereadTrigger?`: while it is not nil, a further pass (another
-//               segmentation mode, small print scaled up) goes through OCR, Parse and Merge again, and its
-//               candidates join those of the fields the trigger names.
-//   Duplicates  `DocumentOutcome` → `DocumentOutcome`, in review when it may duplicate a record kept earlier
-//               (`DuplicateStage`).
-//   Route       `DocumentOutcome` → the store, the run's summary and progress (`RouteStage`).
-//
-// Intake, Duplicates and Route run on the thread that called `PipelineRunner.run` (the only store writer);
-// Render to Reread run for one document at a time on each worker thread (`DocumentProcessor.process`, workers
-// in WorkerPool.swift), and outcomes come back in path order.
+//   Intake           scan root → [`ReadyDocument`] (a file sniffed and hashed, with its file-name date, sidecar and
+//                    the currency and language it or its folder says: `FolderDeclarations`), or a failed
+//                    `DocumentRecord` (`IntakeStage`). Files read before under the same settings, and same-bytes
+//                    copies of a record that stands, are settled here and not read again.
+//   E-invoice        a PDF's attached invoice XML (ZUGFeRD, Factur-X), read exactly (`EInvoiceStage`); a standalone XML
+//                    is read by `processXML` instead of the steps.
+//   First reading    `SourceFile` → `PageSource` → [`OCRPage`]: pages rendered when a pass asks (`RenderStage`),
+//                    read by tesseract (`OCRStage`, engines behind `PageRecognizer`); a faint or turned page read
+//                    again binarised or upright, one it could hardly read read whole by the second reader.
+//   Language         [`OCRPage`] → `LanguageGuess` (`LanguageStage`); the pages read again in the detected language
+//                    where the first reading did not read in it.
+//   Parse            [`OCRPage`] + `LanguageGuess` → `Extraction`: every candidate for every field (`ParseStage`).
+//   Second reading   the lines that carry a field, or were read unsure, read again by the second reader
+//                    (`SecondReadingStage`); their candidates join the first parse.
+//   Merge            `Extraction` + `ReadyDocument` → `DocumentRecord`: one value per field, accepted or review
+//                    (`MergeStage`).
+//   Further reading  while `RereadTrigger` names fields, a further pass (another segmentation mode, small print
+//                    scaled up) is read, parsed and merged again for them.
+//   Deadlines        the attached invoice's values checked against the page, then the dates that matter and a
+//                    recurring charge.
+//   Memory           what people confirmed for the shop weighs in, on the record the page gave.
+//   Duplicates       `DocumentOutcome` → `DocumentOutcome`, in review when it may duplicate a record kept earlier
+//                    (`DuplicateStage`).
+//   Route            `DocumentOutcome` → the store, the run's summary and progress (`RouteStage`).
 
 /// Intake's output for a file to read: the file, and what is known of it besides its bytes (the date in its
 /// name, its sidecar), read at intake so that it travels with the file to the merge.
@@ -129,6 +134,75 @@ extension PipelineRunner {
     }
 }
 
+/// One step of a document's reading on a worker: its name (as the comment at the top of this file and
+/// docs/architecture.md list it) and what it does to the document's state.
+struct DocumentStep: Sendable {
+    let name: String
+    let run: @Sendable (DocumentProcessor, inout DocumentState) -> Void
+}
+
+extension DocumentProcessor {
+    /// The flow of one document on a worker, in order (a standalone XML e-invoice is read by `processXML` instead).
+    /// Duplicates and Route follow on the store's writer thread (`PipelineRunner.run`).
+    static let steps: [DocumentStep] = [
+        DocumentStep(name: "E-invoice") { $0.readAttachment(&$1) },
+        DocumentStep(name: "First reading") { $0.readFirst(&$1) },
+        DocumentStep(name: "Language") { $0.readLanguage(&$1) },
+        DocumentStep(name: "Parse") { $0.parseReading(&$1) },
+        DocumentStep(name: "Second reading") { $0.readSecond(&$1) },
+        DocumentStep(name: "Merge") { $0.mergeExtraction(&$1) },
+        DocumentStep(name: "Further reading") { $0.readFurther(&$1) },
+        DocumentStep(name: "Deadlines") { $0.addDeadlines(&$1) },
+        DocumentStep(name: "Memory") { $0.recall(&$1) }
+    ]
+}
+
+/// What is known of one document as the steps read it: each step reads what the ones before it left, and adds its own.
+struct DocumentState {
+    let document: ReadyDocument
+    /// The document's pages and passes: rendered once, read once per pass, kept in the OCR cache.
+    var reader: PassReader
+    /// An invoice XML attached to a PDF, read exactly (E-invoice).
+    var attached: EInvoiceStage.Attached = .none
+    var reading = DocumentProcessor.Reading(pages: [], pass: OCRPass(languages: [], pageSegmentationMode: 0))
+    var guess = LanguageGuess(language: nil, confidence: 0)
+    var extraction = Extraction()
+    /// The pages as the second reader read them again (none when it read no line).
+    var secondPages: [OCRPage] = []
+    /// The record as the page gives it, set by Merge (before it, a placeholder no step reads).
+    var record: DocumentRecord
+    /// The record once the merchant memory weighed in (Memory); the page's own is `record`.
+    var remembered: DocumentRecord?
+    /// Set by a step after which nothing is left to do (a document no page of which could be read).
+    var ended: DocumentOutcome?
+
+    init(document: ReadyDocument, reader: PassReader) {
+        self.document = document
+        self.reader = reader
+        let source = document.source
+        record = DocumentRecord.failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: .noTextFound)
+    }
+
+    /// Whether the values come from an attached invoice XML, exactly.
+    var exact: Bool {
+        if case .invoice = attached { return true }
+        return false
+    }
+
+    /// The outcome once every step ran: the record (after the memory), the pages as read, the cache saved.
+    mutating func outcome() -> DocumentOutcome {
+        let final = remembered ?? record
+        let fingerprint = reader.fingerprint()
+        reader.saveCache()
+        let source = document.source
+        var outcome = DocumentOutcome(
+            record: final, size: source.size, kind: source.kind, pages: reader.turned(reading), extraction: extraction, fingerprint: fingerprint)
+        if final != record { outcome.pageRecord = record }
+        outcome.secondReading = secondPages
+        return outcome
+    }
+}
+
 /// Reads documents: one per worker thread, with OCR engines from the run's pool.
 public final class DocumentProcessor {
     let render: RenderStage
@@ -186,77 +260,107 @@ public final class DocumentProcessor {
     }
 
     func read(_ document: ReadyDocument) -> DocumentOutcome {
-        let source = document.source
         // An e-invoice on its own has no pages: its XML is the document.
-        if source.kind == .xml { return processXML(document) }
-        // A PDF may carry its invoice as XML (ZUGFeRD, Factur-X): read exactly, and checked against the pages below.
-        let attached =
-            source.kind == .pdf
-            ? cpu.measure("e-invoice") { eInvoices.attached(source, limitMegabytes: config.maxFileMegabytes) } : .none
-        var exact = false
-        if case .invoice = attached { exact = true }
-        // Render and OCR: pages rendered when a pass first asks for them; each pass read once, or taken from the OCR cache.
-        var reader = PassReader(source: source, processor: self)
-        var reading: Reading
-        var secondPages: [OCRPage] = []
-        switch firstReading(&reader, in: ocr.firstPassLanguages(declared: document.other.declaredLanguage)) {
-        case .success(let r): reading = r
+        if document.source.kind == .xml { return processXML(document) }
+        var state = DocumentState(document: document, reader: PassReader(source: document.source, processor: self))
+        for step in DocumentProcessor.steps {
+            step.run(self, &state)
+            if let ended = state.ended { return ended }
+        }
+        return state.outcome()
+    }
+
+    /// E-invoice: a PDF may carry its invoice as XML (ZUGFeRD, Factur-X), read exactly and checked against the pages.
+    func readAttachment(_ state: inout DocumentState) {
+        let source = state.document.source
+        guard source.kind == .pdf else { return }
+        state.attached = cpu.measure("e-invoice") { eInvoices.attached(source, limitMegabytes: config.maxFileMegabytes) }
+    }
+
+    /// First reading: pages rendered when a pass first asks for them, each pass read once or taken from the OCR cache.
+    /// A document no page of which can be read ends here, failed; an invoice whose XML can be read is taken without
+    /// the page check.
+    func readFirst(_ state: inout DocumentState) {
+        switch firstReading(&state.reader, in: ocr.firstPassLanguages(declared: state.document.other.declaredLanguage)) {
+        case .success(let r): state.reading = r
         case .failure(let f):
-            reader.saveCache()
+            state.reader.saveCache()
+            let source = state.document.source
             let failed = DocumentRecord.failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f)
-            // Pages that cannot be read do not spoil an invoice whose XML can: it is taken without the page check.
-            let record = exact ? withAttachment(attached, record: failed, extraction: nil, document: document) : failed
-            return DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
+            let record = state.exact ? withAttachment(state.attached, record: failed, extraction: nil, document: state.document) : failed
+            state.ended = DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
         }
-        // Language, Parse, Merge.
-        let guess = detectLanguage(&reading, reader: &reader)
-        var extraction = cpu.measure("parse") { parse.run(reading.pages, language: guess) }
-        if let second, reader.hasImages, let pages = reader.secondReading(of: reading, by: second, extraction: extraction, language: guess.language) {
-            let reread = pages.flatMap { page in
-                page.lines.filter { $0.reader == .secondReader }.map { Extraction.LinePlace(page: page.pageNumber, box: $0.box) }
-            }
-            extraction = extraction.joining(secondReading: cpu.measure("parse") { parse.run(pages, language: guess) }, reread: reread)
-            secondPages = pages
+    }
+
+    /// Language: detected, and the pages read again in it where the first reading did not read in it.
+    func readLanguage(_ state: inout DocumentState) { state.guess = detectLanguage(&state.reading, reader: &state.reader) }
+
+    /// Parse: every candidate for every field from the reading.
+    func parseReading(_ state: inout DocumentState) {
+        let (pages, guess) = (state.reading.pages, state.guess)
+        state.extraction = cpu.measure("parse") { parse.run(pages, language: guess) }
+    }
+
+    /// Second reading: the lines that carry a field, or were read unsure, read again by the second reader; what it
+    /// read is parsed and joins the first parse.
+    func readSecond(_ state: inout DocumentState) {
+        guard let second, state.reader.hasImages,
+            let pages = state.reader.secondReading(of: state.reading, by: second, extraction: state.extraction, language: state.guess.language)
+        else { return }
+        let reread = pages.flatMap { page in
+            page.lines.filter { $0.reader == .secondReader }.map { Extraction.LinePlace(page: page.pageNumber, box: $0.box) }
         }
-        var record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
-        // Reread: further passes while the trigger names fields to read again; their candidates join the first's.
-        // An e-invoice's values come from its XML: its pages are read once, for the image and the check.
-        let further = exact ? [] : furtherPasses(after: reading)
-        for (index, pass) in further.enumerated() where reader.hasImages {
+        let guess = state.guess
+        state.extraction = state.extraction.joining(secondReading: cpu.measure("parse") { parse.run(pages, language: guess) }, reread: reread)
+        state.secondPages = pages
+    }
+
+    /// Merge: one value per field, with its confidence, alternates, provenance and reasons.
+    func mergeExtraction(_ state: inout DocumentState) {
+        state.record = merge.run(state.extraction, document: state.document, language: state.guess, pages: state.reading.pages.count)
+    }
+
+    /// Further reading: further passes while the trigger names fields to read again; their candidates join the first's,
+    /// and the record is merged again. An e-invoice's values come from its XML: its pages are read once.
+    func readFurther(_ state: inout DocumentState) {
+        let further = state.exact ? [] : furtherPasses(after: state.reading)
+        let guess = state.guess
+        for (index, pass) in further.enumerated() where state.reader.hasImages {
             guard
                 let trigger = RereadTrigger.of(
-                    record: record, totalConfirmed: extraction.totalConfirmed, floor: config.acceptThreshold, required: config.requiredFields)
+                    record: state.record, totalConfirmed: state.extraction.totalConfirmed, floor: config.acceptThreshold,
+                    required: config.requiredFields)
             else { break }
             if config.passesOnLines {
                 // The lines that hold the uncertain fields' candidates, read again; what it read on them joins.
-                let chosen = DocumentProcessor.linesToReadAgain(for: trigger.fields, in: reading, extraction: extraction)
-                guard let pages = reader.readLines(pass, of: reading, chosen: chosen) else { continue }
-                let places = zip(reading.pages, chosen).flatMap { page, lines in
+                let chosen = DocumentProcessor.linesToReadAgain(for: trigger.fields, in: state.reading, extraction: state.extraction)
+                guard let pages = state.reader.readLines(pass, of: state.reading, chosen: chosen) else { continue }
+                let places = zip(state.reading.pages, chosen).flatMap { page, lines in
                     lines.map { Extraction.LinePlace(page: page.pageNumber, box: page.lines[$0].box) }
                 }
                 let read = cpu.measure("parse") { parse.run(pages, language: guess) }
-                extraction = extraction.union(read.readOn(places), fields: trigger.fields)
+                state.extraction = state.extraction.union(read.readOn(places), fields: trigger.fields)
             } else {
-                if index + 1 < further.count { reader.prefetch(further[index + 1]) }
-                guard case .success(let pages) = reader.read(pass) else { continue }
-                extraction = extraction.union(parse.run(pages, language: guess), fields: trigger.fields)
+                if index + 1 < further.count { state.reader.prefetch(further[index + 1]) }
+                guard case .success(let pages) = state.reader.read(pass) else { continue }
+                state.extraction = state.extraction.union(parse.run(pages, language: guess), fields: trigger.fields)
             }
-            record = merge.run(extraction, document: document, language: guess, pages: reading.pages.count)
+            mergeExtraction(&state)
         }
-        record = deadlines(
-            withAttachment(attached, record: record, extraction: extraction, document: document), extraction: extraction, document: document)
-        // The memory weighs in last, on the record the page gave: `shoebox rescore` does the same from that record.
-        // Keys from both readings: the second reader reads tax IDs and phones better than tesseract.
-        record.merchantKeys = Array(Set(MerchantKey.keys(of: reading.pages) + MerchantKey.keys(of: secondPages))).sorted()
-        let remembered = merge.merger.remember(memory.recall(record.merchantKeys), in: record)
-        let fingerprint = reader.fingerprint()
-        reader.saveCache()
-        var outcome = DocumentOutcome(
-            record: remembered, size: source.size, kind: source.kind, pages: reader.turned(reading), extraction: extraction,
-            fingerprint: fingerprint)
-        if remembered != record { outcome.pageRecord = record }
-        outcome.secondReading = secondPages
-        return outcome
+    }
+
+    /// Deadlines: the attached invoice's values checked against the page, then the dates that matter (due, return,
+    /// cancel, appeal) and the charge that recurs.
+    func addDeadlines(_ state: inout DocumentState) {
+        let withInvoice = withAttachment(state.attached, record: state.record, extraction: state.extraction, document: state.document)
+        state.record = deadlines(withInvoice, extraction: state.extraction, document: state.document)
+    }
+
+    /// Memory: what people confirmed of this merchant weighs in last, on the record the page gave (`shoebox rescore`
+    /// does the same from that record). Keys from both readings: the second reader reads tax IDs and phones better.
+    func recall(_ state: inout DocumentState) {
+        state.record.merchantKeys = Array(Set(MerchantKey.keys(of: state.reading.pages) + MerchantKey.keys(of: state.secondPages))).sorted()
+        state.remembered = merge.merger.remember(memory.recall(state.record.merchantKeys), in: state.record)
     }
 
     /// OCR: the first pass. A page it could hardly read may be faint (thermal paper: binarise it adaptively) or

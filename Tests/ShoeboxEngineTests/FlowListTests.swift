@@ -1,0 +1,40 @@
+import Foundation
+import ShoeboxTestSupport
+import Testing
+
+@testable import ShoeboxPipeline
+
+/// Issue 36, deliver 1: the flow is a list in code (`DocumentProcessor.steps`), and the two places a newcomer reads it
+/// in words, the comment at the top of Pipeline.swift and the stage table of docs/architecture.md, name the same
+/// stages in the same order: Intake, the list, then Duplicates and Route.
+struct FlowListTests {
+    static let stages = ["Intake"] + DocumentProcessor.steps.map(\.name) + ["Duplicates", "Route"]
+
+    @Test func theStepsAreTheDocumentsFlowInOrder() {
+        #expect(
+            DocumentProcessor.steps.map(\.name) == [
+                "E-invoice", "First reading", "Language", "Parse", "Second reading", "Merge", "Further reading", "Deadlines", "Memory"
+            ])
+    }
+
+    @Test func pipelineSwiftsCommentNamesTheStagesOfTheList() throws {
+        let source = try String(contentsOf: packageRoot.appendingPathComponent("Sources/ShoeboxPipeline/Pipeline.swift"), encoding: .utf8)
+        // A stage's line: "//   Name  description", the name at three spaces, followed by two or more spaces.
+        let named = source.split(separator: "\n").prefix { !$0.hasPrefix("/// ") }.compactMap { line -> String? in
+            guard line.hasPrefix("//   "), !line.hasPrefix("//    ") else { return nil }
+            let rest = line.dropFirst(5)
+            guard let gap = rest.range(of: "  ") else { return nil }
+            return String(rest[..<gap.lowerBound])
+        }
+        #expect(named == Self.stages)
+    }
+
+    @Test func theArchitectureTableNamesTheStagesOfTheList() throws {
+        let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let lines = doc.split(separator: "\n", omittingEmptySubsequences: false)
+        let header = try #require(lines.firstIndex { $0.hasPrefix("| stage | in → out | where |") })
+        let rows = lines[(header + 2)...].prefix { $0.hasPrefix("| ") }
+        let named = rows.map { row in String(row.dropFirst(2).prefix { $0 != "|" }).trimmingCharacters(in: .whitespaces) }
+        #expect(named == Self.stages)
+    }
+}
