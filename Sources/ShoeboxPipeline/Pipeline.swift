@@ -430,7 +430,7 @@ public final class DocumentProcessor {
             // first page is read in it alone, and the reading is the whole pass's, kept as that.
             guard case .success(let head) = reader.read(pass, range: 0..<1), case .success(let read) = reader.read(reading.pass) else { return guess }
             again = head + read.dropFirst()
-            reader.remember(pass.name, again)
+            reader.keep(pass.name, again)
         } else {
             guard case .success(let pages) = reader.read(pass) else { return guess }
             again = pages

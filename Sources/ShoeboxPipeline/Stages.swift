@@ -457,16 +457,8 @@ struct PassReader {
         let result =
             (range == nil ? prefetched.removeValue(forKey: pass.name) : nil).map { $0.wait().map { [$0] } }
             ?? processor.ocr.run(pages!, turns: turns, pass: pass, range: range, known: known)
-        if case .success(let pages) = result { remember(name, pages) }
+        if case .success(let pages) = result { keep(name, pages) }
         return result
-    }
-
-    /// Keeps `pages` in the OCR cache as pass `name`'s reading.
-    mutating func remember(_ name: String, _ pages: [OCRPage]) {
-        var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
-        c.passes[name] = pages
-        cached = c
-        dirty = true
     }
 
     /// The number of pages: from the cache (a pass over every page, `whole`, read before), else from the opened document.
@@ -517,8 +509,8 @@ struct PassReader {
         return keep(name, any ? out : nil)
     }
 
-    /// Keeps a second reading under `name` in the OCR cache (an empty list when there is none) and returns it.
-    private mutating func keep(_ name: String, _ pages: [OCRPage]?) -> [OCRPage]? {
+    /// Keeps a reading under `name` in the OCR cache (an empty list when there is none) and returns it.
+    @discardableResult mutating func keep(_ name: String, _ pages: [OCRPage]?) -> [OCRPage]? {
         var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
         c.passes[name] = pages ?? []
         cached = c
