@@ -32,7 +32,7 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
     /// Decisions that end a record's review.
     public var isFinal: Bool { action == .accept || action == .reject || action == .duplicate }
 
-    /// Where a person made a decision: the one decision path (`Store.decide`) records it beside what changed.
+    /// Where a person made a decision: the one decision path (`RecordStore.decide`) records it beside what changed.
     public enum Desk: String, Sendable, CaseIterable {
         /// `shoebox review`, in a terminal.
         case terminal

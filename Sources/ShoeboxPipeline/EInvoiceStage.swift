@@ -39,10 +39,9 @@ struct EInvoiceStage {
     /// The invoice a PDF carries: the attachment with a standard name first, else any XML attachment whose root
     /// is an invoice. A standard name that holds no readable invoice is `unreadable`, named; other attachments
     /// (delivery notes, images) are not invoices and are left alone.
-    func attached(_ source: SourceFile, limitMegabytes: Int) -> Attached {
-        guard case .success(let bytes) = IntakeStage.read(source.path, limitMegabytes: limitMegabytes), SHA256.hex(of: bytes) == source.sha256,
-            let pdf = try? PDFRenderer(bytes: bytes), pdf.attachmentCount > 0
-        else { return .none }
+    /// A PDF that cannot be read carries none here (its pages fail by name).
+    func attached(_ context: DocumentContext) -> Attached {
+        guard case .success(let pdf) = context.pdf(), pdf.attachmentCount > 0 else { return .none }
         let all = pdf.attachments()
         let named = all.filter { EInvoiceStage.invoiceNames.contains($0.name.lowercased()) }
         var first: (invoice: EInvoice, name: String)?

@@ -83,27 +83,37 @@ public struct IntakeStage: Sendable {
     /// A sidecar is a few lines of JSON: a larger one is not read.
     static let sidecarLimit = 1 << 20
 
-    /// A file's other sources: the date in its file name, and its JSON sidecar (`<file>.json`) if any, read at
-    /// intake so that they travel with the file to the merge.
-    public static func otherSources(of source: SourceFile, today: CalendarDay) -> OtherSources {
-        var other = OtherSources(fileNameDate: OtherSources.date(inFileName: source.relativePath, today: today))
-        let sidecarPath = source.path + ".json"
+    /// A file's JSON sidecar (`<file>.json`) as read once: the digest of its bytes and what it says, parsed; both nil
+    /// when the file has none.
+    public struct SidecarReading: Sendable {
+        public let digest: String?
+        public let sidecar: Sidecar?
+    }
+
+    /// Reads the sidecar of the file at `path` once, for its digest (does a stored record still stand?) and its values.
+    public static func sidecar(ofFileAt path: String, today: CalendarDay) -> SidecarReading {
+        let sidecarPath = path + ".json"
         // lstat, not fileExists: a link or a FIFO named like a sidecar is there, and is refused by name below.
         var info = stat()
-        if lstat(sidecarPath, &info) == 0 {
-            let read = InputFile.readAll(sidecarPath, limit: sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) })
-            other.sidecarDigest = sidecarDigest(read)
-            switch read {
-            case .success(let bytes): other.sidecar = Sidecar.parse(bytes, today: today)
-            case .failure(let f):
-                var s = Sidecar()
-                s.problems.append(
-                    f.code == "file-too-large"
-                        ? "the sidecar is larger than 1 MiB and was not read"
-                        : "the sidecar cannot be read: \(f.message)")
-                other.sidecar = s
-            }
+        guard lstat(sidecarPath, &info) == 0 else { return SidecarReading(digest: nil, sidecar: nil) }
+        let read = InputFile.readAll(sidecarPath, limit: sidecarLimit, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) })
+        switch read {
+        case .success(let bytes): return SidecarReading(digest: sidecarDigest(read), sidecar: Sidecar.parse(bytes, today: today))
+        case .failure(let f):
+            var s = Sidecar()
+            s.problems.append(
+                f.code == "file-too-large" ? "the sidecar is larger than 1 MiB and was not read" : "the sidecar cannot be read: \(f.message)")
+            return SidecarReading(digest: sidecarDigest(read), sidecar: s)
         }
+    }
+
+    /// A file's other sources: the date in its file name, and its JSON sidecar (`<file>.json`) if any (`sidecar`: as read
+    /// already at intake; nil: read now), so that they travel with the file to the merge.
+    public static func otherSources(of source: SourceFile, today: CalendarDay, sidecar: SidecarReading? = nil) -> OtherSources {
+        var other = OtherSources(fileNameDate: OtherSources.date(inFileName: source.relativePath, today: today))
+        let reading = sidecar ?? IntakeStage.sidecar(ofFileAt: source.path, today: today)
+        other.sidecarDigest = reading.digest
+        other.sidecar = reading.sidecar
         return other
     }
 

@@ -35,13 +35,24 @@ final class PageSource {
     func isText(_ index: Int) -> Bool { textPages[index] != nil }
 
     /// Opens a document: checks it, counts its pages, sorts PDF pages into text layer and image.
-    /// `cpu`: the run's phase counters, if any.
-    static func open(_ source: SourceFile, bytes: [UInt8], render: RenderStage, cpu: PhaseCPU? = nil) -> Result<PageSource, DocumentFailure> {
+    /// `cpu`: the run's phase counters, if any. `pdf`: the PDF as poppler opened it already (`DocumentContext`); nil:
+    /// opened here.
+    static func open(
+        _ source: SourceFile, bytes: [UInt8], render: RenderStage, cpu: PhaseCPU? = nil,
+        pdf opened: (() -> Result<PDFRenderer, DocumentFailure>)? = nil
+    ) -> Result<PageSource, DocumentFailure> {
         switch source.kind {
         case .pdf:
             guard FileKind.isComplete(bytes, kind: .pdf) else { return .failure(.truncatedPDF()) }
             let pdf: PDFRenderer
-            do { pdf = try PDFRenderer(bytes: bytes) } catch { return .failure(error) }
+            if let opened {
+                switch opened() {
+                case .success(let p): pdf = p
+                case .failure(let f): return .failure(f)
+                }
+            } else {
+                do { pdf = try PDFRenderer(bytes: bytes) } catch { return .failure(error) }
+            }
             guard pdf.pageCount > 0 else { return .failure(.noPages) }
             if let failure = pdf.badPage() { return .failure(failure) }
             let pages = PageSource(backing: .pdf(pdf), count: pdf.pageCount, render: render, cpu: cpu)

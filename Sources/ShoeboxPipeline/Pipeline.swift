@@ -6,7 +6,9 @@ public import ShoeboxStore
 // The pipeline, in order. Intake, Duplicates and Route run on the thread that called `PipelineRunner.run` (the only
 // store writer); the steps between them run for one document at a time on each worker thread, as the list
 // `DocumentProcessor.steps` (below) declares them, and outcomes come back in path order. `FlowListTests` holds this
-// comment and docs/architecture.md to that list.
+// comment and docs/architecture.md to that list. On the worker, one `DocumentContext` per document reads the file's
+// bytes once (checked against intake's hash) and opens a PDF once, for the E-invoice and First reading steps alike;
+// the sidecar is read once, at intake.
 //
 //   Intake           scan root → [`ReadyDocument`] (a file sniffed and hashed, with its file-name date, sidecar and
 //                    the currency and language it or its folder says: `FolderDeclarations`), or a failed
@@ -44,10 +46,13 @@ public struct ReadyDocument: Sendable {
         self.other = other
     }
 
-    /// The file with its other sources, read now, and what its folder says (its currency, its language). A sidecar's
-    /// language is the document's own and wins over its folder's.
-    public init(reading source: SourceFile, today: CalendarDay, declared: FolderDeclarations = FolderDeclarations(pipeline: nil)) {
-        var other = IntakeStage.otherSources(of: source, today: today)
+    /// The file with its other sources (its sidecar as intake read it, or read now), and what its folder says (its
+    /// currency, its language). A sidecar's language is the document's own and wins over its folder's.
+    public init(
+        reading source: SourceFile, today: CalendarDay, declared: FolderDeclarations = FolderDeclarations(pipeline: nil),
+        sidecar: IntakeStage.SidecarReading? = nil
+    ) {
+        var other = IntakeStage.otherSources(of: source, today: today, sidecar: sidecar)
         other.declaredCurrency = declared.of(source.folder)
         other.declaredLanguage = other.sidecar?.language ?? declared.languages[source.folder]
         self.init(source: source, other: other)
@@ -86,7 +91,7 @@ struct RereadTrigger: Equatable {
 extension PipelineRunner {
     /// A run over a scan root: Intake on this thread, the documents to read through the worker pool, and each
     /// outcome, in path order, through Duplicates and Route on this thread.
-    public func run(root: String, store: Store, pipelineName: String) throws(PipelineError) -> RunSummary {
+    public func run(root: String, store: any RecordStore, pipelineName: String) throws(PipelineError) -> RunSummary {
         let outputDirectory = (store.path as NSString).deletingLastPathComponent
         let listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
         // The currency each folder is said to be in, read once; a settings file that cannot be used is named.
@@ -262,7 +267,8 @@ public final class DocumentProcessor {
     func read(_ document: ReadyDocument) -> DocumentOutcome {
         // An e-invoice on its own has no pages: its XML is the document.
         if document.source.kind == .xml { return processXML(document) }
-        var state = DocumentState(document: document, reader: PassReader(source: document.source, processor: self))
+        let context = DocumentContext(document.source, limitMegabytes: config.maxFileMegabytes, cpu: cpu)
+        var state = DocumentState(document: document, reader: PassReader(context: context, processor: self))
         for step in DocumentProcessor.steps {
             step.run(self, &state)
             if let ended = state.ended { return ended }
@@ -274,7 +280,7 @@ public final class DocumentProcessor {
     func readAttachment(_ state: inout DocumentState) {
         let source = state.document.source
         guard source.kind == .pdf else { return }
-        state.attached = cpu.measure("e-invoice") { eInvoices.attached(source, limitMegabytes: config.maxFileMegabytes) }
+        state.attached = cpu.measure("e-invoice") { eInvoices.attached(state.reader.context) }
     }
 
     /// First reading: pages rendered when a pass first asks for them, each pass read once or taken from the OCR cache.

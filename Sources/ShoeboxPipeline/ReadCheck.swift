@@ -17,11 +17,6 @@ public enum ReadCheck {
         case .failed(let record, _): return "failed \(record.failure?.code ?? "unknown")"
         case .ready(let s): source = s
         }
-        let bytes: [UInt8]
-        switch IntakeStage.read(source.path, limitMegabytes: config.maxFileMegabytes) {
-        case .success(let b): bytes = b
-        case .failure(let f): return "failed \(f.code)"
-        }
         // An XML e-invoice is read by the e-invoice reader, as a run reads it; a PDF's attachments are taken out too.
         if source.kind == .xml {
             switch EInvoiceStage().read(source) {
@@ -29,9 +24,9 @@ public enum ReadCheck {
             case .failure(let f): return "failed \(f.code)"
             }
         }
-        let attached = source.kind == .pdf ? EInvoiceStage().attached(source, limitMegabytes: config.maxFileMegabytes) : .none
-        let render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
-        switch PageSource.open(source, bytes: bytes, render: render) {
+        let context = DocumentContext(source, limitMegabytes: config.maxFileMegabytes, cpu: nil)
+        let attached = source.kind == .pdf ? EInvoiceStage().attached(context) : .none
+        switch RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels).run(context, cpu: nil) {
         case .failure(let f): return "failed \(f.code)"
         case .success(let pages):
             if case .invoice = attached { return "ok e-invoice \(pages.count) pages" }

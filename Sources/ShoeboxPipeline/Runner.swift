@@ -96,7 +96,7 @@ public struct PipelineRunner {
 
     /// Opens the run in the store and forgets the records it cannot read any more (their files are read again).
     func beginRun(
-        store: Store, root: String, pipelineName: String, listing: IntakeStage.Listing, declared: FolderDeclarations
+        store: any RecordStore, root: String, pipelineName: String, listing: IntakeStage.Listing, declared: FolderDeclarations
     ) throws(PipelineError) -> RouteStage {
         var runID: Int64 = 0
         try PipelineRunner.storeError { () throws(StoreError) in
@@ -114,13 +114,13 @@ public struct PipelineRunner {
     /// What the store holds before the run: where each document stands, the records a new one may duplicate
     /// (every accepted or review record, across folders and runs), and which record each names as its original.
     struct KnownRecords {
-        var held: [String: Store.Held] = [:]
+        var held: [String: StoredSource] = [:]
         var earlier: [DuplicateRules.Entry] = []
         /// The record each stored record was judged a duplicate or possible duplicate of (the pipeline's suggestion,
         /// whatever a person decided since): it was judged after that one.
         var originalOf: [String: String] = [:]
 
-        init(_ store: Store) throws(PipelineError) {
+        init(_ store: any RecordStore) throws(PipelineError) {
             try PipelineRunner.storeError { () throws(StoreError) in
                 let prints = try store.fingerprints()
                 let texts = try store.firstPageTexts()
@@ -170,7 +170,7 @@ public struct PipelineRunner {
     /// sniffed and hashed, and those that failed or crashed a run fail by name; then `plan` decides what is read.
     func intake(
         _ listing: IntakeStage.Listing, root: String, known: KnownRecords, crashed: [String: CrashNotes.Crash], declared: FolderDeclarations,
-        store: Store, finish: (DocumentOutcome) throws(PipelineError) -> Void
+        store: any RecordStore, finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) -> ReadingPlan {
         let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
         let held = known.held
@@ -236,21 +236,26 @@ public struct PipelineRunner {
     /// run waits on it. Those to read get their sidecars now. `originalOf`: the record each stored record names
     /// (`KnownRecords.originalOf`); `rootPath`: the scan root's standardized path.
     func plan(
-        _ ready: [SourceFile], held: [String: Store.Held], originalOf: [String: String], rootPath: String, declared: FolderDeclarations, store: Store,
+        _ ready: [SourceFile], held: [String: StoredSource], originalOf: [String: String], rootPath: String, declared: FolderDeclarations,
+        store: any RecordStore,
         into plan: inout ReadingPlan, finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) {
         let now = Dictionary(ready.map { ($0.relativePath, $0.sha256) }, uniquingKeysWith: { a, _ in a })
-        // Each file's settings now, with what its sidecar holds (read once).
+        // Each file's sidecar, read once: its digest decides whether a stored record stands, its values travel with a
+        // file to read.
+        var sidecars = Dictionary(
+            ready.map { ($0.relativePath, IntakeStage.sidecar(ofFileAt: $0.path, today: today)) }, uniquingKeysWith: { a, _ in a })
+        // Each file's settings now, with what its sidecar holds.
         let settingsNow = Dictionary(
             ready.map {
                 (
                     $0.relativePath,
                     PipelineRunner.settings(
-                        settingsDigest(for: $0.kind, folder: $0.folder, declared: declared), sidecar: IntakeStage.sidecarDigest(ofFileAt: $0.path))
+                        settingsDigest(for: $0.kind, folder: $0.folder, declared: declared), sidecar: sidecars[$0.relativePath]?.digest)
                 )
             },
             uniquingKeysWith: { a, _ in a })
-        func finishedHere(_ source: SourceFile) -> Store.Held? {
+        func finishedHere(_ source: SourceFile) -> StoredSource? {
             let settings = settingsNow[source.relativePath]
             guard let h = held[source.relativePath], h.sha256 == source.sha256, h.settings == settings else { return nil }
             // A file that was gone and is back is read again, whatever its bytes.
@@ -273,6 +278,8 @@ public struct PipelineRunner {
             settled.subtract(twins)
             unsettling = !twins.isEmpty
         }
+        // What the settled files' sidecars say is not needed: only the files read now carry theirs.
+        for path in settled { sidecars[path] = nil }
         /// Whether `original` is a settled record (accepted or in review) that holds these bytes now.
         func stands(_ original: String, for source: SourceFile) -> Bool {
             settled.contains(original) && now[original] == source.sha256
@@ -303,9 +310,13 @@ public struct PipelineRunner {
             if let original = originals.first(where: { stands($0, for: source) }) {
                 try finish(PipelineRunner.sameBytes(source, as: original))
             } else if let first = plan.work.first(where: { $0.source.sha256 == source.sha256 }) {
-                plan.pending.append((ReadyDocument(reading: source, today: today, declared: declared), first.source.relativePath))
+                plan.pending.append(
+                    (
+                        ReadyDocument(reading: source, today: today, declared: declared, sidecar: sidecars[source.relativePath]),
+                        first.source.relativePath
+                    ))
             } else {
-                plan.work.append(ReadyDocument(reading: source, today: today, declared: declared))
+                plan.work.append(ReadyDocument(reading: source, today: today, declared: declared, sidecar: sidecars[source.relativePath]))
             }
         }
         plan.work = PipelineRunner.originalsFirst(plan.work, originalOf: originalOf)

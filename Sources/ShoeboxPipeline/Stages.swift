@@ -18,16 +18,14 @@ public struct RenderStage: Sendable {
     /// whatever their image claims.
     static let lowestScanDPI = 100
 
-    /// Opens a document for its passes: its bytes read once (no more than `limitMegabytes`) and checked to be
-    /// the bytes intake hashed, so a file still being written is not read half-way.
-    func run(_ source: SourceFile, limitMegabytes: Int, cpu: PhaseCPU?) -> Result<PageSource, DocumentFailure> {
+    /// Opens a document for its passes, from its bytes and (a PDF) its poppler document as its context made them once.
+    func run(_ context: DocumentContext, cpu: PhaseCPU?) -> Result<PageSource, DocumentFailure> {
         let bytes: [UInt8]
-        switch IntakeStage.read(source.path, limitMegabytes: limitMegabytes) {
+        switch context.bytes() {
         case .success(let b): bytes = b
         case .failure(let f): return .failure(f)
         }
-        guard cpu.measure("hash", { SHA256.hex(of: bytes) }) == source.sha256 else { return .failure(.changedWhileRead) }
-        return cpu.measure("render") { PageSource.open(source, bytes: bytes, render: self, cpu: cpu) }
+        return cpu.measure("render") { PageSource.open(context.source, bytes: bytes, render: self, cpu: cpu, pdf: context.pdf) }
     }
 }
 
@@ -302,7 +300,7 @@ struct DuplicateStage {
 /// Route: each outcome to its place: the store (records.jsonl, and the review queue for a record in review),
 /// the run's summary (failures and reviews named at the end) and its progress.
 struct RouteStage {
-    let store: Store
+    let store: any RecordStore
     let rootPath: String
     let runID: Int64
     /// The settings digest an outcome is stored with, by the kind of its file (`PipelineRunner.settingsDigest(for:)`).
@@ -314,7 +312,7 @@ struct RouteStage {
     private(set) var ended: [String: RecordStatus] = [:]
 
     init(
-        store: Store, rootPath: String, runID: Int64, settings: @escaping (FileKind?, _ folder: String) -> String, cpu: PhaseCPU?,
+        store: any RecordStore, rootPath: String, runID: Int64, settings: @escaping (FileKind?, _ folder: String) -> String, cpu: PhaseCPU?,
         progress: @escaping @Sendable (RunEvent) -> Void
     ) {
         self.store = store
@@ -372,8 +370,12 @@ struct PassReader {
     /// Whether some page is an image (a text-layer PDF needs no OCR pass at all).
     private(set) var hasImages = true
 
-    init(source: SourceFile, processor: DocumentProcessor) {
-        self.source = source
+    /// The document's bytes and poppler document, made once for every step (`DocumentContext`).
+    let context: DocumentContext
+
+    init(context: DocumentContext, processor: DocumentProcessor) {
+        self.context = context
+        source = context.source
         self.processor = processor
         cached = processor.cpu.measure("cache") { processor.cache?.load(sha256: source.sha256) }
         if let c = cached { hasImages = c.hasImages }
@@ -411,10 +413,11 @@ struct PassReader {
 
     private mutating func ensureOpened() -> DocumentFailure? {
         guard pages == nil else { return nil }
-        switch processor.render.run(source, limitMegabytes: processor.config.maxFileMegabytes, cpu: processor.cpu) {
+        switch processor.render.run(context, cpu: processor.cpu) {
         case .success(let p): pages = p
         case .failure(let f): return f
         }
+        context.releaseBytes()
         hasImages = pages!.hasImages
         return nil
     }

@@ -3,7 +3,7 @@ public import ShoeboxCore
 public import ShoeboxStore
 
 /// The review web app's routes, behind `ServeGuard`. Decisions go through the same code as the terminal review and
-/// `review --apply`: `Review.validate` for what a person types, `Store.decide` for what is saved.
+/// `review --apply`: `Review.validate` for what a person types, `RecordStore.decide` for what is saved.
 ///
 /// - `GET /`: the app (HTML; its script and style at `/app.js`, `/app.css`).
 /// - `GET /api/queue?state=&folder=&reason=`: counts per state, the records in that state (review by default), and
@@ -17,11 +17,11 @@ public import ShoeboxStore
 /// - `GET /api/series?source=`: the recurring series the record is a charge of, if any (`{"series": null}` else).
 /// - `POST /api/cancel-series`: `{"merchant", "on": "YYYY-MM-DD"}`, through `Store.cancelSeries` like `recurring --cancel`.
 public final class ReviewApp: @unchecked Sendable {
-    let store: Store
+    let store: any RecordStore
     let guarding: ServeGuard
     let today: CalendarDay
 
-    public init(store: Store, guarding: ServeGuard, today: CalendarDay) {
+    public init(store: any RecordStore, guarding: ServeGuard, today: CalendarDay) {
         self.store = store
         self.guarding = guarding
         self.today = today

@@ -1,7 +1,7 @@
 import Foundation
-internal import ShoeboxCore
+public import ShoeboxCore
 
-extension Store {
+extension RecordStore {
     /// The categories the folder of `source` allows (`categories(forFolder:)`).
     public func categories(forFolderOf source: String) -> [String] {
         guard source.contains("/"), let folder = source.split(separator: "/").first.map(String.init) else { return [] }
@@ -12,10 +12,7 @@ extension Store {
     /// empty when the folder sets none, has no settings file, or the file cannot be read (the export names a broken
     /// one).
     public func categories(forFolder folder: String) -> [String] {
-        guard !folder.isEmpty,
-            let root = try? db.query("SELECT root FROM sources WHERE folder = ? AND root <> '' ORDER BY id LIMIT 1", [.text(folder)]).first?.first?
-                .text
-        else { return [] }
+        guard !folder.isEmpty, let root = try? root(ofFolder: folder) else { return [] }
         let file = (root as NSString).appendingPathComponent(folder + "/" + FolderSettings.fileName)
         var st = stat()
         // A regular file of a settings file's size; a link is not followed.
@@ -23,5 +20,14 @@ extension Store {
             let data = FileManager.default.contents(atPath: file), let settings = try? FolderSettings.parse(data, file: file)
         else { return [] }
         return settings.categories
+    }
+}
+
+extension Store {
+    /// The scan root the first source of `folder` read from a scan root was found under.
+    public func root(ofFolder folder: String) throws(StoreError) -> String? {
+        try wrap { () throws(DatabaseError) in
+            try db.query("SELECT root FROM sources WHERE folder = ? AND root <> '' ORDER BY id LIMIT 1", [.text(folder)]).first?.first?.text
+        }
     }
 }

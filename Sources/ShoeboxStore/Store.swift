@@ -1,16 +1,10 @@
 internal import Foundation
 public import ShoeboxCore
 
-/// Why the store cannot be used: a problem of the output folder, not of one document.
-public struct StoreError: Error, CustomStringConvertible, Sendable {
-    public let message: String
-    public var description: String { message }
-}
-
 /// The store: one SQLite file (`store.sqlite`, WAL) in the output folder, with a schema version and migrations.
-/// Tables: sources (path, folder, sha256, state, failure), pages (OCR text and words per page),
-/// records (the machine-readable record), review_items (what waits for a person, with reasons), runs.
-public final class Store {
+/// Tables: sources (path, folder, sha256, failure), pages (OCR text and words per page), records (the machine-readable
+/// record: its status is stored there and nowhere else), decisions, memory, cancellations, runs. It keeps what it is given (`RecordStore`); what is judged from it is judged by its callers.
+public final class Store: RecordStore {
     let db: Database
     public let path: String
 
@@ -141,6 +135,14 @@ public final class Store {
             day TEXT NOT NULL,
             at TEXT NOT NULL
         );
+        """,
+        // 10: a record's status is stored once, in the record (`records.json`). Its copies in sources.state and
+        // records.status, and review_items (never read), were kept in step by hand by every writer; the review queue
+        // is a query of the records as they stand.
+        """
+        DROP TABLE review_items;
+        ALTER TABLE records DROP COLUMN status;
+        ALTER TABLE sources DROP COLUMN state;
         """
     ]
 
@@ -225,26 +227,17 @@ public final class Store {
         }
     }
 
-    /// What the store holds of a path: its bytes, settings and state, and for a duplicate the path it copies.
-    public struct Held: Sendable {
-        public let sha256: String
-        public let settings: String?
-        public let state: RecordStatus
-        public let duplicateOf: String?
-        /// The scan root it was found under.
-        public let root: String
-        /// For a failed source, its failure's code.
-        public let failureCode: String?
-    }
-
     /// What the store holds of each path, by relative path.
-    public func held() throws(StoreError) -> [String: Held] {
+    public func held() throws(StoreError) -> [String: StoredSource] {
         let rows = try wrap { () throws(DatabaseError) in
             try db.query(
-                "SELECT s.path, s.sha256, s.settings, s.state, r.json, s.root, s.failure_code FROM sources s LEFT JOIN records r ON r.source_id = s.id"
+                """
+                SELECT s.path, s.sha256, s.settings, json_extract(r.json, '$.status'), r.json, s.root, s.failure_code
+                FROM sources s LEFT JOIN records r ON r.source_id = s.id
+                """
             )
         }
-        var out: [String: Held] = [:]
+        var out: [String: StoredSource] = [:]
         for row in rows {
             guard row.count == 7, let path = row[0].text, let sha = row[1].text, let root = row[5].text,
                 let state = row[3].text.flatMap(RecordStatus.init(rawValue:))
@@ -255,7 +248,7 @@ public final class Store {
             {
                 duplicateOf = object["duplicateOf"] as? String
             }
-            out[path] = Held(sha256: sha, settings: row[2].text, state: state, duplicateOf: duplicateOf, root: root, failureCode: row[6].text)
+            out[path] = StoredSource(sha256: sha, settings: row[2].text, state: state, duplicateOf: duplicateOf, root: root, failureCode: row[6].text)
         }
         return out
     }
@@ -264,7 +257,10 @@ public final class Store {
     public func originalPaths(sha256: String, excluding path: String) throws(StoreError) -> [String] {
         try wrap { () throws(DatabaseError) in
             try db.query(
-                "SELECT path FROM sources WHERE sha256 = ? AND path <> ? AND state IN ('accepted', 'review') ORDER BY id",
+                """
+                SELECT s.path FROM sources s JOIN records r ON r.source_id = s.id
+                WHERE s.sha256 = ? AND s.path <> ? AND json_extract(r.json, '$.status') IN ('accepted', 'review') ORDER BY s.id
+                """,
                 [.text(sha256), .text(path)]
             ).compactMap { $0.first?.text }
         }
@@ -293,33 +289,35 @@ public final class Store {
         return broken.map { $0.path }
     }
 
-    /// Saves one document's outcome in one transaction: its source row, pages, record and review item.
-    public func save(_ outcome: DocumentOutcome, root: String, runID: Int64, settings: String? = nil) throws(StoreError) {
+    /// Writes one document's outcome in one transaction: its source row, pages and record, and what the memory learned
+    /// from the path.
+    public func write(_ outcome: DocumentOutcome, root: String, runID: Int64, settings: String?, memory: [MerchantMemory.Sighting])
+        throws(StoreError)
+    {
         let r = outcome.record
         try wrap { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
                 try db.query("DELETE FROM sources WHERE path = ?", [.text(r.source)])
                 try db.query(
                     """
-                    INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, run_id, fingerprint, settings)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sources(path, root, folder, sha256, size, kind, failure_code, failure_message, run_id, fingerprint, settings)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """,
                     [
                         .text(r.source), .text(root), .text(r.folder), .text(r.sha256), .int(Int64(outcome.size)),
-                        outcome.kind.map { .text($0.rawValue) } ?? .null, .text(r.status.rawValue),
+                        outcome.kind.map { .text($0.rawValue) } ?? .null,
                         r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID),
                         outcome.fingerprint.map { .text($0.hex) } ?? .null, settings.map { .text($0) } ?? .null
                     ])
                 let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
                 try insertContent(sourceID: id, pages: outcome.pages, record: r, pageRecord: outcome.pageRecord)
-                // A changed file's earlier decisions no longer apply, nor what they taught.
-                try relearn(path: r.source)
+                try replaceMemory(path: r.source, with: memory)
             }
         }
     }
 
-    /// A source's pages, its record and, when it waits for a person, its review item (inside the caller's
-    /// transaction): one place for what `save` and `StoreJSON.importInto` both write.
+    /// A source's pages and its record (inside the caller's transaction): one place for what `write` and
+    /// `StoreJSON.importInto` both write.
     /// `pageRecord`: the record as the page gave it, when the merchant memory changed it.
     func insertContent(sourceID id: Int64, pages: [OCRPage], record r: DocumentRecord?, pageRecord: DocumentRecord? = nil) throws(DatabaseError) {
         let encoder = JSONEncoder()
@@ -339,16 +337,12 @@ public final class Store {
         }
         guard let r else { return }
         try db.query(
-            "INSERT INTO records(source_id, status, json, page_json) VALUES (?, ?, ?, ?)",
-            [.int(id), .text(r.status.rawValue), .text(r.jsonLine()), pageRecord.map { .text($0.jsonLine()) } ?? .null])
-        if r.status == .review {
-            try db.query(
-                "INSERT INTO review_items(source_id, reasons) VALUES (?, ?)", [.int(id), .text(r.reasons.map(\.code).joined(separator: ","))])
-        }
+            "INSERT INTO records(source_id, json, page_json) VALUES (?, ?, ?)",
+            [.int(id), .text(r.jsonLine()), pageRecord.map { .text($0.jsonLine()) } ?? .null])
     }
 
     /// Every record, ordered by source path; `path`: that source's record only.
-    public func records(path source: String? = nil) throws(StoreError) -> [DocumentRecord] {
+    public func records(path source: String?) throws(StoreError) -> [DocumentRecord] {
         let rows = try wrap { () throws(DatabaseError) in
             if let source {
                 return try db.query("SELECT r.json FROM records r JOIN sources s ON s.id = r.source_id WHERE s.path = ?", [.text(source)])
@@ -371,69 +365,45 @@ public final class Store {
 
     // MARK: review decisions
 
-    /// Saves decisions at once, all or none (one transaction): the one path every way of deciding takes (the terminal,
-    /// the browser, `--apply`), into one log of who decided where, when, and what changed. Each record is the record
-    /// as it stands when its decision is made.
-    public func decide(_ decisions: [(record: DocumentRecord, decision: ReviewDecision)], at: String, by desk: ReviewDecision.Desk)
-        throws(StoreError)
-    {
+    /// Appends decisions to the log and replaces what the memory learned from each path in `memory`, in one transaction.
+    public func writeDecisions(_ entries: [DecisionEntry], memory: [String: [MerchantMemory.Sighting]]) throws(StoreError) {
         try wrap { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
-                var working: [String: DocumentRecord] = [:]
-                for (r, d) in decisions {
-                    // Several decisions on one record in one batch: each sees the record the ones before left.
-                    let current = working[r.source] ?? r
-                    let (before, after) = d.change(on: current)
-                    try db.query(
-                        "INSERT INTO decisions(path, sha256, action, field, value, at, who, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [
-                            .text(r.source), .text(r.sha256), .text(d.action.rawValue), d.field.map { .text($0.rawValue) } ?? .null,
-                            d.value.map { .text($0) } ?? .null, .text(at), .text(desk.rawValue), before.map { .text($0) } ?? .null,
-                            after.map { .text($0) } ?? .null
-                        ])
-                    working[r.source] = Review.apply([d], to: current)
-                }
-                for path in working.keys.sorted() { try relearn(path: path) }
+                for e in entries { try insert(e) }
+                for path in memory.keys.sorted() { try replaceMemory(path: path, with: memory[path] ?? []) }
             }
         }
     }
 
-    /// Adds an expense a person entered by hand (`Review.handEntry`): a source without a file, its record, and the
-    /// person's accept of it in the log (undo takes it back to review, where it can be rejected).
-    public func addByHand(_ r: DocumentRecord, at: String, by desk: ReviewDecision.Desk) throws(StoreError) {
-        guard r.enteredByHand else { throw StoreError(message: "only a record entered by hand is added this way") }
+    /// One decision into the log (inside the caller's transaction).
+    func insert(_ e: DecisionEntry) throws(DatabaseError) {
+        let d = e.decision
+        try db.query(
+            "INSERT INTO decisions(path, sha256, action, field, value, at, who, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                .text(e.path), .text(e.sha256), .text(d.action.rawValue), d.field.map { .text($0.rawValue) } ?? .null,
+                d.value.map { .text($0) } ?? .null, .text(e.at), .text(e.desk.rawValue), e.before.map { .text($0) } ?? .null,
+                e.after.map { .text($0) } ?? .null
+            ])
+    }
+
+    /// A record entered by hand: a source without a file, its record, and the person's decision, in one transaction.
+    public func writeByHand(_ r: DocumentRecord, decision: DecisionEntry) throws(StoreError) {
         let taken = try wrap { () throws(DatabaseError) in try !db.query("SELECT 1 FROM sources WHERE path = ?", [.text(r.source)]).isEmpty }
         guard !taken else { throw StoreError(message: "\(r.source) is already in the store") }
         try wrap { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
                 try db.query(
-                    "INSERT INTO sources(path, root, folder, sha256, size, kind, state) VALUES (?, '', ?, ?, 0, NULL, ?)",
-                    [.text(r.source), .text(r.folder), .text(r.sha256), .text(r.status.rawValue)])
-                try db.query(
-                    "INSERT INTO records(source_id, status, json) SELECT id, ?, ? FROM sources WHERE path = ?",
-                    [.text(r.status.rawValue), .text(r.jsonLine()), .text(r.source)])
-                let (before, after) = ReviewDecision(action: .accept).change(on: r)
-                try db.query(
-                    "INSERT INTO decisions(path, sha256, action, at, who, before, after) VALUES (?, ?, 'accept', ?, ?, ?, ?)",
-                    [.text(r.source), .text(r.sha256), .text(at), .text(desk.rawValue), .text(before ?? ""), .text(after ?? "")])
+                    "INSERT INTO sources(path, root, folder, sha256, size, kind) VALUES (?, '', ?, ?, 0, NULL)",
+                    [.text(r.source), .text(r.folder), .text(r.sha256)])
+                try db.query("INSERT INTO records(source_id, json) SELECT id, ? FROM sources WHERE path = ?", [.text(r.jsonLine()), .text(r.source)])
+                try insert(decision)
             }
         }
     }
 
-    /// One line of the decision log.
-    public struct LoggedDecision: Sendable {
-        public let path: String
-        public let decision: ReviewDecision
-        public let at: String
-        /// Where it was made; nil for a decision saved before the log kept it.
-        public let desk: ReviewDecision.Desk?
-        public let before: String?
-        public let after: String?
-        public let undone: Bool
-    }
-
     /// Every decision ever made (undone ones too), oldest first; for `path` only when given.
-    public func decisionLog(path: String? = nil) throws(StoreError) -> [LoggedDecision] {
+    public func decisionLog(path: String?) throws(StoreError) -> [LoggedDecision] {
         let rows = try wrap { () throws(DatabaseError) in
             try db.query(
                 "SELECT path, action, field, value, at, who, before, after, undone FROM decisions"
@@ -448,49 +418,49 @@ public final class Store {
         }
     }
 
-    /// Marks the latest decision that is not undone as undone; returns its record's path and the decision.
-    public func undoLastDecision() throws(StoreError) -> (path: String, decision: ReviewDecision)? {
+    /// The latest decision that is not undone, with its id and the content it was made on.
+    public func lastDecisionNotUndone() throws(StoreError) -> (id: Int64, path: String, sha256: String, decision: ReviewDecision)? {
         try wrap { () throws(DatabaseError) in
-            var undone: (path: String, decision: ReviewDecision)?
-            try db.transaction { () throws(DatabaseError) in
-                guard let row = try db.query("SELECT id, path, action, field, value FROM decisions WHERE undone = 0 ORDER BY id DESC LIMIT 1").first,
-                    let id = row[0].int, let path = row[1].text, let action = row[2].text.flatMap(ReviewDecision.Action.init(rawValue:))
-                else { return }
-                try db.query("UPDATE decisions SET undone = 1 WHERE id = ?", [.int(id)])
-                try relearn(path: path)
-                undone = (path, ReviewDecision(action: action, field: row[3].text.flatMap(Field.init(rawValue:)), value: row[4].text))
-            }
-            return undone
+            guard
+                let row = try db.query("SELECT id, path, sha256, action, field, value FROM decisions WHERE undone = 0 ORDER BY id DESC LIMIT 1")
+                    .first,
+                let id = row[0].int, let path = row[1].text, let sha = row[2].text,
+                let action = row[3].text.flatMap(ReviewDecision.Action.init(rawValue:))
+            else { return nil }
+            return (id, path, sha, ReviewDecision(action: action, field: row[4].text.flatMap(Field.init(rawValue:)), value: row[5].text))
         }
     }
 
-    /// The decisions in force, per path, in the order they were made (for the content the store holds now).
-    public func decisions(path source: String? = nil) throws(StoreError) -> [String: [ReviewDecision]] {
-        let rows = try wrap { () throws(DatabaseError) in
-            try db.query(
-                """
-                SELECT d.path, d.action, d.field, d.value FROM decisions d JOIN sources s ON s.path = d.path AND s.sha256 = d.sha256
-                WHERE d.undone = 0 AND (?1 IS NULL OR d.path = ?1) ORDER BY d.id
-                """, [source.map { .text($0) } ?? .null])
+    /// Marks decision `id` undone and replaces what the memory learned from `path`, in one transaction.
+    public func writeUndo(_ id: Int64, path: String, memory: [MerchantMemory.Sighting]) throws(StoreError) {
+        try wrap { () throws(DatabaseError) in
+            try db.transaction { () throws(DatabaseError) in
+                try db.query("UPDATE decisions SET undone = 1 WHERE id = ?", [.int(id)])
+                try replaceMemory(path: path, with: memory)
+            }
         }
-        var out: [String: [ReviewDecision]] = [:]
+    }
+
+    /// The decisions in force, per path, in the order they were made: not undone, and made on the content the store
+    /// holds (`sha256`, when given, instead).
+    public func decisionsInForce(path source: String?, sha256: String?) throws(StoreError) -> [String: [DecisionInForce]] {
+        try wrap { () throws(DatabaseError) in try inForce(path: source, sha256: sha256) }
+    }
+
+    /// `decisionsInForce`, inside the caller's transaction.
+    func inForce(path source: String?, sha256: String?) throws(DatabaseError) -> [String: [DecisionInForce]] {
+        let rows = try db.query(
+            """
+            SELECT d.path, d.action, d.field, d.value, d.at FROM decisions d LEFT JOIN sources s ON s.path = d.path
+            WHERE d.undone = 0 AND (?1 IS NULL OR d.path = ?1) AND d.sha256 = coalesce(?2, s.sha256) ORDER BY d.id
+            """, [source.map { .text($0) } ?? .null, sha256.map { .text($0) } ?? .null])
+        var out: [String: [DecisionInForce]] = [:]
         for row in rows {
             guard let path = row[0].text, let action = row[1].text.flatMap(ReviewDecision.Action.init(rawValue:)) else { continue }
-            out[path, default: []].append(ReviewDecision(action: action, field: row[2].text.flatMap(Field.init(rawValue:)), value: row[3].text))
+            let decision = ReviewDecision(action: action, field: row[2].text.flatMap(Field.init(rawValue:)), value: row[3].text)
+            out[path, default: []].append(DecisionInForce(decision, at: row[4].text ?? ""))
         }
         return out
-    }
-
-    /// Every record as it stands: the pipeline's suggestion with the decisions in force applied.
-    public func effectiveRecords() throws(StoreError) -> [(suggestion: DocumentRecord, record: DocumentRecord)] {
-        let decided = try decisions()
-        return try records().map { ($0, Review.apply(decided[$0.source] ?? [], to: $0)) }
-    }
-
-    /// One source's record as it stands, beside the pipeline's suggestion; nil when the store has none for it.
-    public func effectiveRecord(path: String) throws(StoreError) -> (suggestion: DocumentRecord, record: DocumentRecord)? {
-        guard let r = try records(path: path).first else { return nil }
-        return (r, Review.apply(try decisions(path: path)[path] ?? [], to: r))
     }
 
     /// Each source's first-page fingerprint, by relative path.
@@ -517,13 +487,13 @@ public final class Store {
         return out
     }
 
-    /// Absolute path of each source's original, by relative path.
-    public func originalPaths() throws(StoreError) -> [String: String] {
+    /// The scan root each source was found under, by relative path.
+    public func roots() throws(StoreError) -> [String: String] {
         let rows = try wrap { () throws(DatabaseError) in try db.query("SELECT path, root FROM sources") }
         var out: [String: String] = [:]
         for row in rows {
             guard row.count == 2, let path = row[0].text, let root = row[1].text else { continue }
-            out[path] = (root as NSString).appendingPathComponent(path)
+            out[path] = root
         }
         return out
     }

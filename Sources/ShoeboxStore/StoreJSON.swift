@@ -25,8 +25,7 @@ public enum StoreJSON {
     public static let tables: [String: String] = [
         "sources": "documents", "pages": "documents[].pages", "records": "documents[].suggestion and pageSuggestion",
         "decisions": "documents[].decisions", "memory": "memory", "cancellations": "cancellations",
-        "runs": "not exported: when this machine ran, a log, not a reading or a decision",
-        "review_items": "not exported: made again from each record's status and reasons"
+        "runs": "not exported: when this machine ran, a log, not a reading or a decision"
     ]
 
     public struct ImportResult: Sendable {
@@ -40,7 +39,7 @@ public enum StoreJSON {
         let sources = try wrap(store) { () throws(DatabaseError) in
             try db.query(
                 """
-                SELECT s.id, s.path, s.root, s.folder, s.sha256, s.size, s.kind, s.state, s.failure_code, s.failure_message,
+                SELECT s.id, s.path, s.root, s.folder, s.sha256, s.size, s.kind, json_extract(r.json, '$.status'), s.failure_code, s.failure_message,
                        s.fingerprint, s.settings, r.json, r.page_json FROM sources s LEFT JOIN records r ON r.source_id = s.id ORDER BY s.path
                 """)
         }
@@ -139,14 +138,20 @@ public enum StoreJSON {
         try wrap(store) { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
                 for doc in parsed {
-                    guard let decisions = try insert(doc, into: store) else {
+                    guard let (decisions, record) = try insert(doc, into: store) else {
                         skipped += 1
                         continue
                     }
                     decisionCount += decisions
                     added += 1
                     // An export from before the memory: what the document's decisions teach, learned again.
-                    if memory == nil { try store.relearn(path: doc.path) }
+                    if memory == nil {
+                        let decided = try store.inForce(path: doc.path, sha256: nil)[doc.path] ?? []
+                        let learned = record.map {
+                            MerchantMemory.learned(from: $0, keys: MerchantMemory.keys(of: $0, pages: pages(of: doc.fields)), decided: decided)
+                        }
+                        try store.replaceMemory(path: doc.path, with: learned ?? [])
+                    }
                 }
                 for s in memory ?? [] { try insertMemory(s, db: db) }
                 for c in cancellations { try insertCancellation(c, db: db) }
@@ -219,8 +224,9 @@ public enum StoreJSON {
     }
 
     /// Writes one checked document into `store`, inside the import's transaction: nil when the store already holds
-    /// it with the same content (skipped), else the number of review decisions written with it.
-    static func insert(_ doc: ParsedDocument, into store: Store) throws(DatabaseError) -> Int? {
+    /// it with the same content (skipped), else the number of review decisions written with it and its record as
+    /// written.
+    static func insert(_ doc: ParsedDocument, into store: Store) throws(DatabaseError) -> (decisions: Int, record: DocumentRecord?)? {
         let db = store.db
         let existing = try db.query("SELECT sha256 FROM sources WHERE path = ?", [.text(doc.path)]).first?.first?.text
         if existing == doc.sha { return nil }
@@ -230,7 +236,7 @@ public enum StoreJSON {
         try markDuplicate(&d, record: &record, doc: doc, db: db)
         let id = try insertSource(d, doc: doc, db: db)
         try store.insertContent(sourceID: id, pages: pages(of: d), record: record, pageRecord: record?.status == .duplicate ? nil : doc.pageRecord)
-        return try insertDecisions(of: d, doc: doc, db: db)
+        return (try insertDecisions(of: d, doc: doc, db: db), record)
     }
 
     /// The same bytes under another path in this store: a known duplicate, as a run would record it.
@@ -239,7 +245,10 @@ public enum StoreJSON {
     {
         if record?.status != .duplicate, record?.status != .failed,
             let first = try db.query(
-                "SELECT path FROM sources WHERE sha256 = ? AND path != ? AND state != 'duplicate' ORDER BY path LIMIT 1",
+                """
+                SELECT s.path FROM sources s LEFT JOIN records r ON r.source_id = s.id
+                WHERE s.sha256 = ? AND s.path != ? AND coalesce(json_extract(r.json, '$.status'), '') != 'duplicate' ORDER BY s.path LIMIT 1
+                """,
                 [.text(doc.sha), .text(doc.path)]
             ).first?.first?.text
         {
@@ -259,12 +268,12 @@ public enum StoreJSON {
         let failure = d["failure"] as? [String: Any]
         try db.query(
             """
-            INSERT INTO sources(path, root, folder, sha256, size, kind, state, failure_code, failure_message, fingerprint, settings)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sources(path, root, folder, sha256, size, kind, failure_code, failure_message, fingerprint, settings)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             [
                 .text(doc.path), text("root"), text("folder"), .text(doc.sha), .int(Int64(d["size"] as? Int ?? 0)), text("kind"),
-                text("state"), (failure?["code"] as? String).map { .text($0) } ?? .null,
+                (failure?["code"] as? String).map { .text($0) } ?? .null,
                 (failure?["message"] as? String).map { .text($0) } ?? .null, text("fingerprint"), text("settings")
             ])
         return try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0

@@ -365,7 +365,7 @@ enum ExportCommand {
     /// The store's records, once --folder is known to name one of their folders. A record whose path a store may not
     /// hold (`StoredPath`; only a store an older Shoebox wrote or imported has one) is left out of its folder's zip by
     /// the exporter, and blocks nothing else.
-    static func exportableRecords(_ store: Store, folder: String?, out: String) throws -> [DocumentRecord] {
+    static func exportableRecords(_ store: any RecordStore, folder: String?, out: String) throws -> [DocumentRecord] {
         let records = try store.effectiveRecords().map(\.record)
         if let f = folder, !records.contains(where: { $0.folder == f }) {
             throw UsageError(

@@ -136,7 +136,7 @@ enum RecurringCommand {
     }
 
     /// `--cancel MERCHANT --on DAY`: the series marked cancelled; a charge it took after that day goes to review.
-    static func cancel(_ typed: String, a: Arguments, out: String, store: Store, today: CalendarDay) throws {
+    static func cancel(_ typed: String, a: Arguments, out: String, store: any RecordStore, today: CalendarDay) throws {
         guard let text = a.values["--on"] else {
             throw UsageError(message: "shoebox recurring: --cancel needs --on YYYY-MM-DD, the day the series was cancelled.")
         }
@@ -145,7 +145,7 @@ enum RecurringCommand {
         }
         let lock = try CommandLineTool.lock(out, a, verb: "recurring")
         defer { withExtendedLifetime(lock) {} }
-        let done: Store.SeriesCancelled
+        let done: SeriesCancelled
         switch try store.cancelSeries(named: typed, on: day, today: today, at: ISO8601DateFormatter().string(from: Date())) {
         case .success(let d): done = d
         case .failure(let e): throw UsageError(message: "shoebox recurring: \(e.description)")

@@ -44,11 +44,11 @@ enum ReviewCommand {
     }
 
     /// The records still waiting for a person, as they stand now.
-    static func queue(_ store: Store) throws -> [(suggestion: DocumentRecord, record: DocumentRecord)] {
+    static func queue(_ store: any RecordStore) throws -> [(suggestion: DocumentRecord, record: DocumentRecord)] {
         try store.effectiveRecords().filter { $0.record.status == .review }
     }
 
-    static func export(_ store: Store, to file: String) throws -> ExitCode {
+    static func export(_ store: any RecordStore, to file: String) throws -> ExitCode {
         let waiting = try queue(store)
         let lines = waiting.map { $0.record.jsonLine() + "\n" }.joined()
         do { try Data(lines.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
@@ -74,7 +74,7 @@ enum ReviewCommand {
     /// Applies a JSON Lines file of decisions: every line is checked first; one bad line and nothing is applied.
     /// A line: {"source": "folder/file.jpg", "action": "accept"|"reject"|"duplicate"|"not-duplicate"|"settle",
     /// "fields": {"total": "23.45", …}} (fields are edits made before the action; "action" may be "edit").
-    static func apply(_ file: String, store: Store, today: CalendarDay) throws -> ExitCode {
+    static func apply(_ file: String, store: any RecordStore, today: CalendarDay) throws -> ExitCode {
         let data: Data
         switch CommandLineTool.readRegularFile(file, limit: 64 << 20) {
         case .success(let d): data = d
@@ -272,13 +272,13 @@ enum ReviewCommand {
 
 /// One interactive review session over the queue.
 final class ReviewSession {
-    let store: Store
+    let store: any RecordStore
     let today: CalendarDay
     /// `--source PATH`: this one record, whatever its state (an accepted one reopened to correct it), until a final
     /// decision, a skip or quit.
     let only: String?
 
-    init(store: Store, today: CalendarDay, only: String? = nil) {
+    init(store: any RecordStore, today: CalendarDay, only: String? = nil) {
         self.store = store
         self.today = today
         self.only = only

@@ -92,7 +92,10 @@ import Testing
                 db = sqlite3.connect(sys.argv[1])
                 (old,) = db.execute("SELECT settings FROM sources WHERE path LIKE '%.png'").fetchone()
                 db.execute("UPDATE sources SET settings = ?", (old,))
-                db.execute("UPDATE sources SET state = 'failed', failure_code = 'unsupported-type' WHERE path LIKE '%.xml'")
+                db.execute("UPDATE sources SET failure_code = 'unsupported-type' WHERE path LIKE '%.xml'")
+                db.execute(
+                    "UPDATE records SET json = json_set(json, '$.status', 'failed') "
+                    "WHERE source_id IN (SELECT id FROM sources WHERE path LIKE '%.xml')")
                 db.commit()
                 """, out.appendingPathComponent("store.sqlite").path
             ])

@@ -88,12 +88,12 @@ struct MemoryStoreTests {
         d.confidence[.merchant] = 0.9
         let (store, dir) = try store([a, b, c, d])
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try store.rescore(with: merger) == Store.Rescored(looked: 4, changed: [], accepted: []))
+        #expect(try store.rescore(with: merger) == Rescored(looked: 4, changed: [], accepted: []))
         try store.decide(
             [(a, ReviewDecision(action: .edit, field: .merchant, value: "Kedai Buku Cahaya")), (a, ReviewDecision(action: .accept))],
             at: "2026-12-01T09:00:00Z", by: .browser)
         let done = try store.rescore(with: merger)
-        #expect(done == Store.Rescored(looked: 3, changed: ["books/b.jpg", "books/d.jpg"], accepted: ["books/b.jpg"]))
+        #expect(done == Rescored(looked: 3, changed: ["books/b.jpg", "books/d.jpg"], accepted: ["books/b.jpg"]))
         let judged = try #require(try store.effectiveRecord(path: "books/b.jpg")?.record)
         #expect(judged.merchant == "Kedai Buku Cahaya" && judged.evidence[.merchant]?.source == .memory && judged.status == .accepted)
         #expect(judged.alternates[.merchant]?.first?.value == "3 x Pensel")
