@@ -20,6 +20,8 @@ let package = Package(
         .systemLibrary(name: "CArchive", pkgConfig: "libarchive", providers: [.apt(["libarchive-dev"])]),
         .systemLibrary(name: "CXlsxWriter", pkgConfig: "xlsxwriter", providers: [.apt(["libxlsxwriter-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libpq: the store on a PostgreSQL server that workers on many machines share.
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libxml2's SAX2 parser, with XML_PARSE_HUGE: Foundation's XMLParser cannot set it, and without it libxml2
         // stops at 10,000,000 bytes of one text node (a base64 attachment in an XRechnung).
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -59,7 +61,7 @@ let package = Package(
                 "GrayJPEG", "PPOCR"
             ],
             swiftSettings: swiftSettings),
-        .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite"], swiftSettings: swiftSettings),
+        .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite", "CPostgres"], swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxPipeline",
             dependencies: ["ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxEInvoice", "CrashNote"],

@@ -1,19 +1,56 @@
 internal import CSQLite
 internal import Foundation
 
-/// An SQLite error: the operation, SQLite's result code and its own message.
+/// A database error: the database (SQLite, PostgreSQL), the operation, its result code and its own message.
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public let operation: String
     public let code: Int32
     public let message: String
-    public var description: String { "SQLite \(operation) failed (\(code)): \(message)" }
+    public var system = "SQLite"
+    public var description: String { "\(system) \(operation) failed (\(code)): \(message)" }
+}
+
+/// A connection the store's SQL runs on: SQLite's (`Database`) or PostgreSQL's (`PostgresConnection`). The store writes
+/// one SQL for both, with `?` placeholders (`?1`, `?2` where one is used twice); where the two differ, `dialect` says.
+protocol SQLConnection: AnyObject {
+    var dialect: SQLDialect { get }
+    func execute(_ sql: String) throws(DatabaseError)
+    @discardableResult func query(_ sql: String, _ arguments: [Database.Value]) throws(DatabaseError) -> [[Database.Value]]
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError)
+}
+
+extension SQLConnection {
+    @discardableResult func query(_ sql: String) throws(DatabaseError) -> [[Database.Value]] { try query(sql, []) }
+}
+
+/// Where SQLite's SQL and PostgreSQL's differ in what the store asks.
+enum SQLDialect: Sendable {
+    case sqlite, postgresql
+
+    /// A record's status, from its JSON text in `column`.
+    func status(_ column: String) -> String {
+        switch self {
+        case .sqlite: "json_extract(\(column), '$.status')"
+        case .postgresql: "(\(column)::json ->> 'status')"
+        }
+    }
+
+    /// Text ordered by its bytes (SQLite's order; a PostgreSQL database's own collation may order otherwise).
+    var bytewise: String {
+        switch self {
+        case .sqlite: "COLLATE BINARY"
+        case .postgresql: "COLLATE \"C\""
+        }
+    }
 }
 
 /// sqliteTransient does not import (platform notes).
 private let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
 /// One SQLite connection. Not Sendable: used from one thread (the run's aggregator) at a time.
-final class Database {
+final class Database: SQLConnection {
+    var dialect: SQLDialect { .sqlite }
     private var connection: OpaquePointer?
 
     init(path: String) throws(DatabaseError) {
@@ -56,7 +93,7 @@ final class Database {
 
     /// Runs a statement with bound values; returns every row as an array of values.
     @discardableResult
-    func query(_ sql: String, _ arguments: [Value] = []) throws(DatabaseError) -> [[Value]] {
+    func query(_ sql: String, _ arguments: [Value]) throws(DatabaseError) -> [[Value]] {
         var statement: OpaquePointer?
         try check(sqlite3_prepare_v2(connection, sql, -1, &statement, nil), "prepare \(sql.prefix(60))")
         defer { sqlite3_finalize(statement) }

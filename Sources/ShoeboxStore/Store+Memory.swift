@@ -8,7 +8,10 @@ extension Store {
     /// What the memory holds now.
     public func memory() throws(StoreError) -> MerchantMemory {
         let rows = try wrap { () throws(DatabaseError) in
-            try db.query("SELECT kind, value, merchant, category, currency, payment_method, path, at FROM memory ORDER BY kind, value, at, path")
+            let c = db.dialect.bytewise
+            return try db.query(
+                "SELECT kind, value, merchant, category, currency, payment_method, path, at FROM memory ORDER BY kind \(c), value \(c), at \(c), path \(c)"
+            )
         }
         return MerchantMemory(
             rows.compactMap { r in
@@ -36,17 +39,21 @@ extension Store {
     /// Replaces what the memory learned from `path` with `sightings` (inside the caller's transaction).
     func replaceMemory(path: String, with sightings: [MerchantMemory.Sighting]) throws(DatabaseError) {
         try db.query("DELETE FROM memory WHERE path = ?", [.text(path)])
-        for s in sightings {
-            try db.query(
-                """
-                INSERT OR REPLACE INTO memory(kind, value, merchant, category, currency, payment_method, path, at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """,
-                [
-                    .text(s.key.kind.rawValue), .text(s.key.value), .text(s.merchant), s.category.map { .text($0) } ?? .null,
-                    s.currency.map { .text($0) } ?? .null, s.paymentMethod.map { .text($0) } ?? .null, .text(path), .text(s.at)
-                ])
-        }
+        for s in sightings { try Store.insert(s, db: db) }
+    }
+
+    /// One sighting (its record's path is its source), replacing the one of the same key and record.
+    static func insert(_ s: MerchantMemory.Sighting, db: any SQLConnection) throws(DatabaseError) {
+        try db.query(
+            """
+            INSERT INTO memory(kind, value, merchant, category, currency, payment_method, path, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (kind, value, path) DO UPDATE SET merchant = excluded.merchant, category = excluded.category,
+                currency = excluded.currency, payment_method = excluded.payment_method, at = excluded.at
+            """,
+            [
+                .text(s.key.kind.rawValue), .text(s.key.value), .text(s.merchant), s.category.map { .text($0) } ?? .null,
+                s.currency.map { .text($0) } ?? .null, s.paymentMethod.map { .text($0) } ?? .null, .text(s.source), .text(s.at)
+            ])
     }
 
     /// Each record as the page gave it before the merchant memory changed it, by path (only those it changed).

@@ -5,7 +5,8 @@ public import ShoeboxCore
 /// Tables: sources (path, folder, sha256, failure), pages (OCR text and words per page), records (the machine-readable
 /// record: its status is stored there and nowhere else), decisions, memory, cancellations, runs. It keeps what it is given (`RecordStore`); what is judged from it is judged by its callers.
 public final class Store: RecordStore {
-    let db: Database
+    let db: any SQLConnection
+    /// Where the store is: its SQLite file, or its PostgreSQL URL (which never holds a password).
     public let path: String
 
     /// Migrations in order; `PRAGMA user_version` is the number applied. Never edit one that has shipped: add another.
@@ -148,6 +149,71 @@ public final class Store: RecordStore {
 
     public static var schemaVersion: Int { migrations.count }
 
+    /// The same schema on PostgreSQL, versioned on its own (`shoebox_schema`); the store's SQL runs on both
+    /// (`SQLConnection`). Never edit one that has shipped: add another.
+    static let postgresMigrations: [String] = [
+        // 1: SQLite's schema 10.
+        """
+        CREATE TABLE runs (id BIGSERIAL PRIMARY KEY, started TEXT NOT NULL, finished TEXT, root TEXT NOT NULL, pipeline TEXT NOT NULL);
+        CREATE TABLE sources (
+            id BIGSERIAL PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            root TEXT NOT NULL,
+            folder TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            size BIGINT NOT NULL,
+            kind TEXT,
+            failure_code TEXT,
+            failure_message TEXT,
+            run_id BIGINT REFERENCES runs(id),
+            fingerprint TEXT,
+            settings TEXT
+        );
+        CREATE INDEX sources_sha256 ON sources(sha256);
+        CREATE TABLE pages (
+            source_id BIGINT NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+            page_number INTEGER NOT NULL,
+            width INTEGER NOT NULL,
+            height INTEGER NOT NULL,
+            dpi INTEGER NOT NULL,
+            text_source TEXT NOT NULL,
+            mean_confidence DOUBLE PRECISION NOT NULL,
+            text TEXT NOT NULL,
+            lines_json TEXT NOT NULL,
+            turn INTEGER NOT NULL DEFAULT 0,
+            PRIMARY KEY (source_id, page_number)
+        );
+        CREATE TABLE records (source_id BIGINT PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE, json TEXT NOT NULL, page_json TEXT);
+        CREATE TABLE decisions (
+            id BIGSERIAL PRIMARY KEY,
+            path TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('accept', 'edit', 'reject', 'duplicate', 'not-duplicate', 'settle')),
+            field TEXT,
+            value TEXT,
+            at TEXT NOT NULL,
+            undone INTEGER NOT NULL DEFAULT 0,
+            who TEXT,
+            before TEXT,
+            after TEXT
+        );
+        CREATE INDEX decisions_path ON decisions(path, sha256);
+        CREATE TABLE memory (
+            kind TEXT NOT NULL,
+            value TEXT NOT NULL,
+            merchant TEXT NOT NULL,
+            category TEXT,
+            currency TEXT,
+            payment_method TEXT,
+            path TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (kind, value, path)
+        );
+        CREATE INDEX memory_path ON memory(path);
+        CREATE TABLE cancellations (merchant TEXT PRIMARY KEY, day TEXT NOT NULL, at TEXT NOT NULL);
+        """
+    ]
+
     public init(directory: String) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -172,19 +238,61 @@ public final class Store: RecordStore {
         }
     }
 
-    private func migrate() throws {
-        let current = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
-        if current > Store.migrations.count {
+    /// A store on a PostgreSQL server (`postgresql://…`), shared by the processes on many machines that point at it. A
+    /// password is never part of the URL (it would show in process lists and logs): libpq reads `PGPASSWORD` or
+    /// `~/.pgpass`.
+    public init(postgresURL url: String) throws(StoreError) {
+        path = url
+        if PostgresURL.hasPassword(url) {
             throw StoreError(
                 message:
-                    "the store \(path) has schema version \(current), newer than this Shoebox understands (\(Store.migrations.count)). Use a newer Shoebox or another --out folder."
+                    "the store's URL holds a password, which would show in process lists and logs. Leave it out of the URL and put it in PGPASSWORD or ~/.pgpass."
             )
         }
-        for version in current..<Store.migrations.count {
-            try db.transaction { () throws(DatabaseError) in
-                try db.execute(Store.migrations[version])
-                try db.execute("PRAGMA user_version = \(version + 1)")
+        do {
+            db = try PostgresConnection(url: url)
+            try migrate()
+        } catch let error as DatabaseError {
+            throw StoreError(
+                message: "cannot use the store \(url): \(error.message). Check the URL, that the server runs and that its user may create tables.")
+        } catch let error as StoreError {
+            throw error
+        } catch {
+            throw StoreError(message: "cannot use the store \(url): \(SystemReason.of(error)).")
+        }
+    }
+
+    private func migrate() throws {
+        let migrations = db.dialect == .sqlite ? Store.migrations : Store.postgresMigrations
+        func newer(_ current: Int) -> StoreError {
+            StoreError(
+                message:
+                    "the store \(path) has schema version \(current), newer than this Shoebox understands (\(migrations.count)). Use a newer Shoebox or another --out folder."
+            )
+        }
+        switch db.dialect {
+        case .sqlite:
+            let current = Int(try db.query("PRAGMA user_version").first?.first?.int ?? 0)
+            if current > migrations.count { throw newer(current) }
+            for version in current..<migrations.count {
+                try db.transaction { () throws(DatabaseError) in
+                    try db.execute(migrations[version])
+                    try db.execute("PRAGMA user_version = \(version + 1)")
+                }
             }
+        case .postgresql:
+            // One process migrates at a time: the others wait on the lock, then find the schema made.
+            var current = 0
+            try db.transaction { () throws(DatabaseError) in
+                try db.execute("SELECT pg_advisory_xact_lock(7478190); CREATE TABLE IF NOT EXISTS shoebox_schema (version INTEGER NOT NULL)")
+                current = Int(try db.query("SELECT coalesce(max(version), 0) FROM shoebox_schema").first?.first?.int ?? 0)
+                guard current <= migrations.count else { return }
+                for version in current..<migrations.count {
+                    try db.execute(migrations[version])
+                    try db.query("INSERT INTO shoebox_schema(version) VALUES (?)", [.int(Int64(version + 1))])
+                }
+            }
+            if current > migrations.count { throw newer(current) }
         }
     }
 
@@ -199,8 +307,8 @@ public final class Store: RecordStore {
 
     public func beginRun(root: String, pipeline: String, started: String) throws(StoreError) -> Int64 {
         try wrap { () throws(DatabaseError) in
-            try db.query("INSERT INTO runs(started, root, pipeline) VALUES (?, ?, ?)", [.text(started), .text(root), .text(pipeline)])
-            return try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+            try db.query("INSERT INTO runs(started, root, pipeline) VALUES (?, ?, ?) RETURNING id", [.text(started), .text(root), .text(pipeline)])
+                .first?.first?.int ?? 0
         }
     }
 
@@ -232,7 +340,7 @@ public final class Store: RecordStore {
         let rows = try wrap { () throws(DatabaseError) in
             try db.query(
                 """
-                SELECT s.path, s.sha256, s.settings, json_extract(r.json, '$.status'), r.json, s.root, s.failure_code
+                SELECT s.path, s.sha256, s.settings, \(db.dialect.status("r.json")), r.json, s.root, s.failure_code
                 FROM sources s LEFT JOIN records r ON r.source_id = s.id
                 """
             )
@@ -259,7 +367,7 @@ public final class Store: RecordStore {
             try db.query(
                 """
                 SELECT s.path FROM sources s JOIN records r ON r.source_id = s.id
-                WHERE s.sha256 = ? AND s.path <> ? AND json_extract(r.json, '$.status') IN ('accepted', 'review') ORDER BY s.id
+                WHERE s.sha256 = ? AND s.path <> ? AND \(db.dialect.status("r.json")) IN ('accepted', 'review') ORDER BY s.id
                 """,
                 [.text(sha256), .text(path)]
             ).compactMap { $0.first?.text }
@@ -298,18 +406,19 @@ public final class Store: RecordStore {
         try wrap { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
                 try db.query("DELETE FROM sources WHERE path = ?", [.text(r.source)])
-                try db.query(
-                    """
-                    INSERT INTO sources(path, root, folder, sha256, size, kind, failure_code, failure_message, run_id, fingerprint, settings)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """,
-                    [
-                        .text(r.source), .text(root), .text(r.folder), .text(r.sha256), .int(Int64(outcome.size)),
-                        outcome.kind.map { .text($0.rawValue) } ?? .null,
-                        r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID),
-                        outcome.fingerprint.map { .text($0.hex) } ?? .null, settings.map { .text($0) } ?? .null
-                    ])
-                let id = try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+                let id =
+                    try db.query(
+                        """
+                        INSERT INTO sources(path, root, folder, sha256, size, kind, failure_code, failure_message, run_id, fingerprint, settings)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
+                        """,
+                        [
+                            .text(r.source), .text(root), .text(r.folder), .text(r.sha256), .int(Int64(outcome.size)),
+                            outcome.kind.map { .text($0.rawValue) } ?? .null,
+                            r.failure.map { .text($0.code) } ?? .null, r.failure.map { .text($0.message) } ?? .null, .int(runID),
+                            outcome.fingerprint.map { .text($0.hex) } ?? .null, settings.map { .text($0) } ?? .null
+                        ]
+                    ).first?.first?.int ?? 0
                 try insertContent(sourceID: id, pages: outcome.pages, record: r, pageRecord: outcome.pageRecord)
                 try replaceMemory(path: r.source, with: memory)
             }
@@ -347,7 +456,7 @@ public final class Store: RecordStore {
             if let source {
                 return try db.query("SELECT r.json FROM records r JOIN sources s ON s.id = r.source_id WHERE s.path = ?", [.text(source)])
             }
-            return try db.query("SELECT r.json FROM records r JOIN sources s ON s.id = r.source_id ORDER BY s.path")
+            return try db.query("SELECT r.json FROM records r JOIN sources s ON s.id = r.source_id ORDER BY s.path \(db.dialect.bytewise)")
         }
         let decoder = JSONDecoder()
         var out: [DocumentRecord] = []

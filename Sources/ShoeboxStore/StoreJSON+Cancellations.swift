@@ -9,7 +9,7 @@ extension StoreJSON {
 
     static func cancellationRows(_ store: Store) throws(StoreError) -> [[String: Any]] {
         let rows = try wrap(store) { () throws(DatabaseError) in
-            try store.db.query("SELECT merchant, day, at FROM cancellations ORDER BY merchant")
+            try store.db.query("SELECT merchant, day, at FROM cancellations ORDER BY merchant \(store.db.dialect.bytewise)")
         }
         return rows.map { r in ["merchant": r[0].text ?? "", "on": r[1].text ?? "", "at": r[2].text ?? ""] }
     }
@@ -40,10 +40,10 @@ extension StoreJSON {
     }
 
     /// Merges one cancellation: a series the store already holds as cancelled keeps the mark made last.
-    static func insertCancellation(_ c: (merchant: String, day: CalendarDay, at: String), db: Database) throws(DatabaseError) {
+    static func insertCancellation(_ c: (merchant: String, day: CalendarDay, at: String), db: any SQLConnection) throws(DatabaseError) {
         let existing = try db.query("SELECT at FROM cancellations WHERE merchant = ?", [.text(c.merchant)]).first?.first?.text
         if let existing, existing >= c.at { return }
-        try db.query("INSERT OR REPLACE INTO cancellations(merchant, day, at) VALUES (?, ?, ?)", [.text(c.merchant), .text(c.day.iso), .text(c.at)])
+        try Store.upsertCancellation(c.merchant, day: c.day.iso, at: c.at, db: db)
     }
 
     /// When something was decided, as Shoebox writes it (`2026-12-03T08:55:00Z`, UTC, from the clock): a real moment

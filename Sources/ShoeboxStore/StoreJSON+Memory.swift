@@ -44,12 +44,5 @@ extension StoreJSON {
         }
     }
 
-    static func insertMemory(_ s: MerchantMemory.Sighting, db: Database) throws(DatabaseError) {
-        try db.query(
-            "INSERT OR REPLACE INTO memory(kind, value, merchant, category, currency, payment_method, path, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                .text(s.key.kind.rawValue), .text(s.key.value), .text(s.merchant), s.category.map { .text($0) } ?? .null,
-                s.currency.map { .text($0) } ?? .null, s.paymentMethod.map { .text($0) } ?? .null, .text(s.source), .text(s.at)
-            ])
-    }
+    static func insertMemory(_ s: MerchantMemory.Sighting, db: any SQLConnection) throws(DatabaseError) { try Store.insert(s, db: db) }
 }

@@ -39,8 +39,9 @@ public enum StoreJSON {
         let sources = try wrap(store) { () throws(DatabaseError) in
             try db.query(
                 """
-                SELECT s.id, s.path, s.root, s.folder, s.sha256, s.size, s.kind, json_extract(r.json, '$.status'), s.failure_code, s.failure_message,
-                       s.fingerprint, s.settings, r.json, r.page_json FROM sources s LEFT JOIN records r ON r.source_id = s.id ORDER BY s.path
+                SELECT s.id, s.path, s.root, s.folder, s.sha256, s.size, s.kind, \(db.dialect.status("r.json")), s.failure_code, s.failure_message,
+                       s.fingerprint, s.settings, r.json, r.page_json FROM sources s LEFT JOIN records r ON r.source_id = s.id
+                ORDER BY s.path \(db.dialect.bytewise)
                 """)
         }
         var documents: [[String: Any]] = []
@@ -240,14 +241,15 @@ public enum StoreJSON {
     }
 
     /// The same bytes under another path in this store: a known duplicate, as a run would record it.
-    static func markDuplicate(_ d: inout [String: Any], record: inout DocumentRecord?, doc: ParsedDocument, db: Database)
+    static func markDuplicate(_ d: inout [String: Any], record: inout DocumentRecord?, doc: ParsedDocument, db: any SQLConnection)
         throws(DatabaseError)
     {
         if record?.status != .duplicate, record?.status != .failed,
             let first = try db.query(
                 """
                 SELECT s.path FROM sources s LEFT JOIN records r ON r.source_id = s.id
-                WHERE s.sha256 = ? AND s.path != ? AND coalesce(json_extract(r.json, '$.status'), '') != 'duplicate' ORDER BY s.path LIMIT 1
+                WHERE s.sha256 = ? AND s.path != ? AND coalesce(\(db.dialect.status("r.json")), '') != 'duplicate'
+                ORDER BY s.path \(db.dialect.bytewise) LIMIT 1
                 """,
                 [.text(doc.sha), .text(doc.path)]
             ).first?.first?.text
@@ -263,20 +265,20 @@ public enum StoreJSON {
     }
 
     /// Inserts the document's source row; returns its id.
-    static func insertSource(_ d: [String: Any], doc: ParsedDocument, db: Database) throws(DatabaseError) -> Int64 {
+    static func insertSource(_ d: [String: Any], doc: ParsedDocument, db: any SQLConnection) throws(DatabaseError) -> Int64 {
         func text(_ k: String) -> Database.Value { (d[k] as? String).map { .text($0) } ?? .null }
         let failure = d["failure"] as? [String: Any]
-        try db.query(
+        return try db.query(
             """
             INSERT INTO sources(path, root, folder, sha256, size, kind, failure_code, failure_message, fingerprint, settings)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id
             """,
             [
                 .text(doc.path), text("root"), text("folder"), .text(doc.sha), .int(Int64(d["size"] as? Int ?? 0)), text("kind"),
                 (failure?["code"] as? String).map { .text($0) } ?? .null,
                 (failure?["message"] as? String).map { .text($0) } ?? .null, text("fingerprint"), text("settings")
-            ])
-        return try db.query("SELECT last_insert_rowid()").first?.first?.int ?? 0
+            ]
+        ).first?.first?.int ?? 0
     }
 
     /// The document's pages as read, with the lines it carries.
@@ -294,7 +296,7 @@ public enum StoreJSON {
     }
 
     /// Inserts the document's review decisions; returns how many.
-    static func insertDecisions(of d: [String: Any], doc: ParsedDocument, db: Database) throws(DatabaseError) -> Int {
+    static func insertDecisions(of d: [String: Any], doc: ParsedDocument, db: any SQLConnection) throws(DatabaseError) -> Int {
         var count = 0
         for decision in d["decisions"] as? [[String: Any]] ?? [] {
             try db.query(

@@ -1,0 +1,149 @@
+internal import CPostgres
+internal import Foundation
+
+/// One PostgreSQL connection through libpq. Not Sendable: libpq is thread-safe, but one connection must never be used
+/// by two threads at once (platform notes); a store is used from one thread.
+final class PostgresConnection: SQLConnection {
+    private let connection: OpaquePointer
+    var dialect: SQLDialect { .postgresql }
+
+    /// Connects to `url` (`postgresql://…`). A password is never part of it: libpq reads `PGPASSWORD` or `~/.pgpass`.
+    init(url: String) throws(DatabaseError) {
+        let conn = PQconnectdb(url)
+        guard let conn, PQstatus(conn) == CONNECTION_OK else {
+            let message = conn.map { PostgresConnection.trimmed(PQerrorMessage($0)) } ?? "libpq could not allocate a connection"
+            // A failed connection still holds its memory until PQfinish (libpq docs, PQconnectdb).
+            PQfinish(conn)
+            throw DatabaseError(operation: "connect", code: 0, message: message, system: "PostgreSQL")
+        }
+        connection = conn
+        // The server's notices (a table that already exists) are not the user's business: not printed on stderr.
+        PQsetNoticeProcessor(conn, { _, _ in }, nil)
+    }
+
+    deinit { PQfinish(connection) }
+
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
+    }
+
+    /// Turns a result into rows, or its error into a `DatabaseError` naming the SQLSTATE; the result is cleared.
+    private func rows(_ result: OpaquePointer?, _ operation: String) throws(DatabaseError) -> [[Database.Value]] {
+        defer { PQclear(result) }
+        let status = PQresultStatus(result)
+        guard let result, status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
+            let message =
+                result.map { PostgresConnection.trimmed(PQresultErrorMessage($0)) } ?? PostgresConnection.trimmed(PQerrorMessage(connection))
+            // 'C' is PG_DIAG_SQLSTATE, a macro that does not import.
+            let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
+            throw DatabaseError(operation: operation, code: 0, message: state.map { "\(message) (SQLSTATE \($0))" } ?? message, system: "PostgreSQL")
+        }
+        var out: [[Database.Value]] = []
+        let columns = PQnfields(result)
+        for r in 0..<PQntuples(result) {
+            var row: [Database.Value] = []
+            for c in 0..<columns {
+                guard PQgetisnull(result, r, c) == 0, let raw = PQgetvalue(result, r, c) else {
+                    row.append(.null)
+                    continue
+                }
+                let text = String(cString: raw)
+                switch PQftype(result, c) {
+                case 20, 21, 23: row.append(Int64(text).map { .int($0) } ?? .text(text)) // int8, int2, int4
+                case 700, 701, 1700: row.append(Double(text).map { .real($0) } ?? .text(text)) // float4, float8, numeric
+                default: row.append(.text(text))
+                }
+            }
+            out.append(row)
+        }
+        return out
+    }
+
+    func execute(_ sql: String) throws(DatabaseError) {
+        try rows(PQexec(connection, sql), "exec \(sql.prefix(60))")
+    }
+
+    @discardableResult
+    func query(_ sql: String, _ arguments: [Database.Value]) throws(DatabaseError) -> [[Database.Value]] {
+        let statement = PostgresConnection.numbered(sql)
+        // Typed parameters in text form: int8, float8, text; a null is a text null (the store binds nulls to text only).
+        var types: [UInt32] = []
+        var values: [String?] = []
+        for argument in arguments {
+            switch argument {
+            case .int(let v):
+                types.append(20)
+                values.append(String(v))
+            case .real(let v):
+                types.append(701)
+                values.append(String(v))
+            case .text(let v):
+                types.append(25)
+                values.append(v)
+            case .null:
+                types.append(25)
+                values.append(nil)
+            }
+        }
+        let cStrings = values.map { $0.map { strdup($0) } ?? nil }
+        defer { cStrings.forEach { free($0) } }
+        let result = cStrings.withUnsafeBufferPointer { pointers in
+            types.withUnsafeBufferPointer { typePointer in
+                pointers.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, pointers.count)) { p in
+                    PQexecParams(connection, statement, Int32(arguments.count), typePointer.baseAddress, p, nil, nil, 0)
+                }
+            }
+        }
+        return try rows(result, "query \(sql.prefix(60))")
+    }
+
+    func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+        try execute("BEGIN")
+        do {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The store's SQL with PostgreSQL's placeholders: each `?` the next `$n`, a `?n` `$n`; quoted text is left alone.
+    static func numbered(_ sql: String) -> String {
+        var out = ""
+        var next = 0
+        var quote: Character?
+        var characters = sql.makeIterator()
+        var pending = characters.next()
+        while let c = pending {
+            pending = characters.next()
+            if let q = quote {
+                if c == q { quote = nil }
+                out.append(c)
+                continue
+            }
+            if c == "'" || c == "\"" {
+                quote = c
+                out.append(c)
+                continue
+            }
+            guard c == "?" else {
+                out.append(c)
+                continue
+            }
+            var digits = ""
+            while let d = pending, d.isASCII, d.isNumber {
+                digits.append(d)
+                pending = characters.next()
+            }
+            if digits.isEmpty {
+                next += 1
+                digits = String(next)
+            }
+            out += "$" + digits
+        }
+        return out
+    }
+
+    static var libraryVersion: Int { Int(PQlibVersion()) }
+}

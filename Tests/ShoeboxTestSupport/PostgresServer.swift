@@ -1,0 +1,81 @@
+public import Foundation
+
+/// A real PostgreSQL server of the test's own: a data folder made by `initdb` in a fresh folder, served on a Unix socket
+/// there and on no TCP port (platform notes), stopped at once (`pg_ctl -m immediate`) by `stop()`. Its databases order
+/// text by ICU's en-US collation (ä, b, B, Z), not by bytes, as many a firm's server does. `initdb` refuses to
+/// run as root, so it runs as Debian's `postgres` user when the tests run as root.
+public final class PostgresServer {
+    public let folder: URL
+    /// The URL a store connects with (no password: the server trusts local connections).
+    public var url: String { "postgresql:///postgres?host=\(folder.path)&user=postgres" }
+    private let bin = "/usr/lib/postgresql/15/bin"
+    private var running = false
+
+    public struct Failed: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init() throws {
+        guard FileManager.default.isExecutableFile(atPath: bin + "/initdb") else {
+            throw Failed(description: "PostgreSQL 15 is not installed: apt-get install -y postgresql libpq-dev (make setup)")
+        }
+        folder = URL(fileURLWithPath: "/tmp/shoebox-pg-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        if getuid() == 0 { try check(runProgram("/bin/chown", ["postgres:postgres", folder.path]), "chown") }
+        try check(
+            as_postgres([
+                bin + "/initdb", "-D", folder.path + "/data", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--locale-provider=icu",
+                "--icu-locale=en-US"
+            ]), "initdb")
+        try check(
+            as_postgres([
+                bin + "/pg_ctl", "-D", folder.path + "/data", "-o", "-k \(folder.path) -c listen_addresses=''", "-l", folder.path + "/log", "-w",
+                "start"
+            ]), "pg_ctl start")
+        running = true
+    }
+
+    deinit { stop() }
+
+    /// Stops the server at once and removes its folder.
+    public func stop() {
+        if running { _ = try? as_postgres([bin + "/pg_ctl", "-D", folder.path + "/data", "-m", "immediate", "-w", "stop"]) }
+        running = false
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// A fresh database on this server, and its URL.
+    public func database(_ name: String) throws -> String {
+        try check(as_postgres([bin + "/createdb", "-h", folder.path, "-U", "postgres", name]), "createdb")
+        return "postgresql:///\(name)?host=\(folder.path)&user=postgres"
+    }
+
+    private func check(_ r: (code: Int32, out: String, err: String), _ what: String) throws {
+        guard r.code == 0 else { throw Failed(description: "\(what) failed (\(r.code)): \(r.out) \(r.err)") }
+    }
+
+    /// Runs a command as the `postgres` user (the tests run as root), or as the user the tests run as, through the shell
+    /// with `system`: Foundation's `Process` waits for every holder of a descriptor it gave the child, and the server
+    /// `pg_ctl` starts holds them for as long as it runs. Output goes to a file, read back for the message.
+    private func as_postgres(_ command: [String]) throws -> (code: Int32, out: String, err: String) {
+        let full = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
+        let output = NSTemporaryDirectory() + "/shoebox-pg-\(UUID().uuidString.prefix(8)).out"
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let quoted = full.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        // The descriptors the test process holds (other tests' pipes among them) are closed first: a server that kept
+        // one open would leave that test waiting for its end.
+        let script = output + ".sh"
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        try Data(
+            """
+            for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+            exec \(quoted) > '\(output)' 2>&1 < /dev/null
+
+            """.utf8
+        ).write(to: URL(fileURLWithPath: script))
+        let status = system("/bin/bash '\(script)' < /dev/null")
+        let code = status == -1 ? -1 : (status >> 8) & 0xff
+        return (code, (try? String(contentsOfFile: output, encoding: .utf8)) ?? "", "")
+    }
+}
