@@ -86,7 +86,7 @@ final class PostgresConnection: SQLConnection {
             }
         }
         let cStrings = values.map { $0.map { strdup($0) } ?? nil }
-        defer { cStrings.forEach { free($0) } }
+        defer { for c in cStrings { free(c) } }
         let result = cStrings.withUnsafeBufferPointer { pointers in
             types.withUnsafeBufferPointer { typePointer in
                 pointers.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, pointers.count)) { p in

@@ -24,12 +24,12 @@ public final class PostgresServer {
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
         if getuid() == 0 { try check(runProgram("/bin/chown", ["postgres:postgres", folder.path]), "chown") }
         try check(
-            as_postgres([
+            asPostgres([
                 bin + "/initdb", "-D", folder.path + "/data", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--locale-provider=icu",
                 "--icu-locale=en-US"
             ]), "initdb")
         try check(
-            as_postgres([
+            asPostgres([
                 bin + "/pg_ctl", "-D", folder.path + "/data", "-o", "-k \(folder.path) -c listen_addresses=''", "-l", folder.path + "/log", "-w",
                 "start"
             ]), "pg_ctl start")
@@ -40,14 +40,14 @@ public final class PostgresServer {
 
     /// Stops the server at once and removes its folder.
     public func stop() {
-        if running { _ = try? as_postgres([bin + "/pg_ctl", "-D", folder.path + "/data", "-m", "immediate", "-w", "stop"]) }
+        if running { _ = try? asPostgres([bin + "/pg_ctl", "-D", folder.path + "/data", "-m", "immediate", "-w", "stop"]) }
         running = false
         try? FileManager.default.removeItem(at: folder)
     }
 
     /// A fresh database on this server, and its URL.
     public func database(_ name: String) throws -> String {
-        try check(as_postgres([bin + "/createdb", "-h", folder.path, "-U", "postgres", name]), "createdb")
+        try check(asPostgres([bin + "/createdb", "-h", folder.path, "-U", "postgres", name]), "createdb")
         return "postgresql:///\(name)?host=\(folder.path)&user=postgres"
     }
 
@@ -58,7 +58,7 @@ public final class PostgresServer {
     /// Runs a command as the `postgres` user (the tests run as root), or as the user the tests run as, through the shell
     /// with `system`: Foundation's `Process` waits for every holder of a descriptor it gave the child, and the server
     /// `pg_ctl` starts holds them for as long as it runs. Output goes to a file, read back for the message.
-    private func as_postgres(_ command: [String]) throws -> (code: Int32, out: String, err: String) {
+    private func asPostgres(_ command: [String]) throws -> (code: Int32, out: String, err: String) {
         let full = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "postgres", "--"] + command : command
         let output = NSTemporaryDirectory() + "/shoebox-pg-\(UUID().uuidString.prefix(8)).out"
         defer { try? FileManager.default.removeItem(atPath: output) }
