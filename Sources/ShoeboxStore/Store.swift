@@ -1,5 +1,6 @@
 internal import Foundation
 public import ShoeboxCore
+public import ShoeboxJudgement
 
 /// Why the store cannot be used: a problem of the output folder, not of one document.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
