@@ -163,8 +163,8 @@ public struct DeadlineResult: Hashable, Sendable, Codable {
     }
 }
 
-/// The deadline rules' namespace (`Deadlines.compute` is in ShoeboxJudgement); here what a contract's terms are
-/// written with.
+/// The deadline rules (`Deadlines.compute`, in ShoeboxJudgement). The counting of days and months lives here, with
+/// the values: `ContractTerms.text` writes a notice period with it.
 public enum Deadlines {
     /// "1 day", "30 days".
     public static func count(_ n: Int, _ unit: String) -> String { n == 1 ? "1 \(unit)" : "\(n) \(unit)s" }

@@ -1,5 +1,5 @@
 public import ShoeboxCore
-public import ShoeboxParsing
+import ShoeboxParsing
 
 extension DeadlineFacts {
     /// Whether these facts can give a deadline or a problem, now or after a person corrects the date or types the day

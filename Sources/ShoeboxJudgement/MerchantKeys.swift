@@ -1,6 +1,6 @@
 import Foundation
 public import ShoeboxCore
-public import ShoeboxParsing
+import ShoeboxParsing
 
 extension MerchantKey {
     /// The keys of the shop that issued a document, sorted, each once: tax and registration numbers and web or mail

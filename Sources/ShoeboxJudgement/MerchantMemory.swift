@@ -1,6 +1,6 @@
 import Foundation
 public import ShoeboxCore
-public import ShoeboxParsing
+import ShoeboxParsing
 
 /// What the store learned from the records people confirmed or corrected: for each key printed on such a record's page
 /// (`MerchantKey`), the shop name the person confirmed with it, and what else they settled on that record (category,

@@ -1,6 +1,6 @@
 import Foundation
 public import ShoeboxCore
-public import ShoeboxParsing
+import ShoeboxParsing
 
 /// The merchant memory weighed against the page (policy point 2 again: another source confirms or disagrees, it never
 /// overrides silently). Runs after the merge, on the record the page gave, in a run and in `shoebox rescore` alike.

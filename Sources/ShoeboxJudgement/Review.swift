@@ -1,6 +1,6 @@
 import Foundation
 public import ShoeboxCore
-public import ShoeboxParsing
+import ShoeboxParsing
 
 /// What a person decided about a record in review. The pipeline's suggestion is never changed: the
 /// confirmed record is the suggestion with the person's decisions applied, in order (`Review.apply`).

@@ -95,7 +95,7 @@ public struct TrustModel: Sendable, Equatable, Codable {
     /// The first 12 hex digits of the committed model file's SHA-256: part of the settings a record was judged under.
     public static let committedDigest = String(SHA256.hex(of: PackageResources.calibration_json).prefix(12))
 
-    /// The model fitted on the devset and committed (`Sources/ShoeboxCore/calibration.json`).
+    /// The model fitted on the devset and committed (`Sources/ShoeboxJudgement/calibration.json`).
     public static let committed: TrustModel = {
         let bytes = PackageResources.calibration_json
         // The file is the project's own, checked by a test; a broken one leaves every field uncalibrated (review).
