@@ -98,12 +98,12 @@ review-dev: release
 	@[ -d $(DEVSET) ] || { echo "review-dev: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
 	/usr/bin/python3 Tests/browser/review_devset.py .build/release/shoebox $(DEVSET)
 
-# Fits the trust model (P(right) per field, Sources/ShoeboxCore/calibration.json) on the devset: commit the file,
+# Fits the trust model (P(right) per field, Sources/ShoeboxJudgement/calibration.json) on the devset: commit the file,
 # rebuild, then re-make the baseline (`make regress-dev` figures are cross-validated, so they do not depend on it).
 calibrate: release
 	@[ -d $(DEVSET) ] || { echo "calibrate: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
 	.build/release/shoebox regress $(DEVSET) --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet --folds 5 \
-		--folders $(DEVSET_FOLDERS) --errata $(DEVSET_ERRATA) --fit Sources/ShoeboxCore/calibration.json; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 7 ] || exit $$rc
+		--folders $(DEVSET_FOLDERS) --errata $(DEVSET_ERRATA) --fit Sources/ShoeboxJudgement/calibration.json; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 7 ] || exit $$rc
 
 # Shoebox against what a user would run instead, on the same corpus (bench/bench.py and docs/benchmarks.md say how):
 # the tesseract CLI once on the original images (the single-pass floor), pdftoppm + the tesseract CLI, ocrmypdf.

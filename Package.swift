@@ -44,13 +44,22 @@ let package = Package(
         .target(name: "LocalHTTP", linkerSettings: [.linkedLibrary("microhttpd")]),
         .target(name: "PDFImages", dependencies: ["CLeptonica"], linkerSettings: [.linkedLibrary("qpdf"), .linkedLibrary("z")]),
 
-        // Pure domain: imports no C module.
+        // Pure domain: imports no C module. The values every module shares: money, calendar days, records, reasons,
+        // failures, OCR pages.
+        .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
+        // The receipt parser and its readers: OCR pages → `Extraction`; sidecars, file names and typed values.
+        .target(name: "ShoeboxParsing", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        // Merge, trust, duplicate rules, merchant memory, deadlines, recurring charges, review validation.
         // The calibrated trust model's parameters (`shoebox regress --fit` writes them) are data, compiled in.
-        .target(name: "ShoeboxCore", resources: [.embedInCode("calibration.json")], swiftSettings: swiftSettings),
+        .target(
+            name: "ShoeboxJudgement", dependencies: ["ShoeboxCore", "ShoeboxParsing"], resources: [.embedInCode("calibration.json")],
+            swiftSettings: swiftSettings),
         // Page images in pure Swift: scaling, rotation, fingerprints.
         .target(name: "ShoeboxImaging", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // The regression harness: expectation files in four formats and the report `shoebox regress` writes.
-        .target(name: "ShoeboxRegression", dependencies: ["ShoeboxCore", "ShoeboxEInvoice"], swiftSettings: swiftSettings),
+        .target(
+            name: "ShoeboxRegression", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxEInvoice"],
+            swiftSettings: swiftSettings),
         // Structured e-invoices (CII, ZUGFeRD 1.0, UBL) read from their XML with libxml2's SAX2 parser.
         .target(name: "ShoeboxEInvoice", dependencies: ["ShoeboxCore", "CLibXML2"], swiftSettings: swiftSettings),
         // Thin owners of C handles.
@@ -61,21 +70,30 @@ let package = Package(
                 "GrayJPEG", "PPOCR"
             ],
             swiftSettings: swiftSettings),
-        .target(name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite", "CPostgres"], swiftSettings: swiftSettings),
         .target(
-            name: "ShoeboxPipeline",
-            dependencies: ["ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxEInvoice", "CrashNote"],
+            name: "ShoeboxStore", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "CSQLite", "CPostgres"],
             swiftSettings: swiftSettings),
         .target(
-            name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxStore", "CArchive", "CXlsxWriter"],
+            name: "ShoeboxPipeline",
+            dependencies: [
+                "ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxEInvoice",
+                "CrashNote"
+            ],
+            swiftSettings: swiftSettings),
+        .target(
+            name: "ShoeboxExport", dependencies: ["ShoeboxCore", "ShoeboxJudgement", "ShoeboxStore", "CArchive", "CXlsxWriter"],
             swiftSettings: swiftSettings),
         // `shoebox serve`: review in the browser, served from inside the binary.
         .target(
-            name: "ShoeboxServe", dependencies: ["ShoeboxCore", "ShoeboxStore", "ShoeboxEngines", "ShoeboxImaging", "LocalHTTP"],
+            name: "ShoeboxServe",
+            dependencies: ["ShoeboxCore", "ShoeboxJudgement", "ShoeboxStore", "ShoeboxEngines", "ShoeboxImaging", "LocalHTTP"],
             resources: [.embedInCode("app.html"), .embedInCode("app.js"), .embedInCode("app.css")], swiftSettings: swiftSettings),
         .executableTarget(
             name: "shoebox",
-            dependencies: ["ShoeboxCore", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxRegression", "ShoeboxServe"],
+            dependencies: [
+                "ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport",
+                "ShoeboxRegression", "ShoeboxServe"
+            ],
             swiftSettings: swiftSettings),
         // Renders the synthetic receipts in Fixtures/ (run by `make fixtures`; output is committed).
         .executableTarget(
@@ -89,21 +107,28 @@ let package = Package(
 
         // Benchmarks that are not timed tests: `make bench-parse`.
         .executableTarget(
-            name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxPipeline", "ShoeboxStore"],
+            name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxPipeline", "ShoeboxStore"],
             path: "Sources/ShoeboxBench", swiftSettings: swiftSettings),
         // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),
-        .testTarget(name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxExport"],
+            swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxImagingTests", dependencies: ["ShoeboxCore", "ShoeboxImaging"], swiftSettings: swiftSettings),
         .testTarget(
-            name: "ShoeboxEInvoiceTests", dependencies: ["ShoeboxCore", "ShoeboxEInvoice", "ShoeboxTestSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ShoeboxRegressionTests", dependencies: ["ShoeboxCore", "ShoeboxRegression"], swiftSettings: swiftSettings),
+            name: "ShoeboxEInvoiceTests", dependencies: ["ShoeboxCore", "ShoeboxJudgement", "ShoeboxEInvoice", "ShoeboxTestSupport"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ShoeboxRegressionTests", dependencies: ["ShoeboxCore", "ShoeboxJudgement", "ShoeboxRegression"], swiftSettings: swiftSettings),
         .testTarget(
             name: "ShoeboxEngineTests",
             dependencies: [
-                "ShoeboxCore", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport", "ShoeboxTestSupport"
+                "ShoeboxCore", "ShoeboxJudgement", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport",
+                "ShoeboxTestSupport"
             ],
             swiftSettings: swiftSettings),
-        .testTarget(name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxTestSupport"], swiftSettings: swiftSettings)
+        .testTarget(
+            name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxTestSupport"],
+            swiftSettings: swiftSettings)
     ]
 )

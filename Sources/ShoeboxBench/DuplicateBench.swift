@@ -6,6 +6,7 @@
 // `e-invoice-reissued` claims another invoice of the same number, and is counted apart (neither right nor wrong).
 import Foundation
 import ShoeboxCore
+import ShoeboxJudgement
 import ShoeboxStore
 
 func duplicateBench(outputDirectory: String, truth: String?) {

@@ -2,6 +2,8 @@
 // JSON written by `shoebox regress --ocr-cache DIR`), median, 90th percentile and maximum per document.
 import Foundation
 import ShoeboxCore
+import ShoeboxJudgement
+import ShoeboxParsing
 import ShoeboxPipeline
 
 func parseBench(cacheDirectory dir: String) {

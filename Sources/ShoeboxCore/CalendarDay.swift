@@ -36,9 +36,9 @@ public struct CalendarDay: Hashable, Sendable, Comparable, CustomStringConvertib
     }
 
     /// Whole days from `other` to this day (negative when this day is earlier).
-    func daysSince(_ other: CalendarDay) -> Int { dayNumber - other.dayNumber }
+    public func daysSince(_ other: CalendarDay) -> Int { dayNumber - other.dayNumber }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return isLeap(year) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -58,7 +58,7 @@ public struct CalendarDay: Hashable, Sendable, Comparable, CustomStringConvertib
     public var description: String { iso }
 
     /// Days since 1970-01-01 (negative before), for day arithmetic.
-    var daysSinceEpoch: Int {
+    public var daysSinceEpoch: Int {
         // Howard Hinnant's days_from_civil.
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400

@@ -54,7 +54,7 @@ public enum Provenance: String, Sendable, Codable, CaseIterable {
     case eInvoice = "e-invoice"
     case secondReader = "ocr-ppocr"
 
-    init(_ source: TextSource) {
+    public init(_ source: TextSource) {
         switch source {
         case .ocr: self = .ocr
         case .textLayer: self = .textLayer
@@ -73,7 +73,7 @@ public struct FieldEvidence: Hashable, Sendable, Codable {
     /// OCR confidence (0–100) of the words that print the value, else of the line.
     var ocrConfidence: Double?
     /// Other sources that gave the same value (sidecar, filename).
-    public internal(set) var confirmedBy: [Provenance]
+    public var confirmedBy: [Provenance]
 
     public init(
         source: Provenance, page: Int? = nil, line: Int? = nil, text: String? = nil, ocrConfidence: Double? = nil, confirmedBy: [Provenance] = []
@@ -114,6 +114,13 @@ public struct Alternate: Hashable, Sendable, Codable {
     public let source: Provenance
     /// Why it was a candidate, for people.
     public let reason: String
+
+    public init(value: String, confidence: Double, source: Provenance, reason: String) {
+        self.value = value
+        self.confidence = confidence
+        self.source = source
+        self.reason = reason
+    }
 }
 
 /// The machine-readable record of one input document (design: "Machine-readable record").
@@ -126,7 +133,7 @@ public struct DocumentRecord: Hashable, Sendable {
     public var documentKind: DocumentKind?
     public var language: String?
     public var merchant: String?
-    var merchantNormalized: String?
+    public var merchantNormalized: String?
     public var date: CalendarDay?
     public var total: Money?
     public var currency: CurrencyCode?

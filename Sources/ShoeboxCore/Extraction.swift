@@ -6,7 +6,16 @@ public struct Evidence: Hashable, Sendable, Codable {
     public let text: String
     public let source: TextSource
     /// Mean OCR word confidence of the line, 0–100.
-    let ocrConfidence: Double
+    public let ocrConfidence: Double
+
+    public init(page: Int, line: Int, box: BoundingBox, text: String, source: TextSource, ocrConfidence: Double) {
+        self.page = page
+        self.line = line
+        self.box = box
+        self.text = text
+        self.source = source
+        self.ocrConfidence = ocrConfidence
+    }
 }
 
 /// A candidate's role for its field, named by a stable string (shown by `extract --explain`, and as an
@@ -23,15 +32,15 @@ public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRol
     public var score: Double
     public let evidence: Evidence?
     /// What the candidate passed (its keyword, an arithmetic identity, a second reading): what logic reads.
-    var checks: Set<Check>
+    public var checks: Set<Check>
     /// Why the score is what it is, for people (review, `extract --explain`, alternates' reasons): never read
     /// by logic.
     public var notes: [String]
     /// The lowest OCR confidence (0–100) of the words that print this value, when they could be told apart
     /// on the evidence line; nil otherwise (the line's mean then stands for it).
-    var wordConfidence: Double?
+    public var wordConfidence: Double?
 
-    init(
+    public init(
         value: Value, role: Role, score: Double, evidence: Evidence?, checks: Set<Check> = [], notes: [String] = [],
         wordConfidence: Double? = nil
     ) {
@@ -45,16 +54,16 @@ public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRol
     }
 
     /// The keyword of its line that gave the candidate its role, if any.
-    var keyword: String? {
+    public var keyword: String? {
         for check in checks { if case .keyword(let k) = check { return k } }
         return nil
     }
 
     /// Confirmed by the document's own arithmetic (subtotal + tax = total, tendered − change = total, …).
-    var arithmeticConfirmed: Bool { checks.contains { if case .arithmetic = $0 { true } else { false } } }
+    public var arithmeticConfirmed: Bool { checks.contains { if case .arithmetic = $0 { true } else { false } } }
 
     /// Proposed by the arithmetic itself, not read from a line (`computed: tendered − change`).
-    var computed: Bool { checks.contains { if case .computed = $0 { true } else { false } } }
+    public var computed: Bool { checks.contains { if case .computed = $0 { true } else { false } } }
 }
 
 /// A check a candidate passed. The parser and the merge decide by these; notes only tell people.
@@ -82,7 +91,7 @@ public enum Check: Hashable, Sendable, Codable {
     case rateBand
 
     /// The note a person reads for the check.
-    var note: String? {
+    public var note: String? {
         switch self {
         case .keyword: nil
         case .arithmetic(let identity): identity.rawValue
@@ -143,10 +152,10 @@ public typealias TextCandidate = Candidate<String, TextRole>
 public struct AmountReading: Hashable, Sendable, Codable {
     public let minorUnits: Int64
     /// Always 2 for the amounts the parser reads today (printed precision is normalised to cents).
-    let fractionDigits: Int
-    let currencyHint: String?
+    public let fractionDigits: Int
+    public let currencyHint: String?
 
-    init(minorUnits: Int64, fractionDigits: Int, currencyHint: String?) {
+    public init(minorUnits: Int64, fractionDigits: Int, currencyHint: String?) {
         self.minorUnits = minorUnits
         self.fractionDigits = fractionDigits
         self.currencyHint = currencyHint
@@ -155,7 +164,7 @@ public struct AmountReading: Hashable, Sendable, Codable {
     /// The amount as a decimal string at its printed precision ("12.50").
     public var decimalString: String { Money.decimalString(minorUnits: minorUnits, digits: fractionDigits) }
 
-    func money(in currency: CurrencyCode) -> Money {
+    public func money(in currency: CurrencyCode) -> Money {
         // The parser reads at most 15 whole digits, so its amounts never overflow here; an amount that would is
         // held at the bound (`exactMoney` says nil instead, for callers that must know).
         exactMoney(in: currency) ?? Money(minorUnits: minorUnits < 0 ? .min : .max, currency: currency)
@@ -163,7 +172,7 @@ public struct AmountReading: Hashable, Sendable, Codable {
 
     /// The amount in `currency`'s minor units (fraction digits added as zeros or cut), nil when that would
     /// overflow Int64.
-    func exactMoney(in currency: CurrencyCode) -> Money? {
+    public func exactMoney(in currency: CurrencyCode) -> Money? {
         var units = minorUnits
         var digits = fractionDigits
         while digits < currency.minorDigits {
@@ -189,9 +198,14 @@ public enum AmountRole: String, CandidateRole, CaseIterable {
 }
 
 /// A tax line: the rate as printed ("19", "7.5") and the amount.
-struct TaxReading: Hashable, Sendable, Codable {
-    let rate: String?
+public struct TaxReading: Hashable, Sendable, Codable {
+    public let rate: String?
     public let amount: AmountReading
+
+    public init(rate: String?, amount: AmountReading) {
+        self.rate = rate
+        self.amount = amount
+    }
 }
 
 public enum DocumentKind: String, Sendable, Codable, CaseIterable {
@@ -213,26 +227,26 @@ public struct Extraction: Sendable, Codable {
     public var currencies: [CurrencyCandidate] = []
     public var references: [TextCandidate] = []
     /// The seller's VAT / tax number ("DE123456789", "GST Reg No 000136577024").
-    var sellerTaxIDs: [TextCandidate] = []
-    var paymentMethods: [TextCandidate] = []
-    var taxes: [TaxReading] = []
+    public var sellerTaxIDs: [TextCandidate] = []
+    public var paymentMethods: [TextCandidate] = []
+    public var taxes: [TaxReading] = []
     /// Lines that print a date shape no plausible date reads from ("17-66-13"): a misread date, which
     /// makes the date chosen from another line or pass less sure.
-    var unreadDates: [Evidence] = []
+    public var unreadDates: [Evidence] = []
     /// Years the page prints in its dates (not in article codes or in dates of another role): a chosen date
     /// whose year is one digit from one of them is likely misread ("2016" for "2018"), and goes to review.
-    var printedYears: Set<Int> = []
+    public var printedYears: Set<Int> = []
     /// Transaction dates whose year the page's due, delivery and order dates contradict, none printing the same day:
     /// which year is right the page does not say (`ReceiptParser.yearsAgainstOtherDates`).
-    var yearsContradicted: Set<CalendarDay> = []
+    public var yearsContradicted: Set<CalendarDay> = []
     /// The latest year printed after a copyright sign ("© 2018"): a chosen date before it is implausible.
-    var copyrightYear: Int?
+    public var copyrightYear: Int?
     /// Whether the page settled the order of its numeric dates (its own dates, language, country, currency).
-    var dateOrderSettled = false
+    public var dateOrderSettled = false
     /// Days read from dates whose day and month fit either order, when nothing settled the order.
-    var orderUnsettledDates: Set<CalendarDay> = []
+    public var orderUnsettledDates: Set<CalendarDay> = []
     /// Pages in the middle of a long document the parser did not read (`ReceiptParser.pagesReadAtEachEnd`).
-    var pagesSkipped = 0
+    public var pagesSkipped = 0
     public var documentKind: DocumentKind = .receipt
     /// An invoice's payment term as printed ("Zahlungsziel 30 Tage netto", "due date 14.04.2026"); nil when none is.
     public var paymentTerm: PaymentTermReading?
@@ -241,41 +255,6 @@ public struct Extraction: Sendable, Codable {
 
     /// No candidate yet: what the parser starts from.
     public init() {}
-
-    /// The candidates of two readings of the same document (two OCR passes) together, for the fields named in
-    /// `fields` (nil: all). A value both readings found gains `agreement` on each of its candidates:
-    /// independent passes agreeing is evidence. Fields not named keep this reading's candidates: a further pass
-    /// is for what was uncertain, and its noise (a "€" read into a faint line) must not unsettle a field that
-    /// was clear.
-    public func union(_ other: Extraction, agreement: Double = 0.05, fields: Set<Field>? = nil) -> Extraction {
-        func join<V, R>(_ a: [Candidate<V, R>], _ b: [Candidate<V, R>], _ field: Field) -> [Candidate<V, R>] {
-            guard fields?.contains(field) ?? true else { return a }
-            let inA = Set(a.filter { $0.score > 0 }.map(\.value))
-            let inB = Set(b.filter { $0.score > 0 }.map(\.value))
-            return (a + b).map { c in
-                guard c.score > 0, inA.contains(c.value), inB.contains(c.value) else { return c }
-                var c = c
-                guard c.checks.insert(.bothOCRPasses).inserted else { return c }
-                c.score += agreement
-                c.notes.append(Check.bothOCRPasses.note!)
-                return c
-            }
-        }
-        var out = self
-        out.amounts = join(amounts, other.amounts, .total)
-        out.dates = join(dates, other.dates, .date)
-        if fields?.contains(.date) ?? true {
-            out.unreadDates += other.unreadDates
-            out.joinDateDoubts(other)
-        }
-        out.merchants = join(merchants, other.merchants, .merchant)
-        out.currencies = join(currencies, other.currencies, .currency)
-        out.references = join(references, other.references, .referenceNumber)
-        out.sellerTaxIDs = join(sellerTaxIDs, other.sellerTaxIDs, .sellerTaxID)
-        out.paymentMethods = join(paymentMethods, other.paymentMethods, .paymentMethod)
-        if out.taxes.isEmpty && (fields?.contains(.total) ?? true) { out.taxes = other.taxes }
-        return out
-    }
 
     /// Where a line stands: its page and its box. Two readings' lines are the same line when they stand on the same
     /// page and overlap vertically by half the smaller height (the second reading may have more or fewer lines).
@@ -293,68 +272,7 @@ public struct Extraction: Sendable, Codable {
             return e.page == page && overlap * 2 >= max(1, min(box.height, e.box.height))
         }
 
-        static func sameLine(_ a: Evidence, _ b: Evidence) -> Bool { LinePlace(page: a.page, box: a.box).holds(b) }
-    }
-
-    /// The candidates of the second reader's reading joined to this one (tesseract's). `second` is the parse of
-    /// the same pages with some lines read again (`OCRLine.reader` is `.secondReader`), `reread` where those lines
-    /// stand. Only what the second reader read joins: candidates from its lines, and values computed from them that
-    /// this reading lacks. On a line both read, a value both found is evidence (`agreement` and `.bothReaders` on
-    /// this reading's candidate); a value only one of them found there loses `disagreement` and is marked
-    /// `.readersDisagree`. Values from lines tesseract read and the second reader did not are as they were.
-    public func joining(secondReading second: Extraction, reread: [LinePlace], agreement: Double = 0.03, disagreement: Double = 0.05)
-        -> Extraction
-    {
-        // `same`: the part of a value both readers must read alike (an amount's number, not the currency mark the
-        // second reader's character set lacks; a name's letters and digits).
-        func join<V, R, K: Hashable>(_ a: [Candidate<V, R>], _ b: [Candidate<V, R>], _ same: (V) -> K) -> [Candidate<V, R>] {
-            let known = Set(a.map { same($0.value) })
-            // Computed values (tendered − change) are no reading of their line: they join when new, and neither
-            // agree nor disagree.
-            let fromSecond = b.filter { c in c.computed ? !known.contains(same(c.value)) : c.evidence?.source == .secondReader }
-            func onLine(_ list: [Candidate<V, R>], _ e: Evidence) -> Set<K> {
-                Set(
-                    list.filter { c in c.score > 0 && !c.computed && c.evidence.map { LinePlace.sameLine(e, $0) } == true }.map { same($0.value) })
-            }
-            func judged(_ c: Candidate<V, R>, other: [Candidate<V, R>]) -> Candidate<V, R> {
-                guard c.score > 0, !c.computed, let e = c.evidence, reread.contains(where: { $0.holds(e) }) else { return c }
-                let there = onLine(other, e)
-                var c = c
-                if there.contains(same(c.value)) {
-                    if c.checks.insert(.bothReaders).inserted {
-                        c.score += agreement
-                        c.notes.append(Check.bothReaders.note!)
-                    }
-                } else if !there.isEmpty, c.checks.insert(.readersDisagree).inserted {
-                    c.score = max(0.01, c.score - disagreement)
-                    c.notes.append(Check.readersDisagree.note!)
-                }
-                return c
-            }
-            let first = a.map { judged($0, other: fromSecond) }
-            // A value both read on one line is kept once, as tesseract's candidate with the agreement.
-            let added = fromSecond.filter { c in
-                guard !c.computed, let e = c.evidence else { return true }
-                return !onLine(a, e).contains(same(c.value))
-            }.map { judged($0, other: a) }
-            return first + added
-        }
-        var out = self
-        out.amounts = join(amounts, second.amounts) { $0.minorUnits }
-        out.dates = join(dates, second.dates) { $0 }
-        // A name the two readers read apart in a few letters: joined word by word (`joinedNameWords`).
-        out.merchants = Extraction.joinedNameWords(join(merchants, second.merchants) { ReceiptParser.normalizedMerchant($0) })
-        out.currencies = join(currencies, second.currencies) { $0 }
-        out.references = join(references, second.references) { ReceiptParser.normalizedMerchant($0) }
-        out.sellerTaxIDs = join(sellerTaxIDs, second.sellerTaxIDs) { ReceiptParser.normalizedMerchant($0) }
-        out.paymentMethods = join(paymentMethods, second.paymentMethods) { $0 }
-        if out.taxes.isEmpty { out.taxes = second.taxes }
-        // A date shape tesseract read as no date ("17-66-13") on a line the second reader read as a date is
-        // explained: it no longer makes the date doubtful.
-        let readAsDates = second.dates.compactMap { $0.evidence }.filter { $0.source == .secondReader }
-        out.unreadDates = unreadDates.filter { e in !readAsDates.contains { LinePlace.sameLine(e, $0) } }
-        out.joinDateDoubts(second)
-        return out
+        public static func sameLine(_ a: Evidence, _ b: Evidence) -> Bool { LinePlace(page: a.page, box: a.box).holds(b) }
     }
 
     /// Where the candidates for `fields` were read: a total's, every amount but line items and adverts; a date's, its
@@ -392,12 +310,6 @@ public struct Extraction: Sendable, Codable {
         out.unreadDates = unreadDates.filter { e in places.contains { $0.holds(e) } }
         out.taxes = []
         return out
-    }
-
-    /// Keys (`ReceiptParser.key`: page × 100 000 + line) of the lines a candidate of a recorded field stands on:
-    /// every amount but the line items, dates (and date shapes that read as no date), names, reference numbers, tax IDs.
-    public var evidenceLines: Set<Int> {
-        Set(evidence(for: [.total, .date, .merchant, .referenceNumber, .sellerTaxID]).map(ReceiptParser.key))
     }
 
     /// True when the best total candidate is confirmed by arithmetic, by two OCR passes or by both readers; an unconfirmed

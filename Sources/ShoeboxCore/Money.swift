@@ -32,7 +32,7 @@ public struct Money: Hashable, Sendable, CustomStringConvertible {
     public let minorUnits: Int64
     public let currency: CurrencyCode
 
-    init(minorUnits: Int64, currency: CurrencyCode) {
+    public init(minorUnits: Int64, currency: CurrencyCode) {
         self.minorUnits = minorUnits
         self.currency = currency
     }
@@ -131,5 +131,18 @@ extension Money: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(decimalString, forKey: .amount)
         try c.encode(currency, forKey: .currency)
+    }
+}
+
+extension Money {
+    /// `values` added up, nil on overflow.
+    public static func checkedSum(_ values: [Int64]) -> Int64? {
+        var total: Int64 = 0
+        for v in values {
+            let (s, overflow) = total.addingReportingOverflow(v)
+            if overflow { return nil }
+            total = s
+        }
+        return total
     }
 }

@@ -13,7 +13,7 @@ public struct PageFingerprint: Sendable, Hashable, Codable {
     static let formatVersion: UInt8 = 1
     /// `isSamePaper` holds at or below this distance: on real receipts rescanned, rotated, cropped, re-encoded or
     /// relit, few different receipts come this close (see the tests).
-    static let sameThreshold = 150
+    public static let sameThreshold = 150
 
     /// log2(height / width) of the deskewed content box × 32, offset 128.
     let aspect: UInt8
@@ -43,7 +43,7 @@ public struct PageFingerprint: Sendable, Hashable, Codable {
     static let aspectPenalty = 8
 
     /// 0 for identical fingerprints; unrelated pages land near 255.
-    func distance(to other: PageFingerprint) -> Int {
+    public func distance(to other: PageFingerprint) -> Int {
         let excess = max(0, aspectDifference(to: other) - Self.aspectTolerance)
         return wholeDistance(to: other) + lowerDistance(to: other) + excess * Self.aspectPenalty
     }

@@ -11,7 +11,7 @@ public struct BoundingBox: Hashable, Sendable, Codable {
 
     public var height: Int { bottom - top }
     public var width: Int { right - left }
-    var centerY: Int { (top + bottom) / 2 }
+    public var centerY: Int { (top + bottom) / 2 }
 
     public func union(_ other: BoundingBox) -> BoundingBox {
         BoundingBox(

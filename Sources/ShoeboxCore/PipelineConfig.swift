@@ -92,10 +92,11 @@ public struct PipelineConfig: Sendable, Equatable {
 
     /// Every setting that changes what a run records, as one stable text: a source finished under other
     /// settings is read again (its OCR comes from the cache when the OCR settings are the same).
-    public var settingsText: String {
+    /// `modelDigest`: the trust model's (`settingsText` in ShoeboxJudgement passes `TrustModel.committedDigest`).
+    public func settingsText(modelDigest: String) -> String {
         "v\(version) dpi\(dpi) lang\(languages.joined(separator: "+")) first\(firstPassLanguages.joined(separator: "+")) psm\(pageSegmentationMode) "
             + "extra\(extraPassSegmentationModes.map(String.init).joined(separator: ",")) height\(textHeightTarget) accept\(acceptThreshold) "
-            + "precision\(acceptPrecision) model\(TrustModel.committedDigest) "
+            + "precision\(acceptPrecision) model\(modelDigest) "
             + "required\(requiredFields.map(\.rawValue).joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
             + (secondReader ? "" : " tesseract-alone") + (languagePass ? "" : " no-language-pass") + (faintPass ? " faint-pass" : "")
             + (passesOnLines ? " passes-on-lines" : "")
@@ -117,7 +118,7 @@ public struct PipelineConfig: Sendable, Equatable {
     }
 
     static let knownFields: [Field] = [.merchant, .date, .total, .currency]
-    static let knownLanguages = ["eng", "deu", "spa", "fra", "msa", "osd"]
+    public static let knownLanguages = ["eng", "deu", "spa", "fra", "msa", "osd"]
 
     /// Parses and validates a pipeline file. Unknown keys and wrong types are errors that name the key and the file.
     public static func parse(_ data: Data, file: String) throws(ConfigError) -> PipelineConfig {

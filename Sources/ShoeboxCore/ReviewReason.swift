@@ -106,7 +106,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     }()
 
     /// The reason a code names; a code no case names is kept as `.other`.
-    init(code: String) {
+    public init(code: String) {
         self = ReviewReason.byCode[code] ?? .other(code)
     }
 

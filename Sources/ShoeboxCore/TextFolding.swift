@@ -1,9 +1,9 @@
 import Foundation
 
-enum TextFolding {
+public enum TextFolding {
     /// Lower case without diacritics ("Rückgeld" → "ruckgeld", "À PAYER" → "a payer"), for keyword matching.
     /// ASCII text (most receipts) is lowered byte by byte; the rest goes through Foundation's folding.
-    static func fold(_ text: String) -> String {
+    public static func fold(_ text: String) -> String {
         var ascii = true
         let lowered = text.utf8.map { b -> UInt8 in
             if b >= 0x80 { ascii = false }
@@ -14,10 +14,10 @@ enum TextFolding {
     }
 
     @inline(__always)
-    static func isLetterByte(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b >= 0x80 }
+    public static func isLetterByte(_ b: UInt8) -> Bool { (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b >= 0x80 }
 
     /// Plain substring test on bytes (no word boundaries), without Foundation's `range(of:)`.
-    static func containsSubstring(_ folded: String, _ part: String) -> Bool {
+    public static func containsSubstring(_ folded: String, _ part: String) -> Bool {
         var folded = folded
         var part = part
         return folded.withUTF8 { text in
@@ -40,227 +40,9 @@ enum TextFolding {
     }
 
     /// Trims the given characters from both ends (Foundation's `trimmingCharacters` bridges through NSString).
-    static func trim(_ text: String, _ junk: Set<Character>) -> String {
+    public static func trim(_ text: String, _ junk: Set<Character>) -> String {
         guard let first = text.firstIndex(where: { !junk.contains($0) }) else { return "" }
         let last = text.lastIndex(where: { !junk.contains($0) })!
         return String(text[first...last])
     }
-}
-
-/// The words of the five languages that name an amount's role, a document kind, a date's role and so on.
-/// All written folded (lower case, no diacritics), longest and most specific first within a list.
-enum Keywords {
-    /// Checked before `total`, because "Subtotal", "Total HT" and "Total TVA" contain "total".
-    static let subtotal: KeywordList = [
-        "subtotal", "sub total", "sub-total", "zwischensumme", "summe netto", "nettobetrag", "netto", "net amount",
-        "total excl", "total ht", "montant ht", "sous-total", "sous total", "base imponible", "subtotal sin iva",
-        "jumlah kecil", "jumlah sebelum", "amount before", "nettosumme", "netto-summe", "nettowert", "warenwert", "importe neto",
-        "base imposable", "montant hors taxes", "taxable amount", "taxable", "net", "neto"
-    ]
-    static let tax: KeywordList = [
-        "mwst", "mw.st", "ust", "umsatzsteuer", "vat", "iva", "tva", "gst", "sst", "tax", "steuer", "cukai",
-        "impuesto", "taxe"
-    ]
-    static let change: KeywordList = [
-        "change", "ruckgeld", "wechselgeld", "zuruck", "cambio", "vuelto", "devuelto", "rendu", "monnaie rendue", "a rendre", "baki", "wang baki"
-    ]
-    static let tendered: KeywordList = [
-        "cash tendered", "tendered", "cash", "gegeben", "bar", "bargeld", "efectivo", "entregado", "especes", "recu",
-        "tunai", "bayaran", "paid", "payment", "accepted", "visa", "mastercard", "master", "card", "credit card", "debit", "karte",
-        "ec-karte", "girocard", "tarjeta", "carte", "cb", "received", "cash received", "amount received"
-    ]
-    /// Amounts the till advertises rather than charges: savings, points, vouchers for next time.
-    static let advert: KeywordList = [
-        "you saved", "you save", "your savings", "total savings", "savings", "sie sparen", "ihre ersparnis", "gespart", "usted ahorra",
-        "ahorro", "vous economisez", "economie", "anda jimat", "jimat", "points earned", "bonus points", "punkte", "puntos", "points"
-    ]
-    /// Cash handed out at the till on top of the purchase: paid with the card, but not spent.
-    static let cashback: KeywordList = [
-        "cashback", "cash back", "cash-back", "auszahlung", "bargeldauszahlung", "retirada de efectivo", "retiro de efectivo", "retrait especes"
-    ]
-    static let tip: KeywordList = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]
-    static let rounding: KeywordList = [
-        "rounding", "round adj", "rounding adj", "round off", "round-off", "roundoff", "rounding off", "rundung", "rundungsdifferenz",
-        "redondeo", "arrondi", "pembundaran", "penggenapan", "adjustment", "adj"
-    ]
-    static let discount: KeywordList = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan", "skonto"]
-    /// Charges, allowances and prepayments: amounts that adjust a total, even on a line that says "Gesamtbetrag".
-    static let adjustments: KeywordList = [
-        "zuschlage", "abschlage", "anzahlung", "anzahlungen", "prepaid", "prepayment", "acompte", "deposit", "already paid", "bereits bezahlt"
-    ]
-    /// Strong total words: the amount to pay, including tax.
-    static let strongTotal: KeywordList = [
-        "grand total", "total due", "amount due", "total to pay", "balance due", "total incl", "gesamtsumme",
-        "gesamtbetrag", "zu zahlen", "endbetrag", "total ttc", "net a payer", "a payer", "importe total", "total a pagar",
-        "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag", "bruttosumme", "bruttobetrag",
-        "total amount", "nett total", "net total", "grand", "total sales", "zahlbetrag", "total payable", "amount payable",
-        "total rounded", "total (rounded)", "rounded total", "after adj", "after rounding", "total after", "endsumme", "total t.t.c",
-        "net payable", "nett payable", "total inc"
-    ]
-    static let total: KeywordList = [
-        "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",
-        "bruttosumme", "bruttobetrag", "gesamtbetrag", "grand", "nett total", "total amt", "amt"
-    ]
-    /// Words printed right after an amount that qualify it ("120,00 TTC").
-    static let qualifiers: Set<String> = ["ttc", "ht", "net", "netto", "brutto", "incl", "excl", "inkl", "exkl"]
-    /// Total words that name the gross total of an invoice, as opposed to the amount still due.
-    static let grossTotal: KeywordList = [
-        "total ttc", "ttc", "t.t.c", "bruttosumme", "bruttobetrag", "gesamtbetrag", "rechnungsbetrag", "grand total", "total incl", "incl", "inkl",
-        "brutto", "gesamtsumme", "endsumme"
-    ]
-    /// Words that make a total line include the tax ("Total incl. GST", "Summe inkl. MwSt", "TOTAL TTC").
-    static let inclusive: KeywordList = [
-        "inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "t.t.c", "y compris", "iva incluido", "termasuk", "brutto",
-        "con iva"
-    ]
-    /// Words that make a total line exclude the tax: it is a net amount ("Total HT", "Summe ohne USt.").
-    static let exclusive: KeywordList = [
-        "ohne", "excl", "exkl", "excluding", "exclusive", "ht", "h.t", "hors taxe", "hors taxes", "sin iva", "sin impuestos", "netto", "net", "neto",
-        "sebelum", "before tax", "before gst", "before vat", "pre-tax", "pretax", "vor steuer", "zzgl", "zuzuglich"
-    ]
-    /// Words that head a tax summary table ("GST Summary", "MwSt-Übersicht", "Récapitulatif TVA").
-    static let summary: KeywordList = [
-        "summary", "ringkasan", "zusammenfassung", "ubersicht", "aufstellung", "recapitulatif", "recap", "resumen", "desglose", "tax code",
-        "taxcode"
-    ]
-    /// Column headings of an item table ("Description Qty Price Total Tax"), which no tax summary has.
-    static let itemColumns: KeywordList = [
-        "description", "desc", "item", "price", "u.price", "unit price", "artikel", "bezeichnung", "designation", "descripcion", "articulo",
-        "produit", "barang", "harga"
-    ]
-    /// Words that make a number a count, not money ("Total Qty", "Item Count", "Anzahl Artikel").
-    static let count: KeywordList = [
-        "qty", "quantity", "qtys", "items", "item count", "no. of items", "anzahl", "menge", "stuck", "pcs", "cantidad", "articles", "unit", "units"
-    ]
-
-    /// Words on the line of the transaction or issue date.
-    static let issueDate: KeywordList = [
-        "date", "datum", "fecha", "tarikh", "rechnungsdatum", "invoice date", "belegdatum", "vom", "issued", "ausgestellt", "date de facture",
-        "fecha de emision", "tgl"
-    ]
-    /// Words on the line of a date that is not the transaction date: due, delivery, order, validity, print.
-    static let otherDate: KeywordList = [
-        "due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid", "gultig", "expiry", "expires",
-        "exp", "ablauf", "liefer", "lieferdatum", "leistungsdatum", "leistungszeitraum", "delivery", "penghantaran", "livraison", "entrega",
-        "bestellung", "order date", "commande", "pedido", "version", "stylesheet", "printed", "gedruckt", "skonto", "bis",
-        "period", "zeitraum", "warranty", "garantie"
-    ]
-
-    /// Words of `otherDate` for a date that may lie years from the transaction date (validity, warranty, a print or
-    /// version date): unlike a due, delivery or order date, its year says nothing about the transaction's.
-    static let farDate: Set<String> = [
-        "valid", "gultig", "expiry", "expires", "exp", "ablauf", "version", "stylesheet", "printed", "gedruckt", "warranty", "garantie"
-    ]
-
-    /// Words naming the document whose number is the reference ("Rechnung", "Invoice", "Bon", …); compounds
-    /// ending in one count too ("Handelsrechnung").
-    static let documentWords: KeywordList = [
-        "rechnung", "rechnungsnummer", "rechnungs", "invoice", "inv", "facture", "factura", "fattura", "invois", "bill", "receipt",
-        "beleg", "belegnummer", "bon", "ticket", "resit", "quittung", "kassenbon", "document", "doc", "transaction", "trans",
-        "trn", "ref", "reference", "referenz", "gutschrift", "avoir", "credit", "num", "numero", "order", "orden"
-    ]
-    /// The words for the document itself (its number is the reference), as opposed to orders or rides.
-    static let ownDocumentWords = [
-        "rechnung", "invoice", "facture", "factura", "invois", "receipt", "beleg", "quittung", "resit", "bon", "ticket", "gutschrift", "avoir"
-    ]
-    /// Words between a document number and its date: "Rechnung Nr. 4711 vom 14.03.2026".
-    static let datePrepositions: Set<String> = ["vom", "du", "dated", "del", "bertarikh"]
-    /// "n2" is how OCR reads "nº".
-    static let numberMarkers = ["nr", "no", "n°", "n", "n*", "n2", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
-    /// Lines about another document's number: orders, contracts, customers, deliveries.
-    static let otherReference: KeywordList = [
-        "commande", "purchase order", "bestell", "bestellung", "pedido", "contrat", "kassen", "kasse", "filial", "artikel", "tisch", "contract",
-        "vertrag", "kunden", "kundennummer",
-        "customer", "client", "livraison", "delivery", "lieferschein", "reception", "auftrag", "projekt", "project", "tva", "vat",
-        "gst", "ust", "steuer", "iban", "table", "member", "account", "konto", "voucher", "approval", "auth", "terminal"
-    ]
-    static let card: KeywordList = [
-        "visa", "mastercard", "master card", "maestro", "amex", "american express", "girocard", "ec-karte", "ec karte", "kartenzahlung", "karte",
-        "credit card", "debit card", "card", "tarjeta", "carte bancaire", "carte", "cb", "kad kredit", "kad debit", "contactless", "kontaktlos"
-    ]
-    static let cash: KeywordList = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
-
-    /// Paper that proves no purchase: quotes, statements, balance enquiries, pro-forma invoices.
-    static let notAPurchase: KeywordList = [
-        "quotation", "quote", "estimate", "angebot", "kostenvoranschlag", "devis", "presupuesto", "sebut harga", "statement of account",
-        "kontoauszug", "releve de compte", "extracto", "penyata akaun", "balance enquiry", "balance inquiry", "pro forma", "proforma",
-        "not a tax invoice", "kein beleg"
-    ]
-    /// Keywords before the seller's VAT or tax number.
-    static let vatID: KeywordList = [
-        "ust-idnr", "ust.-id.-nr", "ust-id", "ust.-id", "ust id", "ustid", "umsatzsteuer-id", "steuernummer", "steuernr", "st.-nr", "st-nr",
-        "vat reg no", "vat reg", "vat no", "vat number", "vat id", "gst reg no", "gst reg", "gst no", "gst id", "sst reg no", "sst no",
-        "sst id", "tax id", "tax no", "n° tva", "tva intracom", "tva intra", "tva", "nif", "cif", "mwst-nr", "mwst nr", "uid-nr", "uid"
-    ]
-    /// Keywords before a company registration number (the merchant keys read it as a tax ID).
-    static let companyRegistration: KeywordList = [
-        "co. reg. no", "co.reg.no", "co. reg", "co.reg", "co reg", "co-reg", "company reg", "company no", "co. no", "co no", "roc no", "roc",
-        "reg. no", "reg no", "siret", "siren", "no. syarikat", "no syarikat"
-    ]
-    static let creditNote: KeywordList = ["credit note", "gutschrift", "avoir", "nota de credito", "nota kredit", "rechnungskorrektur"]
-    static let invoice: KeywordList = ["invoice", "rechnung", "factura", "facture", "invois", "fattura"]
-
-    /// Lines that are headers, not the merchant.
-    static let notMerchant: KeywordList = [
-        "receipt", "tax invoice", "invoice", "rechnung", "quittung", "beleg", "kassenbon", "kassenbeleg", "factura",
-        "ticket", "facture", "resit", "welcome", "willkommen", "bienvenue", "bienvenido", "selamat datang", "thank",
-        "danke", "gracias", "merci", "terima kasih", "copy", "kopie", "duplicate", "simplified", "customer",
-        "cash bill", "bill", "cashier", "counter", "table", "order", "visualisierung", "stylesheet", "page", "seite",
-        "salesperson", "logo", "date", "datum", "fecha", "tarikh", "time", "zeit", "heure",
-        "qty", "description", "item", "items", "price", "ref", "ref.", "no.", "unit", "uom", "amount", "total"
-    ]
-    /// Headings of the buyer's block on an invoice: the names below them are not the merchant.
-    static let buyerBlock: KeywordList = [
-        "kaufer", "buyer", "bill to", "billed to", "sold to", "ship to", "rechnungsempfanger", "leistungsempfanger", "kunde",
-        "customer", "client", "adresse du client", "destinataire", "cliente", "facturar a", "pembeli", "lieferanschrift"
-    ]
-    /// Headings of the seller's block.
-    static let sellerBlock: KeywordList = [
-        "verkaufer", "seller", "vendeur", "lieferant", "supplier", "vendedor", "penjual", "rechnungssteller", "issuer"
-    ]
-    /// Words that make a line a business name even without a legal form.
-    static let businessWords: KeywordList = [
-        "trading", "enterprise", "enterprises", "restaurant", "restoran", "store", "stores", "mart", "market", "supermarket",
-        "minimarket", "shop", "kedai", "cafe", "bakery", "hardware", "pharmacy", "farmasi", "hotel", "station", "services",
-        "stationery", "bookstore", "book", "food", "foods", "marketing", "motor", "electrical", "machinery", "supply",
-        "supplies", "centre", "center", "bistro", "bar", "kitchen", "baeckerei", "backerei", "metzgerei", "apotheke",
-        "boulangerie", "pharmacie", "panaderia", "farmacia", "ferreteria", "supermercado", "tienda", "magasin", "markt"
-    ]
-    /// Greetings that name the shop right after them.
-    static let greetingBeforeName: KeywordList = [
-        "shopping at", "shopping with", "for visiting", "welcome to", "thanks for choosing", "thank you for choosing",
-        "dining at", "dining with", "einkauf bei", "besuch bei", "willkommen bei", "visite chez", "achats chez", "bienvenue chez",
-        "merci d'avoir choisi", "bienvenido a", "bienvenidos a", "gracias por su compra en", "gracias por tu compra en", "gracias por visitar",
-        "selamat datang ke", "selamat datang di", "terima kasih kerana membeli di", "berbelanja di", "membeli-belah di",
-        "membeli belah di"
-    ]
-    /// Slogans and greetings printed near the top that are not names.
-    static let slogan: KeywordList = [
-        "thank you", "welcome", "please", "come again", "visit us", "since", "tax invoice", "cash bill", "official receipt",
-        "shopping hours", "opening hours", "hours", "open daily", "cashier", "cashter", "user", "member", "served by",
-        "pay by", "paid by", "payment", "pay", "change", "balance", "dine in", "eat in", "take away", "takeaway", "pax",
-        "carry out", "delivery"
-    ]
-    static let address: KeywordList = [
-        "johor", "selangor", "kedah", "perak", "pahang", "kelantan", "terengganu", "melaka", "malacca", "sabah", "sarawak",
-        "penang", "pulau pinang", "kuala lumpur", "putrajaya", "labuan", "negeri sembilan", "perlis", "laman", "kampung",
-        "berlin", "munchen", "hamburg", "paris", "madrid", "barcelona", "london", "street", "strasse", "lrg", "kg", "bt",
-        "park", "industrial", "inds", "ind", "seksyen", "section",
-        "str.", "strasse", "straße", "street", "st.", "road", "rd", "jalan", "jln", "calle", "c/", "avenida", "avda",
-        "av.", "rue", "avenue", "bd", "boulevard", "platz", "weg", "allee", "lot", "no.", "taman", "lorong", "plaza",
-        "floor", "suite", "blvd", "lane", "ave", "place", "chemin", "paseo", "persiaran", "kawasan", "bandar",
-        // Malaysian states' honorifics ("Selangor Darul Ehsan"), rural districts, highways.
-        "darul", "mukim", "autoroute", "carretera", "autopista"
-    ]
-    static let phone: KeywordList = ["tel", "tel.", "phone", "telefon", "telefono", "fax", "mobile", "hp", "tlf"]
-    static let taxID: KeywordList = [
-        "ust-id", "ust-idnr", "ust id", "ustid", "steuernr", "st.-nr", "st-nr", "vat no", "vat reg", "vat id", "gst no",
-        "gst reg", "gst id", "sst no", "sst reg", "nif", "cif", "siret", "siren", "tva intra", "n° tva", "uid", "reg no",
-        "co reg", "company no", "roc", "abn", "ein"
-    ]
-    static let legalForms: KeywordList = [
-        "gmbh", "ag", "kg", "ohg", "e.k", "ug", "s.l", "s.l.", "sl", "s.a", "s.a.", "sa", "sarl", "s.a.r.l", "sas", "eurl",
-        "sdn bhd", "sdn. bhd", "bhd", "berhad", "s/b", "sb", "enterprise", "trading", "ltd", "ltd.", "limited", "llc", "inc", "inc.",
-        "plc", "corp", "co.", "company", "s.p.a", "srl", "b.v", "bv", "ab", "oy", "e.v"
-    ]
 }

@@ -2,6 +2,7 @@ internal import Foundation
 internal import ShoeboxCore
 internal import ShoeboxEInvoice
 internal import ShoeboxEngines
+import ShoeboxJudgement
 
 /// E-invoices: the structured XML of a document, read exactly instead of (standalone XML) or beside (a PDF that
 /// carries one, ZUGFeRD / Factur-X) its printed pages. The XML is untrusted: `EInvoiceReader` refuses DTDs,

@@ -1,5 +1,6 @@
 internal import Foundation
 public import ShoeboxCore
+public import ShoeboxParsing
 
 extension FolderSettings {
     /// Why a folder's settings file cannot be used: the file, and a sentence ending without a full stop.

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Glibc
 public import ShoeboxCore
+public import ShoeboxParsing
 
 /// Intake: walks the scan root, sniffs each file by content, hashes it. A file that cannot become a
 /// `SourceFile` becomes a failed record at once, so nothing found is lost.

@@ -1,6 +1,8 @@
 internal import Foundation
 public import ShoeboxCore
 internal import ShoeboxEngines
+public import ShoeboxJudgement
+public import ShoeboxParsing
 public import ShoeboxStore
 
 // The pipeline, in order. Intake, Duplicates and Route run on the thread that called `PipelineRunner.run` (the only

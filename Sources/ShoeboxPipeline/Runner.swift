@@ -1,6 +1,7 @@
 internal import Foundation
 public import ShoeboxCore
 internal import ShoeboxEngines
+import ShoeboxJudgement
 internal import ShoeboxStore
 
 /// What a run did, for the summary and the exit code.

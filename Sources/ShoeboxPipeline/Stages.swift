@@ -1,6 +1,8 @@
 internal import Foundation
 public import ShoeboxCore
 internal import ShoeboxEngines
+public import ShoeboxJudgement
+public import ShoeboxParsing
 internal import ShoeboxStore
 
 /// Render: a source file → its pages, each either real text from the PDF text layer or a gray image to OCR

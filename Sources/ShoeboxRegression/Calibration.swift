@@ -1,5 +1,6 @@
 import Foundation
 public import ShoeboxCore
+public import ShoeboxJudgement
 
 /// One document as the calibration sees it: per field the features of the chosen value and whether the value was
 /// right; the reasons that send it to review whatever the probabilities say; and its fold.

@@ -1,6 +1,7 @@
 public import Foundation
 public import ShoeboxCore
 internal import ShoeboxEInvoice
+import ShoeboxParsing
 
 /// One document with expected values, read from any of the formats `shoebox regress` understands.
 public struct RegressionCase: Sendable, Equatable {

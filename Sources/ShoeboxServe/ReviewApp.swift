@@ -1,5 +1,6 @@
 import Foundation
 public import ShoeboxCore
+public import ShoeboxJudgement
 public import ShoeboxStore
 
 /// The review web app's routes, behind `ServeGuard`. Decisions go through the same code as the terminal review and

@@ -1,5 +1,6 @@
 import Foundation
 public import ShoeboxCore
+public import ShoeboxJudgement
 
 extension RecordStore {
     /// The categories the folder of `source` allows (`categories(forFolder:)`).

@@ -1,5 +1,7 @@
 internal import Foundation
 internal import ShoeboxCore
+public import ShoeboxJudgement
+import ShoeboxParsing
 
 /// Every value of an imported store checked as strictly as a fresh run would make it: an import is a file
 /// from elsewhere, and a path in it is later joined to a root and zipped by `export`. One bad value and the

@@ -1,5 +1,6 @@
 public import Foundation
 public import ShoeboxCore
+public import ShoeboxJudgement
 
 /// The whole store as one versioned JSON document, so nothing is trapped in Shoebox: every source with its
 /// pipeline suggestion (the record), its pages as read, and every review decision (undone ones too).

@@ -2,6 +2,7 @@ import Foundation
 import ShoeboxCore
 import ShoeboxEngines
 import ShoeboxExport
+import ShoeboxJudgement
 import ShoeboxPipeline
 import ShoeboxServe
 import ShoeboxStore

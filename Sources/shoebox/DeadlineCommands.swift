@@ -1,5 +1,7 @@
 import Foundation
 import ShoeboxCore
+import ShoeboxExport
+import ShoeboxJudgement
 import ShoeboxPipeline
 import ShoeboxStore
 

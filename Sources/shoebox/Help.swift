@@ -415,7 +415,7 @@ enum Help {
                              it says so); the report and the baseline hold them
           --fit FILE         fit the trust model on every document and write it to FILE, with --folds
                              its cross-validated accept curve too (make calibrate writes
-                             Sources/ShoeboxCore/calibration.json, which the build embeds)
+                             Sources/ShoeboxJudgement/calibration.json, which the build embeds)
           --folders FILE     per folder, what its .shoebox.json would say ({"sroie": {"currency": "MYR"}}),
                              for folders not yours to write in; each folder's own file is read otherwise
           --errata FILE      labels the page itself contradicts (a JSON array of "document", "field",

@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxCore
+import ShoeboxJudgement
 import ShoeboxPipeline
 import ShoeboxStore
 

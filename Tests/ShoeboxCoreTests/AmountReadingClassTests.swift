@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// Classes of wrong totals that come from how the amount itself was read: a gap OCR put between the digits
 /// after a currency mark, and a country's currency mark that was not known (so the total could not be kept).

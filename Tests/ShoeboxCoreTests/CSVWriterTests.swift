@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxExport
 
 struct CSVWriterTests {
     @Test func writesCRLFAndQuotesOnlyWhatNeedsIt() throws {

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// Confidence as the calibrated model's probability, the features the record keeps, and the `acceptPrecision` gate.
 struct CalibratedAcceptTests {

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// Notice periods and ends of term as contracts word them; neither is guessed.
 struct ContractTermTests {

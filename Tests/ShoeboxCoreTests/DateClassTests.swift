@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// The classes of date errors seen on receipts the rules were not tuned on, each on a synthetic page.
 struct DateClassTests {

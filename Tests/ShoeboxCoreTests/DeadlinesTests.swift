@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// Deadlines of each kind, the day-one rule, the problems that send a document to review, and days that do
 /// not depend on where or when they are computed.
@@ -244,14 +245,15 @@ struct DeadlinesTests {
 
     /// The deadline sources use no clock, time zone or Foundation calendar: nothing for a TZ to change.
     @Test func theDeadlineSourcesTouchNoClockOrTimeZone() throws {
-        let core = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/ShoeboxCore")
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
         let files = [
-            "Deadlines.swift", "Deadlines+Compute.swift", "CalendarDay+Months.swift", "PaymentTerms.swift", "ContractTerms.swift",
-            "TermWording.swift", "DocumentKind+FineContract.swift"
+            "ShoeboxCore/Deadlines.swift", "ShoeboxJudgement/Deadlines+Compute.swift", "ShoeboxJudgement/DeadlineFacts+Bounds.swift",
+            "ShoeboxCore/CalendarDay+Months.swift", "ShoeboxCore/DocumentTerms.swift", "ShoeboxParsing/PaymentTerms.swift",
+            "ShoeboxParsing/ContractTerms.swift", "ShoeboxParsing/TermWording.swift", "ShoeboxParsing/DocumentKind+FineContract.swift"
         ]
         for file in files {
-            let text = try String(contentsOf: core.appendingPathComponent(file), encoding: .utf8)
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
             // Code only: comments may say what the code does not use.
             let code = text.split(separator: "\n").filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("//") }.joined(separator: "\n")
             let identifiers = Set(code.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "_") }).map(String.init))

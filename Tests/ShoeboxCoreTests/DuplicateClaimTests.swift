@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// Issue 34, part 3: a possible duplicate is a claim about the same purchase. Another total, another day or another
 /// seller is another purchase, unless the page image and the printed numbers both say the same paper (then the

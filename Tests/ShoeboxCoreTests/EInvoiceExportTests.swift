@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxExport
 
 /// What exports make of e-invoices: the finance columns (net per rate, due date, seller VAT ID, amount due),
 /// credit notes' negative amounts in every summary, and the HTML page rendered from the XML.

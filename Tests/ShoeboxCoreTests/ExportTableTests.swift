@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxExport
 
 /// The one column definition and what is derived from it: CSV in both profiles, totals, the ledger, and
 /// categories from what the user set.

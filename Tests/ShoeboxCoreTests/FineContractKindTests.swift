@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// Fines and contracts told from their titles; receipts and invoices that merely mention such words stay as they were.
 struct FineContractKindTests {

@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxExport
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// Issue 15, classes 4, 10 and 14: typed values are stored as typed or refused with a reason; settings have
 /// ranges; sizes are printed so that they mean something. The end-to-end side is in HostileReviewTests.

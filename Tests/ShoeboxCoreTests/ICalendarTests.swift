@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxExport
 
 /// The iCalendar writer: CRLF lines of at most 75 octets, folded between characters, text escaped, stable bytes.
 struct ICalendarTests {

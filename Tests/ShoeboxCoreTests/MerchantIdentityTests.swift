@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// The merchant from more than the top line: a misread legal form mended, the lines around a name that are not
 /// it (addresses, opening hours, notices, phone, web and registration lines), and the evidence elsewhere on the

@@ -1,6 +1,8 @@
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// `MerchantKey.keys(of:)` on lines written for the test: each kind in the languages it serves, OCR's misreadings,
 /// the buyer's numbers and shared mail providers left out.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// The merchant memory: which keys name a shop (alone or together), shared keys and conflicting corrections, and how
 /// `RecordMerger.remember` weighs what it recalls against what the page says.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// A shop's name the two readers read apart in a few letters on the same line, joined word by word
 /// (`Extraction.joinedNameWords`). Every name here is made up.

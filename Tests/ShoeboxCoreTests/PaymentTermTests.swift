@@ -1,6 +1,7 @@
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// Payment terms as invoices print them, in the five languages; each page a few synthetic lines.
 struct PaymentTermTests {

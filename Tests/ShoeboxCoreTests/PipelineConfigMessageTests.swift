@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
 
 /// `PipelineConfig.parse`: every key's rule, every refusal's exact message (a pipeline file's author reads it),
 /// the keys read in sorted order, the file named in each error.

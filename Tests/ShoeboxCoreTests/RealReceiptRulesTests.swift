@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// The rules that real receipts and invoices needed, each on the kind of line that needed it.
 struct RealReceiptRulesTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
 
 /// Recurring charges on synthetic charges: the four cadences with drift, month-end clamping and a price change;
 /// busy shops that are no series; cancellations; the burn and totals in minor units; currencies kept apart; and the

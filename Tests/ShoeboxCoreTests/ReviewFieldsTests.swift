@@ -2,6 +2,9 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxExport
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// Issue 19: the category, a note and the payment method are a person's to set, checked like every typed value
 /// (a category only among those its folder allows), kept on the record, and what the export shows; a sidecar may

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// Two readers of the same page: tesseract's candidates and the second reader's, joined
 /// (`Extraction.joining(secondReading:reread:)`) and merged.

@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// A sidecar's `receivedOn`: the day a letter arrived, what a fine's windows count from; a malformed one is a problem
 /// naming its line, and the record says why its sidecar was not taken whole.

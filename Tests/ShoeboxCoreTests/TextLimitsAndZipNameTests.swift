@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxExport
+@testable import ShoeboxParsing
 
 /// Issue 15, classes 2 and 5, in the pure core: the zip name rule and the text limits.
 struct ZipNameTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// Classes of wrong totals, each on a synthetic page of the kind that showed it: the net of an invoice taken
 /// for its total, the total before rounding taken for the amount paid, a tax summary table's row taken for

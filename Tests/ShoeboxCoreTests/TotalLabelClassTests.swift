@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// Classes of wrong totals that come from what a line's label says: money paid in printed under a total word,
 /// one charge of the bill totalled, the word "total" itself misread, and a total per tax rate taken for the

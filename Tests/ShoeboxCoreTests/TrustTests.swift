@@ -2,6 +2,8 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
 
 /// The merge policy and routing: every reason on the kind of document that earns it, the other sources
 /// (sidecar, file name), alternates and provenance, and the review decisions applied to a suggestion.

@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxCore
 import ShoeboxEInvoice
+import ShoeboxJudgement
 import ShoeboxTestSupport
 import Testing
 

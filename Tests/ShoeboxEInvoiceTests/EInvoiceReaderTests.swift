@@ -1,5 +1,6 @@
 import ShoeboxCore
 import ShoeboxEInvoice
+import ShoeboxJudgement
 import Testing
 
 /// Reads `text` as UTF-8 bytes; records an issue and returns nil when the reader refuses it.

@@ -1,6 +1,7 @@
 import Foundation
 import ShoeboxCore
 import ShoeboxEInvoice
+import ShoeboxJudgement
 import Testing
 
 /// Invoices made large by what XRechnung allows them to carry: an `ram:AdditionalReferencedDocument` whose

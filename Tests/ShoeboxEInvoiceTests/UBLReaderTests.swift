@@ -1,5 +1,6 @@
 import ShoeboxCore
 import ShoeboxEInvoice
+import ShoeboxJudgement
 import Testing
 
 @Suite struct UBLReaderTests {

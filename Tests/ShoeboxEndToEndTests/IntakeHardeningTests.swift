@@ -3,6 +3,7 @@ import ShoeboxTestSupport
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxParsing
 
 /// Hostile scan folders (issue 15): every file under the scan root ends in a named state, nothing hangs on a
 /// special file, nothing is held whole that need not be, and no document can crash every run.

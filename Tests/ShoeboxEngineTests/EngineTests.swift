@@ -8,6 +8,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxEngines
 @testable import ShoeboxExport
+@testable import ShoeboxJudgement
 @testable import ShoeboxPipeline
 @testable import ShoeboxStore
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import ShoeboxCore
+@testable import ShoeboxJudgement
 @testable import ShoeboxRegression
 
 /// The trust model's fit and its cross-validation, on rows whose truth is known by construction.

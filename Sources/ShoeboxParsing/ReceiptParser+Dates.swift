@@ -1,0 +1,272 @@
+public import ShoeboxCore
+
+/// Dates: every date on the page; the transaction or issue date is preferred over due, delivery, order,
+/// validity and print dates by the words on its line, and over later dates by its place near the top.
+extension ReceiptParser {
+    /// How the page settles whether 05/03/2018 is 5 March or 3 May, and what settled it.
+    struct DateOrder {
+        let order: DateReader.NumericOrder
+        /// What settled the order ("25/03 on the page", "language fra"); nil when nothing did: the dates are then
+        /// read day-first, and one whose day and month could be swapped goes to review.
+        let evidence: String?
+    }
+
+    /// Languages whose writers put the day first.
+    static let dayFirstLanguages: Set<String> = ["deu", "fra", "spa", "msa", "ita", "nld", "por"]
+
+    /// The order of the page's numeric dates, from the strongest evidence there is: the page's own dates whose
+    /// numbers tell it ("25/03/2018"), the language, the country hints (a Malaysian "SDN BHD", "GST"), the
+    /// currency. Month-first needs evidence of a US document (its own dates, its hints, or a dollar on an
+    /// English page); without any, the order is unsettled.
+    func dateOrder(_ found: [[DateReader.Found]], lines: [Line], language: String?, currencies: [CurrencyCandidate]) -> DateOrder {
+        let told = found.joined().filter { !$0.gluedToLetters }.compactMap(\.toldOrder)
+        let dayFirst = told.filter { $0 == .dayFirst }.count
+        let monthFirst = told.count - dayFirst
+        if dayFirst != monthFirst {
+            return dayFirst > monthFirst
+                ? DateOrder(order: .dayFirst, evidence: "a day over 12 on the page")
+                : DateOrder(order: .monthFirst, evidence: "a month-first date on the page")
+        }
+        if let language, ReceiptParser.dayFirstLanguages.contains(language) {
+            return DateOrder(order: .dayFirst, evidence: "language \(language)")
+        }
+        if let country = ReceiptParser.countryHints(lines).first {
+            let order: DateReader.NumericOrder = ReceiptParser.monthFirstCurrencies.contains(country.currency) ? .monthFirst : .dayFirst
+            return DateOrder(order: order, evidence: country.notes.joined(separator: ", "))
+        }
+        if let currency = currencies.first?.value {
+            if !ReceiptParser.monthFirstCurrencies.contains(currency) { return DateOrder(order: .dayFirst, evidence: "currency \(currency)") }
+            if language == nil || language == "eng" { return DateOrder(order: .monthFirst, evidence: "currency \(currency) on an English page") }
+        }
+        return DateOrder(order: .dayFirst, evidence: nil)
+    }
+
+    /// Reads the page's dates into `extraction`: the candidates, the date shapes no date reads from, the years
+    /// the page prints, and the dates whose day and month order the page leaves open.
+    func readDates(_ lines: [Line], language: String?, into extraction: inout Extraction) {
+        // Read once day-first; a date both orders fit also carries its month-first reading.
+        let found = lines.map { DateReader.dates(in: ReceiptParser.mendDate($0.text), folded: $0.folded, order: .dayFirst, today: today) }
+        let order = dateOrder(found, lines: lines, language: language, currencies: extraction.currencies)
+        extraction.dates = dateCandidates(
+            lines, found: found, order: order, years: &extraction.printedYears, contradicted: &extraction.yearsContradicted)
+        extraction.unreadDates = unreadDates(lines)
+        extraction.copyrightYear = lines.flatMap { ReceiptParser.copyrightYears($0.folded, today: today) }.max()
+        extraction.dateOrderSettled = order.evidence != nil
+        // Terms that name a day are read in the page's own date order.
+        let texts = lines.map(\.text)
+        extraction.paymentTerm = PaymentTermReading.read(lines: texts, order: order.order)
+        let contract = ContractTerms.read(lines: texts, order: order.order)
+        extraction.contractTerms = contract.notice == nil && contract.endOfTerm == nil ? nil : contract
+        if order.evidence == nil {
+            extraction.orderUnsettledDates = Set(found.joined().filter(\.orderAmbiguous).map(\.day))
+        }
+    }
+
+    /// `years`: gains the year of every transaction date that is not an article code.
+    func dateCandidates(
+        _ lines: [Line], found: [[DateReader.Found]], order: DateOrder, years: inout Set<Int>, contradicted: inout Set<CalendarDay>
+    ) -> [DateCandidate] {
+        var out: [DateCandidate] = []
+        var printed: [PrintedDate] = []
+        for (line, dates) in zip(lines, found) where !dates.isEmpty {
+            let other = TextFolding.firstKeyword(in: line.folded, of: Keywords.otherDate)
+            let issue = TextFolding.firstKeyword(in: line.folded, of: Keywords.issueDate)
+            let time = DateReader.containsTime(line.text)
+            // A line of goods: a description, amounts, and neither a date word nor a time. A date shape there is
+            // an article code.
+            let itemLine =
+                issue == nil && !time && line.amounts.contains { !$0.isRate }
+                && ReceiptParser.hasWord(line.folded)
+            for f in dates {
+                let day = order.order == .dayFirst ? f.day : (f.otherReading ?? f.day)
+                var score = DateWeights.top - DateWeights.perPageHeight * line.position
+                var notes: [String] = []
+                var checks: Set<Check> = []
+                var code = false
+                if f.orderAmbiguous {
+                    score -= DateWeights.orderAmbiguous
+                    notes.append(order.evidence.map { "day/month order from \($0)" } ?? "day/month order unknown")
+                }
+                if f.gluedToLetters && issue == nil && !time {
+                    score -= DateShapeWeights.gluedToLetters
+                    notes.append("glued to letters: an article code")
+                    code = true
+                } else if itemLine {
+                    score -= DateShapeWeights.onItemLine
+                    notes.append("on a line of goods")
+                    code = true
+                }
+                if f.gluedToNumber {
+                    score -= DateShapeWeights.gluedToNumber
+                    notes.append("a number glued before it")
+                }
+                if let other {
+                    score -= DateWeights.otherDate
+                    notes.append("'\(other)': not the transaction date")
+                } else if let issue {
+                    score += DateWeights.issueKeyword
+                    notes.append("keyword '\(issue)'")
+                    checks.insert(.keyword(issue))
+                }
+                printed.append(
+                    PrintedDate(line: ReceiptParser.key(line.evidence), code: code, near: other.map { !Keywords.farDate.contains($0) } ?? false))
+                out.append(
+                    Candidate(
+                        value: day, role: other == nil ? .transaction : .other, score: max(DateWeights.floor, min(DateWeights.cap, score)),
+                        evidence: line.evidence, checks: checks, notes: notes))
+            }
+        }
+        let misread = ReceiptParser.yearsAgainstOtherDates(&out, printed, contradicted: &contradicted)
+        for (i, p) in printed.enumerated() where out[i].role == .transaction && !p.code && !misread.contains(i) { years.insert(out[i].value.year) }
+        // The same day read on several lines (a header and a footer) is surer.
+        let counts = Dictionary(grouping: out, by: \.value).mapValues(\.count)
+        for i in out.indices where (counts[out[i].value] ?? 0) > 1 && out[i].role == .transaction {
+            out[i].score = min(DateWeights.cap, out[i].score + DateWeights.printedAgain)
+            out[i].checks.insert(.printed(times: counts[out[i].value]!))
+            out[i].notes.append("printed \(counts[out[i].value]!)×")
+        }
+        return out
+    }
+
+    /// Where a date candidate was printed: its line, whether it is an article code, whether it is a due, delivery or
+    /// order date (another role whose year is the transaction's, give or take `nearDateSpan`).
+    struct PrintedDate {
+        let line: Int
+        let code: Bool
+        let near: Bool
+    }
+
+    /// A due, delivery or order date lies at most about a year from the transaction date (a service period of last
+    /// year, a due date next year), in days.
+    static let nearDateSpan = 400
+
+    /// A transaction date whose year the page's due, delivery and order dates contradict: they all print one other
+    /// year, one digit from its own (2013 for 2018, 2010 for 2019, 2027 for 2021: one of the two misread), no other
+    /// transaction date prints its year, and none of them lies within `nearDateSpan` of it. When one of them prints
+    /// the same day and month, the year is misread: the date in the page's year is added, at its score, and the
+    /// misread one falls by `DateWeights.yearContradicted` (it stays an alternate). Otherwise which year is right the
+    /// page does not say: the date joins `contradicted`, and the merge sends it to review. Validity, warranty and
+    /// print dates are not asked (`Keywords.farDate`); a year in an invoice number is no date. Returns the indices
+    /// of the dates found misread. `printed` is parallel to `out`.
+    static func yearsAgainstOtherDates(_ out: inout [DateCandidate], _ printed: [PrintedDate], contradicted: inout Set<CalendarDay>) -> Set<Int> {
+        let near = printed.indices.filter { printed[$0].near && !printed[$0].code }.map { out[$0].value }
+        let years = Set(near.map(\.year))
+        guard years.count == 1, let other = years.first else { return [] }
+        var misread: Set<Int> = []
+        for i in printed.indices where out[i].role == .transaction && !printed[i].code {
+            let day = out[i].value
+            guard DateReader.oneDigitApart(day.year, other) else { continue }
+            let confirmed = printed.indices.contains { j in
+                j != i && out[j].role == .transaction && !printed[j].code && printed[j].line != printed[i].line && out[j].value.year == day.year
+            }
+            if confirmed { continue }
+            if let same = near.first(where: { $0.month == day.month && $0.day == day.day }) {
+                var c = out[i]
+                out.append(
+                    Candidate(
+                        value: same, role: .transaction, score: c.score, evidence: c.evidence, checks: c.checks,
+                        notes: c.notes + ["year read \(day.year): the page's due and delivery dates are of \(other), one of them this day"]))
+                c.score = max(DateWeights.floor, c.score - DateWeights.yearContradicted)
+                c.notes.append("year \(day.year) against \(other) of the page's other dates: misread")
+                out[i] = c
+                misread.insert(i)
+            } else if near.allSatisfy({ abs($0.daysSince(day)) > nearDateSpan }) {
+                contradicted.insert(day)
+            }
+        }
+        return misread
+    }
+
+    /// Lines whose date shape reads as no plausible date, outside lines about other dates (due, valid until).
+    func unreadDates(_ lines: [Line]) -> [Evidence] {
+        lines.filter { line in
+            TextFolding.firstKeyword(in: line.folded, of: Keywords.otherDate) == nil
+                && !DateReader.unreadableDateShapes(in: ReceiptParser.mendDate(line.text), order: .dayFirst, today: today).isEmpty
+        }.map(\.evidence)
+    }
+
+    /// Whether a folded line holds a word of three letters or more (a description, a name).
+    static func hasWord(_ folded: String) -> Bool {
+        var run = 0
+        for u in folded.utf8 {
+            run = TextFolding.isLetterByte(u) ? run + 1 : 0
+            if run >= 3 { return true }
+        }
+        return false
+    }
+
+    /// Years printed after a copyright sign ("© 2018", "(c) 2018", "Copyright 2018") in a folded line: the
+    /// page's own year, as the till or the printer prints it.
+    static func copyrightYears(_ folded: String, today: CalendarDay) -> [Int] {
+        var out: [Int] = []
+        for mark in Keywords.copyright where TextFolding.containsSubstring(folded, mark) {
+            let c = Array(folded)
+            let m = Array(mark)
+            for i in 0..<(c.count - m.count + 1) where Array(c[i..<(i + m.count)]) == m {
+                var j = i + m.count
+                while j < c.count && c[j] == " " { j += 1 }
+                var k = j
+                while k < c.count && c[k].isDigitASCII { k += 1 }
+                if k - j == 4, let y = Int(String(c[j..<k])), (1990...today.year).contains(y) { out.append(y) }
+            }
+        }
+        return out
+    }
+
+    /// Mends OCR's spaces inside dates: "18-10- 17" → "18-10-17", "2018 -03-18" → "2018-03-18",
+    /// "12 / 03 / 2018" → "12/03/2018".
+    static func mendDate(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == 0x2D || $0 == 0x2F || $0 == 0x2E }), text.utf8.contains(0x20) else { return text }
+        let c = Array(text)
+        var out: [Character] = []
+        out.reserveCapacity(c.count)
+        var changed = false
+        for (i, ch) in c.enumerated() {
+            if ch == " " {
+                // Drop a space that sits between a digit and a separator that leads to a digit, either way round.
+                var l = i - 1
+                while l >= 0 && c[l] == " " { l -= 1 }
+                var r = i + 1
+                while r < c.count && c[r] == " " { r += 1 }
+                if l >= 0 && r < c.count {
+                    // The digit beyond a slash or dash may stand behind spaces of its own ("12 / 03"); not beyond a
+                    // dot, which parts amounts and counts ("2 . 6.10").
+                    var ll = l - 1
+                    while ll >= 0 && c[ll] == " " && c[l] != "." { ll -= 1 }
+                    var rr = r + 1
+                    while rr < c.count && c[rr] == " " && c[r] != "." { rr += 1 }
+                    let leftSep = "-/.".contains(c[l]) && ll >= 0 && c[ll].isDigitASCII && c[r].isDigitASCII
+                    let rightSep = "-/.".contains(c[r]) && rr < c.count && c[rr].isDigitASCII && c[l].isDigitASCII
+                    if leftSep || rightSep {
+                        changed = true
+                        continue
+                    }
+                }
+            }
+            out.append(ch)
+        }
+        return changed ? String(out) : text
+    }
+}
+
+extension Extraction {
+    /// Joins what another reading of the page (an OCR pass, the second reader) says against its dates: the years
+    /// it prints, and the date order, which one reading that settled it (a pass that read the country hints)
+    /// settles for both.
+    mutating func joinDateDoubts(_ other: Extraction) {
+        printedYears.formUnion(other.printedYears)
+        yearsContradicted.formUnion(other.yearsContradicted)
+        copyrightYear = [copyrightYear, other.copyrightYear].compactMap { $0 }.max()
+        dateOrderSettled = dateOrderSettled || other.dateOrderSettled
+        orderUnsettledDates = dateOrderSettled ? [] : orderUnsettledDates.union(other.orderUnsettledDates)
+    }
+
+    /// Whether the page itself doubts `day`, the date chosen: another year it prints in a date is one digit away
+    /// (one of the two is misread, "2016" for "2018"), its due and delivery dates contradict its year
+    /// (`ReceiptParser.yearsAgainstOtherDates`), the page's copyright year is later (a till does not print
+    /// a date before its own software), or its day and month fit either order and nothing settles which.
+    public func dateInDoubt(_ day: CalendarDay) -> Bool {
+        orderUnsettledDates.contains(day) || yearsContradicted.contains(day) || printedYears.contains { DateReader.oneDigitApart($0, day.year) }
+            || (copyrightYear ?? 0) > day.year
+    }
+}
