@@ -16,12 +16,23 @@ protocol SQLConnection: AnyObject {
     var dialect: SQLDialect { get }
     func execute(_ sql: String) throws(DatabaseError)
     @discardableResult func query(_ sql: String, _ arguments: [Database.Value]) throws(DatabaseError) -> [[Database.Value]]
-    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
-    func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError)
 }
 
 extension SQLConnection {
     @discardableResult func query(_ sql: String) throws(DatabaseError) -> [[Database.Value]] { try query(sql, []) }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws. SQLite's takes the write
+    /// lock at once, so two writers wait rather than fail half-way.
+    func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+        try execute(dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            try body()
+            try execute("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
 }
 
 /// Where SQLite's SQL and PostgreSQL's differ in what the store asks.
@@ -129,17 +140,6 @@ final class Database: SQLConnection {
             rows.append(row)
         }
         return rows
-    }
-
-    func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
-        try execute("BEGIN IMMEDIATE")
-        do {
-            try body()
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
     }
 
     static var sqliteVersion: String { String(cString: sqlite3_libversion()) }

@@ -97,17 +97,6 @@ final class PostgresConnection: SQLConnection {
         return try rows(result, "query \(sql.prefix(60))")
     }
 
-    func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
-        try execute("BEGIN")
-        do {
-            try body()
-            try execute("COMMIT")
-        } catch {
-            try? execute("ROLLBACK")
-            throw error
-        }
-    }
-
     /// The store's SQL with PostgreSQL's placeholders: each `?` the next `$n`, a `?n` `$n`; quoted text is left alone.
     static func numbered(_ sql: String) -> String {
         var out = ""
