@@ -35,23 +35,18 @@ final class PageSource {
     func isText(_ index: Int) -> Bool { textPages[index] != nil }
 
     /// Opens a document: checks it, counts its pages, sorts PDF pages into text layer and image.
-    /// `cpu`: the run's phase counters, if any. `pdf`: the PDF as poppler opened it already (`DocumentContext`); nil:
-    /// opened here.
+    /// `cpu`: the run's phase counters, if any. `pdf`: the PDF as poppler opens it once for the document
+    /// (`DocumentContext.pdf`), asked only for a PDF.
     static func open(
-        _ source: SourceFile, bytes: [UInt8], render: RenderStage, cpu: PhaseCPU? = nil,
-        pdf opened: (() -> Result<PDFRenderer, DocumentFailure>)? = nil
+        _ source: SourceFile, bytes: [UInt8], render: RenderStage, cpu: PhaseCPU? = nil, pdf opened: () -> Result<PDFRenderer, DocumentFailure>
     ) -> Result<PageSource, DocumentFailure> {
         switch source.kind {
         case .pdf:
             guard FileKind.isComplete(bytes, kind: .pdf) else { return .failure(.truncatedPDF()) }
             let pdf: PDFRenderer
-            if let opened {
-                switch opened() {
-                case .success(let p): pdf = p
-                case .failure(let f): return .failure(f)
-                }
-            } else {
-                do { pdf = try PDFRenderer(bytes: bytes) } catch { return .failure(error) }
+            switch opened() {
+            case .success(let p): pdf = p
+            case .failure(let f): return .failure(f)
             }
             guard pdf.pageCount > 0 else { return .failure(.noPages) }
             if let failure = pdf.badPage() { return .failure(failure) }
