@@ -212,6 +212,23 @@ public final class Store: RecordStore {
         );
         CREATE INDEX memory_path ON memory(path);
         CREATE TABLE cancellations (merchant TEXT PRIMARY KEY, day TEXT NOT NULL, at TEXT NOT NULL);
+        """,
+        // 2: the pages workers share (`WorkQueue`): a claim's worker, attempt and lease in the server's time. Rows are
+        // updated in place several times each: room left in every page (fillfactor) and vacuumed early.
+        """
+        CREATE TABLE work (
+            id BIGSERIAL PRIMARY KEY,
+            path TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            page INTEGER NOT NULL,
+            state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'running', 'done', 'failed')),
+            attempt INTEGER NOT NULL DEFAULT 0,
+            worker TEXT,
+            lease_until TIMESTAMPTZ,
+            failure TEXT,
+            UNIQUE (path, sha256, page)
+        ) WITH (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.02);
+        CREATE INDEX work_open ON work (id) WHERE state IN ('queued', 'running');
         """
     ]
 
