@@ -133,6 +133,4 @@ final class PostgresConnection: SQLConnection {
         }
         return out
     }
-
-    static var libraryVersion: Int { Int(PQlibVersion()) }
 }

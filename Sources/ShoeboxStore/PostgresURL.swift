@@ -1,8 +1,5 @@
 /// A PostgreSQL store's address as a user gives it (`--store postgresql://user@host/db`).
 public enum PostgresURL {
-    /// Whether `text` names a PostgreSQL store rather than a folder.
-    public static func isOne(_ text: String) -> Bool { text.hasPrefix("postgresql://") || text.hasPrefix("postgres://") }
-
     /// Whether the URL carries a password (`user:secret@host`, or a `password=` parameter).
     static func hasPassword(_ url: String) -> Bool {
         let rest = url.drop { $0 != "/" }.dropFirst(2)
