@@ -60,7 +60,7 @@ final class PostgresConnection: SQLConnection {
     }
 
     func execute(_ sql: String) throws(DatabaseError) {
-        try rows(PQexec(connection, sql), "exec \(sql.prefix(60))")
+        _ = try rows(PQexec(connection, sql), "exec \(sql.prefix(60))")
     }
 
     @discardableResult
