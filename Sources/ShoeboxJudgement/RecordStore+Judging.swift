@@ -112,35 +112,9 @@ extension RecordStore {
     }
 
     /// The record's keys; for a record stored before records carried them, read from its stored pages.
-    func keys(of record: DocumentRecord) throws(StoreError) -> [MerchantKey] {
+    public func keys(of record: DocumentRecord) throws(StoreError) -> [MerchantKey] {
         guard record.merchantKeys.isEmpty, !record.enteredByHand else { return record.merchantKeys }
         return MerchantMemory.keys(of: record, pages: try pages(path: record.source))
-    }
-
-    /// Judges every record in review again with what the memory holds now, from the record the page gave (the stored
-    /// one; the pages are not read again), through `merger` (`RecordMerger.remember`). Decisions in force stay on top.
-    public func rescore(with merger: RecordMerger) throws(StoreError) -> Rescored {
-        let memory = try memory()
-        let decided = try decisions()
-        let pageRecords = try pageRecords()
-        var out = Rescored()
-        var updates: [RecordUpdate] = []
-        for now in try records() where Review.apply(decided[now.source] ?? [], to: now).status == .review {
-            let path = now.source
-            out.looked += 1
-            let page = pageRecords[path] ?? now
-            // Reasons the run added after the merge (a possible duplicate) stay.
-            var base = page
-            base.reasons = page.reasons + now.reasons.filter { RecordMerger.addedAfterMerge($0) && !page.reasons.contains($0) }
-            base.duplicateOf = now.duplicateOf
-            let judged = merger.remember(memory.recall(try keys(of: page)), in: base)
-            guard judged.jsonLine() != now.jsonLine() else { continue }
-            out.changed.append(path)
-            if Review.apply(decided[path] ?? [], to: judged).status == .accepted { out.accepted.append(path) }
-            updates.append(RecordUpdate(path: path, record: judged, pageRecord: .set(judged == page ? nil : page)))
-        }
-        try rewrite(updates)
-        return out
     }
 
     // MARK: recurring charges
@@ -172,35 +146,8 @@ extension RecordStore {
         case .failure(let e): return .failure(e)
         case .success(let c):
             try cancel(c.merchant, on: c.day, at: at)
-            return .success(SeriesCancelled(merchant: c.merchant, flagged: try flagChargesAfterCancellation(today: today)))
+            return .success(SeriesCancelled(merchant: c.merchant, flagged: try Rejudging.chargesAfterCancellation(in: self, today: today)))
         }
-    }
-
-    /// Sends each charge a cancelled series took after its cancellation to review (`charged-after-cancellation`), when
-    /// the pipeline accepted it and no person decided on it; returns them with their series' merchant and day.
-    public func flagChargesAfterCancellation(today: CalendarDay) throws(StoreError) -> [(source: String, merchant: String, cancelledOn: CalendarDay)]
-    {
-        let cancelled = try cancellations()
-        guard !cancelled.isEmpty else { return [] }
-        let decided = try decisions()
-        let pairs = try effectiveRecords()
-        let series = RecurringCharges.find(pairs.compactMap { Charge($0.record) }, cancellations: cancelled, today: today)
-        let suggestions = Dictionary(pairs.map { ($0.suggestion.source, $0.suggestion) }, uniquingKeysWith: { a, _ in a })
-        var flagged: [(String, String, CalendarDay)] = []
-        var updates: [RecordUpdate] = []
-        for s in series {
-            guard let day = s.cancelledOn else { continue }
-            for source in s.chargesAfterCancellation {
-                guard var r = suggestions[source], r.status == .accepted, (decided[source] ?? []).isEmpty else { continue }
-                r.status = .review
-                r.reviewedBy = nil
-                r.reasons = RecordMerger.addingReason(.chargedAfterCancellation, to: r.reasons)
-                updates.append(RecordUpdate(path: source, record: r))
-                flagged.append((source, s.merchant, day))
-            }
-        }
-        try rewrite(updates)
-        return flagged
     }
 }
 
@@ -226,23 +173,8 @@ extension MerchantMemory {
     }
 }
 
-/// What `rescore` did.
-public struct Rescored: Sendable, Equatable {
-    /// Records in review looked at, and those the memory changed.
-    public var looked = 0
-    public var changed: [String] = []
-    /// Of those changed, the ones accepted now.
-    public var accepted: [String] = []
-
-    public init(looked: Int = 0, changed: [String] = [], accepted: [String] = []) {
-        self.looked = looked
-        self.changed = changed
-        self.accepted = accepted
-    }
-}
-
 /// What marking a series cancelled did: the series' name, and the charges after the day now waiting in review.
 public struct SeriesCancelled: Sendable {
     public let merchant: String
-    public let flagged: [(source: String, merchant: String, cancelledOn: CalendarDay)]
+    public let flagged: [ChargeAfterCancellation]
 }

@@ -73,7 +73,7 @@ public struct Charge: Sendable, Hashable, Codable {
     }
 
     /// The charge a record with a merchant, a date and a total stands for when it is accepted, or waits in review
-    /// because it came after its series' cancellation (`Store.flagChargesAfterCancellation`): the pipeline accepted
+    /// because it came after its series' cancellation (`Rejudging.chargesAfterCancellation`): the pipeline accepted
     /// it, and the shop took the money. Left out, it would take the series' proof of the charge with it (the series
     /// would read `stopped`, or be no series at all). Nil for any other record.
     public init?(_ record: DocumentRecord) {

@@ -4,7 +4,7 @@ import ShoeboxParsing
 
 /// What a person decided about a record in review. The pipeline's suggestion is never changed: the
 /// confirmed record is the suggestion with the person's decisions applied, in order (`Review.apply`).
-public struct ReviewDecision: Hashable, Sendable, Codable {
+public struct ReviewDecision: Hashable, Sendable {
     public enum Action: String, Sendable, Codable, CaseIterable {
         /// The record is right as it stands (after any edits): it may be exported.
         case accept
@@ -23,13 +23,46 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
     public let action: Action
     /// The field an edit sets.
     public let field: Field?
-    public let value: String?
+    /// The value an edit sets, typed; nil on an edit the log holds in a form this build cannot read (it sets nothing).
+    public let value: FieldValue?
+    /// The deadline a settle meets.
+    public let deadline: Deadline.Kind?
 
-    public init(action: Action, field: Field? = nil, value: String? = nil) {
+    /// A decision on the whole record: accept, reject, duplicate, not-duplicate.
+    public init(action: Action) {
+        self.init(action: action, field: nil, value: nil, deadline: nil)
+    }
+
+    init(action: Action, field: Field?, value: FieldValue?, deadline: Deadline.Kind?) {
         self.action = action
         self.field = field
         self.value = value
+        self.deadline = deadline
     }
+
+    /// One field set to a checked value (`Review.validate` makes it).
+    public static func edit(_ field: Field, _ value: FieldValue) -> ReviewDecision {
+        ReviewDecision(action: .edit, field: field, value: value, deadline: nil)
+    }
+
+    /// A deadline met (`Review.validateSettle` checks it is open).
+    public static func settle(_ kind: Deadline.Kind) -> ReviewDecision {
+        ReviewDecision(action: .settle, field: nil, value: nil, deadline: kind)
+    }
+
+    /// A decision as the log keeps it (`action`, `field`, `logged`), read back; nil for an action this build does not know.
+    public init?(logged action: String, field: String?, value: String?) {
+        guard let a = Action(rawValue: action) else { return nil }
+        let f = field.flatMap(Field.init(rawValue:))
+        switch a {
+        case .edit: self.init(action: a, field: f, value: f.flatMap { f in value.flatMap { FieldValue(logged: $0, field: f) } }, deadline: nil)
+        case .settle: self.init(action: a, field: nil, value: nil, deadline: value.flatMap(Deadline.Kind.init(rawValue:)))
+        default: self.init(action: a)
+        }
+    }
+
+    /// The value as the log keeps it: an edit's value (`FieldValue.logged`), a settle's deadline kind.
+    public var logged: String? { value?.logged ?? deadline?.rawValue }
 
     /// Decisions that end a record's review.
     public var isFinal: Bool { action == .accept || action == .reject || action == .duplicate }
@@ -47,8 +80,8 @@ public struct ReviewDecision: Hashable, Sendable, Codable {
     /// What the decision changes on `record`: the field's value before and after an edit, else the record's state
     /// before and after (`accepted`, `rejected`, …).
     public func change(on record: DocumentRecord) -> (before: String?, after: String?) {
-        if action == .edit, let field { return (record.comparedValue(field.rawValue), value) }
-        if action == .settle { return (value.map { "\($0) open" }, value.map { "\($0) settled" }) }
+        if action == .edit, let field { return (record.comparedValue(field.rawValue), logged) }
+        if action == .settle { return (logged.map { "\($0) open" }, logged.map { "\($0) settled" }) }
         return (record.status.rawValue, Review.apply([self], to: record).status.rawValue)
     }
 }
@@ -70,30 +103,52 @@ public enum Review {
     public static let maxTypedLength = 200
 
     /// The deadline a person settles, checked: one the record has and has not settled yet.
-    public static func validateSettle(_ kind: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
+    public static func validateSettle(_ kind: String, record: DocumentRecord) -> Result<Deadline.Kind, ReviewInputError> {
         let open = record.deadlines.map(\.kind).filter { !record.settledDeadlines.contains($0) }.map(\.rawValue)
         guard open.contains(kind) else {
             let has = open.isEmpty ? "it has no open deadline" : "its open deadlines are \(open.joined(separator: ", "))"
             return .failure(ReviewInputError("'\(kind)' is no open deadline of \(record.source): \(has)."))
         }
-        return .success(kind)
+        return Deadline.Kind(rawValue: kind).map(Result.success) ?? .failure(ReviewInputError("'\(kind)' is no kind of deadline."))
     }
 
-    /// A typed value checked with the parsers' own rules; the error is a sentence for the person. What it
-    /// returns is exactly what `apply` stores: a total comes back with its currency ("15.00 EUR"), so an
-    /// accepted edit is never stored empty.
+    /// A typed value checked with the parsers' own rules, returned typed (what `apply` sets and the log keeps); the
+    /// error is a sentence for the person. A total comes back with its currency, so an accepted edit is never
+    /// stored empty.
     /// `categories`: the ones the record's folder allows (its `.shoebox.json`); empty allows any.
     public static func validate(
         field: String, value: String, record: DocumentRecord, today: CalendarDay, categories: [String] = []
-    ) -> Result<String, ReviewInputError> {
+    ) -> Result<FieldValue, ReviewInputError> {
+        editable(field).flatMap { validate($0, value: value, record: record, today: today, categories: categories) }
+    }
+
+    /// An edit of the field named `field` to what a person typed, checked (`validate`): the decision a desk hands the
+    /// one decision path.
+    public static func edit(
+        field: String, value: String, record: DocumentRecord, today: CalendarDay, categories: [String] = []
+    ) -> Result<ReviewDecision, ReviewInputError> {
+        editable(field).flatMap { f in
+            validate(f, value: value, record: record, today: today, categories: categories).map { .edit(f, $0) }
+        }
+    }
+
+    /// The field a person names, when it may be edited.
+    static func editable(_ field: String) -> Result<Field, ReviewInputError> {
         guard let typed = Field(rawValue: field), editableFields.contains(typed) else {
             return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.map(\.rawValue).joined(separator: ", "))."))
         }
+        return .success(typed)
+    }
+
+    static func validate(
+        _ typed: Field, value: String, record: DocumentRecord, today: CalendarDay, categories: [String]
+    ) -> Result<FieldValue, ReviewInputError> {
+        let field = typed.rawValue
         // A note may span lines and run longer than a value: its own limits (`TextLimits`).
         if typed == .note {
             let v = value.trimmingCharacters(in: .whitespacesAndNewlines)
             if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
-            return .success(v)
+            return .success(.text(v))
         }
         if let c = FieldInput.controlCharacter(in: value) {
             return .failure(
@@ -112,7 +167,7 @@ public enum Review {
                     ReviewInputError(
                         "'\(v)' is not a date from \(FieldInput.earliestYear)-01-01 to \(today.iso). Type it as 2026-03-14 or 14.03.2026."))
             }
-            return .success(d.iso)
+            return .success(.day(d))
         case .receivedOn:
             guard let d = FieldInput.date(v, today: today) else {
                 return .failure(
@@ -123,7 +178,7 @@ public enum Review {
             if let date = record.date, d < date {
                 return .failure(ReviewInputError("\(d.iso) is before the letter's own date \(date.iso): a letter is received after it is dated."))
             }
-            return .success(d.iso)
+            return .success(.day(d))
         case .endOfTerm:
             // The end of a term lies ahead: any day from the contract's own date on.
             guard let d = FieldInput.date(v, today: TermWording.noLimit), d.year <= maxTermYear else {
@@ -132,21 +187,21 @@ public enum Review {
             if let date = record.date, d < date {
                 return .failure(ReviewInputError("\(d.iso) is before the contract's own date \(date.iso): a term ends after it is signed."))
             }
-            return .success(d.iso)
+            return .success(.day(d))
         case .noticePeriod:
             guard let p = ContractTerms.notice(typed: v) else {
                 return .failure(
                     ReviewInputError(
                         "'\(v)' is not a notice period: type it as 3 months, 30 days or 6 weeks (1 to 365 days, or 1 to 24 months)."))
             }
-            return .success(ContractTerms.text(p))
+            return .success(.notice(p))
         case .currency: return validateCurrency(v, record: record)
         case .tax: return validateTax(v, record: record)
         case .category where !categories.isEmpty && !categories.contains(v):
             return .failure(ReviewInputError("'\(v)' is not one of this folder's categories: \(categories.joined(separator: ", "))."))
         default: // merchant, referenceNumber, paymentMethod, category: their lengths and characters as every way in checks them
             if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
-            return .success(v)
+            return .success(.text(v))
         }
     }
 
@@ -190,7 +245,7 @@ public enum Review {
         for field in order {
             guard let value = fields[field.rawValue] else { continue }
             switch validate(field: field.rawValue, value: value, record: r, today: today, categories: categories) {
-            case .success(let v): r = apply([ReviewDecision(action: .edit, field: field, value: v)], to: r)
+            case .success(let v): r = apply([.edit(field, v)], to: r)
             case .failure(let e): return .failure(e)
             }
         }
@@ -207,8 +262,8 @@ public enum Review {
 
     /// A typed total: more than 0 (below 0 on a credit note or refund, `mayBeNegative`), at most
     /// `maxTotalMinorUnits` either way, in one currency (typed with it, else the record's) that holds it exactly;
-    /// returned with its currency ("15.00 EUR", "-15.00 EUR").
-    static func validateTotal(_ typed: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
+    /// returned with its currency (15.00 EUR, -15.00 EUR).
+    static func validateTotal(_ typed: String, record: DocumentRecord) -> Result<FieldValue, ReviewInputError> {
         var v = typed
         var negative = false
         if v.hasPrefix("-") || v.hasPrefix("−") {
@@ -253,14 +308,14 @@ public enum Review {
                     "\(currency.code) has \(currency.minorDigits) decimal places, so '\(v)' cannot be stored exactly. Type the amount as the document prints it in \(currency.code)."
                 ))
         }
-        return .success(money.description)
+        return .success(.total(money))
     }
 
     /// Typed tax lines, "19=2.65; 7=1.05": each a rate from 0 to 100 % and an amount in the record's currency (it must
-    /// have one), at most 10 lines, no rate twice; "none" clears them. Returned as `TaxByRate` writes them (rates in
-    /// order), which `apply` reads back.
-    static func validateTax(_ v: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
-        if v.lowercased() == "none" { return .success("none") }
+    /// have one), at most 10 lines, no rate twice; "none" clears them. Returned as `TaxByRate` orders and writes them
+    /// (rates in numeric order, trailing zeros dropped).
+    static func validateTax(_ v: String, record: DocumentRecord) -> Result<FieldValue, ReviewInputError> {
+        if v.lowercased() == "none" { return .success(.tax([])) }
         guard let c = record.currency else {
             return .failure(ReviewInputError("the record has no currency: set it first (e currency EUR), then its tax lines."))
         }
@@ -288,12 +343,15 @@ public enum Review {
             // A credit note's tax is negative as its total is.
             rows.append((rate, mayBeNegative(record) && (record.total?.minorUnits ?? 0) < 0 ? -money.minorUnits : money.minorUnits))
         }
-        return TaxByRate.text(rows, digits: c.minorDigits).map(Result.success) ?? .failure(ReviewInputError("'\(v)' is too large to add up."))
+        guard let text = TaxByRate.text(rows, digits: c.minorDigits), let lines = FieldValue(logged: text, field: .tax) else {
+            return .failure(ReviewInputError("'\(v)' is too large to add up."))
+        }
+        return .success(lines)
     }
 
     /// A typed currency: a code, or a sign that stands for one currency only (€, £, RM), that can hold every
     /// amount of the record exactly.
-    static func validateCurrency(_ v: String, record: DocumentRecord) -> Result<String, ReviewInputError> {
+    static func validateCurrency(_ v: String, record: DocumentRecord) -> Result<FieldValue, ReviewInputError> {
         guard !v.contains(where: \.isNumber), case .code(let c) = FieldInput.currency(typedWith: v) else {
             return .failure(ReviewInputError("'\(v)' is not a currency code. Type three letters, e.g. EUR, MYR, USD."))
         }
@@ -304,7 +362,7 @@ public enum Review {
                     "the record holds \(m.decimalString) \(m.currency.code), which \(c.code) (\(c.minorDigits) decimal places) cannot hold exactly. Edit the total first (with its currency, e.g. e total 1500 \(c.code))."
                 ))
         }
-        return .success(c.code)
+        return .success(.currency(c))
     }
 
     /// Whether `m` is exactly the typed amount `a` (15.50 typed for yen is not: yen have no decimal places).
@@ -345,64 +403,7 @@ public enum Review {
         for d in decisions {
             switch d.action {
             case .edit:
-                guard let field = d.field, let value = d.value else { continue }
-                switch field {
-                case .merchant:
-                    r.merchant = value
-                    r.merchantNormalized = ReceiptParser.normalizedMerchant(value)
-                case .date:
-                    guard let day = CalendarDay(iso: value) else { continue }
-                    r.date = day
-                case .currency:
-                    guard let c = CurrencyCode(value) else { continue }
-                    setCurrency(c, of: &r)
-                case .total:
-                    // "15.00 EUR" (the currency typed with it sets the record's), or "15.00" in the record's currency.
-                    let parts = value.split(separator: " ")
-                    if parts.count == 2, let c = CurrencyCode(String(parts[1])), let m = Money(decimal: String(parts[0]), currency: c) {
-                        if r.currency != c { setCurrency(c, of: &r) }
-                        r.total = m
-                        r.confidence[.currency] = 1
-                        r.evidence[.currency] = FieldEvidence(source: .person)
-                    } else if parts.count == 1, let c = r.currency, let m = Money(decimal: value, currency: c) {
-                        r.total = m
-                    } else {
-                        continue
-                    }
-                case .referenceNumber: r.referenceNumber = value
-                case .paymentMethod: r.paymentMethod = value
-                case .category: r.category = value
-                case .note: r.note = value
-                case .tax:
-                    guard let c = r.currency else { continue }
-                    if value == "none" {
-                        r.tax = []
-                    } else {
-                        let lines = value.split(separator: ";").compactMap { part -> TaxLine? in
-                            let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                            guard kv.count == 2, let m = Money(decimal: kv[1], currency: c) else { return nil }
-                            return TaxLine(rate: kv[0], amount: m)
-                        }
-                        guard !lines.isEmpty else { continue }
-                        r.tax = lines
-                    }
-                case .receivedOn:
-                    guard let day = CalendarDay(iso: value) else { continue }
-                    r.receivedOn = day
-                case .endOfTerm:
-                    guard let day = CalendarDay(iso: value) else { continue }
-                    r.setContractTerms {
-                        $0.endOfTerm = day
-                        $0.endWording = nil
-                    }
-                case .noticePeriod:
-                    guard let p = ContractTerms.notice(typed: value) else { continue }
-                    r.setContractTerms {
-                        $0.notice = p
-                        $0.noticeWording = nil
-                    }
-                case .sellerTaxID: continue
-                }
+                guard let field = d.field, let value = d.value, set(value, on: field, of: &r) else { continue }
                 r.confidence[field] = 1
                 r.evidence[field] = FieldEvidence(source: .person)
                 // A corrected date moves what counts from it; a received-on day typed makes a fine's windows.
@@ -422,11 +423,54 @@ public enum Review {
                 r.reasons.removeAll { ReviewReason.namingAnother.contains($0) }
                 r.duplicateOf = nil
             case .settle:
-                guard let v = d.value, let kind = Deadline.Kind(rawValue: v), !r.settledDeadlines.contains(kind) else { continue }
+                guard let kind = d.deadline, !r.settledDeadlines.contains(kind) else { continue }
                 r.settledDeadlines.append(kind)
             }
         }
         return r
+    }
+
+    /// Sets `field` of `r` to `value`; false, changing nothing, when the value is not one of the field's kind or cannot
+    /// be set (a total in the record's currency on a record without one).
+    static func set(_ value: FieldValue, on field: Field, of r: inout DocumentRecord) -> Bool {
+        switch (field, value) {
+        case (.merchant, .text(let v)):
+            r.merchant = v
+            r.merchantNormalized = ReceiptParser.normalizedMerchant(v)
+        case (.referenceNumber, .text(let v)): r.referenceNumber = v
+        case (.paymentMethod, .text(let v)): r.paymentMethod = v
+        case (.category, .text(let v)): r.category = v
+        case (.note, .text(let v)): r.note = v
+        case (.date, .day(let d)): r.date = d
+        case (.receivedOn, .day(let d)): r.receivedOn = d
+        case (.endOfTerm, .day(let d)):
+            r.setContractTerms {
+                $0.endOfTerm = d
+                $0.endWording = nil
+            }
+        case (.noticePeriod, .notice(let p)):
+            r.setContractTerms {
+                $0.notice = p
+                $0.noticeWording = nil
+            }
+        case (.currency, .currency(let c)): setCurrency(c, of: &r)
+        case (.total, .total(let m)):
+            // The currency typed with a total sets the record's.
+            if r.currency != m.currency { setCurrency(m.currency, of: &r) }
+            r.total = m
+            r.confidence[.currency] = 1
+            r.evidence[.currency] = FieldEvidence(source: .person)
+        case (.total, .totalInRecordCurrency(let a)):
+            guard let c = r.currency, let m = FieldValue.money(a, in: c) else { return false }
+            r.total = m
+        case (.tax, .tax(let lines)):
+            guard let c = r.currency else { return false }
+            let taxes = lines.compactMap { l in FieldValue.money(l.amount, in: c).map { TaxLine(rate: l.rate, amount: $0) } }
+            guard taxes.count > 0 || lines.isEmpty else { return false }
+            r.tax = taxes
+        default: return false
+        }
+        return true
     }
 
     /// Sets the currency and carries every amount of the record over exactly; an amount the new currency cannot

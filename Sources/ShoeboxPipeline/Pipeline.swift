@@ -3,9 +3,9 @@ public import ShoeboxCore
 internal import ShoeboxEngines
 public import ShoeboxJudgement
 public import ShoeboxParsing
-public import ShoeboxStore
+internal import ShoeboxStore
 
-// The pipeline, in order. Intake, Duplicates and Route run on the thread that called `PipelineRunner.run` (the only
+// The pipeline, in order. Intake, Duplicates, Route and Re-judge run on the thread that called `PipelineRunner.run` (the only
 // store writer); the steps between them run for one document at a time on each worker thread, as the list
 // `DocumentProcessor.steps` (below) declares them, and outcomes come back in path order. `FlowListTests` holds this
 // comment and docs/architecture.md to that list. On the worker, one `DocumentContext` per document reads the file's
@@ -36,6 +36,8 @@ public import ShoeboxStore
 //   Duplicates       `DocumentOutcome` → `DocumentOutcome`, in review when it may duplicate a record kept earlier
 //                    (`DuplicateStage`).
 //   Route            `DocumentOutcome` → the store, the run's summary and progress (`RouteStage`).
+//   Re-judge         the whole store, once the documents are in: a charge from a series marked cancelled, after
+//                    that day, goes to review (`Rejudging`, judgement over the store's interface).
 
 /// Intake's output for a file to read: the file, and what is known of it besides its bytes (the date in its
 /// name, its sidecar), read at intake so that it travels with the file to the merge.
@@ -137,7 +139,12 @@ extension PipelineRunner {
         try PipelineRunner.storeError { () throws(StoreError) in
             try store.finishRun(route.runID, finished: ISO8601DateFormatter().string(from: Date()))
         }
-        return route.summary
+        // Re-judge: what this run added may be a charge from a series marked cancelled, after that day.
+        var summary = route.summary
+        summary.chargedAfterCancellation = try PipelineRunner.storeError { () throws(StoreError) in
+            try Rejudging.chargesAfterCancellation(in: store, today: today)
+        }
+        return summary
     }
 }
 

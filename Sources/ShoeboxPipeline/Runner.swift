@@ -1,7 +1,7 @@
 internal import Foundation
 public import ShoeboxCore
 internal import ShoeboxEngines
-import ShoeboxJudgement
+public import ShoeboxJudgement
 internal import ShoeboxStore
 
 /// What a run did, for the summary and the exit code.
@@ -19,6 +19,8 @@ public struct RunSummary: Sendable {
     /// Folders' settings files that could not be used (`FolderDeclarations.unusable`), and folders whose language the
     /// pipeline does not read: what they said was not used.
     public var unusableSettings: [FolderSettings.Unusable] = []
+    /// Charges from a series marked cancelled, after that day, that the run's Re-judge step sent to review.
+    public var chargedAfterCancellation: [ChargeAfterCancellation] = []
 }
 
 /// What a run reports as it goes, on the thread that called `run` (the store writer).
@@ -91,8 +93,8 @@ public struct PipelineRunner {
         return String(SHA256.hex(of: Array("\(base) sidecar \(sidecar)".utf8)).prefix(16))
     }
 
-    static func storeError(_ body: () throws(StoreError) -> Void) throws(PipelineError) {
-        do { try body() } catch { throw PipelineError(code: .store, message: error.message) }
+    static func storeError<T>(_ body: () throws(StoreError) -> T) throws(PipelineError) -> T {
+        do { return try body() } catch { throw PipelineError(code: .store, message: error.message) }
     }
 
     /// Opens the run in the store and forgets the records it cannot read any more (their files are read again).

@@ -140,7 +140,7 @@ public final class ReviewApp: @unchecked Sendable {
         var decision = ReviewDecision(action: action)
         if action == .settle {
             switch Review.validateSettle(o["value"] as? String ?? "", record: record) {
-            case .success(let k): decision = ReviewDecision(action: .settle, value: k)
+            case .success(let k): decision = .settle(k)
             case .failure(let e): return .json(422, ["error": e.message])
             }
         }
@@ -148,8 +148,8 @@ public final class ReviewApp: @unchecked Sendable {
             guard let field = o["field"] as? String, let value = o["value"] as? String else {
                 return .json(422, ["error": "an edit names a \"field\" and its \"value\"."])
             }
-            switch Review.validate(field: field, value: value, record: record, today: today, categories: store.categories(forFolderOf: source)) {
-            case .success(let v): decision = ReviewDecision(action: .edit, field: Field(rawValue: field), value: v)
+            switch Review.edit(field: field, value: value, record: record, today: today, categories: store.categories(forFolderOf: source)) {
+            case .success(let d): decision = d
             case .failure(let e): return .json(422, ["error": e.message])
             }
         }

@@ -509,7 +509,7 @@ public final class Store: RecordStore {
             "INSERT INTO decisions(path, sha256, action, field, value, at, who, before, after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [
                 .text(e.path), .text(e.sha256), .text(d.action.rawValue), d.field.map { .text($0.rawValue) } ?? .null,
-                d.value.map { .text($0) } ?? .null, .text(e.at), .text(e.desk.rawValue), e.before.map { .text($0) } ?? .null,
+                d.logged.map { .text($0) } ?? .null, .text(e.at), .text(e.desk.rawValue), e.before.map { .text($0) } ?? .null,
                 e.after.map { .text($0) } ?? .null
             ])
     }
@@ -537,9 +537,10 @@ public final class Store: RecordStore {
                     + (path == nil ? "" : " WHERE path = ?") + " ORDER BY id", path.map { [.text($0)] } ?? [])
         }
         return rows.compactMap { row in
-            guard let p = row[0].text, let action = row[1].text.flatMap(ReviewDecision.Action.init(rawValue:)) else { return nil }
+            guard let p = row[0].text, let action = row[1].text, let decision = ReviewDecision(logged: action, field: row[2].text, value: row[3].text)
+            else { return nil }
             return LoggedDecision(
-                path: p, decision: ReviewDecision(action: action, field: row[2].text.flatMap(Field.init(rawValue:)), value: row[3].text),
+                path: p, decision: decision,
                 at: row[4].text ?? "", desk: row[5].text.flatMap(ReviewDecision.Desk.init(rawValue:)), before: row[6].text, after: row[7].text,
                 undone: (row[8].int ?? 0) != 0)
         }
@@ -552,9 +553,9 @@ public final class Store: RecordStore {
                 let row = try db.query("SELECT id, path, sha256, action, field, value FROM decisions WHERE undone = 0 ORDER BY id DESC LIMIT 1")
                     .first,
                 let id = row[0].int, let path = row[1].text, let sha = row[2].text,
-                let action = row[3].text.flatMap(ReviewDecision.Action.init(rawValue:))
+                let action = row[3].text, let decision = ReviewDecision(logged: action, field: row[4].text, value: row[5].text)
             else { return nil }
-            return (id, path, sha, ReviewDecision(action: action, field: row[4].text.flatMap(Field.init(rawValue:)), value: row[5].text))
+            return (id, path, sha, decision)
         }
     }
 
@@ -583,8 +584,9 @@ public final class Store: RecordStore {
             """, [source.map { .text($0) } ?? .null, sha256.map { .text($0) } ?? .null])
         var out: [String: [DecisionInForce]] = [:]
         for row in rows {
-            guard let path = row[0].text, let action = row[1].text.flatMap(ReviewDecision.Action.init(rawValue:)) else { continue }
-            let decision = ReviewDecision(action: action, field: row[2].text.flatMap(Field.init(rawValue:)), value: row[3].text)
+            guard let path = row[0].text, let action = row[1].text,
+                let decision = ReviewDecision(logged: action, field: row[2].text, value: row[3].text)
+            else { continue }
             out[path, default: []].append(DecisionInForce(decision, at: row[4].text ?? ""))
         }
         return out

@@ -33,7 +33,7 @@ enum RunCommand {
         let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName)
         progress.finish(summary, metrics: metrics)
         // A charge from a series marked cancelled, after that day: the cancellation did not take.
-        let afterCancellation = try store.flagChargesAfterCancellation(today: today)
+        let afterCancellation = summary.chargedAfterCancellation
         let records = try store.effectiveRecords().map(\.record)
         try RecordFiles.write(records: records, outputDirectory: out)
 

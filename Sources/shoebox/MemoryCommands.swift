@@ -96,7 +96,7 @@ enum RescoreCommand {
         let lock = try CommandLineTool.lock(out, a, verb: "rescore")
         defer { withExtendedLifetime(lock) {} }
         let merger = MergeStage(config: config).merger
-        let done = try store.rescore(with: merger)
+        let done = try Rejudging.withMemory(in: store, merger: merger)
         print(
             "rescore: \(done.looked) record\(done.looked == 1 ? "" : "s") in review judged again with the memory; \(done.changed.count) changed, \(done.accepted.count) of them accepted now."
         )

@@ -104,7 +104,7 @@ enum ReviewCommand {
             try store.cancel(c.merchant, on: c.day, at: at)
             print("\(c.merchant): marked cancelled on \(c.day.iso).")
         }
-        for f in batch.cancellations.isEmpty ? [] : try store.flagChargesAfterCancellation(today: today) {
+        for f in batch.cancellations.isEmpty ? [] : try Rejudging.chargesAfterCancellation(in: store, today: today) {
             print("  charged after cancellation: \(f.source) waits in review (charged-after-cancellation)")
         }
         let added = batch.entries.isEmpty ? "" : "; \(batch.entries.count) expense\(batch.entries.count == 1 ? "" : "s") entered by hand"
@@ -167,7 +167,7 @@ enum ReviewCommand {
                 }
                 switch Review.validateSettle(kind, record: record) {
                 case .success(let k):
-                    let d = ReviewDecision(action: .settle, value: k)
+                    let d = ReviewDecision.settle(k)
                     decisions.append((stored, d))
                     working[source] = Review.apply([d], to: record)
                 case .failure(let e): bad(number, e.message)
@@ -236,9 +236,8 @@ enum ReviewCommand {
                     lineOK = false
                     continue
                 }
-                switch Review.validate(field: field, value: text, record: edited, today: today, categories: categories(record.source)) {
-                case .success(let v):
-                    let d = ReviewDecision(action: .edit, field: Field(rawValue: field), value: v)
+                switch Review.edit(field: field, value: text, record: edited, today: today, categories: categories(record.source)) {
+                case .success(let d):
                     lineDecisions.append(d)
                     edited = Review.apply([d], to: edited)
                 case .failure(let e):
@@ -412,12 +411,12 @@ final class ReviewSession {
                 say("review: end of input; every decision so far is saved.")
                 return false
             }
-            switch Review.validate(
+            switch Review.edit(
                 field: parts[1], value: typed, record: record, today: today, categories: store.categories(forFolderOf: record.source))
             {
-            case .success(let v):
-                try save(record, ReviewDecision(action: .edit, field: named, value: v))
-                say("\(parts[1]) set to \(v).")
+            case .success(let d):
+                try save(record, d)
+                say("\(parts[1]) set to \(d.logged ?? "").")
             case .failure(let e):
                 say("refused: \(e.message)")
                 value = nil
@@ -445,8 +444,8 @@ final class ReviewSession {
             if typed.isEmpty { return true }
             switch Review.validateSettle(typed, record: record) {
             case .success(let k):
-                try save(record, ReviewDecision(action: .settle, value: k))
-                say("\(k) settled: it leaves `shoebox deadlines` and, on the next export, the calendar.")
+                try save(record, .settle(k))
+                say("\(k.rawValue) settled: it leaves `shoebox deadlines` and, on the next export, the calendar.")
                 return true
             case .failure(let e):
                 say("refused: \(e.message)")
@@ -463,10 +462,10 @@ final class ReviewSession {
         if let k = Int(parts.first ?? ""), k >= 1, k <= choices.count {
             let (field, alt) = choices[k - 1]
             // An alternate is checked like a typed value (a total alone on a record without a currency is refused).
-            switch Review.validate(field: field, value: alt.value, record: record, today: today) {
-            case .success(let v):
-                try save(record, ReviewDecision(action: .edit, field: Field(rawValue: field), value: v))
-                say("\(field) set to \(v).")
+            switch Review.edit(field: field, value: alt.value, record: record, today: today) {
+            case .success(let d):
+                try save(record, d)
+                say("\(field) set to \(d.logged ?? "").")
             case .failure(let e): say("refused: \(e.message)")
             }
         } else {

@@ -67,12 +67,12 @@ struct DocumentKindAndRecountTests {
         #expect(throws: ReviewInputError.self) { try Review.validate(field: "receivedOn", value: "2026-02-19", record: fine, today: today).get() }
         #expect(throws: ReviewInputError.self) { try Review.validate(field: "receivedOn", value: "2027-01-01", record: fine, today: today).get() }
         let typed = try Review.validate(field: "receivedOn", value: "23.02.2026", record: fine, today: today).get()
-        #expect(typed == "2026-02-23")
-        let edited = Review.apply([ReviewDecision(action: .edit, field: .receivedOn, value: typed)], to: fine)
+        #expect(typed == .day(day("2026-02-23")))
+        let edited = Review.apply([.edit(.receivedOn, typed)], to: fine)
         #expect(edited.receivedOn == day("2026-02-23") && edited.evidence[.receivedOn]?.source == .person)
         #expect(edited.deadlines.map { "\($0.kind.rawValue) \($0.day.iso)" } == ["pay-reduced 2026-03-08", "objection 2026-03-08"])
         #expect(edited.status == .review && edited.reasons.isEmpty)
-        let accepted = Review.apply([ReviewDecision(action: .edit, field: .receivedOn, value: typed), ReviewDecision(action: .accept)], to: fine)
+        let accepted = Review.apply([.edit(.receivedOn, typed), ReviewDecision(action: .accept)], to: fine)
         #expect(accepted.status == .accepted && accepted.deadlines.count == 2)
         // The sidecar's day is the record's, with its provenance.
         let given = merger.withDeadlines(
@@ -86,20 +86,20 @@ struct DocumentKindAndRecountTests {
         #expect(extraction.paymentTerm != nil)
         let invoice = merger.withDeadlines(record(.invoice, date: "2025-11-28"), extraction: extraction, sidecar: nil, presets: DeadlinePresets())
         #expect(invoice.deadlines.map(\.day) == [day("2025-12-28")] && invoice.dueDate == day("2025-12-28"))
-        let corrected = Review.apply([ReviewDecision(action: .edit, field: .date, value: "2025-12-08")], to: invoice)
+        let corrected = Review.apply([.edit(.date, .day(CalendarDay(iso: "2025-12-08")!))], to: invoice)
         #expect(corrected.deadlines.map(\.day) == [day("2026-01-07")] && corrected.dueDate == day("2026-01-07"))
         #expect(corrected.deadlines.first?.explanation.contains("invoice date 2025-12-08") == true)
         // Kept through the store's JSON, so a record read back counts the same.
         let back = try JSONDecoder().decode(DocumentRecord.self, from: Data(invoice.jsonLine().utf8))
         #expect(back.deadlineFacts == invoice.deadlineFacts)
-        #expect(Review.apply([ReviewDecision(action: .edit, field: .date, value: "2025-12-08")], to: back).dueDate == day("2026-01-07"))
+        #expect(Review.apply([.edit(.date, .day(CalendarDay(iso: "2025-12-08")!))], to: back).dueDate == day("2026-01-07"))
     }
 
     @Test func aDueDateTheEInvoiceStatesStaysWhenTheDateIsCorrected() {
         var r = record(.invoice, date: "2026-03-01")
         r.dueDate = day("2026-03-31")
         let counted = merger.withDeadlines(r, extraction: nil, sidecar: nil, presets: DeadlinePresets())
-        let corrected = Review.apply([ReviewDecision(action: .edit, field: .date, value: "2026-03-02")], to: counted)
+        let corrected = Review.apply([.edit(.date, .day(CalendarDay(iso: "2026-03-02")!))], to: counted)
         #expect(corrected.dueDate == day("2026-03-31") && corrected.deadlines.map(\.day) == [day("2026-03-31")])
         // Counted a second time (rescore), the stated day is still the XML's, not one counted from terms.
         #expect(
@@ -124,7 +124,7 @@ struct DocumentKindAndRecountTests {
             """#
         let invoice = try JSONDecoder().decode(DocumentRecord.self, from: Data(json.utf8))
         #expect(invoice.deadlineFacts?.paymentTerm != nil)
-        let edited = Review.apply([ReviewDecision(action: .edit, field: .date, value: "2026-03-02")], to: invoice)
+        let edited = Review.apply([.edit(.date, .day(CalendarDay(iso: "2026-03-02")!))], to: invoice)
         #expect(edited.deadlines.isEmpty && edited.deadlineFacts?.paymentTerm == nil)
         var contract = record(.contract, date: "2026-03-01")
         contract.deadlineFacts = DeadlineFacts(
@@ -160,7 +160,7 @@ struct DocumentKindAndRecountTests {
         for (typed, stored) in [
             ("3 months", "3 months"), ("3 Monate", "3 months"), ("6 semaines", "42 days"), ("1 mes", "1 month"), ("30 hari", "30 days")
         ] {
-            #expect(try Review.validate(field: "noticePeriod", value: typed, record: contract, today: today).get() == stored, "\(typed)")
+            #expect(try Review.validate(field: "noticePeriod", value: typed, record: contract, today: today).get().logged == stored, "\(typed)")
         }
         for bad in ["soon", "3", "3 months and 2 days", "500 days", "36 months"] {
             #expect(throws: ReviewInputError.self, "\(bad)") {
@@ -168,12 +168,12 @@ struct DocumentKindAndRecountTests {
             }
         }
         // The end lies ahead of today, never before the contract's date.
-        #expect(try Review.validate(field: "endOfTerm", value: "31.12.2027", record: contract, today: today).get() == "2027-12-31")
+        #expect(try Review.validate(field: "endOfTerm", value: "31.12.2027", record: contract, today: today).get() == .day(day("2027-12-31")))
         #expect(throws: ReviewInputError.self) { try Review.validate(field: "endOfTerm", value: "2025-12-31", record: contract, today: today).get() }
-        let end = ReviewDecision(action: .edit, field: .endOfTerm, value: "2027-12-31")
+        let end = ReviewDecision.edit(.endOfTerm, .day(CalendarDay(iso: "2027-12-31")!))
         let halfway = Review.apply([end], to: contract)
         #expect(halfway.deadlines.isEmpty && halfway.reasons.map(\.code) == ["contract-terms-unread"])
-        let typed = Review.apply([end, ReviewDecision(action: .edit, field: .noticePeriod, value: "3 months")], to: contract)
+        let typed = Review.apply([end, ReviewDecision(logged: "edit", field: "noticePeriod", value: "3 months")!], to: contract)
         #expect(typed.deadlines.map { "\($0.kind.rawValue) \($0.day.iso)" } == ["cancellation 2027-09-30"])
         #expect(typed.reasons.isEmpty && typed.comparedValue("noticePeriod") == "3 months" && typed.comparedValue("endOfTerm") == "2027-12-31")
         #expect(typed.deadlines.first?.explanation == "Last day to cancel: 2027-09-30, 3 months' notice before the end of the term 2027-12-31.")

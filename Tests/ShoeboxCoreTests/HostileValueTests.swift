@@ -24,7 +24,7 @@ struct HostileValueTests {
     }
 
     func accepted(_ field: String, _ value: String, _ r: DocumentRecord) -> String? {
-        if case .success(let v) = Review.validate(field: field, value: value, record: r, today: day) { return v }
+        if case .success(let v) = Review.validate(field: field, value: value, record: r, today: day) { return v.logged }
         return nil
     }
 
@@ -60,7 +60,7 @@ struct HostileValueTests {
         refund.currency = .eur
         refund.total = Money(decimal: "-3.20", currency: .eur)
         #expect(accepted("total", "-3.50", refund) == "-3.50 EUR")
-        #expect(Review.apply([ReviewDecision(action: .edit, field: .total, value: "-3.50 EUR")], to: refund).total?.minorUnits == -350)
+        #expect(Review.apply([ReviewDecision(logged: "edit", field: "total", value: "-3.50 EUR")!], to: refund).total?.minorUnits == -350)
         #expect(refusal("total", "15.50 JPY", none)?.hasPrefix("JPY has 0 decimal places") == true)
         #expect(accepted("total", "1500 JPY", none) == "1500 JPY")
         #expect(refusal("total", "1.234.567.890.123.456,78 EUR", none)?.contains("more than any receipt") == true)
@@ -69,16 +69,17 @@ struct HostileValueTests {
         #expect(accepted("total", "15.00 USD", euro) == "15.00 USD", "the typed currency wins")
 
         // What validate accepts, apply stores: total and currency, marked as a person's.
-        let applied = Review.apply([ReviewDecision(action: .edit, field: .total, value: "15.00 EUR")], to: none)
+        let applied = Review.apply([ReviewDecision(logged: "edit", field: "total", value: "15.00 EUR")!], to: none)
         #expect(applied.total == Money(decimal: "15.00", currency: .eur) && applied.currency == .eur)
         #expect(applied.evidence[.total]?.source == .person && applied.evidence[.currency]?.source == .person)
         // A decision stored before totals carried their currency cannot be applied to such a record: it changes
         // nothing and does not claim the field was set.
-        let old = Review.apply([ReviewDecision(action: .edit, field: .total, value: "15.00")], to: none)
+        let old = Review.apply([ReviewDecision(logged: "edit", field: "total", value: "15.00")!], to: none)
         #expect(old.total == nil && old.evidence[.total] == nil)
         // In the record's own currency, "15.00" still applies.
         #expect(
-            Review.apply([ReviewDecision(action: .edit, field: .total, value: "15.00")], to: euro).total == Money(decimal: "15.00", currency: .eur))
+            Review.apply([ReviewDecision(logged: "edit", field: "total", value: "15.00")!], to: euro).total == Money(decimal: "15.00", currency: .eur)
+        )
     }
 
     @Test func aCurrencyEditCarriesTheAmountsOverExactlyOrIsRefused() {
@@ -87,10 +88,10 @@ struct HostileValueTests {
         #expect(accepted("currency", "usd", euro) == "USD")
         #expect(accepted("currency", "€", euro) == "EUR" && accepted("currency", "RM", euro) == "MYR")
         #expect(refusal("currency", "$", euro) != nil && refusal("currency", "EURO", euro) != nil && refusal("currency", "15 EUR", euro) != nil)
-        let usd = Review.apply([ReviewDecision(action: .edit, field: .currency, value: "USD")], to: euro)
+        let usd = Review.apply([.edit(.currency, .currency(CurrencyCode("USD")!))], to: euro)
         #expect(usd.total == Money(decimal: "15.50", currency: .usd))
         let whole = record(currency: "EUR", total: "15.00")
-        #expect(Review.apply([ReviewDecision(action: .edit, field: .currency, value: "JPY")], to: whole).total?.description == "15 JPY")
+        #expect(Review.apply([.edit(.currency, .currency(CurrencyCode("JPY")!))], to: whole).total?.description == "15 JPY")
         #expect(Review.redenominate(Money(decimal: "15.50", currency: .eur)!, to: CurrencyCode("JPY")!) == nil)
     }
 
@@ -188,7 +189,7 @@ struct HostileValueTests {
         inYen.total = yen
         inYen.tax = [TaxLine(rate: "10", amount: yen)]
         #expect(refusal("currency", "EUR", inYen)?.contains("cannot hold exactly") == true)
-        let moved = Review.apply([ReviewDecision(action: .edit, field: .currency, value: "EUR")], to: inYen)
+        let moved = Review.apply([.edit(.currency, .currency(CurrencyCode("EUR")!))], to: inYen)
         #expect(moved.currency == .eur && moved.total == nil && moved.tax.isEmpty, "what cannot be carried over is dropped, as documented")
         #expect(AmountReading(minorUnits: Int64.max / 10, fractionDigits: 0, currencyHint: nil).exactMoney(in: .eur) == nil)
     }

@@ -14,7 +14,7 @@ struct ReviewFieldsTests {
     let record = DocumentRecord(source: "trip/a.jpg", folder: "trip", sha256: String(repeating: "a", count: 64), status: .accepted)
 
     func validate(_ field: String, _ value: String, categories: [String] = []) -> Result<String, ReviewInputError> {
-        Review.validate(field: field, value: value, record: record, today: day, categories: categories)
+        Review.validate(field: field, value: value, record: record, today: day, categories: categories).map(\.logged)
     }
 
     @Test func aCategoryMustBeOneTheFolderAllows() throws {
@@ -42,8 +42,8 @@ struct ReviewFieldsTests {
         r.merchant = "Café Einstein"
         let decided = Review.apply(
             [
-                ReviewDecision(action: .edit, field: .category, value: "meals"), ReviewDecision(action: .edit, field: .note, value: "team lunch"),
-                ReviewDecision(action: .edit, field: .paymentMethod, value: "company card")
+                .edit(.category, .text("meals")), .edit(.note, .text("team lunch")),
+                .edit(.paymentMethod, .text("company card"))
             ], to: r)
         #expect(decided.category == "meals" && decided.note == "team lunch" && decided.paymentMethod == "company card")
         #expect(decided.evidence[.category]?.source == .person)
@@ -58,7 +58,7 @@ struct ReviewFieldsTests {
         let cells = Dictionary(uniqueKeysWithValues: zip(table.header, table.cells(row)))
         #expect(cells["category"] == .text("meals") && cells["note"] == .text("team lunch") && cells["payment_method"] == .text("company card"))
         // The decision log's before and after for such an edit.
-        let change = ReviewDecision(action: .edit, field: .category, value: "work trip").change(on: decided)
+        let change = ReviewDecision.edit(.category, .text("work trip")).change(on: decided)
         #expect(change.before == "meals" && change.after == "work trip")
     }
 
@@ -122,23 +122,65 @@ struct TaxLineEditTests {
 
     @Test func taxLinesAreTypedAsRatesAndAmounts() throws {
         var r = DocumentRecord(source: "trip/a.jpg", folder: "trip", sha256: String(repeating: "a", count: 64), status: .review)
-        func typed(_ v: String) -> Result<String, ReviewInputError> { Review.validate(field: "tax", value: v, record: r, today: day) }
+        func typed(_ v: String) -> Result<FieldValue, ReviewInputError> { Review.validate(field: "tax", value: v, record: r, today: day) }
         #expect(throws: ReviewInputError.self) { try typed("19=2.65").get() } // no currency yet
         r.currency = .eur
         r.total = Money(decimal: "16.60", currency: .eur)
-        #expect(try typed("19 % = 2,65; 7=1.05").get() == "7=1.05; 19=2.65")
-        #expect(try typed("none").get() == "none")
+        #expect(try typed("19 % = 2,65; 7=1.05").get().logged == "7=1.05; 19=2.65")
+        #expect(try typed("none").get() == .tax([]))
         for bad in ["19", "19=x", "150=1.00", "19=1.00; 19=2.00", "19=1.005", "19=2.00 USD"] {
             #expect(throws: ReviewInputError.self, "\(bad)") { try typed(bad).get() }
         }
-        let edited = Review.apply([ReviewDecision(action: .edit, field: .tax, value: try typed("19=2.65").get())], to: r)
+        let edited = Review.apply([.edit(.tax, try typed("19=2.65").get())], to: r)
         #expect(edited.tax.map(\.amount.minorUnits) == [265] && edited.tax.first?.rate == "19")
         #expect(edited.comparedValue("tax") == "19=2.65" && edited.evidence[.tax]?.source == .person)
-        #expect(Review.apply([ReviewDecision(action: .edit, field: .tax, value: "none")], to: edited).tax.isEmpty)
+        #expect(Review.apply([ReviewDecision(logged: "edit", field: "tax", value: "none")!], to: edited).tax.isEmpty)
         // A credit note's tax is negative, as its total.
         var credit = r
         credit.documentKind = .creditNote
         credit.total = Money(decimal: "-16.60", currency: .eur)
-        #expect(try Review.validate(field: "tax", value: "19=2.65", record: credit, today: day).get() == "19=-2.65")
+        #expect(try Review.validate(field: "tax", value: "19=2.65", record: credit, today: day).get().logged == "19=-2.65")
+    }
+}
+
+/// A review edit is a typed value from the desk to the store: what `validate` returns is what the decision log keeps
+/// (`logged`) and reads back unchanged, for every editable field; a value of another field's kind sets nothing.
+struct TypedEditTests {
+    let today = CalendarDay(iso: "2026-11-30")!
+
+    @Test func everyCheckedValueReadsBackFromTheLogUnchanged() throws {
+        var r = DocumentRecord(source: "a.jpg", folder: "", sha256: String(repeating: "a", count: 64), status: .review)
+        r.currency = .eur
+        r.total = Money(decimal: "16.60", currency: .eur)
+        r.date = CalendarDay(iso: "2026-01-10")
+        let typed: [(String, String)] = [
+            ("merchant", " Café Zentral "), ("date", "14.03.2026"), ("total", "15,00"), ("total", "12.00 USD"), ("currency", "€"),
+            ("referenceNumber", "R-1"), ("paymentMethod", "card"), ("category", "meals"), ("note", "line one\nline two"),
+            ("tax", "19=2.65; 7 % = 1,05"), ("tax", "none"), ("receivedOn", "2026-02-01"), ("endOfTerm", "31.12.2027"),
+            ("noticePeriod", "3 Monate")
+        ]
+        #expect(Set(typed.map(\.0)) == Set(Review.editableFields.map(\.rawValue)))
+        for (field, text) in typed {
+            let d = try Review.edit(field: field, value: text, record: r, today: today).get()
+            let logged = try #require(d.logged, "\(field)")
+            let back = try #require(ReviewDecision(logged: "edit", field: field, value: logged), "\(field) \(logged)")
+            #expect(back == d, "\(field): \(logged)")
+            // Applied from the log, the same record as applied from the desk.
+            #expect(Review.apply([back], to: r) == Review.apply([d], to: r), "\(field)")
+        }
+        #expect(
+            try Review.edit(field: "total", value: "15,00", record: r, today: today).get().value == .total(Money(decimal: "15.00", currency: .eur)!))
+    }
+
+    @Test func aValueOfAnotherKindOrAnUnreadableLogEntrySetsNothing() {
+        var r = DocumentRecord(source: "a.jpg", folder: "", sha256: String(repeating: "a", count: 64), status: .review)
+        r.merchant = "Kiosk"
+        let wrongKind = Review.apply([.edit(.date, .text("yesterday"))], to: r)
+        #expect(wrongKind == r)
+        let unreadable = ReviewDecision(logged: "edit", field: "date", value: "14/03/26")
+        #expect(unreadable != nil && unreadable?.value == nil && unreadable?.field == .date)
+        #expect(Review.apply([unreadable!], to: r) == r)
+        #expect(ReviewDecision(logged: "shrug", field: nil, value: nil) == nil)
+        #expect(ReviewDecision(logged: "settle", field: nil, value: "payment")?.deadline == .payment)
     }
 }

@@ -171,7 +171,7 @@ struct TrustTests {
             Issue.record("3,86 must validate")
             return
         }
-        let confirmed = Review.apply([ReviewDecision(action: .edit, field: .total, value: v), ReviewDecision(action: .accept)], to: suggestion)
+        let confirmed = Review.apply([.edit(.total, v), ReviewDecision(action: .accept)], to: suggestion)
         #expect(confirmed.total?.decimalString == "3.86")
         #expect(confirmed.status == .accepted && confirmed.reviewedBy == "person")
         #expect(confirmed.evidence[.total]?.source == .person)

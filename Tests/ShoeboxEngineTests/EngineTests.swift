@@ -237,11 +237,11 @@ struct StoreTests {
         try store.save(DocumentOutcome(record: r, size: 10, kind: .jpeg, pages: []), root: "/scans", runID: run)
         // One batch (as --apply writes it): the edit, then the accept, each seeing what the one before left.
         try store.decide(
-            [(r, ReviewDecision(action: .edit, field: .total, value: "12.80 EUR")), (r, ReviewDecision(action: .accept))], at: "t1", by: .apply)
+            [(r, ReviewDecision(logged: "edit", field: "total", value: "12.80 EUR")!), (r, ReviewDecision(action: .accept))], at: "t1", by: .apply)
         let accepted = try #require(try store.effectiveRecords().first?.record)
         #expect(accepted.status == .accepted && accepted.total?.decimalString == "12.80")
         // An accepted record corrected later, in the browser.
-        try store.decide([(accepted, ReviewDecision(action: .edit, field: .total, value: "12.90 EUR"))], at: "t2", by: .browser)
+        try store.decide([(accepted, ReviewDecision(logged: "edit", field: "total", value: "12.90 EUR")!)], at: "t2", by: .browser)
         #expect(try store.effectiveRecords().first?.record.total?.decimalString == "12.90")
         #expect(try store.effectiveRecords().first?.record.status == .accepted)
         _ = try store.undoLastDecision()

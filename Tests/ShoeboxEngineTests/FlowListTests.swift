@@ -6,9 +6,9 @@ import Testing
 
 /// Issue 36, deliver 1: the flow is a list in code (`DocumentProcessor.steps`), and the two places a newcomer reads it
 /// in words, the comment at the top of Pipeline.swift and the stage table of docs/architecture.md, name the same
-/// stages in the same order: Intake, the list, then Duplicates and Route.
+/// stages in the same order: Intake, the list, then Duplicates, Route and Re-judge.
 struct FlowListTests {
-    static let stages = ["Intake"] + DocumentProcessor.steps.map(\.name) + ["Duplicates", "Route"]
+    static let stages = ["Intake"] + DocumentProcessor.steps.map(\.name) + ["Duplicates", "Route", "Re-judge"]
 
     @Test func theStepsAreTheDocumentsFlowInOrder() {
         #expect(

@@ -49,7 +49,7 @@ struct MemoryStoreTests {
         #expect(try store.memory().isEmpty)
 
         try store.decide(
-            [(a, ReviewDecision(action: .edit, field: .merchant, value: "Kedai Buku Cahaya")), (a, ReviewDecision(action: .accept))],
+            [(a, .edit(.merchant, .text("Kedai Buku Cahaya"))), (a, ReviewDecision(action: .accept))],
             at: "2026-12-01T09:00:00Z", by: .terminal)
         let learned = try store.memory()
         #expect(Set(learned.sightings.map(\.key)) == [Self.tax, Self.phone])
@@ -89,11 +89,11 @@ struct MemoryStoreTests {
         d.confidence[.merchant] = 0.9
         let (store, dir) = try store([a, b, c, d])
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try store.rescore(with: merger) == Rescored(looked: 4, changed: [], accepted: []))
+        #expect(try Rejudging.withMemory(in: store, merger: merger) == Rescored(looked: 4, changed: [], accepted: []))
         try store.decide(
-            [(a, ReviewDecision(action: .edit, field: .merchant, value: "Kedai Buku Cahaya")), (a, ReviewDecision(action: .accept))],
+            [(a, .edit(.merchant, .text("Kedai Buku Cahaya"))), (a, ReviewDecision(action: .accept))],
             at: "2026-12-01T09:00:00Z", by: .browser)
-        let done = try store.rescore(with: merger)
+        let done = try Rejudging.withMemory(in: store, merger: merger)
         #expect(done == Rescored(looked: 3, changed: ["books/b.jpg", "books/d.jpg"], accepted: ["books/b.jpg"]))
         let judged = try #require(try store.effectiveRecord(path: "books/b.jpg")?.record)
         #expect(judged.merchant == "Kedai Buku Cahaya" && judged.evidence[.merchant]?.source == .memory && judged.status == .accepted)
@@ -102,7 +102,7 @@ struct MemoryStoreTests {
         #expect(shown.reasons.contains(.memoryDisagrees(.merchant)) && shown.status == .review)
         #expect(shown.merchant == "Kedai Buku Cahaya" && shown.alternates[.merchant]?.first?.value == "Popular Book Co")
         // Again: nothing more to change; the page's record is kept beneath, so rescoring never compounds.
-        #expect(try store.rescore(with: merger).changed.isEmpty)
+        #expect(try Rejudging.withMemory(in: store, merger: merger).changed.isEmpty)
 
         // The memory and the page's record travel with the JSON export.
         let json = try StoreJSON.export(store)
@@ -114,7 +114,7 @@ struct MemoryStoreTests {
         _ = try StoreJSON.importInto(imported, data: Data(json), file: "s.json", today: CalendarDay(year: 2026, month: 12, day: 2)!)
         #expect(try imported.memory() == store.memory())
         #expect(try StoreJSON.export(imported) == json)
-        #expect(try imported.rescore(with: merger).changed.isEmpty)
+        #expect(try Rejudging.withMemory(in: imported, merger: merger).changed.isEmpty)
     }
 
     @Test func anExportFromBeforeTheMemoryLearnsAgainFromItsDecisions() throws {

@@ -47,7 +47,7 @@ import Testing
             root: "/scans", runID: run)
         try store.finishRun(run, finished: "2026-12-04T08:01:00Z")
         try store.decide(
-            [(records[1], ReviewDecision(action: .edit, field: .merchant, value: "Kiosk am Tor")), (records[1], ReviewDecision(action: .accept))],
+            [(records[1], .edit(.merchant, .text("Kiosk am Tor"))), (records[1], ReviewDecision(action: .accept))],
             at: "2026-12-04T09:00:00Z", by: .terminal)
         try store.decide([(records[2], ReviewDecision(action: .reject))], at: "2026-12-04T09:01:00Z", by: .browser)
         _ = try store.undoLastDecision()
@@ -66,8 +66,10 @@ import Testing
         out.append("pages " + (try store.pages(path: "trip/b.jpg").map { "\($0.pageNumber) \($0.width) \($0.text)" }.joined(separator: ",")))
         out.append("originals " + (try store.originalPaths(sha256: records[0].sha256, excluding: "other.jpg")).joined(separator: ","))
         out.append("cancellations " + (try store.cancellations().map { "\($0.merchant) \($0.day.iso)" }.joined(separator: ",")))
-        out.append("rescore \(try store.rescore(with: RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant], acceptPrecision: 0)))")
-        out.append("flagged " + (try store.flagChargesAfterCancellation(today: today)).map(\.source).joined(separator: ","))
+        out.append(
+            "rescore \(try Rejudging.withMemory(in: store, merger: RecordMerger(acceptThreshold: 0.6, requiredFields: [.merchant], acceptPrecision: 0)))"
+        )
+        out.append("flagged " + (try Rejudging.chargesAfterCancellation(in: store, today: today)).map(\.source).joined(separator: ","))
         out.append("fingerprints \(try store.fingerprints().count) first pages \(try store.firstPageTexts().sorted { $0.key < $1.key }.map(\.value))")
         out.append("roots \(try store.roots().sorted { $0.key < $1.key }.map(\.key)) folder root \(try store.root(ofFolder: "trip") ?? "-")")
         return out
