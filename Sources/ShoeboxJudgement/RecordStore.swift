@@ -3,9 +3,28 @@ public import ShoeboxCore
 /// Why the store cannot be used: a problem of the output folder or its database, not of one document.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     public let message: String
+    /// What kind of failure, where the user's next step depends on it (each its own exit code).
+    public var kind: Kind
     public var description: String { message }
 
-    public init(message: String) { self.message = message }
+    public enum Kind: Sendable {
+        /// The output folder or its store cannot be used (the message names why).
+        case unusable
+        /// A PostgreSQL store that cannot be reached or refused the login (wrong URL, server down, no such user or
+        /// database).
+        case unreachable
+        /// The PostgreSQL server went away while it was used (restarted, network gone).
+        case serverGone
+        /// The PostgreSQL server is out of room (disk full, out of memory, too many connections).
+        case serverFull
+        /// The store's schema is from a newer Shoebox.
+        case newerSchema
+    }
+
+    public init(message: String, kind: Kind = .unusable) {
+        self.message = message
+        self.kind = kind
+    }
 }
 
 /// What a store keeps, and nothing it decides: the sources and their records, the pages as read, the decisions people

@@ -1,6 +1,7 @@
 internal import Foundation
 internal import Glibc
 public import ShoeboxCore
+public import ShoeboxJudgement
 public import ShoeboxParsing
 
 /// Intake: walks the scan root, sniffs each file by content, hashes it. A file that cannot become a
@@ -247,9 +248,17 @@ public struct PipelineError: Error, CustomStringConvertible, Sendable {
     }
     public let code: Code
     public let message: String
+    /// A store failure's kind (`code` is `store`): the exit code a user meets depends on it.
+    public var storeKind: StoreError.Kind = .unusable
     public init(code: Code, message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// The store failed: its message and its kind.
+    public init(_ error: StoreError) {
+        self.init(code: .store, message: error.message)
+        storeKind = error.kind
     }
     public var description: String { message }
 }

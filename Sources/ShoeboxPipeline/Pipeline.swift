@@ -94,9 +94,12 @@ struct RereadTrigger: Equatable {
 
 extension PipelineRunner {
     /// A run over a scan root: Intake on this thread, the documents to read through the worker pool, and each
-    /// outcome, in path order, through Duplicates and Route on this thread.
-    public func run(root: String, store: any RecordStore, pipelineName: String) throws(PipelineError) -> RunSummary {
-        let outputDirectory = (store.path as NSString).deletingLastPathComponent
+    /// outcome, in path order, through Duplicates and Route on this thread. `outputDirectory`: where the run keeps its
+    /// files (never walked as scans); the SQLite store's folder when not given.
+    public func run(root: String, store: any RecordStore, pipelineName: String, outputDirectory: String? = nil) throws(PipelineError)
+        -> RunSummary
+    {
+        let outputDirectory = outputDirectory ?? (store.path as NSString).deletingLastPathComponent
         let listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
         // The currency each folder is said to be in, read once; a settings file that cannot be used is named.
         let declared = FolderDeclarations(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
@@ -108,7 +111,7 @@ extension PipelineRunner {
         let known = try KnownRecords(store)
         let memory: MerchantMemory
         do { memory = config.merchantMemory ? try store.memory() : MerchantMemory() } catch {
-            throw PipelineError(code: .store, message: error.message)
+            throw PipelineError(error)
         }
         var duplicates = DuplicateStage(
             rules: DuplicateRules(windowHours: config.duplicateWindowHours), earlier: known.earlier, originalOf: known.originalOf, cpu: metrics.cpu)

@@ -94,7 +94,7 @@ public struct PipelineRunner {
     }
 
     static func storeError<T>(_ body: () throws(StoreError) -> T) throws(PipelineError) -> T {
-        do { return try body() } catch { throw PipelineError(code: .store, message: error.message) }
+        do { return try body() } catch { throw PipelineError(error) }
     }
 
     /// Opens the run in the store and forgets the records it cannot read any more (their files are read again).

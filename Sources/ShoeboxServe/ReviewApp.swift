@@ -1,7 +1,7 @@
 import Foundation
 public import ShoeboxCore
 public import ShoeboxJudgement
-public import ShoeboxStore
+internal import ShoeboxStore
 
 /// The review web app's routes, behind `ServeGuard`. Decisions go through the same code as the terminal review and
 /// `review --apply`: `Review.validate` for what a person types, `RecordStore.decide` for what is saved.

@@ -1,5 +1,6 @@
 internal import CSQLite
 internal import Foundation
+public import ShoeboxJudgement
 
 /// A database error: the database (SQLite, PostgreSQL), the operation, its result code and its own message.
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
@@ -7,6 +8,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public let code: Int32
     public let message: String
     public var system = "SQLite"
+    /// What kind of failure it is, where a user's next step depends on it (a PostgreSQL server's).
+    public var kind: StoreError.Kind = .unusable
     public var description: String { "\(system) \(operation) failed (\(code)): \(message)" }
 }
 

@@ -1,5 +1,6 @@
 internal import CPostgres
 internal import Foundation
+internal import ShoeboxJudgement
 
 /// One PostgreSQL connection through libpq. Not Sendable: libpq is thread-safe, but one connection must never be used
 /// by two threads at once (platform notes); a store is used from one thread.
@@ -14,7 +15,7 @@ final class PostgresConnection: SQLConnection {
             let message = conn.map { PostgresConnection.trimmed(PQerrorMessage($0)) } ?? "libpq could not allocate a connection"
             // A failed connection still holds its memory until PQfinish (libpq docs, PQconnectdb).
             PQfinish(conn)
-            throw DatabaseError(operation: "connect", code: 0, message: message, system: "PostgreSQL")
+            throw DatabaseError(operation: "connect", code: 0, message: message, system: "PostgreSQL", kind: .unreachable)
         }
         connection = conn
         // The server's notices (a table that already exists) are not the user's business: not printed on stderr.
@@ -23,8 +24,25 @@ final class PostgresConnection: SQLConnection {
 
     deinit { PQfinish(connection) }
 
+    /// The kind of a failed statement (PostgreSQL's error codes, appendix A): the connection gone or the server shutting
+    /// down (class 08, 57P01–57P03) is the server gone, and so is an error without a SQLSTATE: libpq's own, which the
+    /// store meets when the connection broke ("server closed the connection unexpectedly"; libpq 15 still reports the
+    /// connection as OK then, measured); class 53 (53100 disk full, 53200 out of memory, 53300 too many connections) is
+    /// the server out of room; any other is the statement's own.
+    static func kind(sqlState: String?, connectionLost: Bool) -> StoreError.Kind {
+        guard !connectionLost, let state = sqlState else { return .serverGone }
+        if state.hasPrefix("08") || ["57P01", "57P02", "57P03"].contains(state) { return .serverGone }
+        if state.hasPrefix("53") { return .serverFull }
+        return .unusable
+    }
+
+    /// libpq's message on one line: its lines and runs of spaces joined by one space, no trailing full stop (the
+    /// sentence around it adds its own).
     static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
-        message.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "unknown error"
+        guard let message else { return "unknown error" }
+        var text = String(cString: message).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        while text.hasSuffix(".") { text.removeLast() }
+        return text.isEmpty ? "unknown error" : text
     }
 
     /// Turns a result into rows, or its error into a `DatabaseError` naming the SQLSTATE; the result is cleared.
@@ -36,7 +54,10 @@ final class PostgresConnection: SQLConnection {
                 result.map { PostgresConnection.trimmed(PQresultErrorMessage($0)) } ?? PostgresConnection.trimmed(PQerrorMessage(connection))
             // 'C' is PG_DIAG_SQLSTATE, a macro that does not import.
             let state = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
-            throw DatabaseError(operation: operation, code: 0, message: state.map { "\(message) (SQLSTATE \($0))" } ?? message, system: "PostgreSQL")
+            let lost = PQstatus(connection) != CONNECTION_OK
+            throw DatabaseError(
+                operation: operation, code: 0, message: state.map { "\(message) (SQLSTATE \($0))" } ?? message, system: "PostgreSQL",
+                kind: PostgresConnection.kind(sqlState: state, connectionLost: lost))
         }
         var out: [[Database.Value]] = []
         let columns = PQnfields(result)

@@ -1,5 +1,5 @@
 import Foundation
-public import ShoeboxCore
+internal import ShoeboxCore
 public import ShoeboxJudgement
 
 extension RecordStore {

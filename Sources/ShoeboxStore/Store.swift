@@ -270,9 +270,11 @@ public final class Store: RecordStore {
         do {
             db = try PostgresConnection(url: url)
             try migrate()
-        } catch let error as DatabaseError {
+        } catch let error as DatabaseError where error.kind == .unusable {
             throw StoreError(
                 message: "cannot use the store \(url): \(error.message). Check the URL, that the server runs and that its user may create tables.")
+        } catch let error as DatabaseError {
+            throw Store.failure(error, store: url)
         } catch let error as StoreError {
             throw error
         } catch {
@@ -285,8 +287,8 @@ public final class Store: RecordStore {
         func newer(_ current: Int) -> StoreError {
             StoreError(
                 message:
-                    "the store \(path) has schema version \(current), newer than this Shoebox understands (\(migrations.count)). Use a newer Shoebox or another --out folder."
-            )
+                    "the store \(path) has schema version \(current), newer than this Shoebox understands (\(migrations.count)). Use a newer Shoebox or another \(db.dialect == .sqlite ? "--out folder" : "store").",
+                kind: .newerSchema)
         }
         switch db.dialect {
         case .sqlite:
@@ -316,8 +318,34 @@ public final class Store: RecordStore {
 
     @discardableResult
     func wrap<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
-        do { return try body() } catch {
-            throw StoreError(message: "the store \(path) failed: \(error.description)")
+        do { return try body() } catch { throw Store.failure(error, store: path) }
+    }
+
+    /// `text` ended as a sentence: a full stop added unless it ends in one, or in ? or !.
+    static func sentence(_ text: String) -> String {
+        guard let last = text.last, !".?!".contains(last) else { return text }
+        return text + "."
+    }
+
+    /// A failure of the store at `path` as the user reads it: what happened, what is kept, what to do.
+    static func failure(_ error: DatabaseError, store path: String) -> StoreError {
+        switch error.kind {
+        case .serverGone:
+            StoreError(
+                message:
+                    "the PostgreSQL server of the store \(path) went away (\(error.message)). Every transaction it finished stays, a half-done one is rolled back. Run the command again when the server is back: it takes up where it stopped.",
+                kind: .serverGone)
+        case .serverFull:
+            StoreError(
+                message:
+                    "the PostgreSQL server of the store \(path) is out of room (\(error.message)). Nothing half-written is kept. Free space on the server, or raise its limits, then run the command again.",
+                kind: .serverFull)
+        case .unreachable:
+            StoreError(
+                message:
+                    "cannot reach the store \(path): \(Store.sentence(error.message)) Check the URL, that the server runs and that its user may log in.",
+                kind: .unreachable)
+        default: StoreError(message: "the store \(path) failed: \(error.description)", kind: error.kind)
         }
     }
 

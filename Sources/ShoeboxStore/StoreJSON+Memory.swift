@@ -1,6 +1,6 @@
 import Foundation
 import ShoeboxCore
-public import ShoeboxJudgement
+internal import ShoeboxJudgement
 
 /// The merchant memory in the store's JSON: written by export, checked and merged by import.
 extension StoreJSON {

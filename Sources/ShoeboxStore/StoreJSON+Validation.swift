@@ -1,6 +1,6 @@
 internal import Foundation
 internal import ShoeboxCore
-public import ShoeboxJudgement
+internal import ShoeboxJudgement
 import ShoeboxParsing
 
 /// Every value of an imported store checked as strictly as a fresh run would make it: an import is a file

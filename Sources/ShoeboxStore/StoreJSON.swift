@@ -315,6 +315,6 @@ public enum StoreJSON {
     }
 
     static func wrap<T>(_ store: Store, _ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
-        do { return try body() } catch { throw StoreError(message: "the store \(store.path) failed: \(error)") }
+        do { return try body() } catch { throw Store.failure(error, store: store.path) }
     }
 }

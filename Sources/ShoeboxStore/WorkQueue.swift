@@ -9,6 +9,8 @@ public import ShoeboxJudgement
 /// No transaction stays open while a page is read. One connection per worker thread.
 public final class WorkQueue {
     let db: PostgresConnection
+    /// The store's URL (never with a password), for messages.
+    let url: String
     public let worker: String
     /// How long a claim holds before another worker may take the page (the worker renews it while it reads).
     public let leaseSeconds: Double
@@ -27,9 +29,8 @@ public final class WorkQueue {
 
     /// Connects worker `worker` (a name unique to the process: host and pid) to the store at `url`.
     public init(url: String, worker: String, leaseSeconds: Double = 60, backoffSeconds: Double = 5, maxAttempts: Int = 3) throws(StoreError) {
-        do { db = try PostgresConnection(url: url) } catch {
-            throw StoreError(message: "cannot use the store \(url): \(error.message). Check the URL and that the server runs.")
-        }
+        do { db = try PostgresConnection(url: url) } catch { throw Store.failure(error, store: url) }
+        self.url = url
         self.worker = worker
         self.leaseSeconds = leaseSeconds
         self.backoffSeconds = backoffSeconds
@@ -37,7 +38,7 @@ public final class WorkQueue {
     }
 
     func wrap<T>(_ body: () throws(DatabaseError) -> T) throws(StoreError) -> T {
-        do { return try body() } catch { throw StoreError(message: "the work queue failed: \(error.description)") }
+        do { return try body() } catch { throw Store.failure(error, store: url) }
     }
 
     /// Queues pages to read (a page already queued, with the same bytes, is left as it is); returns how many were new.

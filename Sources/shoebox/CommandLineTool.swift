@@ -28,14 +28,23 @@ enum ExitCode: Int32, CaseIterable {
     case zipNameClash = 13
     /// `serve`: the port cannot be had (another program listens on it).
     case portUnavailable = 14
+    /// A PostgreSQL store cannot be reached or refused the login.
+    case storeUnreachable = 15
+    /// The PostgreSQL server went away while the command used it.
+    case storeServerGone = 16
+    /// The store's schema is from a newer Shoebox.
+    case storeNewer = 17
+    /// The PostgreSQL server is out of room.
+    case storeServerFull = 18
 
     /// The exit code of an error a command threw, and the line to print for it on stderr.
     static func of(_ error: any Error, verb: String) -> (code: ExitCode, message: String) {
         switch error {
         case let error as UsageError: return (.usage, error.message)
         case let error as CommandLineTool.LockBusy: return (.busy, "shoebox \(verb): \(error.message)")
+        case let error as PipelineError where error.code == .store: return (of(error.storeKind), "shoebox \(verb): \(error.message)")
         case let error as PipelineError: return (of(error.code), "shoebox \(verb): \(error.message)")
-        case let error as StoreError: return (.outputUnusable, "shoebox \(verb): \(error.message)")
+        case let error as StoreError: return (of(error.kind), "shoebox \(verb): \(error.message)")
         case let error as ServeError: return (.portUnavailable, "shoebox \(verb): \(error.message)")
         case let error as StoreJSON.ImportError: return (.importRefused, "shoebox \(verb): \(error)")
         case let error as ExportError: return (of(error.code), "shoebox \(verb): \(error.message)")
@@ -54,6 +63,16 @@ enum ExitCode: Int32, CaseIterable {
         case .store: .outputUnusable
         case .engine: .engineMissing
         case .pipelineFile: .pipelineFileInvalid
+        }
+    }
+
+    static func of(_ kind: StoreError.Kind) -> ExitCode {
+        switch kind {
+        case .unusable: .outputUnusable
+        case .unreachable: .storeUnreachable
+        case .serverGone: .storeServerGone
+        case .newerSchema: .storeNewer
+        case .serverFull: .storeServerFull
         }
     }
 
@@ -175,11 +194,26 @@ enum CommandLineTool {
     /// they touch the store: held until the returned lock is released. Held by another process: `LockBusy`
     /// (exit 8, naming that process and its verb), or with `--wait`, wait for it. A folder that cannot be used
     /// (not writable, a file, `run.lock` a folder or a link): exit 4, with the system's reason.
-    static func lock(_ out: String, _ a: Arguments, verb: String) throws -> RunLock {
-        do { return try RunLock(outputDirectory: out, wait: a.flags.contains("--wait"), verb: verb) } catch {
+    /// With a PostgreSQL store (`--store`), the store's writers' lock across machines is taken too (`StoreWriterLock`).
+    static func lock(_ out: String, _ a: Arguments, verb: String) throws -> HeldLocks {
+        let folder: RunLock
+        do { folder = try RunLock(outputDirectory: out, wait: a.flags.contains("--wait"), verb: verb) } catch {
             guard error.reason == .busy else { throw PipelineError(code: .store, message: error.message) }
             throw LockBusy(message: error.message)
         }
+        guard let url = try storeURL(a) else { return HeldLocks(folder: folder, store: nil) }
+        do { return HeldLocks(folder: folder, store: try StoreWriterLock(url: url, wait: a.flags.contains("--wait"))) } catch {
+            switch error {
+            case .busy(let message): throw LockBusy(message: message)
+            case .store(let e): throw e
+            }
+        }
+    }
+
+    /// The locks a command holds until it ends: its output folder's, and a PostgreSQL store's.
+    struct HeldLocks {
+        let folder: RunLock
+        let store: StoreWriterLock?
     }
 
     static let maxPipelineFileBytes = 1 << 20
@@ -217,17 +251,45 @@ enum CommandLineTool {
         }
     }
 
+    /// The PostgreSQL store a command is pointed at: `--store URL`, else `SHOEBOX_STORE`; nil for the SQLite store of
+    /// the output folder. A URL that is not PostgreSQL's, or that holds a password (it would show in process lists and
+    /// logs), is a usage error that never repeats the URL.
+    static func storeURL(_ a: Arguments) throws(UsageError) -> String? {
+        let given = a.values["--store"]
+        guard let url = given ?? ProcessInfo.processInfo.environment["SHOEBOX_STORE"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        let origin = given == nil ? "SHOEBOX_STORE" : "--store"
+        guard url.hasPrefix("postgresql://") || url.hasPrefix("postgres://") else {
+            throw UsageError(
+                message:
+                    "shoebox: \(origin) takes a PostgreSQL URL, postgresql://USER@HOST/DATABASE; a SQLite store is the output folder's own (--out).")
+        }
+        guard !PostgresURL.hasPassword(url) else {
+            throw UsageError(
+                message:
+                    "shoebox: the URL in \(origin) holds a password, which would show in process lists and logs. Leave it out and put it in PGPASSWORD or ~/.pgpass."
+            )
+        }
+        return url
+    }
+
+    /// The store a command works on: the PostgreSQL store `storeURL` names, else the SQLite store in `out`, which must
+    /// already be there unless `create`.
+    static func store(_ a: Arguments, out: String, create: Bool = false) throws -> Store {
+        if let url = try storeURL(a) { return try Store(postgresURL: url) }
+        if !create { try requireStore(out) }
+        return try Store(directory: out)
+    }
+
+    /// Commands that work on an existing store stop here when there is none, saying how to make one.
+    static func requireStore(_ out: String, _ a: Arguments) throws {
+        if try storeURL(a) == nil { try requireStore(out) }
+    }
+
     /// Commands that work on an existing store stop here when there is none, saying how to make one.
     static func requireStore(_ out: String) throws(PipelineError) {
         guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
         }
-    }
-
-    /// The store in `out`, which must already be there.
-    static func existingStore(_ out: String) throws -> Store {
-        try requireStore(out)
-        return try Store(directory: out)
     }
 
     /// The pipeline file: --pipeline, else pipelines/default.json when present, else the built-in defaults.

@@ -8,7 +8,8 @@ import ShoeboxStore
 
 enum RunCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "run", valueOptions: ["--out", "--jobs", "--pipeline", "--today", "--log-json"], flagOptions: ["--wait"])
+        let a = try Arguments(
+            args, verb: "run", valueOptions: ["--out", "--store", "--jobs", "--pipeline", "--today", "--log-json"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.run)
             return ExitCode.success
@@ -24,13 +25,13 @@ enum RunCommand {
         let lock = try CommandLineTool.lock(out, a, verb: "run")
         defer { withExtendedLifetime(lock) {} }
         let store: Store
-        do { store = try Store(directory: out) } catch { throw PipelineError(code: .store, message: error.message) }
+        store = try CommandLineTool.store(a, out: out, create: true)
         let progress = try RunProgress(live: isatty(STDERR_FILENO) != 0, logPath: a.values["--log-json"])
         let metrics = RunMetrics()
         let runner = PipelineRunner(
             config: config, today: today, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"), metrics: metrics,
             progress: progress.handle)
-        let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName)
+        let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName, outputDirectory: out)
         progress.finish(summary, metrics: metrics)
         // A charge from a series marked cancelled, after that day: the cancellation did not take.
         let afterCancellation = summary.chargedAfterCancellation
@@ -219,14 +220,13 @@ enum ExtractCommand {
 
 enum StatusCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "status", valueOptions: ["--out"], flagOptions: ["--accuracy"])
+        let a = try Arguments(args, verb: "status", valueOptions: ["--out", "--store"], flagOptions: ["--accuracy"])
         if a.flags.contains("--help") {
             print(Help.status)
             return ExitCode.success
         }
         let out = CommandLineTool.outputDirectory(a)
-        try CommandLineTool.requireStore(out)
-        let store = try Store(directory: out)
+        let store = try CommandLineTool.store(a, out: out)
         let pairs = try store.effectiveRecords()
         let records = pairs.map(\.record)
         printCounts(records)
@@ -274,7 +274,8 @@ enum StatusCommand {
 enum ExportCommand {
     static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
-            args, verb: "export", valueOptions: ["--out", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
+            args, verb: "export",
+            valueOptions: ["--out", "--store", "--folder", "--from", "--to", "--csv-profile", "--pipeline", "--format", "--file"],
             flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.export)
@@ -282,14 +283,14 @@ enum ExportCommand {
         }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox export: takes no arguments. See 'shoebox export --help'.") }
         let out = CommandLineTool.outputDirectory(a)
-        try CommandLineTool.requireStore(out)
+        try CommandLineTool.requireStore(out, a)
         // The store's lock, as `run` takes it: an export never reads a store a run is writing, and two exports
         // never write the same zip at once. Busy: exit 8, or with --wait, wait for it.
         let lock = try CommandLineTool.lock(out, a, verb: "export")
         defer { withExtendedLifetime(lock) {} }
         // Holding the lock: temporary files in exports/ are an earlier export's that was killed.
         FolderExporter.removeLeftovers(in: (out as NSString).appendingPathComponent("exports"))
-        let store = try Store(directory: out)
+        let store = try CommandLineTool.store(a, out: out)
         switch a.values["--format"] ?? "zip" {
         case "zip": break
         case "json": return try exportJSON(store, a, out: out)
@@ -399,7 +400,7 @@ enum ExportCommand {
 
 enum ImportCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--today"], flagOptions: ["--wait"])
+        let a = try Arguments(args, verb: "import", valueOptions: ["--out", "--store", "--today"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.importStore)
             return ExitCode.success
@@ -418,7 +419,7 @@ enum ImportCommand {
         // The store's lock, as `run` and `export` take it: an import never writes while a run or an export works.
         let lock = try CommandLineTool.lock(out, a, verb: "import")
         defer { withExtendedLifetime(lock) {} }
-        let store = try Store(directory: out)
+        let store = try CommandLineTool.store(a, out: out, create: true)
         let result = try StoreJSON.importInto(store, data: data, file: file, today: today)
         print(
             "\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added"

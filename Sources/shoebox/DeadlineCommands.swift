@@ -8,7 +8,7 @@ import ShoeboxStore
 /// `shoebox deadlines`: the days by which a person must act on the store's documents, overdue first.
 enum DeadlinesCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "deadlines", valueOptions: ["--out", "--within", "--today"], flagOptions: ["--json"])
+        let a = try Arguments(args, verb: "deadlines", valueOptions: ["--out", "--store", "--within", "--today"], flagOptions: ["--json"])
         if a.flags.contains("--help") {
             print(Help.deadlines)
             return ExitCode.success
@@ -21,7 +21,7 @@ enum DeadlinesCommand {
             return n
         }
         let today = try CommandLineTool.today(a, verb: "deadlines")
-        let store = try CommandLineTool.existingStore(CommandLineTool.outputDirectory(a))
+        let store = try CommandLineTool.store(a, out: CommandLineTool.outputDirectory(a))
         // Accepted records and those waiting in review (marked): a deadline runs whether or not a person has looked yet.
         let records = try store.effectiveRecords().map(\.record).filter { $0.status == .accepted || $0.status == .review }
         let open = DeadlineFiles.open(records).filter { within == nil || $0.deadline.day <= today.adding(days: within!) }
@@ -78,7 +78,8 @@ extension DeadlinesCommand {
 /// `shoebox recurring`: series of charges from the same shop at a regular cadence, from the accepted records.
 enum RecurringCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "recurring", valueOptions: ["--out", "--today", "--cancel", "--on"], flagOptions: ["--json", "--wait"])
+        let a = try Arguments(
+            args, verb: "recurring", valueOptions: ["--out", "--store", "--today", "--cancel", "--on"], flagOptions: ["--json", "--wait"])
         if a.flags.contains("--help") {
             print(Help.recurring)
             return ExitCode.success
@@ -86,7 +87,7 @@ enum RecurringCommand {
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox recurring: takes no arguments. See 'shoebox recurring --help'.") }
         let today = try CommandLineTool.today(a, verb: "recurring")
         let out = CommandLineTool.outputDirectory(a)
-        let store = try CommandLineTool.existingStore(out)
+        let store = try CommandLineTool.store(a, out: out)
         if let typed = a.values["--cancel"] { try cancel(typed, a: a, out: out, store: store, today: today) }
         let series = try store.recurringSeries(today: today)
         let burn = RecurringCharges.monthlyBurn(series)

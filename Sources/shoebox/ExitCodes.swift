@@ -17,7 +17,7 @@ extension ExitCode {
             "the pipeline file, or a file `regress` is given (`--folders`, `--errata`), is invalid (the message names the file and the key)"
         case .regressionFailed: "`regress` found a wrong field (or, with `--baseline`, a field fell below it)"
         case .busy:
-            "another `shoebox run`, `export`, `import` or `review --apply` holds the output folder's lock (`--wait` waits for it instead); nothing else is exit 8"
+            "another `shoebox run`, `export`, `import` or `review --apply` holds the output folder's lock, or a PostgreSQL store's writers' lock from any machine (`--wait` waits for it instead); nothing else is exit 8"
         case .exportTooLarge: "`export` would pass `maxExportMegabytes` (default 2048): export a date range or one folder"
         case .originalChanged: "`export`: an original of an accepted record is missing or changed since it was read: restore it or re-run"
         case .importRefused:
@@ -26,6 +26,14 @@ extension ExitCode {
         case .zipNameClash: "`export`: two folders would get the same zip name (the message names both): rename one"
         case .portUnavailable:
             "`serve`: the port is taken (another program, or another `shoebox serve`, listens on it): give another with `--port`, or `--port 0` for any free one"
+        case .storeUnreachable:
+            "the PostgreSQL store (`--store`, `SHOEBOX_STORE`) cannot be reached or refused the login (a wrong URL, the server down, no such user or database): the message names the URL and the server's reason; nothing was changed"
+        case .storeServerGone:
+            "the PostgreSQL server went away while the command used it (restarted, network gone): every finished write stays, a half-done one is rolled back; run the command again when the server is back, it takes up where it stopped"
+        case .storeNewer:
+            "the store's schema is from a newer Shoebox (the message names both versions): use that Shoebox, or another store; nothing was changed"
+        case .storeServerFull:
+            "the PostgreSQL server is out of room (disk full, out of memory, too many connections): nothing half-written is kept; free space or raise its limits, then run again"
         }
     }
 }

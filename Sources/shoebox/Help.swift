@@ -31,18 +31,21 @@ enum Help {
           SHOEBOX_READERS  the folder of the second reader's parts (default /usr/local/lib/shoebox,
                            where make setup installs them), each a regular file (not a link); without
                            them, or with one not usable, tesseract reads alone and the run says why
+          SHOEBOX_STORE    a PostgreSQL store's URL, as --store gives it (--store wins)
           SHOEBOX_TESSERACT_PATCHES=off
                            read without the patches that make tesseract faster and lighter (the same
                            records, slower); they are also off when a start-up check does not see them
                            work or tesseract is not the version they were written for
 
-        Every command that works on a store takes --out DIR (default ./shoebox-out).
+        Every command that works on a store takes --out DIR (default ./shoebox-out), and --store URL
+        (or SHOEBOX_STORE) for a PostgreSQL store many machines share: postgresql://USER@HOST/DATABASE, the
+        password never in it (PGPASSWORD or ~/.pgpass); --out then holds only the files a command writes.
         Exit codes:
         \(Help.exitCodes)
         """
 
     static let run = """
-        usage: shoebox run SCANS [--out DIR] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait] [--log-json FILE]
+        usage: shoebox run SCANS [--out DIR] [--store URL] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait] [--log-json FILE]
 
         Processes every file under SCANS. The folder of a file is its first path component under SCANS.
         Files the store already finished (same path, same bytes) are skipped, so a killed or repeated run
@@ -78,6 +81,7 @@ enum Help {
         DIR/review/queue.jsonl (the records waiting for a person, with reasons).
 
           --out DIR          output folder (default ./shoebox-out)
+          --store URL        a PostgreSQL store instead of the folder's SQLite one
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
           --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
           --today DATE       the day dates are checked against (default: the system's date)
@@ -121,20 +125,21 @@ enum Help {
         """
 
     static let status = """
-        usage: shoebox status [--out DIR] [--accuracy]
+        usage: shoebox status [--out DIR] [--store URL] [--accuracy]
 
         Shows the documents in the store by state (decisions made in review included), which readers are
         installed, the review queue with reasons, and failures with what to do about them.
 
           --out DIR          output folder (default ./shoebox-out)
+          --store URL        a PostgreSQL store instead of the folder's SQLite one
           --accuracy         per field, how often the pipeline's suggestion was what a person confirmed in
                              review: how well Shoebox reads in real use; and the decisions in force by
                              where they were made (terminal, browser, review --apply file), and how many undone
         """
 
     static let memory = """
-        usage: shoebox memory list [--json] [--out DIR]
-               shoebox memory forget KEY [--out DIR] [--wait]
+        usage: shoebox memory list [--json] [--out DIR] [--store URL]
+               shoebox memory forget KEY [--out DIR] [--store URL] [--wait]
 
         The merchant memory: every record a person accepts or corrects in review (terminal, browser or
         review --apply) teaches it the keys its page prints that name the shop (tax-id, phone, domain,
@@ -150,11 +155,12 @@ enum Help {
           forget KEY         forget a key (as list shows it: kind:value); a record confirmed later with
                              it teaches it again
           --out DIR          output folder (default ./shoebox-out)
+          --store URL        a PostgreSQL store instead of the folder's SQLite one
           --wait             wait for another command holding the output folder's lock (forget)
         """
 
     static let deadlines = """
-        usage: shoebox deadlines [--out DIR] [--within DAYS] [--json] [--today YYYY-MM-DD]
+        usage: shoebox deadlines [--out DIR] [--store URL] [--within DAYS] [--json] [--today YYYY-MM-DD]
 
         Lists the open deadlines of the store's accepted records and of those waiting in review (marked),
         overdue first, then by day: an invoice's due day (read from its terms, "payable within 14 days",
@@ -172,7 +178,7 @@ enum Help {
         """
 
     static let recurring = """
-        usage: shoebox recurring [--out DIR] [--json] [--today YYYY-MM-DD] [--cancel NAME --on YYYY-MM-DD [--wait]]
+        usage: shoebox recurring [--out DIR] [--store URL] [--json] [--today YYYY-MM-DD] [--cancel NAME --on YYYY-MM-DD [--wait]]
 
         Finds series of charges from the same shop at a regular cadence (weekly, monthly, quarterly,
         yearly) among the accepted records and the charges in review as charged-after-cancellation: at
@@ -197,7 +203,7 @@ enum Help {
         """
 
     static let rescore = """
-        usage: shoebox rescore [--out DIR] [--pipeline FILE] [--wait]
+        usage: shoebox rescore [--out DIR] [--store URL] [--pipeline FILE] [--wait]
 
         Judges every record in review again with what the merchant memory holds now (see `shoebox memory
         --help`), from the record the page gave: no page is read again. A morning of corrections teaches the
@@ -205,12 +211,13 @@ enum Help {
         review stay on top. The pipeline file gives the accept settings, as for run.
 
           --out DIR          output folder (default ./shoebox-out)
+          --store URL        a PostgreSQL store instead of the folder's SQLite one
           --pipeline FILE    the pipeline file (default pipelines/default.json, else the built-in settings)
           --wait             wait for another command holding the output folder's lock
         """
 
     static let serve = """
-        usage: shoebox serve [--out DIR] [--port N] [--today YYYY-MM-DD]
+        usage: shoebox serve [--out DIR] [--store URL] [--port N] [--today YYYY-MM-DD]
 
         Serves the review queue as a web app on 127.0.0.1 (never on other addresses) until Ctrl-C, and prints
         the address to open, with a random token that is the key to it. The queue by state, folder and
@@ -227,13 +234,14 @@ enum Help {
         48 connections wait for theirs, the one waiting longest is closed (503).
 
           --out DIR      output folder (default ./shoebox-out)
+          --store URL    a PostgreSQL store instead of the folder's SQLite one
           --port N       the port (default 8421; 0: any free one); taken by another program: exit \(ExitCode.portUnavailable.rawValue)
           --today DATE   the day typed dates are checked against (default: the system's date)
         """
     static let review = """
-        usage: shoebox review [--out DIR] [--today YYYY-MM-DD] [--source PATH]
-               shoebox review --export FILE [--out DIR]
-               shoebox review --apply FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
+        usage: shoebox review [--out DIR] [--store URL] [--today YYYY-MM-DD] [--source PATH]
+               shoebox review --export FILE [--out DIR] [--store URL]
+               shoebox review --apply FILE [--out DIR] [--store URL] [--today YYYY-MM-DD] [--wait]
 
         Walks the review queue one record at a time: folder, file and document kind, the reasons, each field
         with its value, confidence and the line it was read from, the record's deadlines, the recurring
@@ -285,6 +293,7 @@ enum Help {
                          import do); the interactive review does not hold it (it may stay open for hours).
           --wait         with --apply: when a run, export or import is working in DIR, wait for it (else exit \(ExitCode.busy.rawValue))
           --out DIR      output folder (default ./shoebox-out)
+          --store URL    a PostgreSQL store instead of the folder's SQLite one
           --today DATE   the day typed dates are checked against (default: the system's date)
 
         \(Help.exits([
@@ -296,9 +305,9 @@ enum Help {
         """
 
     static let export = """
-        usage: shoebox export [--out DIR] [--folder F] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
+        usage: shoebox export [--out DIR] [--store URL] [--folder F] [--from YYYY-MM-DD] [--to YYYY-MM-DD]
                               [--csv-profile rfc4180|excel-eu] [--pipeline FILE] [--wait]
-               shoebox export --format json [--file FILE] [--out DIR] [--wait]
+               shoebox export --format json [--file FILE] [--out DIR] [--store URL] [--wait]
 
         Writes DIR/exports/<folder>.zip for every folder (written to a temporary name of its own,
         renamed when complete; the same store gives byte-identical zips). The zip's name is the folder's
@@ -356,13 +365,14 @@ enum Help {
         """
 
     static let importStore = """
-        usage: shoebox import FILE [--out DIR] [--today YYYY-MM-DD] [--wait]
+        usage: shoebox import FILE [--out DIR] [--store URL] [--today YYYY-MM-DD] [--wait]
 
         Merges a file written by `shoebox export --format json` into the store in DIR (created when
         missing). Documents already there (same path and content) are skipped, so importing twice adds
         nothing; their review decisions come along. Exporting the store again gives the same JSON.
 
           --out DIR          output folder (default ./shoebox-out)
+          --store URL        a PostgreSQL store instead of the folder's SQLite one
           --today DATE       the day imported dates are checked against (default: the system's date)
           --wait             when a run, export or review --apply is working in DIR, wait for it (else exit \(ExitCode.busy.rawValue))
 

@@ -7,13 +7,13 @@ import ShoeboxStore
 /// `shoebox memory list | forget KEY`: what the store learned from the records people confirmed (`MerchantMemory`).
 enum MemoryCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "memory", valueOptions: ["--out"], flagOptions: ["--json", "--wait"])
+        let a = try Arguments(args, verb: "memory", valueOptions: ["--out", "--store"], flagOptions: ["--json", "--wait"])
         if a.flags.contains("--help") || a.positionals.isEmpty {
             print(Help.memory)
             return a.flags.contains("--help") ? ExitCode.success : ExitCode.usage
         }
         let out = CommandLineTool.outputDirectory(a)
-        let store = try CommandLineTool.existingStore(out)
+        let store = try CommandLineTool.store(a, out: out)
         switch (a.positionals[0], a.positionals.count) {
         case ("list", 1):
             let entries = try store.memory().entries()
@@ -84,14 +84,14 @@ enum MemoryCommand {
 /// `shoebox rescore`: the records in review judged again with what the memory holds now, without reading a page.
 enum RescoreCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "rescore", valueOptions: ["--out", "--pipeline"], flagOptions: ["--wait"])
+        let a = try Arguments(args, verb: "rescore", valueOptions: ["--out", "--store", "--pipeline"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.rescore)
             return ExitCode.success
         }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox rescore: takes no arguments. See 'shoebox rescore --help'.") }
         let out = CommandLineTool.outputDirectory(a)
-        let store = try CommandLineTool.existingStore(out)
+        let store = try CommandLineTool.store(a, out: out)
         let (config, _) = try CommandLineTool.pipeline(a)
         let lock = try CommandLineTool.lock(out, a, verb: "rescore")
         defer { withExtendedLifetime(lock) {} }

@@ -8,14 +8,15 @@ import ShoeboxStore
 /// terminal (lines in, lines out, so it also runs on piped input). Every decision is saved at once.
 enum ReviewCommand {
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "review", valueOptions: ["--out", "--today", "--export", "--apply", "--source"], flagOptions: ["--wait"])
+        let a = try Arguments(
+            args, verb: "review", valueOptions: ["--out", "--store", "--today", "--export", "--apply", "--source"], flagOptions: ["--wait"])
         if a.flags.contains("--help") {
             print(Help.review)
             return ExitCode.success
         }
         guard a.positionals.isEmpty else { throw UsageError(message: "shoebox review: takes no arguments. See 'shoebox review --help'.") }
         let out = CommandLineTool.outputDirectory(a)
-        try CommandLineTool.requireStore(out)
+        try CommandLineTool.requireStore(out, a)
         let today = try CommandLineTool.today(a, verb: "review")
         if a.flags.contains("--wait") && a.values["--apply"] == nil {
             throw UsageError(
@@ -27,9 +28,9 @@ enum ReviewCommand {
             // its decisions is one short SQLite transaction.
             let lock = try CommandLineTool.lock(out, a, verb: "review")
             defer { withExtendedLifetime(lock) {} }
-            return try apply(file, store: try Store(directory: out), today: today)
+            return try apply(file, store: try CommandLineTool.store(a, out: out), today: today)
         }
-        let store = try Store(directory: out)
+        let store = try CommandLineTool.store(a, out: out)
         if let file = a.values["--export"] { return try export(store, to: file) }
         if let only = a.values["--source"] {
             guard let r = try store.effectiveRecords().first(where: { $0.record.source == only })?.record else {

@@ -10,7 +10,7 @@ enum ServeCommand {
     static let defaultPort: UInt16 = 8421
 
     static func main(_ args: [String]) throws -> ExitCode {
-        let a = try Arguments(args, verb: "serve", valueOptions: ["--out", "--port", "--today"], flagOptions: [])
+        let a = try Arguments(args, verb: "serve", valueOptions: ["--out", "--store", "--port", "--today"], flagOptions: [])
         if a.flags.contains("--help") {
             print(Help.serve)
             return ExitCode.success
@@ -24,9 +24,9 @@ enum ServeCommand {
             port = n
         }
         let out = CommandLineTool.outputDirectory(a)
-        try CommandLineTool.requireStore(out)
+        try CommandLineTool.requireStore(out, a)
         let today = try CommandLineTool.today(a, verb: "serve")
-        let store = try Store(directory: out)
+        let store = try CommandLineTool.store(a, out: out)
 
         // Ctrl-C and SIGTERM are taken by sigwait below: blocked before the server's thread starts, which inherits it.
         var signals = sigset_t()

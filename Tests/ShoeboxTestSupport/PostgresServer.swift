@@ -40,9 +40,65 @@ public final class PostgresServer {
 
     /// Stops the server at once and removes its folder.
     public func stop() {
+        halt()
+        for mount in mounts.reversed() { _ = try? runProgram("/bin/umount", [mount]) }
+        mounts = []
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Stops the server at once, as a crash or a pulled cable would (`-m immediate`), keeping its data.
+    public func halt() {
         if running { _ = try? asPostgres([bin + "/pg_ctl", "-D", folder.path + "/data", "-m", "immediate", "-w", "stop"]) }
         running = false
-        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Starts the server again on its data after `halt`.
+    public func start() throws {
+        guard !running else { return }
+        try check(
+            asPostgres([
+                bin + "/pg_ctl", "-D", folder.path + "/data", "-o", "-k \(folder.path) -c listen_addresses=''", "-l", folder.path + "/log", "-w",
+                "start"
+            ]), "pg_ctl start")
+        running = true
+    }
+
+    /// Runs SQL with psql as the server's superuser; its output, unaligned, tuples only.
+    @discardableResult
+    public func sql(_ statement: String, database: String = "postgres") throws -> String {
+        let r = try asPostgres([
+            "/usr/bin/psql", "-h", folder.path, "-U", "postgres", "-d", database, "-qAtX", "-v", "ON_ERROR_STOP=1", "-c", statement
+        ])
+        try check(r, "psql")
+        return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    private var mounts: [String] = []
+
+    /// A database whose tables go to a tablespace on a filesystem of `kilobytes` (a tmpfs mounted for it), so that
+    /// the server runs out of disk while the store is written; nil where this machine allows no mount (not root, or a
+    /// container without the right). `roomy(_:)` gives the filesystem room again.
+    public func databaseOnSmallDisk(_ name: String, kilobytes: Int) throws -> (url: String, mount: String)? {
+        let mount = folder.path + "/small-\(name)"
+        try FileManager.default.createDirectory(atPath: mount, withIntermediateDirectories: true)
+        let owner = getuid() == 0 ? ",uid=\(postgresID("-u")),gid=\(postgresID("-g"))" : ""
+        guard (try? runProgram("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=0700" + owner, "tmpfs", mount]))?.code == 0 else {
+            return nil
+        }
+        mounts.append(mount)
+        try sql("CREATE TABLESPACE \(name)_space LOCATION '\(mount)'")
+        let url = try database(name)
+        try sql("ALTER DATABASE \(name) SET default_tablespace = \(name)_space")
+        return (url, mount)
+    }
+
+    /// Gives a small disk of `databaseOnSmallDisk` room (`kilobytes`).
+    public func roomy(_ mount: String, kilobytes: Int) throws {
+        try check(runProgram("/bin/mount", ["-o", "remount,size=\(kilobytes)k", mount]), "remount")
+    }
+
+    private func postgresID(_ flag: String) -> String {
+        ((try? runProgram("/usr/bin/id", [flag, "postgres"]))?.out ?? "0").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A fresh database on this server, and its URL.
