@@ -23,6 +23,25 @@ import Testing
             environment: environment)
     }
 
+    /// A run of the sample folder (one job, pages read for real) started in the background, returned once it has
+    /// stored its first document (or ended), with how many it had stored then.
+    static func runUntilFirstRecord(out: URL, server: PostgresServer, database: String, url: String, stderr: Pipe?) throws -> (Process, Int) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: shoebox)
+        p.arguments = ["run", scans, "--out", out.path, "--today", day, "--jobs", "1", "--store", url]
+        p.environment = environment
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = stderr ?? FileHandle.nullDevice
+        try p.run()
+        var stored = 0
+        let deadline = Date().addingTimeInterval(300)
+        while stored == 0, p.isRunning, Date() < deadline {
+            Thread.sleep(forTimeInterval: 0.05)
+            stored = Int((try? server.sql("SELECT count(*) FROM records", database: database)) ?? "") ?? 0
+        }
+        return (p, stored)
+    }
+
     static var environment: [String: String] {
         var e = ProcessInfo.processInfo.environment
         e["OMP_THREAD_LIMIT"] = "1"
@@ -130,21 +149,9 @@ import Testing
         let url = try server.database("firm")
         let out = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: shoebox)
-        p.arguments = ["run", Self.scans, "--out", out.path, "--today", Self.day, "--jobs", "1", "--store", url]
-        p.environment = Self.environment
         let err = Pipe()
-        p.standardError = err
-        p.standardOutput = FileHandle.nullDevice
-        try p.run()
         // The server goes away once the run has stored its first document and before it has stored them all.
-        var stored = 0
-        let deadline = Date().addingTimeInterval(300)
-        while stored == 0, p.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            stored = Int((try? server.sql("SELECT count(*) FROM records", database: "firm")) ?? "") ?? 0
-        }
+        let (p, stored) = try Self.runUntilFirstRecord(out: out, server: server, database: "firm", url: url, stderr: err)
         server.halt()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
@@ -166,19 +173,8 @@ import Testing
         let url = try server.database("firm")
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: shoebox)
-        p.arguments = ["run", Self.scans, "--out", work.appendingPathComponent("office-pc").path, "--today", Self.day, "--jobs", "1", "--store", url]
-        p.environment = Self.environment
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        var stored = 0
-        let deadline = Date().addingTimeInterval(300)
-        while stored == 0, p.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            stored = Int((try? server.sql("SELECT count(*) FROM records", database: "firm")) ?? "") ?? 0
-        }
+        let (p, _) = try Self.runUntilFirstRecord(
+            out: work.appendingPathComponent("office-pc"), server: server, database: "firm", url: url, stderr: nil)
         let laptop = work.appendingPathComponent("laptop").path
         let busy = try runProgram(shoebox, ["export", "--out", laptop, "--store", url], environment: Self.environment)
         #expect(p.isRunning, "the run ended before the export was tried")

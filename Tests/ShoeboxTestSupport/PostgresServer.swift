@@ -28,12 +28,7 @@ public final class PostgresServer {
                 bin + "/initdb", "-D", folder.path + "/data", "-A", "trust", "-E", "UTF8", "--locale=C.UTF-8", "--locale-provider=icu",
                 "--icu-locale=en-US"
             ]), "initdb")
-        try check(
-            asPostgres([
-                bin + "/pg_ctl", "-D", folder.path + "/data", "-o", "-k \(folder.path) -c listen_addresses=''", "-l", folder.path + "/log", "-w",
-                "start"
-            ]), "pg_ctl start")
-        running = true
+        try start()
     }
 
     deinit { stop() }
