@@ -154,6 +154,16 @@ public struct DocumentFailure: Error, Sendable, Hashable, Codable, CustomStringC
         )
     }
 
+    /// A document no worker could finish: each that claimed it stopped (crashed, was killed, lost the store) before its
+    /// lease ran out, `times` times.
+    public static func workersStopped(times: Int) -> DocumentFailure {
+        DocumentFailure(
+            code: "reader-crashed",
+            message:
+                "A worker stopped while reading this file, \(times) times (it crashed, was killed or lost the store), so it is not read again until it changes and the run can finish. Re-save it (for example print it to a new PDF, or `qpdf in.pdf out.pdf`) into the scan folder, and report the file if you can share it."
+        )
+    }
+
     /// The codes of a file that was not there: when it is back, it is read again even with the same bytes.
     public static let goneCodes: Set<String> = ["file-removed", "missing-file"]
 

@@ -262,3 +262,8 @@ extension FieldInput {
         return found[0].day
     }
 }
+
+/// As the work queue keeps what intake knew of a document (`shoebox worker` reads it on another machine).
+extension OtherSources: Codable {}
+extension Sidecar: Codable {}
+extension DeclaredCurrency: Codable {}

@@ -9,11 +9,14 @@ final class DocumentContext {
     let source: SourceFile
     let limitMegabytes: Int
     let cpu: PhaseCPU?
+    /// Where the bytes come from: the file, or the store (`FileReader`).
+    let files: FileReader
     private var read: Result<[UInt8], DocumentFailure>?
     private var opened: Result<PDFRenderer, DocumentFailure>?
 
-    init(_ source: SourceFile, limitMegabytes: Int, cpu: PhaseCPU?) {
+    init(_ source: SourceFile, limitMegabytes: Int, cpu: PhaseCPU?, files: FileReader = .disk) {
         self.source = source
+        self.files = files
         self.limitMegabytes = limitMegabytes
         self.cpu = cpu
     }
@@ -22,7 +25,8 @@ final class DocumentContext {
     /// written is not read half-way (`changed-while-read`).
     func bytes() -> Result<[UInt8], DocumentFailure> {
         if let read { return read }
-        let result = IntakeStage.read(source.path, limitMegabytes: limitMegabytes).flatMap { bytes in
+        let limit = limitMegabytes
+        let result = files.read(source, limit << 20, { .fileTooLarge(bytes: $0, limitMegabytes: limit) }).flatMap { bytes in
             cpu.measure("hash", { SHA256.hex(of: bytes) }) == source.sha256 ? .success(bytes) : .failure(.changedWhileRead)
         }
         read = result

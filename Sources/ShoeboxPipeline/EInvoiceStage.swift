@@ -27,9 +27,9 @@ struct EInvoiceStage {
     static let invoiceNames: Set<String> = ["factur-x.xml", "zugferd-invoice.xml", "xrechnung.xml"]
 
     /// A standalone XML file: its bytes (no more than the XML cap), checked to be the bytes intake hashed, read.
-    func read(_ source: SourceFile) -> Result<EInvoice, DocumentFailure> {
+    func read(_ source: SourceFile, files: FileReader = .disk) -> Result<EInvoice, DocumentFailure> {
         let bytes: [UInt8]
-        switch InputFile.readAll(source.path, limit: DocumentFailure.maxInvoiceXMLBytes, tooLarge: { .xmlTooLarge(bytes: $0) }) {
+        switch files.read(source, DocumentFailure.maxInvoiceXMLBytes, { .xmlTooLarge(bytes: $0) }) {
         case .success(let b): bytes = b
         case .failure(let f): return .failure(f)
         }
@@ -98,7 +98,7 @@ extension DocumentProcessor {
     func processXML(_ document: ReadyDocument) -> DocumentOutcome {
         let source = document.source
         let record: DocumentRecord
-        switch cpu.measure("e-invoice", { eInvoices.read(source) }) {
+        switch cpu.measure("e-invoice", { eInvoices.read(source, files: files) }) {
         case .success(let e):
             record = deadlines(
                 merge.merger.merge(eInvoice: e, pageRecord: nil, page: nil, source: source, other: document.other, today: today), extraction: nil,

@@ -132,11 +132,15 @@ extension PipelineRunner {
         // Render to Reread on the workers, Duplicates and Route here. Rounds: a copy whose original did not end as a
         // record (it failed, or changed while it was read) is read itself in the next round.
         while !plan.work.isEmpty {
-            var pool = WorkerPool(
-                config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine,
-                secondReaders: secondReaders)
-            pool.memory = memory
-            try pool.process(plan.work) { (_, outcome) throws(PipelineError) in try finish(outcome) }
+            if let queue {
+                try readThroughQueue(plan.work, queue: queue, finish: finish)
+            } else {
+                var pool = WorkerPool(
+                    config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine,
+                    secondReaders: secondReaders)
+                pool.memory = memory
+                try pool.process(plan.work) { (_, outcome) throws(PipelineError) in try finish(outcome) }
+            }
             try plan.nextRound(ended: route.ended, finish: finish)
         }
         try PipelineRunner.storeError { () throws(StoreError) in
@@ -228,6 +232,8 @@ public final class DocumentProcessor {
     let parse: ParseStage
     let merge: MergeStage
     let eInvoices = EInvoiceStage()
+    /// Where a document's bytes come from: its file, or the store (`FileReader`).
+    let files: FileReader
     /// Nil when the pipeline turns the second reader off or it is not installed.
     let second: SecondReadingStage?
     let config: PipelineConfig
@@ -243,9 +249,10 @@ public final class DocumentProcessor {
     /// `secondReaders`: the second reader and its detector (PP-OCR's when installed; no reader: tesseract alone).
     init(
         config: PipelineConfig, today: CalendarDay, ocrCache: String? = nil, engines: EnginePool? = nil, metrics: RunMetrics? = nil,
-        secondReaders: SecondReaders = .installed
+        secondReaders: SecondReaders = .installed, files: FileReader = .disk
     ) throws(PipelineError) {
         self.config = config
+        self.files = files
         self.today = today
         cpu = metrics?.cpu
         render = RenderStage(dpi: config.dpi, maxMegapixels: config.maxMegapixels)
@@ -279,7 +286,7 @@ public final class DocumentProcessor {
     func read(_ document: ReadyDocument) -> DocumentOutcome {
         // An e-invoice on its own has no pages: its XML is the document.
         if document.source.kind == .xml { return processXML(document) }
-        let context = DocumentContext(document.source, limitMegabytes: config.maxFileMegabytes, cpu: cpu)
+        let context = DocumentContext(document.source, limitMegabytes: config.maxFileMegabytes, cpu: cpu, files: files)
         var state = DocumentState(document: document, reader: PassReader(context: context, processor: self))
         for step in DocumentProcessor.steps {
             step.run(self, &state)

@@ -50,6 +50,8 @@ public struct PipelineRunner {
     var makeEngine: EngineMaker = EnginePool.tesseract
     /// The second reader and its detector, asked for when the first worker starts: the installed ones, or the tests' own.
     var secondReaders: @Sendable () -> SecondReaders = { .installed }
+    /// A PostgreSQL store's queue the documents are read through (`shoebox run --store`); nil: read here.
+    public var queue: Queue?
 
     public init(
         config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String? = nil, metrics: RunMetrics = RunMetrics(),

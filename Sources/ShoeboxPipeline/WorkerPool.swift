@@ -310,6 +310,8 @@ public struct WorkerPool {
     let secondReaders: @Sendable () -> SecondReaders
     /// What people confirmed on earlier records (`MerchantMemory`), as the run began.
     public var memory = MerchantMemory()
+    /// Where the documents' bytes come from: their files, or the store (`shoebox worker`).
+    public var files = FileReader.disk
 
     public init(config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String? = nil, metrics: RunMetrics = RunMetrics()) {
         self.init(config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: EnginePool.tesseract)
@@ -382,6 +384,7 @@ public struct WorkerPool {
         let metrics = self.metrics
         let memory = self.memory
         let secondReaders = self.secondReaders
+        let files = self.files
         let thread = Thread {
             CrashNotes.threadStarted()
             defer {
@@ -391,7 +394,8 @@ public struct WorkerPool {
             let processor: DocumentProcessor
             do {
                 processor = try DocumentProcessor(
-                    config: config, today: today, ocrCache: ocrCache, engines: engines, metrics: metrics, secondReaders: secondReaders())
+                    config: config, today: today, ocrCache: ocrCache, engines: engines, metrics: metrics, secondReaders: secondReaders(),
+                    files: files)
             } catch {
                 list.cancel()
                 help.ownerDone()

@@ -118,6 +118,28 @@ final class PostgresConnection: SQLConnection {
         return try rows(result, "query \(sql.prefix(60))")
     }
 
+    /// Waits up to `seconds` for a notification on a channel this connection listens to (`LISTEN`); true when one
+    /// came (all that came are taken), false when the time ran out or the connection failed (the caller polls).
+    func waitForNotification(seconds: Double) -> Bool {
+        var got = drainNotifications()
+        guard !got else { return true }
+        var pfd = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+        guard pfd.fd >= 0 else { return false }
+        let ready = poll(&pfd, 1, Int32(max(0, seconds) * 1000))
+        guard ready > 0, PQconsumeInput(connection) == 1 else { return false }
+        got = drainNotifications()
+        return got
+    }
+
+    private func drainNotifications() -> Bool {
+        var any = false
+        while let n = PQnotifies(connection) {
+            any = true
+            PQfreemem(n)
+        }
+        return any
+    }
+
     /// The store's SQL with PostgreSQL's placeholders: each `?` the next `$n`, a `?n` `$n`; quoted text is left alone.
     static func numbered(_ sql: String) -> String {
         var out = ""

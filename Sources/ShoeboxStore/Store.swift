@@ -229,6 +229,15 @@ public final class Store: RecordStore {
             UNIQUE (path, sha256, page)
         ) WITH (fillfactor = 70, autovacuum_vacuum_scale_factor = 0.02);
         CREATE INDEX work_open ON work (id) WHERE state IN ('queued', 'running');
+        """,
+        // 3: documents read anywhere (`shoebox worker`): the scans' bytes by their SHA-256, each kept once, so a worker
+        // needs no shared folder; what a worker needs to read a document (`job`, JSON) and the settings it is read
+        // under; the outcome it hands back, in a table of its own (the queue's rows stay small).
+        """
+        CREATE TABLE blobs (sha256 TEXT PRIMARY KEY, bytes BYTEA NOT NULL);
+        ALTER TABLE work ADD COLUMN job TEXT;
+        ALTER TABLE work ADD COLUMN settings TEXT;
+        CREATE TABLE outcomes (work_id BIGINT PRIMARY KEY REFERENCES work(id) ON DELETE CASCADE, json TEXT NOT NULL);
         """
     ]
 

@@ -25,6 +25,8 @@ public final class WorkQueue {
         public let sha256: String
         public let page: Int
         public let attempt: Int
+        /// What the worker needs to read it (`WorkJob` JSON), for a document queued by a run.
+        public var job: String?
     }
 
     /// Connects worker `worker` (a name unique to the process: host and pid) to the store at `url`.
@@ -60,7 +62,9 @@ public final class WorkQueue {
 
     /// The next page to read, or nil when none is claimable now. Pages whose lease ran out on their last attempt fail
     /// first (`reader-crashed`: a worker died on them that often).
-    public func claim() throws(StoreError) -> Claim? {
+    /// `settings`: only pages queued under one of these (a document read under other settings would give another
+    /// record); nil: any.
+    public func claim(settings: [String]? = nil) throws(StoreError) -> Claim? {
         try wrap { () throws(DatabaseError) in
             try db.query(
                 """
@@ -73,15 +77,16 @@ public final class WorkQueue {
                     lease_until = clock_timestamp() + make_interval(secs => ?)
                 WHERE id = (
                     SELECT id FROM work
-                    WHERE (state = 'queued')
-                       OR (state = 'running' AND lease_until + make_interval(secs => ? * attempt) < clock_timestamp())
+                    WHERE ((state = 'queued')
+                       OR (state = 'running' AND lease_until + make_interval(secs => ? * attempt) < clock_timestamp()))
+                      \(settings.map { s in "AND settings IN (\(s.isEmpty ? "NULL" : s.map { _ in "?" }.joined(separator: ", ")))" } ?? "")
                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)
-                RETURNING id, path, sha256, page, attempt
-                """, [.text(worker), .real(leaseSeconds), .real(backoffSeconds)]
+                RETURNING id, path, sha256, page, attempt, job
+                """, [.text(worker), .real(leaseSeconds), .real(backoffSeconds)] + (settings ?? []).map { .text($0) }
             ).first
             guard let row, let id = row[0].int, let path = row[1].text, let sha = row[2].text, let page = row[3].int, let attempt = row[4].int
             else { return nil }
-            return Claim(id: id, path: path, sha256: sha, page: Int(page), attempt: Int(attempt))
+            return Claim(id: id, path: path, sha256: sha, page: Int(page), attempt: Int(attempt), job: row[5].text)
         }
     }
 

@@ -112,6 +112,7 @@ enum CommandLineTool {
             case "review": return try ReviewCommand.main(rest)
             case "serve": return try ServeCommand.main(rest)
             case "rescore": return try RescoreCommand.main(rest)
+            case "worker": return try WorkerCommand.main(rest)
             case "memory": return try MemoryCommand.main(rest)
             case "deadlines": return try DeadlinesCommand.main(rest)
             case "recurring": return try RecurringCommand.main(rest)

@@ -9,7 +9,8 @@ import ShoeboxStore
 enum RunCommand {
     static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
-            args, verb: "run", valueOptions: ["--out", "--store", "--jobs", "--pipeline", "--today", "--log-json"], flagOptions: ["--wait"])
+            args, verb: "run", valueOptions: ["--out", "--store", "--jobs", "--pipeline", "--today", "--log-json"],
+            flagOptions: ["--wait", "--no-read"])
         if a.flags.contains("--help") {
             print(Help.run)
             return ExitCode.success
@@ -24,13 +25,18 @@ enum RunCommand {
         // Only a lock another process holds is exit 8; a folder that cannot be used is exit 4, with its reason.
         let lock = try CommandLineTool.lock(out, a, verb: "run")
         defer { withExtendedLifetime(lock) {} }
-        let store: Store
-        store = try CommandLineTool.store(a, out: out, create: true)
+        let store = try CommandLineTool.store(a, out: out, create: true)
+        let url = try CommandLineTool.storeURL(a)
+        if a.flags.contains("--no-read") && url == nil {
+            throw UsageError(message: "shoebox run: --no-read leaves the reading to `shoebox worker`s, which need a PostgreSQL store (--store).")
+        }
         let progress = try RunProgress(live: isatty(STDERR_FILENO) != 0, logPath: a.values["--log-json"])
         let metrics = RunMetrics()
-        let runner = PipelineRunner(
+        var runner = PipelineRunner(
             config: config, today: today, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"), metrics: metrics,
             progress: progress.handle)
+        // On a PostgreSQL store the documents are read through its queue, by any `shoebox worker` and by this run.
+        runner.queue = url.map { PipelineRunner.Queue(url: $0, reads: !a.flags.contains("--no-read"), name: WorkerCommand.name()) }
         let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName, outputDirectory: out)
         progress.finish(summary, metrics: metrics)
         // A charge from a series marked cancelled, after that day: the cancellation did not take.

@@ -16,6 +16,7 @@ enum Help {
           recurring        series of charges from one shop at a regular cadence, and the monthly burn
           export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
           import           merge a store exported with `export --format json` into this one
+          worker           read documents a run queued in a PostgreSQL store, on any machine
           regress DIR      compare extraction with the expected values of fixtures in DIR
 
         options:
@@ -45,7 +46,8 @@ enum Help {
         """
 
     static let run = """
-        usage: shoebox run SCANS [--out DIR] [--store URL] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait] [--log-json FILE]
+        usage: shoebox run SCANS [--out DIR] [--store URL [--no-read]] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD] [--wait]
+                             [--log-json FILE]
 
         Processes every file under SCANS. The folder of a file is its first path component under SCANS.
         Files the store already finished (same path, same bytes) are skipped, so a killed or repeated run
@@ -81,7 +83,10 @@ enum Help {
         DIR/review/queue.jsonl (the records waiting for a person, with reasons).
 
           --out DIR          output folder (default ./shoebox-out)
-          --store URL        a PostgreSQL store instead of the folder's SQLite one
+          --store URL        a PostgreSQL store instead of the folder's SQLite one: the documents to read are
+                             queued there with their bytes, read by any `shoebox worker` and by this run,
+                             and stored by this run in path order (it waits for the workers)
+          --no-read          with --store: leave all reading to workers
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
           --pipeline FILE    pipeline settings (default: pipelines/default.json if present, else built-in)
           --today DATE       the day dates are checked against (default: the system's date)
@@ -200,6 +205,27 @@ enum Help {
           --on DAY           the day it was cancelled, from the series' first charge to today; a day
                              before 1900, after today or before the first charge is refused (exit \(ExitCode.usage.rawValue))
           --wait             wait for another command holding the output folder's lock (--cancel)
+        """
+
+    static let worker = """
+        usage: shoebox worker [--store URL] [--jobs N] [--pipeline FILE] [--out DIR] [--lease SECONDS] [--until-empty]
+
+        Reads documents that `shoebox run SCANS --store URL` queued in a PostgreSQL store, on this machine or
+        any other: their bytes come from the store, so no shared folder is needed. Claims up to N documents at
+        a time under a lease it renews while it reads; a worker that dies loses its claim when the lease runs
+        out (60 s) and another takes the document (after three such attempts it fails as reader-crashed). It
+        reads only documents queued under its own settings: start it with the run's pipeline file, and with
+        the same tesseract and second reader. The run stores what the workers read, in path order.
+
+          --store URL        the store (or SHOEBOX_STORE); a password comes from PGPASSWORD or ~/.pgpass
+          --jobs N           documents read at once (default: the pipeline's jobs, else the processors)
+          --pipeline FILE    the pipeline file (default pipelines/default.json, else the built-in settings)
+          --out DIR          where the OCR cache is kept (default ./shoebox-out)
+          --lease SECONDS    how long a claim holds without this worker renewing it, 1…3600 (default 60): a
+                             document of a worker that died is taken by another this long after
+          --until-empty      stop when nothing is queued or being read (default: wait for more until stopped)
+
+        \(Help.exits([.success: "stopped with --until-empty, or the store's work done", .usage: "no store given", .storeUnreachable: "the store cannot be reached", .storeServerGone: "the server went away: its claims are taken up by others once their leases run out"]))
         """
 
     static let rescore = """

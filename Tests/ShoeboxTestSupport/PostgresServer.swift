@@ -62,7 +62,7 @@ public final class PostgresServer {
     @discardableResult
     public func sql(_ statement: String, database: String = "postgres") throws -> String {
         let r = try asPostgres([
-            "/usr/bin/psql", "-h", folder.path, "-U", "postgres", "-d", database, "-qAtX", "-v", "ON_ERROR_STOP=1", "-c", statement
+            bin + "/psql", "-h", folder.path, "-U", "postgres", "-d", database, "-qAtX", "-v", "ON_ERROR_STOP=1", "-c", statement
         ])
         try check(r, "psql")
         return r.out.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -116,11 +116,13 @@ public final class PostgresServer {
         let quoted = full.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
         // The descriptors the test process holds (other tests' pipes among them) are closed first: a server that kept
         // one open would leave that test waiting for its end.
+        // From /: the postgres user may not enter the folder the tests run in (a fresh clone in a 0700 scratch folder).
         let script = output + ".sh"
         defer { try? FileManager.default.removeItem(atPath: script) }
         try Data(
             """
             for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done
+            cd /
             exec \(quoted) > '\(output)' 2>&1 < /dev/null
 
             """.utf8
