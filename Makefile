@@ -27,7 +27,7 @@ DEVSET_FOLDERS := baselines/devset-folders.json
 DEVSET_ERRATA := baselines/devset-errata.json
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test test-fast format format-check run regress regress-dev regress-memory review-dev calibrate bench bench-parse check-asan fuzz fixtures clean
+.PHONY: setup build release test test-fast format format-check run regress regress-dev regress-memory review-dev calibrate bench bench-parse bench-store check-asan fuzz fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -133,6 +133,12 @@ fuzz: setup
 	python3 fuzz/fuzz.py --bin .build/fuzz-asan/debug/shoebox-fuzz --cases $(FUZZ_CASES) --seed $(FUZZ_SEED)
 
 # Parse + merge time per OCR'd document, on the cached text of the fixtures (and the devset when present).
+# The PostgreSQL store's work queue, on a server the script starts (docs/postgresql.md).
+bench-store: release
+	@dpkg -s postgresql bc >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql bc; }
+	swift build -c release --product shoebox-bench
+	bench/store.sh
+
 bench-parse: release
 	swift build -c release --product shoebox-bench
 	.build/release/shoebox regress Fixtures/receipts --today $(TODAY) --ocr-cache $(OCR_CACHE) --quiet > /dev/null

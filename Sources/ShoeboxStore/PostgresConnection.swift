@@ -7,6 +7,8 @@ internal import ShoeboxJudgement
 final class PostgresConnection: SQLConnection {
     private let connection: OpaquePointer
     var dialect: SQLDialect { .postgresql }
+    /// Statements sent to the server so far (each one round trip): what the store bench counts.
+    private(set) var roundTrips = 0
 
     /// Connects to `url` (`postgresql://…`). A password is never part of it: libpq reads `PGPASSWORD` or `~/.pgpass`.
     init(url: String) throws(DatabaseError) {
@@ -81,11 +83,13 @@ final class PostgresConnection: SQLConnection {
     }
 
     func execute(_ sql: String) throws(DatabaseError) {
+        roundTrips += 1
         _ = try rows(PQexec(connection, sql), "exec \(sql.prefix(60))")
     }
 
     @discardableResult
     func query(_ sql: String, _ arguments: [Database.Value]) throws(DatabaseError) -> [[Database.Value]] {
+        roundTrips += 1
         let statement = PostgresConnection.numbered(sql)
         // Typed parameters in text form: int8, float8, text; a null is a text null (the store binds nulls to text only).
         var types: [UInt32] = []

@@ -113,6 +113,25 @@ public final class WorkQueue {
         }
     }
 
+    /// Statements this worker's connection sent to the server (round trips), for the store bench.
+    public var roundTrips: Int { db.roundTrips }
+
+    /// The queue table's dead and live row versions as the server counts them, and the connections to this database:
+    /// what the store bench reports after a run.
+    public func tableStatistics() throws(StoreError) -> (dead: Int, live: Int, connections: Int) {
+        try wrap { () throws(DatabaseError) in
+            try db.execute("SELECT pg_stat_clear_snapshot()")
+            let row = try db.query(
+                """
+                SELECT (SELECT coalesce(n_dead_tup, 0) FROM pg_stat_user_tables WHERE relname = 'work'),
+                       (SELECT coalesce(n_live_tup, 0) FROM pg_stat_user_tables WHERE relname = 'work'),
+                       (SELECT count(*) FROM pg_stat_activity WHERE datname = current_database())
+                """
+            ).first
+            return (Int(row?[0].int ?? 0), Int(row?[1].int ?? 0), Int(row?[2].int ?? 0))
+        }
+    }
+
     /// How many pages are in each state.
     public func counts() throws(StoreError) -> [String: Int] {
         try wrap { () throws(DatabaseError) in

@@ -208,7 +208,8 @@ enum Help {
         """
 
     static let worker = """
-        usage: shoebox worker [--store URL] [--jobs N] [--pipeline FILE] [--out DIR] [--lease SECONDS] [--until-empty]
+        usage: shoebox worker [--store URL] [--jobs N] [--pipeline FILE] [--out DIR] [--lease SECONDS] [--attempts N]
+                             [--until-empty]
 
         Reads documents that `shoebox run SCANS --store URL` queued in a PostgreSQL store, on this machine or
         any other: their bytes come from the store, so no shared folder is needed. Claims up to N documents at
@@ -223,6 +224,8 @@ enum Help {
           --out DIR          where the OCR cache is kept (default ./shoebox-out)
           --lease SECONDS    how long a claim holds without this worker renewing it, 1…3600 (default 60): a
                              document of a worker that died is taken by another this long after
+          --attempts N       workers that may die holding one document before it fails as reader-crashed,
+                             1…100 (default 3)
           --until-empty      stop when nothing is queued or being read (default: wait for more until stopped)
 
         \(Help.exits([.success: "stopped with --until-empty, or the store's work done", .usage: "no store given", .storeUnreachable: "the store cannot be reached", .storeServerGone: "the server went away: its claims are taken up by others once their leases run out"]))

@@ -41,7 +41,7 @@ enum ServeCommand {
         let server = try HTTPServer(port: port) { request in box.app?.handle(request) ?? .text(503, "Starting; reload in a moment.") }
         let guarding = ServeGuard(port: server.port)
         box.app = ReviewApp(store: store, guarding: guarding, today: today)
-        print("shoebox serve: review the records of \(out) at")
+        print("shoebox serve: review the records of \(try CommandLineTool.storeURL(a) ?? out) at")
         print("  \(guarding.url)")
         print("(this machine only; the token in the address is the key: do not share it. Ctrl-C stops.)")
         fflush(nil)

@@ -6,7 +6,7 @@ import ShoeboxPipeline
 enum WorkerCommand {
     static func main(_ args: [String]) throws -> ExitCode {
         let a = try Arguments(
-            args, verb: "worker", valueOptions: ["--out", "--store", "--jobs", "--pipeline", "--lease"], flagOptions: ["--until-empty"])
+            args, verb: "worker", valueOptions: ["--out", "--store", "--jobs", "--pipeline", "--lease", "--attempts"], flagOptions: ["--until-empty"])
         if a.flags.contains("--help") {
             print(Help.worker)
             return ExitCode.success
@@ -23,6 +23,7 @@ enum WorkerCommand {
         var worker = StoreWorker(
             url: url, config: config, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"), name: name())
         if let lease = try a.int("--lease", verb: "worker", range: 1...3600) { worker.leaseSeconds = Double(lease) }
+        if let attempts = try a.int("--attempts", verb: "worker", range: 1...100) { worker.maxAttempts = attempts }
         worker.say = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
         let read = try worker.run(untilEmpty: a.flags.contains("--until-empty"))
         print("shoebox worker: \(read) document\(read == 1 ? "" : "s") read")

@@ -26,28 +26,13 @@ import Testing
     /// A run of the sample folder (one job, pages read for real) started in the background, returned once it has
     /// stored its first document (or ended), with how many it had stored then.
     static func runUntilFirstRecord(out: URL, server: PostgresServer, database: String, url: String, stderr: Pipe?) throws -> (Process, Int) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: shoebox)
-        p.arguments = ["run", scans, "--out", out.path, "--today", day, "--jobs", "1", "--store", url]
-        p.environment = environment
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = stderr ?? FileHandle.nullDevice
-        try p.run()
-        var stored = 0
-        let deadline = Date().addingTimeInterval(300)
-        while stored == 0, p.isRunning, Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.05)
-            stored = Int((try? server.sql("SELECT count(*) FROM records", database: database)) ?? "") ?? 0
-        }
-        return (p, stored)
+        let p = try PostgresRuns.start(["run", scans, "--out", out.path, "--today", day, "--jobs", "1", "--store", url], stderr: stderr)
+        let stored = PostgresRuns.poll(
+            "SELECT count(*) FROM records", on: server, database: database, seconds: 300, while: { p.isRunning }, until: { (Int($0) ?? 0) > 0 })
+        return (p, Int(stored) ?? 0)
     }
 
-    static var environment: [String: String] {
-        var e = ProcessInfo.processInfo.environment
-        e["OMP_THREAD_LIMIT"] = "1"
-        e["SHOEBOX_STORE"] = nil
-        return e
-    }
+    static var environment: [String: String] { PostgresRuns.environment }
 
     /// What a user sees of a store after a run: decisions from a file, an export, the store as JSON, the counts, the
     /// deadlines, the memory, the recurring charges and a rescore; the output folder's path and the decisions' clock

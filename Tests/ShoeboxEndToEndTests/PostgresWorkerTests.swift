@@ -11,24 +11,12 @@ import Testing
     static let scans = packageRoot.appendingPathComponent("Fixtures/sample-scans").path
     static let day = "2026-12-04"
 
-    static var environment: [String: String] {
-        var e = ProcessInfo.processInfo.environment
-        e["OMP_THREAD_LIMIT"] = "1"
-        e["SHOEBOX_STORE"] = nil
-        return e
-    }
+    static var environment: [String: String] { PostgresRuns.environment }
 
     /// `shoebox` with `arguments` started in the background, its stderr kept.
     static func start(_ arguments: [String]) throws -> (Process, Pipe) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: shoebox)
-        p.arguments = arguments
-        p.environment = environment
         let err = Pipe()
-        p.standardError = err
-        p.standardOutput = Pipe()
-        try p.run()
-        return (p, err)
+        return (try PostgresRuns.start(arguments, stderr: err, stdout: Pipe()), err)
     }
 
     static func output(_ p: Process) -> String {
@@ -37,14 +25,7 @@ import Testing
 
     /// Polls `sql` on the server until it gives `expected` (or a minute passes); the last answer.
     static func wait(for expected: String, _ sql: String, on server: PostgresServer, database: String) -> String {
-        var answer = ""
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline {
-            answer = (try? server.sql(sql, database: database)) ?? ""
-            if answer == expected { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return answer
+        PostgresRuns.poll(sql, on: server, database: database) { $0 == expected }
     }
 
     @Test(.tags(.ocr)) func workersWithoutTheScanFolderReadWhatTheRunQueuedAndTheRecordsAreSQLitesOwn() throws {
