@@ -54,6 +54,8 @@ public struct StoreWorker: Sendable {
             try queue.listen("shoebox_work")
             try queue.releaseClaims(of: StoreWorker.goneHere)
         }
+        let heartbeat = Heartbeat(url: url, worker: name, leaseSeconds: leaseSeconds)
+        defer { heartbeat.stop() }
         var read = 0
         while !stop() {
             var claims: [WorkQueue.Claim] = []
@@ -68,7 +70,7 @@ public struct StoreWorker: Sendable {
                 queue.wait(seconds: idleSeconds)
                 continue
             }
-            read += try readClaimed(claims, queue: queue, store: store)
+            read += try readClaimed(claims, queue: queue, store: store, heartbeat: heartbeat)
         }
         return read
     }
@@ -84,7 +86,7 @@ public struct StoreWorker: Sendable {
     }
 
     /// Reads the claimed documents (the lease renewed meanwhile) and completes each with its outcome.
-    func readClaimed(_ claims: [WorkQueue.Claim], queue: WorkQueue, store: Store) throws(PipelineError) -> Int {
+    func readClaimed(_ claims: [WorkQueue.Claim], queue: WorkQueue, store: Store, heartbeat: Heartbeat) throws(PipelineError) -> Int {
         var jobs: [(WorkQueue.Claim, WorkJob)] = []
         for c in claims {
             guard let text = c.job, let job = WorkJob(json: text) else {
@@ -101,8 +103,8 @@ public struct StoreWorker: Sendable {
         }
         let fetched = bytes
         let memory = config.merchantMemory ? try PipelineRunner.storeError { () throws(StoreError) in try store.memory() } : MerchantMemory()
-        let heartbeat = Heartbeat(url: url, worker: name, leaseSeconds: leaseSeconds, claims: jobs.map(\.0))
-        defer { heartbeat.stop() }
+        heartbeat.track(jobs.map(\.0))
+        defer { heartbeat.track([]) }
         var read = 0
         // One pool per day the documents were queued on (a run's `today`): almost always one.
         for day in Set(jobs.map(\.1.today)).sorted() {
@@ -130,18 +132,24 @@ public struct StoreWorker: Sendable {
     }
 }
 
-/// Renews the leases of a worker's claims while it reads them, on a thread and a connection of its own, every third
-/// of the lease.
+/// Renews the leases of a worker's claims while it reads them, every third of the lease, on a thread and a connection
+/// of its own that live as long as the worker (one connection more per worker, not one per batch).
 final class Heartbeat: Sendable {
-    private let stopped = Atomic<Bool>(false)
+    private struct State {
+        var claims: [WorkQueue.Claim] = []
+        var stopped = false
+    }
+    private let state = Mutex(State())
 
-    init(url: String, worker: String, leaseSeconds: Double, claims: [WorkQueue.Claim]) {
+    init(url: String, worker: String, leaseSeconds: Double) {
         let interval = max(0.2, leaseSeconds / 3)
         let t = Thread {
             guard let queue = try? WorkQueue(url: url, worker: worker, leaseSeconds: leaseSeconds) else { return }
             var next = Date().addingTimeInterval(interval)
-            while !self.stopped.load(ordering: .acquiring) {
+            while true {
                 Thread.sleep(forTimeInterval: 0.1)
+                let (claims, stopped) = self.state.withLock { ($0.claims, $0.stopped) }
+                if stopped { return }
                 guard Date() >= next else { continue }
                 for c in claims { _ = try? queue.heartbeat(c) }
                 next = Date().addingTimeInterval(interval)
@@ -150,5 +158,8 @@ final class Heartbeat: Sendable {
         t.start()
     }
 
-    func stop() { stopped.store(true, ordering: .releasing) }
+    /// The claims to keep renewing from now on (none between batches).
+    func track(_ claims: [WorkQueue.Claim]) { state.withLock { $0.claims = claims } }
+
+    func stop() { state.withLock { $0.stopped = true } }
 }
