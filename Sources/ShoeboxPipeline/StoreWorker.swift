@@ -41,8 +41,8 @@ public struct StoreWorker: Sendable {
         return Array(Set(FileKind.allCases.map { runner.settingsDigest(for: $0) })).sorted()
     }
 
-    /// Reads until `stop` says so, or, with `untilEmpty`, until nothing is queued or being read; returns how many
-    /// documents it read.
+    /// Reads until `stop` says so, or, with `untilEmpty`, until nothing is queued or being read and no run is taking
+    /// documents in; returns how many documents it read.
     public func run(untilEmpty: Bool, stop: @escaping @Sendable () -> Bool = { false }) throws(PipelineError) -> Int {
         let queue = try PipelineRunner.storeError { () throws(StoreError) in
             // The back-off before a dead worker's document is taken again: a twelfth of the lease, at most 5 s.
@@ -64,8 +64,9 @@ public struct StoreWorker: Sendable {
             }
             if claims.isEmpty {
                 if untilEmpty {
-                    let open = try PipelineRunner.storeError { () throws(StoreError) in try queue.counts() }
-                    if (open["queued"] ?? 0) + (open["running"] ?? 0) == 0 { break }
+                    // Empty, and no run taking documents in (it holds the writers' lock until it has stored them all).
+                    let (open, writing) = try PipelineRunner.storeError { () throws(StoreError) in (try queue.counts(), try queue.writerActive()) }
+                    if (open["queued"] ?? 0) + (open["running"] ?? 0) == 0, !writing { break }
                 }
                 queue.wait(seconds: idleSeconds)
                 continue

@@ -142,6 +142,19 @@ extension WorkQueue {
         }
     }
 
+    /// Whether a command holds the store's writers' lock (`StoreWriterLock`): a run taking in documents, or storing
+    /// what the workers read. A worker told to stop when the queue is empty waits for it.
+    public func writerActive() throws(StoreError) -> Bool {
+        try wrap { () throws(DatabaseError) in
+            try db.query(
+                """
+                SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted AND classid = 0 AND objid = ?
+                    AND database = (SELECT oid FROM pg_database WHERE datname = current_database()))
+                """, [.int(Int64(StoreWriterLock.key))]
+            ).first?.first?.text == "t"
+        }
+    }
+
     /// Listens on `channel` (`shoebox_work`: documents queued; `shoebox_done`: documents read), for `wait`.
     public func listen(_ channel: String) throws(StoreError) {
         try wrap { () throws(DatabaseError) in try db.execute("LISTEN \(channel)") }

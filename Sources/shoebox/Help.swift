@@ -226,7 +226,8 @@ enum Help {
                              document of a worker that died is taken by another this long after
           --attempts N       workers that may die holding one document before it fails as reader-crashed,
                              1…100 (default 3)
-          --until-empty      stop when nothing is queued or being read (default: wait for more until stopped)
+          --until-empty      stop when nothing is queued or being read and no run is taking documents in
+                             (default: wait for more until stopped)
 
         \(Help.exits([.success: "stopped with --until-empty, or the store's work done", .usage: "no store given", .storeUnreachable: "the store cannot be reached", .storeServerGone: "the server went away: its claims are taken up by others once their leases run out"]))
         """

@@ -40,12 +40,15 @@ import Testing
 
         let office = work.appendingPathComponent("office-pc")
         let (run, runErr) = try Self.start(["run", Self.scans, "--store", url, "--no-read", "--out", office.path, "--today", Self.day])
-        #expect(Self.wait(for: "9", "SELECT count(*) FROM work", on: server, database: "firm") == "9", "the run queued every document")
-        #expect(run.isRunning, "the run waits for the workers")
-        #expect(try server.sql("SELECT count(*) FROM blobs", database: "firm") == "9", "each scan's bytes are in the store once")
+        // The workers start as soon as the run holds the store's writers' lock, before it may have queued anything:
+        // a worker --until-empty waits while a run takes documents in.
+        let locked = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND objid = 7478191"
+        #expect(Self.wait(for: "1", locked, on: server, database: "firm") == "1")
         let workers = try (1...2).map { n in
             try Self.start(["worker", "--store", url, "--out", work.appendingPathComponent("laptop-\(n)").path, "--jobs", "1", "--until-empty"])
         }
+        #expect(Self.wait(for: "9", "SELECT count(*) FROM work", on: server, database: "firm") == "9", "the run queued every document")
+        #expect(try server.sql("SELECT count(*) FROM blobs", database: "firm") == "9", "each scan's bytes are in the store once")
         var read = 0
         for (w, err) in workers {
             let out = Self.output(w)
