@@ -36,6 +36,8 @@ public enum Field: String, Sendable, Codable, CaseIterable, CodingKeyRepresentab
     /// A contract's last day of term and its notice period ("3 months", "30 days"), when the page's were not read:
     /// typed in review, they give the cancellation day (`DeadlineFacts.contract`).
     case endOfTerm, noticePeriod
+    /// One line item's amount or description, as a person corrects it: "3 amount=2.50", "3 description=Milk 3.5%".
+    case item
 }
 
 /// Where a value came from: a line of the document (`ocr` as tesseract read it, `ocr-ppocr` as the second reader
@@ -170,6 +172,12 @@ public struct DocumentRecord: Hashable, Sendable {
     /// What a person should know about the e-invoice: sums it states that its figures do not give, values the
     /// page prints otherwise, an attachment that could not be read. Empty when all is well.
     public var eInvoiceProblems: [String]
+    /// What was bought, line by line (`LineItem`), from the e-invoice's XML or read from the page; empty when none was
+    /// read.
+    public var items: [LineItem] = []
+    /// What proves the items (nil when there are none): their sum against the printed subtotal or total, an e-invoice's
+    /// line total, or a person; `.unproven` when nothing does.
+    public var itemsCheck: ItemsCheck?
     /// Why the sidecar beside the scan was not taken whole (`sidecar-invalid`), each as a sentence naming the key.
     public var sidecarProblems: [String] = []
     /// Per field: P(the value is right), from the calibrated model (`TrustModel`), a sidecar or the file name.
@@ -215,7 +223,7 @@ extension DocumentRecord: Codable {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
         case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, deadlines,
             settledDeadlines, receivedOn, deadlineFacts, eInvoice,
-            eInvoiceProblems, sidecarProblems,
+            eInvoiceProblems, items, itemsCheck, sidecarProblems,
             confidence, trust,
             evidence,
             alternates,
@@ -263,6 +271,11 @@ extension DocumentRecord: Codable {
         try c.encodeIfPresent(deadlineFacts, forKey: .deadlineFacts)
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
+        // Only when read: records without items read as before.
+        if !items.isEmpty {
+            try c.encode(items, forKey: .items)
+            try c.encodeIfPresent(itemsCheck, forKey: .itemsCheck)
+        }
         if !sidecarProblems.isEmpty { try c.encode(sidecarProblems, forKey: .sidecarProblems) }
         // Confidences rounded to 3 places so the JSON is stable and readable.
         try c.encode(DocumentRecord.byName(confidence.mapValues { ($0 * 1000).rounded() / 1000 }), forKey: .confidence)
@@ -348,6 +361,15 @@ extension DocumentRecord: Codable {
         deadlineFacts = try c.decodeIfPresent(DeadlineFacts.self, forKey: .deadlineFacts)
         eInvoice = try c.decodeIfPresent(EInvoice.self, forKey: .eInvoice)
         eInvoiceProblems = try c.decodeIfPresent([String].self, forKey: .eInvoiceProblems) ?? []
+        if c.contains(.items), try !c.decodeNil(forKey: .items) {
+            guard let cur else { throw bad(.items, "(items without a currency)") }
+            var list = try c.nestedUnkeyedContainer(forKey: .items)
+            while !list.isAtEnd {
+                guard items.count < LineItem.maxItems else { throw bad(.items, "(more than \(LineItem.maxItems))") }
+                items.append(try LineItem(from: try list.superDecoder(), currency: cur))
+            }
+            itemsCheck = try c.decodeIfPresent(ItemsCheck.self, forKey: .itemsCheck) ?? .unproven
+        }
         sidecarProblems = try c.decodeIfPresent([String].self, forKey: .sidecarProblems) ?? []
         confidence = DocumentRecord.byField(try c.decodeIfPresent([String: Double].self, forKey: .confidence) ?? [:])
         trust = DocumentRecord.byField(try c.decodeIfPresent([String: TrustFeatures].self, forKey: .trust) ?? [:])

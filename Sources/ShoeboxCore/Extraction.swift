@@ -252,6 +252,9 @@ public struct Extraction: Sendable, Codable {
     public var paymentTerm: PaymentTermReading?
     /// A contract's notice period and end of term, as far as they are printed.
     public var contractTerms: ContractTerms?
+    /// What was bought, line by line, as the page's layout gives it, and what its sum matched; nil when no item line
+    /// was found.
+    public var items: ItemsReading?
 
     /// No candidate yet: what the parser starts from.
     public init() {}
@@ -309,6 +312,7 @@ public struct Extraction: Sendable, Codable {
         out.paymentMethods = on(paymentMethods)
         out.unreadDates = unreadDates.filter { e in places.contains { $0.holds(e) } }
         out.taxes = []
+        out.items = nil
         return out
     }
 

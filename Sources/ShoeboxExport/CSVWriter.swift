@@ -65,9 +65,12 @@ public struct CSVWriter: Sendable {
     }
 
     /// A whole table in this profile.
-    public static func text(of table: ExportTable, profile: Profile) -> String {
-        var csv = CSVWriter(header: table.header, profile: profile)
-        for row in table.rows { csv.rows.append(table.cells(row).map { render($0, profile: profile) }) }
+    public static func text(of table: ExportTable, profile: Profile) -> String { text(of: table.grid, profile: profile) }
+
+    /// A sheet of cells in this profile.
+    public static func text(of grid: CellGrid, profile: Profile) -> String {
+        var csv = CSVWriter(header: grid.header, profile: profile)
+        for row in grid.rows { csv.rows.append(row.map { render($0, profile: profile) }) }
         return csv.text
     }
 }

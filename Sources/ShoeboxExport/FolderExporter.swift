@@ -7,8 +7,8 @@ public import ShoeboxCore
 
 /// Writes `exports/<folder>.zip` per folder, byte-identical for the same store: `receipts/` with the
 /// originals of accepted and confirmed records renamed `YYYY-MM-DD_merchant_12.34-EUR.ext`, `summary.csv`,
-/// `summary.json`, `summary.xlsx` (one column definition: `ExportTable`), `totals.csv`, `ledger.beancount`
-/// and `MANIFEST.sha256`. Nothing pending reaches an export; what was left out is counted per reason.
+/// `summary.json`, `summary.xlsx` (one column definition: `ExportTable`; its second sheet the items), `items.csv`
+/// (`ItemsTable`), `totals.csv`, `ledger.beancount` and `MANIFEST.sha256`. Nothing pending reaches an export; what was left out is counted per reason.
 public struct FolderExporter {
     public struct Options: Sendable {
         /// Only this folder; nil: every folder.
@@ -172,11 +172,13 @@ public struct FolderExporter {
     func generatedFiles(
         _ table: ExportTable, rows: [ExportRow], folder: String, leftOut: [String: Int], renderings: [(String, [UInt8])] = []
     ) throws(ExportError) -> [(String, [UInt8])] {
+        let items = ItemsTable.grid(table.rows)
         var generated: [(String, [UInt8])] =
             [
                 ("summary.csv", Array(CSVWriter.text(of: table, profile: options.csvProfile).utf8)),
                 ("summary.json", FolderExporter.summaryJSON(table, folder: folder, leftOut: leftOut, options: options)),
-                ("summary.xlsx", try XLSXWriter.bytes(of: table, scratchDirectory: exportDirectory)),
+                ("summary.xlsx", try XLSXWriter.bytes(of: [table.grid, items], scratchDirectory: exportDirectory)),
+                ("items.csv", Array(CSVWriter.text(of: items, profile: options.csvProfile).utf8)),
                 ("totals.csv", Array(ExportSummaries.totals(table, profile: options.csvProfile).utf8)),
                 ("ledger.beancount", Array(ExportSummaries.beancount(table).utf8)),
                 ("deadlines.csv", Array(DeadlineFiles.csv(rows.map(\.record), profile: options.csvProfile).utf8)),
@@ -267,7 +269,11 @@ public struct FolderExporter {
             }
         }
         let rows: [[String: Any]] = table.rows.map { row in
-            Dictionary(uniqueKeysWithValues: zip(table.header, table.cells(row).map(value)))
+            var o = Dictionary(uniqueKeysWithValues: zip(table.header, table.cells(row).map(value)))
+            // The line items, with what proves them (null when the record has none).
+            o["items"] = ItemsTable.json(row.record)
+            o["items_check"] = row.record.itemsCheck?.rawValue ?? NSNull()
+            return o
         }
         let object: [String: Any] = [
             "version": 1, "folder": folder, "columns": table.header, "records": rows,

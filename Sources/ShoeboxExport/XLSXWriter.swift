@@ -2,12 +2,13 @@ internal import CXlsxWriter
 internal import Foundation
 internal import ShoeboxCore
 
-/// `summary.xlsx` with libxlsxwriter, from the same cells as the CSV: amounts as numeric cells with the
+/// `summary.xlsx` with libxlsxwriter, one worksheet per sheet of cells (the summary, the items), from the same cells as
+/// the CSV files: amounts as numeric cells with the
 /// currency's decimals, dates as date cells, text as text cells (never formulas, and neutralised like the
 /// CSV), a frozen header row. Written to a scratch file with a fixed creation time, so the same table gives
 /// the same bytes.
 enum XLSXWriter {
-    static func bytes(of table: ExportTable, scratchDirectory: String) throws(ExportError) -> [UInt8] {
+    static func bytes(of sheets: [CellGrid], scratchDirectory: String) throws(ExportError) -> [UInt8] {
         let path = (scratchDirectory as NSString).appendingPathComponent(".summary-\(getpid()).xlsx")
         defer { unlink(path) }
         guard let workbook = workbook_new(path) else {
@@ -16,10 +17,6 @@ enum XLSXWriter {
         var properties = lxw_doc_properties()
         properties.created = time_t(ZipWriter.fixedTime)
         _ = workbook_set_properties(workbook, &properties)
-        guard let sheet = workbook_add_worksheet(workbook, "summary") else {
-            workbook_close(workbook)
-            throw ExportError(message: "libxlsxwriter could not add a worksheet")
-        }
         let bold = workbook_add_format(workbook)
         format_set_bold(bold)
         let dateFormat = workbook_add_format(workbook)
@@ -34,10 +31,31 @@ enum XLSXWriter {
         }
         var failed: lxw_error = LXW_NO_ERROR
         func note(_ rc: lxw_error) { if rc != LXW_NO_ERROR && failed == LXW_NO_ERROR { failed = rc } }
-        for (c, name) in table.header.enumerated() { note(worksheet_write_string(sheet, 0, lxw_col_t(c), name, bold)) }
-        for (i, row) in table.rows.enumerated() {
+        for grid in sheets {
+            guard let sheet = workbook_add_worksheet(workbook, grid.name) else {
+                workbook_close(workbook)
+                throw ExportError(message: "libxlsxwriter could not add the worksheet \(grid.name)")
+            }
+            write(grid, to: sheet, bold: bold, dateFormat: dateFormat, amountFormat: amountFormat, note: note)
+        }
+        let closed = workbook_close(workbook)
+        guard failed == LXW_NO_ERROR, closed == LXW_NO_ERROR else {
+            let rc = failed != LXW_NO_ERROR ? failed : closed
+            throw ExportError(message: "writing summary.xlsx failed: \(String(cString: lxw_strerror(rc)))")
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ExportError(message: "summary.xlsx vanished from \(path)") }
+        return [UInt8](data)
+    }
+
+    /// One worksheet: a bold, frozen header row, then the cells.
+    static func write(
+        _ grid: CellGrid, to sheet: UnsafeMutablePointer<lxw_worksheet>, bold: UnsafeMutablePointer<lxw_format>?,
+        dateFormat: UnsafeMutablePointer<lxw_format>?, amountFormat: (Int) -> UnsafeMutablePointer<lxw_format>?, note: (lxw_error) -> Void
+    ) {
+        for (c, name) in grid.header.enumerated() { note(worksheet_write_string(sheet, 0, lxw_col_t(c), name, bold)) }
+        for (i, row) in grid.rows.enumerated() {
             let r = lxw_row_t(i + 1)
-            for (c, cell) in table.cells(row).enumerated() {
+            for (c, cell) in row.enumerated() {
                 let col = lxw_col_t(c)
                 switch cell {
                 case .text(let s):
@@ -55,14 +73,7 @@ enum XLSXWriter {
             }
         }
         worksheet_freeze_panes(sheet, 1, 0)
-        note(worksheet_set_column(sheet, 0, lxw_col_t(max(0, table.header.count - 1)), 14, nil))
-        let closed = workbook_close(workbook)
-        guard failed == LXW_NO_ERROR, closed == LXW_NO_ERROR else {
-            let rc = failed != LXW_NO_ERROR ? failed : closed
-            throw ExportError(message: "writing summary.xlsx failed: \(String(cString: lxw_strerror(rc)))")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ExportError(message: "summary.xlsx vanished from \(path)") }
-        return [UInt8](data)
+        note(worksheet_set_column(sheet, 0, lxw_col_t(max(0, grid.header.count - 1)), 14, nil))
     }
 
     static var version: String { LXW_VERSION }

@@ -17,6 +17,45 @@ public enum FieldValue: Hashable, Sendable {
     /// Tax lines, each a rate and an amount in the record's currency; none clears them.
     case tax([RateAmount])
     case notice(NoticePeriod)
+    /// A line item's amount or description corrected (`ItemEdit`).
+    case item(ItemEdit)
+
+    /// A correction of one line item: its number in the record (1-based) and its new amount or description.
+    public struct ItemEdit: Hashable, Sendable {
+        public let number: Int
+        public let amount: AmountReading?
+        public let description: String?
+        public init(number: Int, amount: AmountReading? = nil, description: String? = nil) {
+            self.number = number
+            self.amount = amount
+            self.description = description
+        }
+
+        /// "3 amount=2.50", "3 description=Milk 3.5%": as typed, and as the log keeps it.
+        public var text: String {
+            if let amount { return "\(number) amount=\(amount.decimalString)" }
+            return "\(number) description=\(description ?? "")"
+        }
+
+        /// Reads "N amount=X" or "N description=TEXT"; nil when it is neither.
+        public init?(text: String) {
+            let t = text.trimmingCharacters(in: .whitespaces)
+            guard let space = t.firstIndex(of: " "), let n = Int(t[..<space]), n >= 1, n <= LineItem.maxItems else { return nil }
+            let rest = t[t.index(after: space)...].trimmingCharacters(in: .whitespaces)
+            let kv = rest.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard kv.count == 2 else { return nil }
+            let value = kv[1].trimmingCharacters(in: .whitespaces)
+            switch kv[0].trimmingCharacters(in: .whitespaces) {
+            case "amount":
+                guard let a = FieldValue.plainAmount(value.replacingOccurrences(of: ",", with: ".")) else { return nil }
+                self.init(number: n, amount: a)
+            case "description":
+                guard !value.isEmpty else { return nil }
+                self.init(number: n, description: value)
+            default: return nil
+            }
+        }
+    }
 
     /// One tax line as typed: the rate ("19", "5.5") and the amount at its printed precision.
     public struct RateAmount: Hashable, Sendable {
@@ -40,6 +79,7 @@ public enum FieldValue: Hashable, Sendable {
         case .tax(let lines) where lines.isEmpty: "none"
         case .tax(let lines): lines.map { "\($0.rate)=\($0.amount.decimalString)" }.joined(separator: "; ")
         case .notice(let p): ContractTerms.text(p)
+        case .item(let edit): edit.text
         }
     }
 
@@ -78,6 +118,9 @@ public enum FieldValue: Hashable, Sendable {
         case .noticePeriod:
             guard let p = ContractTerms.notice(typed: text) else { return nil }
             self = .notice(p)
+        case .item:
+            guard let edit = ItemEdit(text: text) else { return nil }
+            self = .item(edit)
         case .sellerTaxID: return nil
         }
     }

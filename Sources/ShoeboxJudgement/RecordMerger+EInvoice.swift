@@ -62,6 +62,7 @@ extension RecordMerger {
         record.tax = e.taxes.compactMap { row in
             signed(row.amount).map { TaxLine(rate: row.rate, amount: $0, basis: signed(row.basis), category: row.category) }
         }
+        (record.items, record.itemsCheck) = RecordMerger.eInvoiceItems(e)
         let problems = e.problems()
         if !problems.isEmpty {
             reasons.append(.eInvoiceInconsistent)

@@ -133,6 +133,7 @@ public struct RecordMerger: Sendable {
         mergeCurrency(extraction, sidecar: sidecar, declared: other.declaredCurrency, into: &record, reasons: &reasons)
         mergeTotal(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
         mergeAmountsBesideTotal(extraction, into: &record)
+        RecordMerger.mergeItems(extraction, into: &record)
         mergeDate(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
         if let named = other.fileNameDate { weighFileNameDate(named, fileName: (source.relativePath as NSString).lastPathComponent, record: &record) }
         mergeMerchant(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
@@ -359,7 +360,7 @@ public struct RecordMerger: Sendable {
             case .date: present = record.date != nil
             case .merchant: present = record.merchant != nil
             case .currency: present = record.currency != nil
-            case .referenceNumber, .sellerTaxID, .paymentMethod, .category, .note, .tax, .receivedOn, .endOfTerm, .noticePeriod: present = true
+            case .referenceNumber, .sellerTaxID, .paymentMethod, .category, .note, .tax, .receivedOn, .endOfTerm, .noticePeriod, .item: present = true
             }
             if !present {
                 reasons.append(.missing(field))

@@ -80,6 +80,15 @@ public struct ReviewDecision: Hashable, Sendable {
     /// What the decision changes on `record`: the field's value before and after an edit, else the record's state
     /// before and after (`accepted`, `rejected`, …).
     public func change(on record: DocumentRecord) -> (before: String?, after: String?) {
+        if action == .edit, field == .item, case .item(let edit)? = value, edit.number <= record.items.count {
+            let item = record.items[edit.number - 1]
+            let before = FieldValue.ItemEdit(
+                number: edit.number,
+                amount: edit.amount == nil
+                    ? nil : AmountReading(minorUnits: item.amount.minorUnits, fractionDigits: item.amount.currency.minorDigits, currencyHint: nil),
+                description: edit.amount == nil ? item.description : nil)
+            return (before.text, logged)
+        }
         if action == .edit, let field { return (record.comparedValue(field.rawValue), logged) }
         if action == .settle { return (logged.map { "\($0) open" }, logged.map { "\($0) settled" }) }
         return (record.status.rawValue, Review.apply([self], to: record).status.rawValue)
@@ -89,7 +98,8 @@ public struct ReviewDecision: Hashable, Sendable {
 public enum Review {
     /// Fields a person may edit.
     public static let editableFields: [Field] = [
-        .merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note, .tax, .receivedOn, .endOfTerm, .noticePeriod
+        .merchant, .date, .total, .currency, .referenceNumber, .paymentMethod, .category, .note, .tax, .receivedOn, .endOfTerm, .noticePeriod,
+        .item
     ]
 
     /// A typed total above 10¹² (in cents: 10¹⁴) is a typing mistake; the bound also keeps every conversion of
@@ -197,12 +207,32 @@ public enum Review {
             return .success(.notice(p))
         case .currency: return validateCurrency(v, record: record)
         case .tax: return validateTax(v, record: record)
+        case .item: return validateItem(v, record: record)
         case .category where !categories.isEmpty && !categories.contains(v):
             return .failure(ReviewInputError("'\(v)' is not one of this folder's categories: \(categories.joined(separator: ", "))."))
         default: // merchant, referenceNumber, paymentMethod, category: their lengths and characters as every way in checks them
             if let problem = TextLimits.problem(field: field, value: v) { return .failure(ReviewInputError(problem)) }
             return .success(.text(v))
         }
+    }
+
+    /// A correction of one line item ("3 amount=2.50", "3 description=Milk"), checked against the record's items.
+    static func validateItem(_ v: String, record: DocumentRecord) -> Result<FieldValue, ReviewInputError> {
+        guard let edit = FieldValue.ItemEdit(text: v) else {
+            return .failure(
+                ReviewInputError("'\(v)' is no item correction: type the item's number and what to set, as 3 amount=2.50 or 3 description=Milk."))
+        }
+        guard edit.number <= record.items.count else {
+            let has = record.items.isEmpty ? "it has no items" : "its items are numbered 1 to \(record.items.count)"
+            return .failure(ReviewInputError("\(record.source) has no item \(edit.number): \(has)."))
+        }
+        if let a = edit.amount {
+            guard let c = record.currency, let m = FieldValue.money(a, in: c), m.minorUnits.magnitude <= UInt64(maxTotalMinorUnits) else {
+                return .failure(ReviewInputError("'\(a.decimalString)' is no amount in the record's currency \(record.currency?.code ?? "(none)")."))
+            }
+        }
+        if let d = edit.description, let problem = TextLimits.problem(field: "description", value: d) { return .failure(ReviewInputError(problem)) }
+        return .success(.item(edit))
     }
 
     /// A new hand entry's id: 12 random hex digits (the system's generator).
@@ -463,6 +493,20 @@ public enum Review {
         case (.total, .totalInRecordCurrency(let a)):
             guard let c = r.currency, let m = FieldValue.money(a, in: c) else { return false }
             r.total = m
+        case (.item, .item(let edit)):
+            guard edit.number <= r.items.count else { return false }
+            var item = r.items[edit.number - 1]
+            if let a = edit.amount {
+                guard let c = r.currency, let m = FieldValue.money(a, in: c), m.minorUnits.magnitude <= UInt64(maxTotalMinorUnits) else {
+                    return false
+                }
+                item.amount = m
+            }
+            if let d = edit.description { item.description = d }
+            item.source = .person
+            r.items[edit.number - 1] = item
+            // A person looked at the items and set them: what proves them now.
+            r.itemsCheck = .person
         case (.tax, .tax(let lines)):
             guard let c = r.currency else { return false }
             let taxes = lines.compactMap { l in FieldValue.money(l.amount, in: c).map { TaxLine(rate: l.rate, amount: $0) } }

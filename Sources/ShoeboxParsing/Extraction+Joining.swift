@@ -89,6 +89,8 @@ extension Extraction {
         out.sellerTaxIDs = join(sellerTaxIDs, second.sellerTaxIDs) { ReceiptParser.normalizedMerchant($0) }
         out.paymentMethods = join(paymentMethods, second.paymentMethods) { $0 }
         if out.taxes.isEmpty { out.taxes = second.taxes }
+        // The items of the reading whose sum the page proves; tesseract's when neither's is.
+        if out.items?.check.proven != true, let items = second.items, items.check.proven { out.items = items }
         // A date shape tesseract read as no date ("17-66-13") on a line the second reader read as a date is
         // explained: it no longer makes the date doubtful.
         let readAsDates = second.dates.compactMap { $0.evidence }.filter { $0.source == .secondReader }

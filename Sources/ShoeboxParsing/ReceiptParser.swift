@@ -73,6 +73,7 @@ public struct ReceiptParser: Sendable {
         extraction.sellerTaxIDs = sellerTaxIDCandidates(lines)
         extraction.paymentMethods = paymentCandidates(lines)
         extraction.documentKind = documentKind(lines)
+        extraction.items = readItems(lines, amounts: extraction.amounts, dates: extraction.dates)
         ReceiptParser.attachWordConfidences(&extraction, lines: lines)
         extraction.pagesSkipped = all.count - pages.count
         return extraction

@@ -11,11 +11,79 @@ public struct RegressionCase: Sendable, Equatable {
     public let expected: [String: String]
     /// Which adapter read it: "fixture", "sroie", "zugferd".
     public let format: String
+    /// The line items the document prints, when its expectation states them (the fixtures' `items`).
+    public var expectedItems: [ExpectedItem]?
 
-    public init(document: String, expected: [String: String], format: String) {
+    public init(document: String, expected: [String: String], format: String, expectedItems: [ExpectedItem]? = nil) {
         self.document = document
         self.expected = expected
         self.format = format
+        self.expectedItems = expectedItems
+    }
+
+    /// An item as an expectation states it, every value as text; compared with descriptions normalised (case,
+    /// accents, punctuation and spaces) and decimals as numbers ("2" = "2.000").
+    public struct ExpectedItem: Sendable, Equatable {
+        public var kind: String
+        public var description: String
+        public var quantity: String?
+        public var unitPrice: String?
+        public var amount: String
+        public var taxRate: String?
+        public var taxCode: String?
+
+        init?(_ o: [String: Any]) {
+            guard let kind = o["kind"] as? String, let description = o["description"] as? String, let amount = o["amount"] as? String else {
+                return nil
+            }
+            self.kind = kind
+            self.description = description
+            self.amount = amount
+            quantity = o["quantity"] as? String
+            unitPrice = o["unitPrice"] as? String
+            taxRate = o["taxRate"] as? String
+            taxCode = o["taxCode"] as? String
+        }
+
+        public init(_ item: LineItem) {
+            kind = item.kind.rawValue
+            description = item.description
+            quantity = item.quantity
+            unitPrice = item.unitPrice
+            amount = item.amount.decimalString
+            taxRate = item.taxRate
+            taxCode = item.taxCode
+        }
+
+        /// The values compared, each named.
+        var compared: [(String, String?)] {
+            func number(_ s: String?) -> String? {
+                guard var t = s, t.contains(".") else { return s }
+                while t.hasSuffix("0") { t.removeLast() }
+                if t.hasSuffix(".") { t.removeLast() }
+                return t
+            }
+            return [
+                ("kind", kind), ("description", ReceiptParser.normalizedMerchant(description).replacingOccurrences(of: " ", with: "")),
+                ("quantity", number(quantity)), ("unitPrice", number(unitPrice)), ("amount", number(amount)), ("taxRate", number(taxRate)),
+                ("taxCode", taxCode)
+            ]
+        }
+
+        /// The first difference between the items stated and those read, nil when there is none.
+        static func difference(_ want: [ExpectedItem], _ got: [ExpectedItem]) -> (expected: String, found: String)? {
+            if want.count != got.count {
+                return (
+                    "\(want.count) items: " + want.map(\.amount).joined(separator: " "), "\(got.count): " + got.map(\.amount).joined(separator: " ")
+                )
+            }
+            for (k, (w, g)) in zip(want, got).enumerated() {
+                for ((name, a), (_, b)) in zip(w.compared, g.compared) where a != b {
+                    return ("item \(k + 1) \(name) \(a ?? "null") (\(w.description))", b ?? "null")
+                }
+            }
+            return nil
+        }
     }
 }
 
@@ -37,7 +105,8 @@ public enum RegressionAdapters {
         for key in ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID", "net", "dueDate", "taxByRate"] {
             if let v = o[key] as? String { e[key] = v }
         }
-        return RegressionCase(document: file, expected: e, format: "fixture")
+        let items = (o["items"] as? [[String: Any]]).map { $0.compactMap(RegressionCase.ExpectedItem.init) }
+        return RegressionCase(document: file, expected: e, format: "fixture", expectedItems: items)
     }
 
     /// SROIE task-3 keys: `<ID>.json` beside `<ID>.jpg`; values as printed (dates in mixed orders, totals with RM).
@@ -178,6 +247,21 @@ public struct RegressionReport: Sendable {
     /// The same scores per adapter format ("sroie", "zugferd", "fixture"): the targets are per set.
     public private(set) var scoresByFormat: [String: [String: FieldScore]] = [:]
     public private(set) var documentsByFormat: [String: Int] = [:]
+    /// Line items per format: how many documents have items, how many of those are proven (by the page's or the XML's
+    /// own arithmetic), and, where the case states its items, how many match them exactly.
+    public struct ItemScore: Sendable, Equatable, Codable {
+        public var documents = 0
+        public var withItems = 0
+        public var proven = 0
+        public var expected = 0
+        public var exact = 0
+        public var provenRate: Double { documents == 0 ? 0 : Double(proven) / Double(documents) }
+    }
+    public private(set) var itemsByFormat: [String: ItemScore] = [:]
+    /// The documents whose items are proven, and what proves them: for sampling by hand.
+    public private(set) var provenItems: [String: String] = [:]
+    /// Documents whose stated items the record does not match, with the first difference.
+    public private(set) var itemMisses: [Miss] = []
     public private(set) var misses: [Miss] = []
     public private(set) var documents = 0
     public private(set) var accepted = 0
@@ -244,6 +328,7 @@ public struct RegressionReport: Sendable {
             TrustRow(
                 truth, record: record, right: right, totalAndDateRight: right[.total] != false && right[.date] != false,
                 rightAsLabelled: totalAndDateRight))
+        addItems(c, record: record)
         if record.status == .accepted {
             accepted += 1
             if totalAndDateRight { acceptedRight += 1 } else { acceptedWrong.append(c.document) }
@@ -255,7 +340,27 @@ public struct RegressionReport: Sendable {
         }
     }
 
-    public var allRight: Bool { misses.isEmpty }
+    mutating func addItems(_ c: RegressionCase, record: DocumentRecord) {
+        var score = itemsByFormat[c.format] ?? ItemScore()
+        score.documents += 1
+        if !record.items.isEmpty { score.withItems += 1 }
+        if let check = record.itemsCheck, check.proven {
+            score.proven += 1
+            provenItems[c.document] = check.rawValue
+        }
+        if let want = c.expectedItems {
+            score.expected += 1
+            let got = record.items.map(RegressionCase.ExpectedItem.init)
+            if let difference = RegressionCase.ExpectedItem.difference(want, got) {
+                itemMisses.append(Miss(document: c.document, field: "items", expected: difference.expected, found: difference.found))
+            } else {
+                score.exact += 1
+            }
+        }
+        itemsByFormat[c.format] = score
+    }
+
+    public var allRight: Bool { misses.isEmpty && itemMisses.isEmpty }
 
     /// What the calibration read, per document (`--trust-rows`): to study other models or policies without a new run.
     public func trustRowsJSON() -> Data {
@@ -288,16 +393,23 @@ public struct RegressionReport: Sendable {
                 "labels corrected for the trust model and its accept curve: \(correctedLabels) (--errata: labels the page contradicts; field scores as labelled)"
             )
         }
+        for (format, s) in itemsByFormat.sorted(by: { $0.key < $1.key }) where s.withItems > 0 || s.expected > 0 {
+            var line = String(
+                format: "items %@: %d of %d documents have items, %d proven by their own arithmetic (%.1f%%)", format, s.withItems, s.documents,
+                s.proven, 100 * s.provenRate)
+            if s.expected > 0 { line += ", \(s.exact) of \(s.expected) exactly as stated" }
+            lines.append(line)
+        }
         if let cv = crossValidation { lines.append(cv.text) }
         if let cer = characterErrorRate {
             lines.append(String(format: "OCR character error rate %.1f%% (%d characters of ground truth)", 100 * cer, cerLength))
         }
         if seconds > 0 { lines.append(String(format: "%.1f s in all, %.2f s per document", seconds, seconds / Double(max(1, documents)))) }
-        if !misses.isEmpty {
+        if !misses.isEmpty || !itemMisses.isEmpty {
             lines.append("")
             lines.append("wrong (normalised):")
             let letThrough = Set(acceptedWrong)
-            for m in misses {
+            for m in misses + itemMisses {
                 let mark = letThrough.contains(m.document) && (m.field == "total" || m.field == "date") ? "  [auto-accepted]" : ""
                 lines.append("  \(m.document)  \(m.field): expected \"\(m.expected)\", found \"\(m.found)\"" + mark)
             }
@@ -325,6 +437,13 @@ public struct RegressionReport: Sendable {
                 }),
             "misses": misses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] }
         ]
+        o["items"] = itemsByFormat.mapValues { s in
+            ["documents": s.documents, "withItems": s.withItems, "proven": s.proven, "expected": s.expected, "exact": s.exact] as [String: Any]
+        }
+        o["provenItems"] = provenItems
+        if !itemMisses.isEmpty {
+            o["itemMisses"] = itemMisses.map { ["document": $0.document, "expected": $0.expected, "found": $0.found] }
+        }
         if let cer = characterErrorRate { o["characterErrorRate"] = (cer * 10000).rounded() / 10000 }
         if let cv = crossValidation { o["crossValidated"] = cv.json }
         return (try? JSONSerialization.data(withJSONObject: o, options: [.prettyPrinted, .sortedKeys])) ?? Data()

@@ -118,12 +118,58 @@ function placeBoxes(sheet, img, g) {
     const key = [b.left, b.top, b.right, b.bottom].join(",");
     if (lines.has(key)) lines.get(key).fields.push(field); else lines.set(key, { b, fields: [field] });
   }
-  for (const { b, fields } of lines.values()) {
-    const box = el("div", { class: "box", "data-fields": fields.join(" "), title: fields.join(", ") }, el("span", {}, fields.join(", ")));
+  // Each line item's lines, labelled with its number (the row of the items table lights it).
+  ((state.record || {}).items || []).forEach((item, k) => {
+    if (item.box && item.page === state.page) lines.set(`item-${k + 1}`, { b: item.box, fields: [`item-${k + 1}`], item: true });
+  });
+  for (const { b, fields, item } of lines.values()) {
+    const box = el("div", { class: item ? "box item" : "box", "data-fields": fields.join(" "), title: fields.join(", ") }, el("span", {}, fields.join(", ")));
     Object.assign(box.style, { left: `${b.left * scale - 3}px`, top: `${b.top * scale - 3}px`,
       width: `${(b.right - b.left) * scale + 6}px`, height: `${(b.bottom - b.top) * scale + 6}px` });
     sheet.append(box);
   }
+}
+
+// The record's line items beside the scan: what proves them, and per item its kind, description, quantity × unit
+// price, amount and tax code. Clicking a row opens its amount and description to correct (Enter saves, Escape leaves).
+const itemsChecks = { subtotal: "proven: they sum to the subtotal", total: "proven: they sum to the total",
+  "total-less-charges": "proven: they sum to the total less tax and charges", "line-total": "proven: the e-invoice's line total",
+  unproven: "unproven: nothing on the page confirms their sum", person: "set by a person" };
+function itemList(r) {
+  const items = r.items || [];
+  if (!items.length) return null;
+  const rows = items.map((i, k) => {
+    const row = el("tr", { "data-item": String(k + 1) }, el("td", {}, String(k + 1)), el("td", {}, i.kind === "item" ? "" : i.kind),
+      el("td", { class: "description" }, i.description), el("td", {}, i.quantity && i.unitPrice ? `${i.quantity} × ${i.unitPrice}` : ""),
+      el("td", { class: "amount" }, i.amount), el("td", {}, [i.taxCode, i.taxRate ? i.taxRate + "%" : null].filter(Boolean).join(" ")));
+    row.addEventListener("mouseenter", () => { for (const b of document.querySelectorAll(`.box[data-fields~="item-${k + 1}"]`)) b.classList.add("lit"); });
+    row.addEventListener("mouseleave", () => { for (const b of document.querySelectorAll(".box.lit")) b.classList.remove("lit"); });
+    row.addEventListener("click", () => editItem(row, i, k + 1));
+    return row;
+  });
+  return el("div", { class: "items" }, el("h3", {}, `Items (${itemsChecks[r.itemsCheck] || r.itemsCheck || ""})`),
+    el("table", {}, el("tr", {}, ...["#", "kind", "description", "qty × price", "amount", "tax"].map((h) => el("th", {}, h))), ...rows));
+}
+
+function editItem(row, item, number) {
+  if (row.querySelector("form")) return;
+  const description = el("input", { name: "description", type: "text", value: item.description, autocomplete: "off" });
+  const amount = el("input", { name: "amount", type: "text", value: item.amount, size: "8", autocomplete: "off" });
+  const form = el("form", { class: "item-edit" }, description, " ", amount, " ", el("button", { type: "submit" }, "save"));
+  form.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { ev.preventDefault(); show(state.record); } });
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const source = state.record.source;
+    try {
+      if (description.value !== item.description) await post("/api/decide", { source, action: "edit", field: "item", value: `${number} description=${description.value}` });
+      if (amount.value !== item.amount) await post("/api/decide", { source, action: "edit", field: "item", value: `${number} amount=${amount.value}` });
+      say(`item ${number}: ${source}`);
+      await loadQueue(source);
+    } catch (e) { say(e.message, true); }
+  });
+  const cell = el("td", { colspan: "6" }, form);
+  row.replaceChildren(cell);
+  description.focus();
 }
 
 function zoom(factor) {
@@ -177,7 +223,7 @@ function show(r) {
     ...[...(r.eInvoiceProblems || []), ...(r.sidecarProblems || []).map((p) => `sidecar: ${p}`)].map((p) => el("p", { class: "problem" }, `! ${p}`)),
     el("table", {}, ...rows),
     alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null,
-    deadlineList(r), el("div", { id: "series" }));
+    itemList(r), deadlineList(r), el("div", { id: "series" }));
   // A suspected duplicate: its original's first page beside it, to compare at a glance (d: a duplicate, n: not).
   // The same paper read otherwise and a reissued e-invoice name the other record too, each in its own words.
   const reasons = r.reasons || [];
@@ -261,7 +307,8 @@ function pick(k) {
 // e: the record's fields as a form in place of the table. Enter saves what changed, field by field, each checked as
 // in the terminal; a refused one stays open with its reason beside it. Escape leaves the form.
 const hints = { date: "2026-03-14", receivedOn: "the day the letter arrived: 2026-03-02", endOfTerm: "the term's last day: 2027-12-31",
-  noticePeriod: "3 months, 30 days", total: "12.50", currency: "EUR", tax: "19=2.65; 7=1.05, or none", paymentMethod: "card, cash, …" };
+  noticePeriod: "3 months, 30 days", total: "12.50", currency: "EUR", tax: "19=2.65; 7=1.05, or none", paymentMethod: "card, cash, …",
+  item: "3 amount=2.50 or 3 description=Milk" };
 
 function valueOf(r, f) {
   if (f === "tax") return (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");

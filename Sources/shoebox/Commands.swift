@@ -440,7 +440,7 @@ enum RegressCommand {
             args, verb: "regress",
             valueOptions: [
                 "--pipeline", "--today", "--jobs", "--scans", "--report", "--baseline", "--ocr-cache", "--folds", "--fit", "--trust-rows",
-                "--expected", "--folders", "--errata"
+                "--items", "--expected", "--folders", "--errata"
             ],
             flagOptions: ["--quiet"])
         if a.flags.contains("--help") {
@@ -504,9 +504,12 @@ enum RegressCommand {
                 message: "no expectation files in \(dir) (fixture <name>.expected.json, SROIE <ID>.json or ZUGFeRD <name>.expected.json).")
         }
         let start = Date()
+        var itemLines: [String: String] = [:]
+        let wantItems = a.values["--items"] != nil
         try WorkerPool(config: config, today: today, jobs: jobs, ocrCache: a.values["--ocr-cache"]).process(work) {
             (_: ReadyDocument, outcome: DocumentOutcome) throws(PipelineError) in
             guard let (c, truth) = cases[outcome.record.source] else { return }
+            if wantItems { itemLines[c.document] = RegressCommand.itemsLine(c.document, outcome) }
             report.add(
                 c, record: outcome.record, recognizedText: truth == nil ? nil : outcome.pages.map(\.text).joined(separator: "\n"), truthText: truth)
         }
@@ -521,6 +524,9 @@ enum RegressCommand {
                 report, to: path, dir: dir, gate: RulesGate(requiredFields: config.requiredFields, acceptThreshold: config.acceptThreshold))
         }
         if let path = a.values["--trust-rows"] { try write(report.trustRowsJSON(), to: path, what: "") }
+        if let path = a.values["--items"] {
+            try write(Data(itemLines.sorted { $0.key < $1.key }.map { $0.value + "\n" }.joined().utf8), to: path, what: "")
+        }
         return try finish(report, a, dir: dir, baseline: baseline)
     }
 
@@ -620,5 +626,26 @@ enum RegressCommand {
             return ExitCode.regressionFailed
         }
         return report.allRight ? ExitCode.success : ExitCode.regressionFailed
+    }
+}
+
+extension RegressCommand {
+    /// One line of `--items`: the document, what proves its items, the items, its total and the lines of its pages, to
+    /// look at by hand.
+    static func itemsLine(_ document: String, _ outcome: DocumentOutcome) -> String {
+        struct Row: Encodable {
+            let document: String
+            let itemsCheck: String?
+            let total: String?
+            let items: [LineItem]
+            let lines: [String]
+        }
+        let r = outcome.record
+        let row = Row(
+            document: document, itemsCheck: r.itemsCheck?.rawValue, total: r.total?.decimalString, items: r.items,
+            lines: outcome.pages.flatMap { p in p.lines.map { "\(p.pageNumber)|\($0.box.left)-\($0.box.right)| \($0.text)" } })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(row)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
     }
 }

@@ -425,8 +425,8 @@ enum Help {
 
     static let regress = """
         usage: shoebox regress DIR [--scans SCANDIR] [--report FILE] [--baseline FILE] [--ocr-cache DIR]
-                                   [--folds N] [--fit FILE] [--trust-rows FILE] [--folders FILE]
-                                   [--errata FILE] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
+                                   [--folds N] [--fit FILE] [--trust-rows FILE] [--items FILE]
+                                   [--folders FILE] [--errata FILE] [--pipeline FILE] [--today YYYY-MM-DD] [--jobs N] [--quiet]
 
         Runs the pipeline on every document in DIR that has expected values and prints, per field, how
         many were read right (exact, and normalised: merchants without case, accents, punctuation and
@@ -465,6 +465,8 @@ enum Help {
                              an entry whose label the suite no longer has is refused
           --trust-rows FILE  write per document what the trust model reads (features, right or not,
                              the other reasons) as JSON, to study other models or policies
+          --items FILE       write per document its line items, what proves them, its total and the
+                             lines of its pages (JSON lines), to look at by hand
           --quiet            leave out the list of wrong fields
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 

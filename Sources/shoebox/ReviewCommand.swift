@@ -515,6 +515,7 @@ final class ReviewSession {
         }
         for p in r.eInvoiceProblems { say("  ! \(p)") }
         for p in r.sidecarProblems { say("  ! sidecar: \(p)") }
+        if !r.items.isEmpty { for line in ReviewSession.itemLines(r) { say(line) } }
         if !r.deadlines.isEmpty {
             say("deadlines (counted, not legal advice):")
             for d in r.deadlines {
@@ -535,5 +536,23 @@ final class ReviewSession {
             }
         }
         say(ReviewSession.keys)
+    }
+}
+
+extension ReviewSession {
+    /// The record's line items, one per line, with what proves them: "e item 3 amount=2.50" corrects one.
+    static func itemLines(_ r: DocumentRecord) -> [String] {
+        let check = r.itemsCheck.map { $0.proven ? "proven (\($0.rawValue))" : "unproven: nothing on the page confirms their sum" } ?? ""
+        var out = ["items: \(r.items.count), \(check)  (correct one: e item N amount=2.50, e item N description=…)"]
+        for (k, i) in r.items.enumerated() {
+            var line = String(format: "  %3d ", k + 1) + (i.kind == .item ? "" : "[\(i.kind.rawValue)] ") + i.description
+            if let q = i.quantity, let p = i.unitPrice { line += "  \(q) × \(p)" }
+            line += "  \(i.amount.decimalString)"
+            if let c = i.taxCode { line += " \(c)" }
+            if let t = i.taxRate { line += " \(t)%" }
+            if let p = i.page, let l = i.line { line += "   p\(p) l\(l)" }
+            out.append(line)
+        }
+        return out
     }
 }

@@ -153,11 +153,12 @@ struct TypedEditTests {
         r.currency = .eur
         r.total = Money(decimal: "16.60", currency: .eur)
         r.date = CalendarDay(iso: "2026-01-10")
+        r.items = [LineItem(description: "Brot", amount: Money(decimal: "16.60", currency: .eur)!, source: .ocr)]
         let typed: [(String, String)] = [
             ("merchant", " Café Zentral "), ("date", "14.03.2026"), ("total", "15,00"), ("total", "12.00 USD"), ("currency", "€"),
             ("referenceNumber", "R-1"), ("paymentMethod", "card"), ("category", "meals"), ("note", "line one\nline two"),
             ("tax", "19=2.65; 7 % = 1,05"), ("tax", "none"), ("receivedOn", "2026-02-01"), ("endOfTerm", "31.12.2027"),
-            ("noticePeriod", "3 Monate")
+            ("noticePeriod", "3 Monate"), ("item", "1 amount=2,50"), ("item", "1 description=Vollkornbrot")
         ]
         #expect(Set(typed.map(\.0)) == Set(Review.editableFields.map(\.rawValue)))
         for (field, text) in typed {

@@ -1,0 +1,481 @@
+import Foundation
+import ShoeboxCore
+
+/// Line items: the lines between the page's header and its totals that print an amount in the amount column, each with
+/// its description (on its own line, or on the lines above when the amount line prints only numbers), its quantity and
+/// unit price when the line proves them (quantity × unit price = amount), its tax code, and its kind (a discount, a
+/// deposit, a voided article). The set is proven when its signed sum is a subtotal or total the page prints below it.
+extension ReceiptParser {
+    /// A line of the item block, read.
+    struct ItemLine {
+        let line: Line
+        /// The amount in the amount column, if the line prints one.
+        let amount: AmountReader.Found?
+        /// Quantity and unit price the line prints ("2 x 1,19", "0,532 kg x 2,99", "@ 28.00"), unproven yet.
+        let quantity: String?
+        let unitPrice: Int64?
+        let unitPriceText: String?
+        let unit: String?
+        /// The description the line prints, without its numbers; empty when it prints none.
+        let description: String
+        let taxCode: String?
+        /// A count printed before the name without a unit price ("2 x Postkarte 6,00").
+        var count: String? = nil
+    }
+
+    /// Words that make an item line a deposit (charged, or returned when negative), a voided article, or a charge.
+    static let depositWords: KeywordList = ["pfand", "leergut", "mehrweg", "consigne", "deposito", "envase", "deposit", "bottle deposit"]
+    static let returnedDepositWords: KeywordList = ["leergut", "pfandruckgabe", "pfand ruckgabe", "retour consigne", "devolucion envase"]
+    static let voidWords: KeywordList = ["storno", "void", "voided", "anulacion", "anulado", "annulation", "annule", "batal", "cancelled"]
+    static let itemChargeWords: KeywordList = [
+        "service charge", "svc chg", "service chg", "svr chg", "servis", "bedienung", "servicio", "delivery", "lieferung", "versand",
+        "livraison", "envio", "penghantaran"
+    ]
+
+    /// The most lines above an amount line its description may take.
+    static let descriptionLines = 3
+
+    /// The most item lines read from a page: a longer block is cut there and left unproven.
+    static let maxItemLines = 500
+
+    func readItems(_ lines: [Line], amounts: [AmountCandidate], dates: [DateCandidate]) -> ItemsReading? {
+        guard let end = ReceiptParser.itemBlockEnd(lines) else { return nil }
+        let start = ReceiptParser.itemBlockStart(lines, end: end, dates: dates)
+        guard start < end else { return nil }
+        let column = ReceiptParser.amountColumn(lines, end: end)
+        var read: [ItemLine] = []
+        for line in lines[start..<end] {
+            read.append(ReceiptParser.itemLine(line, column: column))
+            if read.count > ReceiptParser.maxItemLines { break }
+        }
+        var items = ReceiptParser.assemble(read)
+        guard !items.isEmpty else { return nil }
+        let rates = ReceiptParser.codeRates(lines[end...])
+        for i in items.indices where items[i].taxRate == nil {
+            if let code = items[i].taxCode { items[i].taxRate = rates[code] }
+        }
+        var (check, target) = ReceiptParser.prove(items, amounts: amounts)
+        // A total whose label was misread reads as one more item: the first amount that is the sum of the items above it
+        // ends them, when the items above it are then proven.
+        if check == .unproven, let k = ReceiptParser.runningSumLine(items) {
+            let (c, t) = ReceiptParser.prove(Array(items.prefix(k)), amounts: amounts + [ReceiptParser.asTotal(items[k])])
+            if c != .unproven { (items, check, target) = (Array(items.prefix(k)), c, t) }
+        }
+        let roundings = amounts.filter { $0.role == .rounding && abs($0.value.minorUnits) <= ReceiptParser.largestRounding }
+        let rounded = target.map { t in roundings.flatMap { TotalScoring.rounded(t, by: $0.value.minorUnits) } } ?? []
+        return ItemsReading(
+            items: items, check: read.count > ReceiptParser.maxItemLines ? .unproven : check, target: target, rounded: rounded)
+    }
+
+    /// The first item (from the third on) whose amount is the sum of the items above it.
+    static func runningSumLine(_ items: [ItemReading]) -> Int? {
+        var sum: Int64 = 0
+        for (k, item) in items.enumerated() {
+            if k >= 2, item.amount.minorUnits == sum, sum > 0 { return k }
+            let (s, overflow) = sum.addingReportingOverflow(item.amount.minorUnits)
+            if overflow { return nil }
+            sum = s
+        }
+        return nil
+    }
+
+    /// An item line read as the total it is.
+    static func asTotal(_ item: ItemReading) -> AmountCandidate {
+        Candidate(value: item.amount, role: .total, score: 0, evidence: item.evidence, notes: ["the sum of the items above it"])
+    }
+
+    /// The first line of the totals: a subtotal, total, tax, payment or change line, or a count of the items.
+    static func itemBlockEnd(_ lines: [Line]) -> Int? {
+        for (i, line) in lines.enumerated() {
+            let folded = line.folded
+            // "Total Qty: 4", "Item(s) : 3 Qty(s) : 3", "Item Count: 4", "TOTQTY: 3"; not the column heading "QTY ITEM TOTAL".
+            if folded.contains(where: \.isDigitASCII), Keywords.count.any(in: folded) || folded.contains("qty"),
+                Keywords.total.any(in: folded) || folded.contains("item") || folded.contains("count") || folded.contains("totqty")
+            {
+                return i
+            }
+            guard let role = line.role.0 else { continue }
+            let amount = line.amounts.contains { !$0.isRate }
+            switch role {
+            case .subtotal, .total, .tendered, .change, .cashback, .tax:
+                // A tax ID in the header ("GST ID No: 000504664064") prints no amount.
+                // Nor does the items' column heading ("Description Amount", "Qty Item Total").
+                if amount || (role == .total || role == .subtotal) && line.line.words.count <= 4 && !Keywords.itemColumns.any(in: folded) {
+                    return i
+                }
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// The first line of the items: after the item table's column heading, else after the line above the totals that
+    /// prints the transaction date.
+    static func itemBlockStart(_ lines: [Line], end: Int, dates: [DateCandidate]) -> Int {
+        var start = 0
+        // The date the page most likely means, not every date shape (an article code "HCO3-7 - 15" reads as one).
+        let best = dates.filter { $0.role == .transaction }.max { $0.score < $1.score }
+        let dateLine = best?.evidence.map(ReceiptParser.key)
+        for i in 0..<end {
+            let line = lines[i]
+            if ReceiptParser.key(line.evidence) == dateLine { start = i + 1 }
+            if line.amounts.isEmpty, line.line.words.count >= 2, Keywords.itemColumns.any(in: line.folded) { start = i + 1 }
+        }
+        return start
+    }
+
+    /// Where an amount ends, estimated from its place in the line's text (receipt print is close to monospaced).
+    static func rightEdge(_ f: AmountReader.Found, of line: Line) -> Double {
+        let box = line.line.box
+        let n = max(1, line.amountText.count)
+        return Double(box.left) + Double(box.width) * Double(f.range.upperBound) / Double(n)
+    }
+
+    /// The right edge of the amount column and how far from it an amount may end: from the totals' amounts, else
+    /// from the right-most amounts of the block.
+    static func amountColumn(_ lines: [Line], end: Int) -> (right: Double, tolerance: Double) {
+        let page = lines[end].page
+        let onPage = lines.filter { $0.page == page }
+        let left = onPage.map(\.line.box.left).min() ?? 0
+        let right = onPage.map(\.line.box.right).max() ?? 0
+        let width = Double(max(1, right - left))
+        var edges: [Double] = []
+        for line in lines[end...].prefix(8) where line.page == page {
+            if let f = line.amounts.last(where: { !$0.isRate }) { edges.append(rightEdge(f, of: line)) }
+        }
+        let column = edges.max() ?? Double(right)
+        return (column, width * 0.12)
+    }
+
+    /// Reads one line of the item block.
+    static func itemLine(_ line: Line, column: (right: Double, tolerance: Double)) -> ItemLine {
+        let found = line.amounts.filter { !$0.isRate }
+        let chars = Array(line.amountText)
+        var inColumn = found.last { rightEdge($0, of: line) >= column.right - column.tolerance }
+        if inColumn == nil, let repaired = pointLost(chars, found: found, line: line, column: column) { inColumn = repaired }
+        var (quantity, unit, price, priceText, numbersStart) = quantityAndPrice(chars, found: found, amount: inColumn)
+        if quantity == nil, let amount = inColumn, let (q, p, start) = columnQuantity(chars, found: found, amount: amount) {
+            (quantity, price, priceText, numbersStart) = (q, p.0, p.1, start)
+        }
+        var leading: String?
+        if quantity == nil, let q = leadingCount(chars) { leading = q }
+        var cut = numbersStart ?? chars.count
+        if let a = inColumn { cut = min(cut, a.range.lowerBound) }
+        var taxCode: String?
+        if let a = inColumn {
+            let after = String(chars[a.range.upperBound...]).split(separator: " ")
+            if let code = after.first(where: { !$0.allSatisfy { $0 == "-" || $0 == ")" } }) {
+                let c = code.trimmingCharacters(in: CharacterSet(charactersIn: "*#"))
+                if (1...2).contains(c.count), c.allSatisfy({ $0.isASCII && $0.isUppercase }) { taxCode = c }
+            }
+        }
+        return ItemLine(
+            line: line, amount: inColumn, quantity: quantity, unitPrice: price, unitPriceText: priceText, unit: unit,
+            description: description(String(chars[..<cut])), taxCode: taxCode, count: leading)
+    }
+
+    /// "2 x Postkarte", "2x Cola": a count before the name, printed without a unit price.
+    static func leadingCount(_ c: [Character]) -> String? {
+        var t = 0
+        while t < c.count, c[t].isDigitASCII { t += 1 }
+        guard (1...3).contains(t), t < c.count else { return nil }
+        var k = t
+        while k < c.count, c[k] == " " { k += 1 }
+        guard k < c.count, c[k] == "x" || c[k] == "X" || c[k] == "×", k + 1 < c.count, c[k + 1] == " " else { return nil }
+        return String(c[..<t])
+    }
+
+    /// "2786 2 4.77 9.54": a quantity column and a unit price column before the amount, without a multiplication sign:
+    /// the integer right before the amount before the line's amount, and that amount. Proven later, by their product.
+    static func columnQuantity(_ c: [Character], found: [AmountReader.Found], amount: AmountReader.Found)
+        -> (String, (Int64, String), Int)?
+    {
+        guard let k = found.firstIndex(of: amount), k >= 1 else { return nil }
+        let price = found[k - 1]
+        guard let text = unitPrice(String(c[price.range])) else { return nil }
+        var e = price.range.lowerBound - 1
+        guard e >= 1, c[e] == " " else { return nil }
+        while e >= 0, c[e] == " " { e -= 1 }
+        var s = e
+        while s >= 0, c[s].isDigitASCII { s -= 1 }
+        if (1...3).contains(e - s), s < 0 || c[s] == " " { return (String(c[(s + 1)...e]), text, s + 1) }
+        // "3 Übernachtung Doppelzimmer 96,00 288,00": the quantity leads the line, the description between.
+        var t = 0
+        while t < c.count, c[t].isDigitASCII { t += 1 }
+        guard (1...3).contains(t), t + 1 < c.count, c[t] == " ", c[t + 1].isLetterFast else { return nil }
+        return (String(c[..<t]), text, price.range.lowerBound)
+    }
+
+    /// "2 4.77 954 SR": an amount in the column printed (or read) without its decimal point, which quantity × unit price
+    /// on the same line gives digit for digit. Nil when the line has no such proof.
+    static func pointLost(_ c: [Character], found: [AmountReader.Found], line: Line, column: (right: Double, tolerance: Double))
+        -> AmountReader.Found?
+    {
+        var end = c.count
+        // A tax code after it ("954 SR").
+        if let space = c.lastIndex(of: " "), c.count - space <= 3, c[(space + 1)...].allSatisfy({ $0.isLetterFast }) { end = space }
+        var start = end
+        while start > 0, c[start - 1].isDigitASCII { start -= 1 }
+        guard (3...7).contains(end - start), start == 0 || c[start - 1] == " ", let units = Int64(String(c[start..<end])) else { return nil }
+        let n = max(1, c.count)
+        let box = line.line.box
+        guard Double(box.left) + Double(box.width) * Double(end) / Double(n) >= column.right - column.tolerance else { return nil }
+        let candidate = AmountReader.Found(
+            reading: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: nil), range: start..<end, isRate: false)
+        guard let (q, p, _) = columnQuantity(c, found: found + [candidate], amount: candidate), product(q, p.1) == units else { return nil }
+        return candidate
+    }
+
+    /// The description a line's text gives: without a leading quantity ("2x", "1"), currency marks, and the punctuation
+    /// left where the numbers were cut off.
+    static func description(_ text: String) -> String {
+        var words = text.split(separator: " ").map(String.init)
+        if let first = words.first, words.count > 1,
+            first.count <= 4, first.dropLast(first.last == "x" || first.last == "X" ? 1 : 0).allSatisfy(\.isDigitASCII)
+        {
+            words.removeFirst()
+            if let x = words.first, words.count > 1, x == "x" || x == "X" || x == "×" { words.removeFirst() }
+        }
+        while let last = words.last,
+            last.allSatisfy({ !$0.isLetterFast && !$0.isDigitASCII }) || ["RM", "EUR", "€", "$", "x", "X", "@"].contains(last)
+        {
+            words.removeLast()
+        }
+        let joined = words.joined(separator: " ")
+        return joined.trimmingCharacters(in: CharacterSet(charactersIn: " :;-*"))
+    }
+
+    /// True when the description names something: a word of two letters or more.
+    static func names(_ description: String) -> Bool {
+        description.split(separator: " ").contains { $0.filter(\.isLetterFast).count >= 2 }
+    }
+
+    /// A quantity and a unit price printed on the line: "2 x 1,19", "2 Stk x 1,19", "0,532 kg x 2,99", "2 @ 1.19",
+    /// "@ 28.00" (the quantity then the leading number of the line), with where the numbers begin.
+    static func quantityAndPrice(_ c: [Character], found: [AmountReader.Found], amount: AmountReader.Found?)
+        -> (String?, String?, Int64?, String?, Int?)
+    {
+        // The multiplication sign: x, X, ×, * or @ standing alone or right after a number.
+        for i in c.indices where "xX×*@".contains(c[i]) {
+            let before = i > 0 ? c[i - 1] : " "
+            let after = i + 1 < c.count ? c[i + 1] : " "
+            guard before == " " || before.isDigitASCII, after == " " || after.isDigitASCII || after == "R" else { continue }
+            // The price: the first number after the sign (three decimals allowed: a price per kilo or litre).
+            var j = i + 1
+            while j < c.count, c[j] == " " || c[j] == "R" || c[j] == "M" || c[j] == "€" || c[j] == "$" { j += 1 }
+            var k = j
+            while k < c.count, c[k].isDigitASCII || c[k] == "." || c[k] == "," { k += 1 }
+            guard k > j, let (priceUnits, priceText) = unitPrice(String(c[j..<k])) else { continue }
+            if let amount, j >= amount.range.lowerBound, found.count > 1 || c[i] != "@" { continue }
+            // The quantity: the number before the sign, with a unit word between ("2 Stk x", "0,532 kg x").
+            var q = i - 1
+            while q >= 0, c[q] == " " { q -= 1 }
+            var unit: String?
+            var u = q
+            while u >= 0, c[u].isLetterFast || c[u] == "." { u -= 1 }
+            if u < q, q - u <= 4 {
+                unit = String(c[(u + 1)...q]).trimmingCharacters(in: CharacterSet(charactersIn: "."))
+                q = u
+                while q >= 0, c[q] == " " { q -= 1 }
+            }
+            var s = q
+            while s >= 0, c[s].isDigitASCII || c[s] == "," || c[s] == "." { s -= 1 }
+            var quantity = s < q ? String(c[(s + 1)...q]).replacingOccurrences(of: ",", with: ".") : nil
+            var numbersStart = s + 1
+            if quantity == nil || unit == nil && c[i] == "@" {
+                // "1 UROKO SALAD @ 28.00": the quantity leads the line.
+                var t = 0
+                while t < c.count, c[t].isDigitASCII { t += 1 }
+                if quantity == nil, t > 0, t <= 3, t < c.count, c[t] == " " { quantity = String(c[..<t]) }
+                if quantity == nil || s < q { numbersStart = i }
+                unit = nil
+            }
+            if let qt = quantity, !LineItem.isDecimal(qt) { quantity = nil }
+            return (quantity, unit, priceUnits, priceText, min(numbersStart, i))
+        }
+        return (nil, nil, nil, nil, nil)
+    }
+
+    /// A unit price as printed ("1,19", "2,99", "0,129") in cents (rounded half away from zero for three decimals) and
+    /// as dot-decimal text.
+    static func unitPrice(_ token: String) -> (Int64, String)? {
+        let t = token.replacingOccurrences(of: ",", with: ".").trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        let parts = t.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, let whole = Int64(parts[0]), parts[0].count <= 7, (2...4).contains(parts[1].count),
+            let frac = Int64(parts[1])
+        else { return nil }
+        var scaled = whole
+        for _ in 0..<parts[1].count { scaled *= 10 }
+        scaled += frac
+        var div: Int64 = 1
+        for _ in 0..<(parts[1].count - 2) { div *= 10 }
+        return ((scaled + div / 2) / div, t)
+    }
+
+    /// quantity × unit price in cents, rounded half away from zero; nil when the quantity is not a plain decimal.
+    static func product(_ quantity: String, _ priceText: String) -> Int64? {
+        func scaled(_ s: String) -> (Int64, Int)? {
+            let parts = s.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 7 }), let w = Int64(parts[0]) else { return nil }
+            guard parts.count == 2, let f = Int64(parts[1]) else { return (w, 0) }
+            var scale: Int64 = 1
+            for _ in 0..<parts[1].count { scale *= 10 }
+            return (w * scale + f, parts[1].count)
+        }
+        guard let (q, qd) = scaled(quantity), let (p, pd) = scaled(priceText) else { return nil }
+        let (raw, overflow) = q.multipliedReportingOverflow(by: p)
+        guard !overflow else { return nil }
+        let digits = qd + pd
+        guard digits >= 2 else { return raw * (digits == 1 ? 10 : 100) }
+        var div: Int64 = 1
+        for _ in 0..<(digits - 2) { div *= 10 }
+        return (raw + div / 2) / div
+    }
+
+    /// The items of the block's lines: each amount line is an item; the lines without an amount above it give its
+    /// description when it prints none of its own, and a quantity line next to it its quantity and unit price when they
+    /// make its amount.
+    static func assemble(_ read: [ItemLine]) -> [ItemReading] {
+        var items: [ItemReading] = []
+        var pending: [ItemLine] = []
+        func proven(_ l: ItemLine, amount: Int64) -> (String, String)? {
+            guard let q = l.quantity, let p = l.unitPriceText, product(q, p) == abs(amount) else { return nil }
+            return (q, p)
+        }
+        for l in read {
+            guard let found = l.amount else {
+                // A quantity line under an item: "2 Stk x 1,19".
+                if let last = items.last, last.quantity == nil, let (q, p) = proven(l, amount: last.amount.minorUnits) {
+                    items[items.count - 1].quantity = q
+                    items[items.count - 1].unitPrice = p
+                    items[items.count - 1].unit = l.unit
+                    items[items.count - 1].box = last.box.union(l.line.line.box)
+                    if !names(last.description) && names(l.description) { items[items.count - 1].description = l.description }
+                    continue
+                }
+                if names(l.description) || l.quantity != nil { pending.append(l) }
+                continue
+            }
+            var description = l.description
+            var box = l.line.line.box
+            var first = l.line.index
+            var quantity: (String, String)? = proven(l, amount: found.reading.minorUnits)
+            var unit = quantity == nil ? nil : l.unit
+            // A description is printed at the items' left margin, on at most `descriptionLines` lines above its amount:
+            // not a centred header line, nor the rest of the header above the first item.
+            let margin = 2 * max(1, l.line.line.box.height)
+            pending = pending.suffix(ReceiptParser.descriptionLines).filter { p in
+                p.line.page == l.line.page && abs(p.line.line.box.left - l.line.line.box.left) <= margin
+            }
+            // Above the first item that names itself: the rest of the header (a receipt number, a heading), not its words.
+            if items.isEmpty && names(description) { pending = [] }
+            let texts = pending.filter { names($0.description) }
+            if !names(description) || texts.count == pending.count && !texts.isEmpty && !ReceiptParser.continues(items.last) {
+                if !texts.isEmpty {
+                    description = (texts.map(\.description) + (names(description) ? [description] : [])).joined(separator: " ")
+                }
+                for p in pending where p.line.page == l.line.page {
+                    box = box.union(p.line.line.box)
+                    first = min(first, p.line.index)
+                }
+            } else if let lastIndex = items.indices.last, !texts.isEmpty {
+                items[lastIndex].description += " " + texts.map(\.description).joined(separator: " ")
+            }
+            if quantity == nil, let q = pending.last(where: { proven($0, amount: found.reading.minorUnits) != nil }) {
+                quantity = proven(q, amount: found.reading.minorUnits)
+                unit = q.unit
+            }
+            pending = []
+            let folded = l.line.folded
+            var kind = LineItem.Kind.item
+            var units = found.reading.minorUnits
+            if voidWords.any(in: folded) {
+                kind = .void
+                units = -abs(units)
+            } else if Keywords.discount.any(in: folded) || units < 0 && !depositWords.any(in: folded) {
+                kind = .discount
+                units = -abs(units)
+            } else if depositWords.any(in: folded) {
+                kind = .deposit
+                if returnedDepositWords.any(in: folded) { units = -abs(units) }
+            } else if itemChargeWords.any(in: folded) {
+                kind = .charge
+            }
+            let reading = AmountReading(minorUnits: units, fractionDigits: found.reading.fractionDigits, currencyHint: found.reading.currencyHint)
+            items.append(
+                ItemReading(
+                    kind: kind, description: String(description.prefix(LineItem.maxDescription)), quantity: quantity?.0 ?? l.count, unit: unit,
+                    unitPrice: quantity?.1, amount: reading, taxCode: l.taxCode,
+                    taxRate: l.line.amounts.first(where: \.isRate).map {
+                        trimRate(Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2))
+                    }, evidence: l.line.evidence, box: box, firstLine: first))
+        }
+        return items
+    }
+
+    /// Whether an item's description reads as going on onto the next line (ending in a hyphen or a joining word).
+    static func continues(_ item: ItemReading?) -> Bool {
+        guard let last = item?.description.split(separator: " ").last else { return false }
+        return last.hasSuffix("-") || last.hasSuffix(",")
+            || ["mit", "with", "de", "du", "et", "and", "und", "y", "dan", "&"].contains(last.lowercased())
+    }
+
+    /// The rate of each tax code the totals print ("A 19,00 % 10,00 1,60", "SR @ 6% 17.80 1.07", "B= 7%").
+    static func codeRates(_ lines: ArraySlice<Line>) -> [String: String] {
+        var out: [String: String] = [:]
+        for line in lines {
+            let words = line.text.split(separator: " ")
+            guard
+                let rate = line.amounts.first(where: \.isRate).map({ trimRate(Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2)) })
+                    ?? integerPercent(in: line.text)
+            else { continue }
+            for w in words.prefix(3) {
+                let code = w.trimmingCharacters(in: CharacterSet(charactersIn: "*=:()"))
+                if (1...2).contains(code.count), code.allSatisfy({ $0.isASCII && $0.isUppercase }), out[code] == nil {
+                    out[code] = rate
+                    break
+                }
+            }
+        }
+        return out
+    }
+
+    /// What the items' signed sum matches among the amounts printed below them: a subtotal, a total, or a total less
+    /// the tax, tip, service charge and rounding the page prints.
+    static func prove(_ items: [ItemReading], amounts: [AmountCandidate]) -> (ItemsCheck, Int64?) {
+        var sum: Int64 = 0
+        for item in items {
+            let (s, overflow) = sum.addingReportingOverflow(item.amount.minorUnits)
+            if overflow { return (.unproven, nil) }
+            sum = s
+        }
+        guard sum != 0, let last = items.last else { return (.unproven, nil) }
+        let lastPlace = (last.evidence.page, last.evidence.line)
+        let printedBelow = amounts.filter { a in
+            guard !a.computed, let e = a.evidence else { return false }
+            return (e.page, e.line) > lastPlace
+        }
+        func below(_ role: AmountRole) -> [Int64] { printedBelow.filter { $0.role == role }.map(\.value.minorUnits) }
+        // A service charge printed between the items and the total ("Service Chg 10% : 7.47").
+        let charges = printedBelow.filter { a in
+            a.role == .lineItem && a.value.minorUnits > 0 && a.evidence.map { itemChargeWords.any(in: TextFolding.fold($0.text)) } == true
+        }.map(\.value.minorUnits).reduce(0, +)
+        let subtotals = below(.subtotal)
+        if subtotals.contains(sum) { return (.subtotal, sum) }
+        let totals = below(.total)
+        if totals.contains(sum) { return (.total, sum) }
+        let taxes = below(.tax).filter { $0 > 0 }
+        let taxSum = taxes.reduce(0, +)
+        let tips = below(.tip).reduce(0, +)
+        let discounts = below(.discount).map { abs($0) }.reduce(0, +)
+        let roundings = below(.rounding).filter { abs($0) <= largestRounding }
+        var sums: Set<Int64> = []
+        for tax in Set(taxes + [taxSum]) {
+            let base = sum + tax + tips + charges - discounts
+            sums.insert(base)
+            for r in roundings { sums.formUnion(TotalScoring.rounded(base, by: r)) }
+        }
+        if let t = totals.first(where: { sums.contains($0) }) { return (.totalLessCharges, t) }
+        return (.unproven, nil)
+    }
+}

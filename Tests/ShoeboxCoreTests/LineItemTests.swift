@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+@testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
+
+/// A receipt page laid out as a till prints it: each line a left part and a right part set flush right (the amount
+/// column), 20 px per character, 40 px line pitch. A line without "|" is all left; one starting with "^" is centred.
+func tillPage(_ lines: [String], width: Int = 900) -> OCRPage {
+    var ocrLines: [OCRLine] = []
+    for (i, line) in lines.enumerated() {
+        let parts = line.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        var words: [OCRWord] = []
+        func place(_ text: String, from start: Int) {
+            var x = start
+            for token in text.split(separator: " ") {
+                words.append(
+                    OCRWord(
+                        text: String(token), box: BoundingBox(left: x, top: 40 * i + 5, right: x + token.count * 20, bottom: 40 * i + 35),
+                        confidence: 95))
+                x += token.count * 20 + 20
+            }
+        }
+        if parts[0].hasPrefix("^") {
+            let text = String(parts[0].dropFirst())
+            place(text, from: (width - text.count * 20) / 2)
+        } else {
+            place(parts[0], from: 10)
+        }
+        if parts.count == 2 { place(parts[1], from: width - 10 - parts[1].count * 20) }
+        ocrLines.append(OCRLine(words: words))
+    }
+    return OCRPage(pageNumber: 1, width: width, height: 40 * lines.count + 10, dpi: 300, source: .ocr, lines: ocrLines)
+}
+
+/// The items a page gives, as "kind description quantity×price = amount code rate" strings, and what proves them.
+func items(_ lines: [String], language: String? = "eng") -> ([String], ItemsCheck?) {
+    let e = ReceiptParser(today: today).parse(pages: [tillPage(lines)], language: language)
+    let record = mergedRecord(e, language: language)
+    let shown = record.items.map { i in
+        var s = "\(i.kind.rawValue) \(i.description)"
+        if let q = i.quantity, let p = i.unitPrice { s += " \(q)×\(p)" }
+        s += " = \(i.amount.decimalString)"
+        if let c = i.taxCode { s += " \(c)" }
+        if let r = i.taxRate { s += " \(r)%" }
+        return s
+    }
+    return (shown, record.itemsCheck)
+}
+
+struct PageItemTests {
+    @Test func descriptionLinesAboveANumbersOnlyLine() {
+        let (got, check) = items([
+            "^MR D.I.Y. (JOHOR) SDN BHD", "^LOT 1851-A & 1851-B, JALAN KPB 6", "^-INVOICE-",
+            "CHOPPING BOARD 35.5x25.5CM B03M#", "EZiOHDOS - 24", "8970669 1X 19.00 | 19.00",
+            "AIR PRESSURE SPRAYER SX-575-1 1.5L", "HCO3-7 - 15", "9066468 1X 8.02 | 8.02",
+            "Item(s) : 2 Qty(s) : 2", "TOTAL | RM 27.02", "CASH | RM 50.00", "CHANGE | RM 22.98", "12-01-19 21:13 SHO ZKO9 T4 R000027830"
+        ])
+        #expect(
+            got == [
+                "item CHOPPING BOARD 35.5x25.5CM B03M# EZiOHDOS - 24 1×19.00 = 19.00",
+                "item AIR PRESSURE SPRAYER SX-575-1 1.5L HCO3-7 - 15 1×8.02 = 8.02"
+            ])
+        #expect(check == .total)
+    }
+}
+
+struct ItemRecordTests {
+    static func record() -> DocumentRecord {
+        var r = DocumentRecord(source: "a.jpg", folder: "", sha256: "00", status: .review)
+        let eur = CurrencyCode("EUR")!
+        r.currency = eur
+        r.total = Money(minorUnits: 357, currency: eur)
+        r.items = [
+            LineItem(
+                description: "Milch 3,5 %", quantity: "2", unitPrice: "1.19", amount: Money(minorUnits: 238, currency: eur), taxRate: "7",
+                taxCode: "B", page: 1, line: 4, box: BoundingBox(left: 10, top: 120, right: 880, bottom: 150), source: .ocr),
+            LineItem(kind: .deposit, description: "Pfand", amount: Money(minorUnits: 25, currency: eur), source: .ocr),
+            LineItem(kind: .discount, description: "Rabatt", amount: Money(minorUnits: -50, currency: eur), source: .secondReader)
+        ]
+        r.itemsCheck = .total
+        return r
+    }
+
+    @Test func itemsReadBackFromTheRecordsJSON() throws {
+        let r = ItemRecordTests.record()
+        let back = try JSONDecoder().decode(DocumentRecord.self, from: Data(r.jsonLine().utf8))
+        #expect(back.items == r.items)
+        #expect(back.itemsCheck == .total)
+        #expect(r.jsonLine().contains(#""amount":"-0.50""#))
+        // A record without items writes neither key: records read as before.
+        var none = r
+        none.items = []
+        #expect(!none.jsonLine().contains("items"))
+    }
+
+    @Test func anItemAmountWithTooManyDecimalsIsRefused() {
+        let bad = ItemRecordTests.record().jsonLine().replacingOccurrences(of: #""amount":"2.38""#, with: #""amount":"2.385""#)
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(DocumentRecord.self, from: Data(bad.utf8)) }
+    }
+
+    @Test func aPersonCorrectsAnItemsAmountAndDescription() throws {
+        let r = ItemRecordTests.record()
+        let amount = try Review.edit(field: "item", value: "3 amount=-0.60", record: r, today: today).get()
+        #expect(amount.logged == "3 amount=-0.60")
+        #expect(amount.change(on: r).before == "3 amount=-0.50")
+        let words = try Review.edit(field: "item", value: "1 description=Vollmilch 3,5 %", record: r, today: today).get()
+        let after = Review.apply([amount, words], to: r)
+        #expect(after.items[2].amount.minorUnits == -60)
+        #expect(after.items[2].source == .person)
+        #expect(after.items[0].description == "Vollmilch 3,5 %")
+        #expect(after.itemsCheck == .person)
+        // The log's text reads back as the same typed value.
+        #expect(FieldValue(logged: "3 amount=-0.60", field: .item) == amount.value)
+    }
+
+    @Test(arguments: [
+        ("9 amount=1.00", "has no item 9"), ("2 amount=1.005", "no amount in the record's currency"), ("2 price=1.00", "no item correction"),
+        ("amount=1.00", "no item correction")
+    ])
+    func aWrongItemCorrectionIsRefusedWithItsReason(typed: String, reason: String) {
+        switch Review.edit(field: "item", value: typed, record: ItemRecordTests.record(), today: today) {
+        case .success: Issue.record("accepted \(typed)")
+        case .failure(let e): #expect(e.message.contains(reason), "\(e.message)")
+        }
+    }
+}
