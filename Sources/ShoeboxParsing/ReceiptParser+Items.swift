@@ -86,7 +86,9 @@ extension ReceiptParser {
 
     /// The first line of the totals: a subtotal, total, tax, payment or change line, or a count of the items.
     static func itemBlockEnd(_ lines: [Line]) -> Int? {
+        var amountAbove = false
         for (i, line) in lines.enumerated() {
+            defer { if line.amounts.contains(where: { !$0.isRate }) { amountAbove = true } }
             let folded = line.folded
             // "Total Qty: 4", "Item(s) : 3 Qty(s) : 3", "Item Count: 4", "TOTQTY: 3"; not the column heading "QTY ITEM TOTAL".
             if folded.contains(where: \.isDigitASCII), Keywords.count.any(in: folded) || folded.contains("qty"),
@@ -100,7 +102,11 @@ extension ReceiptParser {
             case .subtotal, .total, .tendered, .change, .cashback, .tax:
                 // A tax ID in the header ("GST ID No: 000504664064") prints no amount.
                 // Nor does the items' column heading ("Description Amount", "Qty Item Total").
-                if amount || (role == .total || role == .subtotal) && line.line.words.count <= 4 && !Keywords.itemColumns.any(in: folded) {
+                // A total whose amount is unreadable ("Total Sales Inclusive GST @6% == 00") below amounts ends them too.
+                if amount
+                    || (role == .total || role == .subtotal) && (line.line.words.count <= 4 || amountAbove) && !Keywords.itemColumns.any(in: folded)
+                        && !isHeading(line)
+                {
                     return i
                 }
             default: continue
@@ -119,7 +125,7 @@ extension ReceiptParser {
         for i in 0..<end {
             let line = lines[i]
             if ReceiptParser.key(line.evidence) == dateLine { start = i + 1 }
-            if line.amounts.isEmpty, line.line.words.count >= 2, Keywords.itemColumns.any(in: line.folded) { start = i + 1 }
+            if line.amounts.isEmpty, line.line.words.count >= 2, Keywords.itemColumns.any(in: line.folded) || isHeading(line) { start = i + 1 }
         }
         return start
     }
@@ -247,7 +253,27 @@ extension ReceiptParser {
 
     /// True when the description names something: a word of two letters or more.
     static func names(_ description: String) -> Bool {
-        description.split(separator: " ").contains { $0.filter(\.isLetterFast).count >= 2 }
+        description.split(separator: " ").contains { w in
+            let letters = w.filter(\.isLetterFast).count
+            return letters >= 2 && letters >= w.filter(\.isDigitASCII).count
+        }
+    }
+
+    /// The words of an item table's column heading, as printed and as OCR reads them ("Qty", "Oty", "U/P", "RM").
+    static let headingWords: Set<Substring> = [
+        "item", "items", "tem", "ltem", "ite", "qty", "oty", "qy", "aty", "quantity", "price", "u/p", "u.price", "s/price", "amount", "amt",
+        "total", "rm", "code", "description", "desc", "disc", "tax", "menge", "preis", "betrag", "artikel", "bezeichnung", "cantidad",
+        "precio", "importe", "descripcion", "articulo", "designation", "qte", "prix", "montant", "kuantiti", "harga", "jumlah", "barang"
+    ]
+
+    /// A column heading: no amount, and two words or more of `headingWords`, most of its words.
+    static func isHeading(_ line: Line) -> Bool {
+        guard !line.amounts.contains(where: { !$0.isRate }) else { return false }
+        let words = line.folded.split { $0 == " " || $0 == "_" || $0 == "|" || $0 == "=" }.map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: "()[]:.,-"))
+        }
+        let known = words.filter { headingWords.contains(Substring($0)) }.count
+        return known >= 2 && known * 2 >= words.count
     }
 
     /// A quantity and a unit price printed on the line: "2 x 1,19", "2 Stk x 1,19", "0,532 kg x 2,99", "2 @ 1.19",
@@ -336,6 +362,7 @@ extension ReceiptParser {
     /// description when it prints none of its own, and a quantity line next to it its quantity and unit price when they
     /// make its amount.
     static func assemble(_ read: [ItemLine]) -> [ItemReading] {
+        if descriptionsBelow(read) { return assembleBelow(read) }
         var items: [ItemReading] = []
         var pending: [ItemLine] = []
         func proven(_ l: ItemLine, amount: Int64) -> (String, String)? {
@@ -356,30 +383,43 @@ extension ReceiptParser {
                 if names(l.description) || l.quantity != nil { pending.append(l) }
                 continue
             }
-            var description = l.description
+            var description = names(l.description) ? l.description : ""
             var box = l.line.line.box
             var first = l.line.index
             var quantity: (String, String)? = proven(l, amount: found.reading.minorUnits)
             var unit = quantity == nil ? nil : l.unit
-            // A description is printed at the items' left margin, on at most `descriptionLines` lines above its amount:
-            // not a centred header line, nor the rest of the header above the first item.
-            let margin = 2 * max(1, l.line.line.box.height)
+            // A header field ("Cashier : 12", "Invoice # : OR1803") is no description.
             pending = pending.suffix(ReceiptParser.descriptionLines).filter { p in
-                p.line.page == l.line.page && abs(p.line.line.box.left - l.line.line.box.left) <= margin
+                p.line.page == l.line.page && !p.line.text.contains(":") && !p.line.text.contains(";") && !isHeading(p.line)
             }
-            // Above the first item that names itself: the rest of the header (a receipt number, a heading), not its words.
-            if items.isEmpty && names(description) { pending = [] }
-            let texts = pending.filter { names($0.description) }
-            if !names(description) || texts.count == pending.count && !texts.isEmpty && !ReceiptParser.continues(items.last) {
-                if !texts.isEmpty {
-                    description = (texts.map(\.description) + (names(description) ? [description] : [])).joined(separator: " ")
-                }
-                for p in pending where p.line.page == l.line.page {
+            let height = max(1, l.line.line.box.height)
+            func take(_ lines: [ItemLine]) {
+                let words = lines.filter { names($0.description) }.map(\.description)
+                description = (words + (description.isEmpty ? [] : [description])).joined(separator: " ")
+                for p in lines {
                     box = box.union(p.line.line.box)
                     first = min(first, p.line.index)
                 }
-            } else if let lastIndex = items.indices.last, !texts.isEmpty {
-                items[lastIndex].description += " " + texts.map(\.description).joined(separator: " ")
+            }
+            if description.isEmpty {
+                // Only numbers on the amount line: its words are on the lines above, at their own left margin (a centred
+                // header line is not among them).
+                // Above the first item the header's last lines stand too: only the two nearest lines are its words there.
+                let near = items.isEmpty ? Array(pending.suffix(2)) : pending
+                let left = near.map(\.line.line.box.left).min() ?? 0
+                take(near.filter { $0.line.line.box.left <= left + 2 * height })
+            } else if !pending.isEmpty {
+                // Lines indented under the item above are its own (a meal's parts, a description going on); lines at the
+                // margin are this item's first words, unless the item above reads as going on. Above the first item: the
+                // rest of the header.
+                let indented = pending.filter { $0.line.line.box.left > l.line.line.box.left + height }
+                let flush = pending.filter { $0.line.line.box.left <= l.line.line.box.left + height }
+                if let previous = items.indices.last {
+                    let goesOn = ReceiptParser.continues(items[previous])
+                    let words = (goesOn ? pending : indented).filter { names($0.description) }.map(\.description)
+                    if !words.isEmpty { items[previous].description += " " + words.joined(separator: " ") }
+                    take(goesOn ? [] : flush)
+                }
             }
             if quantity == nil, let q = pending.last(where: { proven($0, amount: found.reading.minorUnits) != nil }) {
                 quantity = proven(q, amount: found.reading.minorUnits)
@@ -401,6 +441,8 @@ extension ReceiptParser {
             } else if itemChargeWords.any(in: folded) {
                 kind = .charge
             }
+            // "Discount 0.00": nothing was taken off.
+            if units == 0 && kind != .item { continue }
             let reading = AmountReading(minorUnits: units, fractionDigits: found.reading.fractionDigits, currencyHint: found.reading.currencyHint)
             items.append(
                 ItemReading(
@@ -409,6 +451,36 @@ extension ReceiptParser {
                     taxRate: l.line.amounts.first(where: \.isRate).map {
                         trimRate(Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2))
                     }, evidence: l.line.evidence, box: box, firstLine: first))
+        }
+        return items
+    }
+
+    /// Whether the block prints each item's numbers first and its words on the line below ("9556127101331 1 1.41 1.50
+    /// 1.50 SR" / "GARDENIA ORIGINAL CLASSIC JUMBO [600G]"): every amount line prints only numbers, and words follow the
+    /// last of them before the totals (in the other order nothing would).
+    static func descriptionsBelow(_ read: [ItemLine]) -> Bool {
+        guard let last = read.lastIndex(where: { $0.amount != nil }) else { return false }
+        let amountLines = read.filter { $0.amount != nil }
+        guard amountLines.count >= 2, amountLines.allSatisfy({ !names($0.description) }) else { return false }
+        return read[(last + 1)...].contains { names($0.description) && !$0.line.text.contains(":") }
+    }
+
+    /// The items of a block whose words follow their numbers: each amount line with the lines after it up to the next.
+    static func assembleBelow(_ read: [ItemLine]) -> [ItemReading] {
+        var items: [ItemReading] = []
+        for (k, l) in read.enumerated() {
+            guard let found = l.amount else { continue }
+            let next = read[(k + 1)...].firstIndex { $0.amount != nil } ?? read.count
+            let words = read[(k + 1)..<next].prefix(descriptionLines).filter { names($0.description) && !$0.line.text.contains(":") }
+            var box = l.line.line.box
+            for w in words { box = box.union(w.line.line.box) }
+            let proven = l.quantity.flatMap { q in l.unitPriceText.flatMap { p in product(q, p) == abs(found.reading.minorUnits) ? (q, p) : nil } }
+            items.append(
+                ItemReading(
+                    kind: found.reading.minorUnits < 0 ? .discount : .item,
+                    description: String(words.map(\.description).joined(separator: " ").prefix(LineItem.maxDescription)), quantity: proven?.0,
+                    unit: proven == nil ? nil : l.unit, unitPrice: proven?.1, amount: found.reading, taxCode: l.taxCode, evidence: l.line.evidence,
+                    box: box, firstLine: l.line.index))
         }
         return items
     }

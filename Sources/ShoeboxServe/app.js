@@ -310,6 +310,7 @@ const hints = { date: "2026-03-14", receivedOn: "the day the letter arrived: 202
   noticePeriod: "3 months, 30 days", total: "12.50", currency: "EUR", tax: "19=2.65; 7=1.05, or none", paymentMethod: "card, cash, …",
   item: "3 amount=2.50 or 3 description=Milk" };
 
+// Controls are looked up with namedItem: `form.elements.item` is the collection's own method, not the "item" field.
 function valueOf(r, f) {
   if (f === "tax") return (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");
   if (f in contractTerms) return contractTerms[f](r) || "";
@@ -348,7 +349,7 @@ function refuse(form, field, text) {
   for (const p of form.querySelectorAll(".refusal")) p.textContent = "";
   const box = form.querySelector(`[data-refusal="${field}"]`);
   if (box) box.textContent = text;
-  const c = form.elements[field];
+  const c = form.elements.namedItem(field);
   if (c) { c.focus(); if (c.select) c.select(); }
   say(text, true);
 }
@@ -370,7 +371,7 @@ function edit() {
     ev.preventDefault();
     let changed = 0;
     for (const f of fields) {
-      const value = form.elements[f].value;
+      const value = form.elements.namedItem(f).value;
       if (value === valueOf(r, f)) continue;
       try {
         r = (await post("/api/decide", { source: r.source, action: "edit", field: f, value })).record;
@@ -386,8 +387,8 @@ function edit() {
   // The cursor starts on the first field a reason names (total-low-confidence: the total), else the merchant.
   const names = (f) => (f === "receivedOn" ? ["fine-received-on-"] : f === "endOfTerm" ? ["contract-terms-"] : [f.toLowerCase() + "-"]);
   const first = fields.find((f) => (r.reasons || []).some((x) => names(f).some((n) => x.startsWith(n)))) || fields[0];
-  form.elements[first].focus();
-  if (form.elements[first].select) form.elements[first].select();
+  form.elements.namedItem(first).focus();
+  if (form.elements.namedItem(first).select) form.elements.namedItem(first).select();
 }
 
 // x: an expense without a receipt, as a form; the category list follows the folder.
@@ -413,7 +414,7 @@ function enterByHand() {
     ev.preventDefault();
     const fields = {};
     for (const f of ["date", "merchant", "total", "category", "paymentMethod", "note"]) {
-      const v = form.elements[f].value;
+      const v = form.elements.namedItem(f).value;
       if (v.trim() !== "") fields[f] = v;
     }
     try {

@@ -123,6 +123,20 @@ def main():
         os.makedirs(os.path.join(ROOT, ".build"), exist_ok=True)
         driver.save_screenshot(os.path.join(ROOT, ".build/review.png"))
 
+        # The line items beside the scan, each boxed on it; a row clicked opens its description and amount to correct.
+        rows = driver.find_elements(By.CSS_SELECTOR, ".items tr[data-item]")
+        check(len(rows) >= 2 and "item-1" in labels and f"item-{len(rows)}" in labels, f"the items are listed and boxed: {len(rows)} rows, {labels}")
+        rows[0].click()
+        wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, ".item-edit"))
+        amount = driver.find_element(By.CSS_SELECTOR, '.item-edit input[name="amount"]')
+        amount.clear()
+        amount.send_keys("1,25", Keys.ENTER)
+        wait.until(lambda d: "item 1:" in message() and not d.find_elements(By.CSS_SELECTOR, ".item-edit"))
+        shown = driver.execute_script("return document.querySelector('.items tr[data-item=\"1\"] td.amount').textContent")
+        heading = driver.execute_script("return document.querySelector('.items h3').textContent")
+        check(shown == "1.25" and "set by a person" in heading, f"an item's amount is corrected: {shown}, {heading}")
+        labels = [b.text for b in driver.find_elements(By.CSS_SELECTOR, ".sheet .box")]
+
         # j / k move through the queue.
         wait.until(lambda d: current() != "")
         first = current()
@@ -191,7 +205,7 @@ def main():
         fill("note", "no receipt: ticket machine")
         wait.until(lambda d: "entered by hand" in message())
         accuracy = shoebox("status", "--out", out, "--accuracy").stdout
-        check("6 in the browser" in accuracy, f"status --accuracy counts the browser's decisions: {accuracy}")
+        check("7 in the browser" in accuracy, f"status --accuracy counts the browser's decisions (an item corrected among them): {accuracy}")
 
         # Export: the CSV holds the accepted records, neither the one in review nor the rejected one.
         export = shoebox("export", "--out", out)
