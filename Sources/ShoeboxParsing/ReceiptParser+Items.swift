@@ -158,6 +158,12 @@ extension ReceiptParser {
         let found = line.amounts.filter { !$0.isRate }
         let chars = Array(line.amountText)
         var inColumn = found.last { rightEdge($0, of: line) >= column.right - column.tolerance }
+        // "1 70.00 SR": the amount stands left of a tax code column that reaches the totals' column.
+        if inColumn == nil, let last = found.last, Double(line.line.box.right) >= column.right - column.tolerance,
+            taxCodeAfter(chars, last) != nil
+        {
+            inColumn = last
+        }
         if inColumn == nil, let repaired = pointLost(chars, found: found, line: line, column: column) { inColumn = repaired }
         var (quantity, unit, price, priceText, numbersStart) = quantityAndPrice(chars, found: found, amount: inColumn)
         if quantity == nil, let amount = inColumn, let (q, p, start) = columnQuantity(chars, found: found, amount: amount) {
@@ -167,14 +173,7 @@ extension ReceiptParser {
         if quantity == nil, let q = leadingCount(chars) { leading = q }
         var cut = numbersStart ?? chars.count
         if let a = inColumn { cut = min(cut, a.range.lowerBound) }
-        var taxCode: String?
-        if let a = inColumn {
-            let after = String(chars[a.range.upperBound...]).split(separator: " ")
-            if let code = after.first(where: { !$0.allSatisfy { $0 == "-" || $0 == ")" } }) {
-                let c = code.trimmingCharacters(in: CharacterSet(charactersIn: "*#"))
-                if (1...2).contains(c.count), c.allSatisfy({ $0.isASCII && $0.isUppercase }) { taxCode = c }
-            }
-        }
+        let taxCode = inColumn.flatMap { taxCodeAfter(chars, $0) }
         return ItemLine(
             line: line, amount: inColumn, quantity: quantity, unitPrice: price, unitPriceText: priceText, unit: unit,
             description: description(String(chars[..<cut])), taxCode: taxCode, count: leading)
@@ -230,6 +229,14 @@ extension ReceiptParser {
             reading: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: nil), range: start..<end, isRate: false)
         guard let (q, p, _) = columnQuantity(c, found: found + [candidate], amount: candidate), product(q, p.1) == units else { return nil }
         return candidate
+    }
+
+    /// The tax code printed right after an amount and ending the line ("2.38 B", "9.00 SR", "*S"), nil when none is.
+    static func taxCodeAfter(_ chars: [Character], _ amount: AmountReader.Found) -> String? {
+        let after = String(chars[amount.range.upperBound...]).split(separator: " ").filter { !$0.allSatisfy { $0 == "-" || $0 == ")" } }
+        guard after.count == 1, let code = after.first else { return nil }
+        let c = code.trimmingCharacters(in: CharacterSet(charactersIn: "*#"))
+        return (1...2).contains(c.count) && c.allSatisfy({ $0.isASCII && $0.isUppercase }) ? c : nil
     }
 
     /// The description a line's text gives: without a leading quantity ("2x", "1"), currency marks, and the punctuation
