@@ -50,6 +50,15 @@ extension ReceiptParser {
         }
         var items = ReceiptParser.assemble(read)
         guard !items.isEmpty else { return nil }
+        // Prices printed outside the amount column above the last item ("1 REV (CAN) 3.50" beside a column of sums): a
+        // column this reading did not take, so no sum it makes proves the items.
+        let lastItemLine = items.map(\.evidence.line).max() ?? 0
+        let unread =
+            read.contains { l in
+                l.amount == nil && l.unitPrice == nil && l.line.index < lastItemLine && ReceiptParser.printsPrice(l.line.amountText)
+            }
+            // One amount that names nothing is as likely a column's sum as a purchase: it proves nothing.
+            || items.count == 1 && !ReceiptParser.names(items[0].description)
         let rates = ReceiptParser.codeRates(lines[end...])
         for i in items.indices where items[i].taxRate == nil {
             if let code = items[i].taxCode { items[i].taxRate = rates[code] }
@@ -64,7 +73,7 @@ extension ReceiptParser {
         let roundings = amounts.filter { $0.role == .rounding && abs($0.value.minorUnits) <= ReceiptParser.largestRounding }
         let rounded = target.map { t in roundings.flatMap { TotalScoring.rounded(t, by: $0.value.minorUnits) } } ?? []
         return ItemsReading(
-            items: items, check: read.count > ReceiptParser.maxItemLines ? .unproven : check, target: target, rounded: rounded)
+            items: items, check: read.count > ReceiptParser.maxItemLines || unread ? .unproven : check, target: target, rounded: rounded)
     }
 
     /// The first item (from the third on) whose amount is the sum of the items above it.
@@ -93,6 +102,7 @@ extension ReceiptParser {
             // "Total Qty: 4", "Item(s) : 3 Qty(s) : 3", "Item Count: 4", "TOTQTY: 3"; not the column heading "QTY ITEM TOTAL".
             if folded.contains(where: \.isDigitASCII), Keywords.count.any(in: folded) || folded.contains("qty"),
                 Keywords.total.any(in: folded) || folded.contains("item") || folded.contains("count") || folded.contains("totqty")
+                    || folded.contains("totalqty")
             {
                 return i
             }
@@ -132,8 +142,15 @@ extension ReceiptParser {
 
     /// Where an amount ends, estimated from its place in the line's text (receipt print is close to monospaced).
     static func rightEdge(_ f: AmountReader.Found, of line: Line) -> Double {
+        // The word the amount ends in, when the mended text has the line's words one for one.
+        let chars = Array(line.amountText)
+        let words = line.line.words
+        if chars.split(separator: " ").count == words.count, f.range.upperBound >= 1 {
+            let k = chars[..<(f.range.upperBound - 1)].filter { $0 == " " }.count
+            if k < words.count { return Double(words[k].box.right) }
+        }
         let box = line.line.box
-        let n = max(1, line.amountText.count)
+        let n = max(1, chars.count)
         return Double(box.left) + Double(box.width) * Double(f.range.upperBound) / Double(n)
     }
 
@@ -231,12 +248,21 @@ extension ReceiptParser {
         return candidate
     }
 
-    /// The tax code printed right after an amount and ending the line ("2.38 B", "9.00 SR", "*S"), nil when none is.
+    /// Whether the line ends in a price, as a price column prints it: its last token with digits is digits, a decimal
+    /// point or comma and exactly two digits ("3.50", "14,30"), a short code after it allowed.
+    static func printsPrice(_ text: String) -> Bool {
+        guard let token = text.split(separator: " ").last(where: { $0.contains(where: \.isDigitASCII) }) else { return false }
+        let t = Array(token.trimmingCharacters(in: CharacterSet(charactersIn: "$€£RM-")))
+        guard t.count >= 4, let sep = t.lastIndex(where: { $0 == "." || $0 == "," }), sep == t.count - 3 else { return false }
+        return t[..<sep].allSatisfy { $0.isDigitASCII || $0 == "," || $0 == "." } && t[(sep + 1)...].allSatisfy(\.isDigitASCII)
+    }
+
+    /// The tax code printed right after an amount and ending the line ("2.38 B", "9.00 SR", "3.55 ZRL", "*S"), nil when none is.
     static func taxCodeAfter(_ chars: [Character], _ amount: AmountReader.Found) -> String? {
         let after = String(chars[amount.range.upperBound...]).split(separator: " ").filter { !$0.allSatisfy { $0 == "-" || $0 == ")" } }
         guard after.count == 1, let code = after.first else { return nil }
         let c = code.trimmingCharacters(in: CharacterSet(charactersIn: "*#"))
-        return (1...2).contains(c.count) && c.allSatisfy({ $0.isASCII && $0.isUppercase }) ? c : nil
+        return (1...3).contains(c.count) && c.allSatisfy({ $0.isASCII && $0.isUppercase }) ? c : nil
     }
 
     /// The description a line's text gives: without a leading quantity ("2x", "1"), currency marks, and the punctuation

@@ -66,6 +66,32 @@ struct PageItemTests {
     }
 }
 
+/// More layouts of the page, each a class of receipt.
+struct PageItemLayoutTests {
+    /// Numbers first, the words on the line below ("9556127101331 1 1.41 1.50 1.50 SR" / "GARDENIA ... [600G]").
+    @Test func wordsBelowTheirNumbers() {
+        let (got, check) = items([
+            "^KEDAI RUNCIT MAJU", "Date: 02/12/2017", "Item Qty S/Price Amount",
+            "9556641320027 2 0.85 | 1.70 SR", "DELICIA CHOCOLATE [50G]", "9556231110045 1 3.55 | 3.55 ZRL", "GARDENIA ORIGINAL CLASSIC JUMBO",
+            "Total Qty: 3", "Total Sales (Inclusive of GST) : | RM 5.25", "CASH : | RM 10.00"
+        ])
+        #expect(got == ["item DELICIA CHOCOLATE [50G] 2×0.85 = 1.70 SR", "item GARDENIA ORIGINAL CLASSIC JUMBO 1×3.55 = 3.55 ZRL"])
+        #expect(check == .total)
+    }
+
+    /// Prices printed left of the amount column, and a line of column sums in it ("9.20 21.60"): the sum of what was
+    /// read matches the subtotal, but the items were not read; nothing is proven.
+    @Test func pricesOutsideTheAmountColumnProveNothing() {
+        let (got, check) = items([
+            "^DOMINO'S PIZZA", "Order Time : 18:07:35 Date :11/04/18", "Qty Menu Desc Coupon Disc Price",
+            "1 MCWBQ LVD1P-P 3.80", "1 REV (CAN) LVD1P-P 3.50", "1 6 HT (KC) LVYD1P-P 14.30", "9.20 | 21.60",
+            "Sub-Total : | RM 21.60", "Coupon Discount : | RM 9.20", "Grand Total : | RM 12.40"
+        ])
+        #expect(got.count == 1)
+        #expect(check == .unproven)
+    }
+}
+
 struct ItemRecordTests {
     static func record() -> DocumentRecord {
         var r = DocumentRecord(source: "a.jpg", folder: "", sha256: "00", status: .review)
