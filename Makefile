@@ -78,6 +78,7 @@ run: release
 regress: release
 	.build/release/shoebox regress Fixtures/receipts --today $(TODAY)
 	.build/release/shoebox regress Fixtures/sample-expected --today $(TODAY) --scans $(SAMPLE)
+	.build/release/shoebox regress Fixtures/items --today $(TODAY)
 
 # Real receipts and e-invoices (../shared/devset, not part of the project): fails when a field falls below
 # baselines/devset.json. The report is written to .build/regress-dev.json.

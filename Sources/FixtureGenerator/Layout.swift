@@ -69,7 +69,46 @@ struct ReceiptPrinter {
     }
 
     private func taxLabel(_ line: Totals.TaxLine) -> String {
-        "\(line.rate.label) \(money.numbers.percent(line.rate.basisPoints))"
+        let label = "\(line.rate.label) \(money.numbers.percent(line.rate.basisPoints))"
+        guard let codes = receipt.taxCodes,
+            let k = receipt.taxRates.firstIndex(where: { $0.label == line.rate.label && $0.basisPoints == line.rate.basisPoints })
+        else { return label }
+        return codes[k] + " " + label
+    }
+
+    /// A weight in grams as kilograms with three decimals, in the receipt's decimal separator: 452 -> "0,452".
+    private func kilograms(_ grams: Int) -> String {
+        "\(grams / 1000)\(money.numbers.decimalSeparator)\(String(grams % 1000 + 1000).dropFirst())"
+    }
+
+    /// The line that prints a quantity and unit price ("2 Stk x 1,29", "0,452 kg x 2,99 EUR/kg", "2 @ 1.85").
+    private func quantityText(_ item: Item) -> String {
+        let price = money.plain(item.unitCents)
+        let (sign, perKilo): (String, String) =
+            switch receipt.language {
+            case .deu: ("x", " EUR/kg")
+            case .spa, .fra: ("x", " €/kg")
+            case .eng: ("@", "/kg")
+            case .msa: ("@", "/KG")
+            }
+        if let grams = item.grams { return "\(kilograms(grams)) kg \(sign) \(price)\(perKilo)" }
+        return receipt.language == .deu ? "\(item.quantity) Stk x \(price)" : "\(item.quantity) \(sign) \(price)"
+    }
+
+    /// An item's lines on a thermal roll: its name and amount (with the tax code), its quantity line, its wrapped words.
+    private func thermalItemLines(_ item: Item) -> [Line] {
+        var amount = money.plain(item.amountCents)
+        if receipt.minusAfter && item.amountCents < 0 { amount = money.plain(-item.amountCents) + "-" }
+        if let codes = receipt.taxCodes { amount += " " + codes[item.taxClass] }
+        let showsQuantity = item.grams != nil || item.quantity != 1
+        var out: [Line] = []
+        if let wrap = item.wrap, !item.wrapBelow { out.append(.text(wrap, .left, .plain)) }
+        if showsQuantity && item.quantityStyle == .above { out.append(.text(quantityText(item), .left, .plain)) }
+        let name = showsQuantity && item.quantityStyle == .inline ? itemText(item) : item.name
+        out.append(.pair(name, amount, .plain))
+        if let wrap = item.wrap, item.wrapBelow { out.append(.text("   " + wrap, .left, .plain)) }
+        if showsQuantity && item.quantityStyle == .below { out.append(.text("   " + quantityText(item), .left, .plain)) }
+        return out
     }
 
     private func itemText(_ item: Item) -> String {
@@ -87,9 +126,7 @@ struct ReceiptPrinter {
         if let ref = receipt.reference { out.append(.text("\(ref.label) \(ref.value)", .left, .plain)) }
         if let info = receipt.extraInfo { out.append(.text(info, .left, .plain)) }
         out.append(.rule)
-        for item in receipt.items {
-            out.append(.pair(itemText(item), money.plain(item.amountCents), .plain))
-        }
+        for item in receipt.items { out += thermalItemLines(item) }
         out.append(.rule)
         out += summaryLines
         out.append(.rule)

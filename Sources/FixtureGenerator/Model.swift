@@ -227,12 +227,37 @@ struct TaxRate {
     var basisPoints: Int
 }
 
+/// What an item line is, as the record's `LineItem.Kind` names it.
+enum ItemKind: String {
+    case item, discount, deposit, void, charge
+}
+
+/// How a thermal receipt prints an item's quantity and unit price.
+enum QuantityStyle {
+    /// "2 x Cheddar 400g        7,50": the count before the name, no unit price.
+    case inline
+    /// The amount line, then "  2 Stk x 1,29" indented under it (a weighed article prints its weight this way).
+    case below
+    /// "2 x 1,29" on its own line, then the name and amount.
+    case above
+}
+
 struct Item {
     var name: String
     var quantity: Int
+    /// The unit price in cents; negative for a discount, a voided article or a returned deposit. For a weighed article,
+    /// the price per kilogram.
     var unitCents: Int
     /// Index into `Receipt.taxRates`.
     var taxClass: Int
+    var kind: ItemKind = .item
+    /// A weighed article's weight in grams: its amount is weight × price per kilogram, rounded to the cent.
+    var grams: Int? = nil
+    var quantityStyle: QuantityStyle = .inline
+    /// The description's second line: printed above the amount line (its first words) or, with `wrapBelow`, indented
+    /// under it. The expected description is both lines joined.
+    var wrap: String? = nil
+    var wrapBelow = false
 
     init(_ name: String, _ unitCents: Int, quantity: Int = 1, tax taxClass: Int = 0) {
         self.name = name
@@ -241,7 +266,44 @@ struct Item {
         self.taxClass = taxClass
     }
 
-    var amountCents: Int { quantity * unitCents }
+    /// A line of another kind: a discount, deposit, voided article or charge, its amount signed as it counts.
+    init(_ kind: ItemKind, _ name: String, _ cents: Int, tax taxClass: Int = 0) {
+        self.init(name, cents, tax: taxClass)
+        self.kind = kind
+    }
+
+    /// A weighed article: `grams` at `centsPerKilo`, its weight printed under it.
+    init(_ name: String, grams: Int, centsPerKilo: Int, tax taxClass: Int = 0) {
+        self.init(name, centsPerKilo, tax: taxClass)
+        self.grams = grams
+        self.quantityStyle = .below
+    }
+
+    /// The same item with its quantity printed in `style`.
+    func printed(_ style: QuantityStyle) -> Item {
+        var copy = self
+        copy.quantityStyle = style
+        return copy
+    }
+
+    /// The same item with its description going on onto a second line.
+    func wrapped(_ rest: String, below: Bool) -> Item {
+        var copy = self
+        copy.wrap = rest
+        copy.wrapBelow = below
+        return copy
+    }
+
+    var amountCents: Int {
+        guard let grams else { return quantity * unitCents }
+        return roundedDivision(grams * unitCents, 1000)
+    }
+
+    /// The description a reader should give: the name with its second line.
+    var fullName: String {
+        guard let wrap else { return name }
+        return wrapBelow ? name + " " + wrap : wrap + " " + name
+    }
 }
 
 enum Pricing {
@@ -309,6 +371,8 @@ enum Destination {
     case receipts
     /// `Fixtures/sample-scans/<folder>/<fileName>`, expected JSON under `Fixtures/sample-expected/<folder>/`.
     case sample(folder: String, fileName: String)
+    /// `Fixtures/items/<id>.<ext>`, its expected JSON stating the line items too.
+    case items
 }
 
 struct Receipt {
@@ -322,6 +386,8 @@ struct Receipt {
     var scan: ScanLook? = nil
     /// Print every line in bold (thin fonts such as FreeMono read better that way).
     var boldText = false
+    /// A smaller type than the layout's (36 px prints the 42 columns of a till printer's 80 mm roll); nil keeps it.
+    var fontSize: Double? = nil
     /// One line in the README table.
     var note: String = ""
 
@@ -345,6 +411,10 @@ struct Receipt {
     var money: MoneyStyle
     var pricing: Pricing
     var taxRates: [TaxRate]
+    /// The code each tax rate prints after an item's amount and before its tax line ("A", "B"); nil prints none.
+    var taxCodes: [String]? = nil
+    /// A negative item amount printed with its minus after it ("0,75-"), as German tills print them.
+    var minusAfter = false
     var items: [Item]
     /// For the two-page document: number of items on page 1.
     var itemsOnFirstPage: Int? = nil
@@ -356,7 +426,7 @@ struct Receipt {
 
     var fileName: String {
         switch destination {
-        case .receipts: "\(id).\(format.fileExtension)"
+        case .receipts, .items: "\(id).\(format.fileExtension)"
         case .sample(_, let fileName): fileName
         }
     }

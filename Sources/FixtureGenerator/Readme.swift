@@ -55,6 +55,21 @@ func readme() -> String {
             return row(r, name: "`\(folder)/\(fileName)`")
         }.joined(separator: "\n") + "\n"
     text += eInvoiceSampleRows()
+    text += """
+
+        ## items/
+
+        The line-item suite: one till receipt per language printing every kind of item line (a quantity line under
+        or above the item or a count before its name, a weighed article, a name going on onto a second line, a
+        discount, deposits, a voided article, two tax rates with their codes after each amount). Each
+        `<id>.expected.json` states the receipt's fields as in `receipts/` and its `items` (kind, description as
+        printed, quantity, unit price, signed amount, tax rate and code) with the `itemsCheck` that proves them;
+        `shoebox regress` compares every item.
+
+
+        """
+    text += head
+    text += itemFixtures.map { row($0, name: "`\($0.fileName)`") }.joined(separator: "\n") + "\n"
     text += eInvoiceReadme()
     return text
 }

@@ -160,12 +160,15 @@ enum JSONValue {
     case string(String)
     case int(Int)
     case null
+    /// JSON text written as it is (an array of objects).
+    case raw(String)
 
     var text: String {
         switch self {
         case .string(let s): jsonQuote(s)
         case .int(let n): String(n)
         case .null: "null"
+        case .raw(let text): text
         }
     }
 }
@@ -196,25 +199,60 @@ func jsonQuote(_ s: String) -> String {
     return out + "\""
 }
 
-/// Amount as a plain decimal string with two minor digits: 2345 -> "23.45".
+/// Amount as a plain decimal string with two minor digits: 2345 -> "23.45", -50 -> "-0.50".
 func decimalString(_ cents: Int) -> String {
-    "\(cents / 100).\(pad2(cents % 100))"
+    (cents < 0 ? "-" : "") + "\(abs(cents) / 100).\(pad2(abs(cents) % 100))"
+}
+
+/// A rate in basis points as a plain decimal: 1900 -> "19", 550 -> "5.5".
+func rateString(_ basisPoints: Int) -> String {
+    var text = decimalString(basisPoints)
+    while text.hasSuffix("0") { text.removeLast() }
+    if text.hasSuffix(".") { text.removeLast() }
+    return text
+}
+
+/// The items a reader should give for the receipt, as `shoebox regress` compares them, one object per line.
+func expectedItems(_ receipt: Receipt) -> String {
+    let objects = receipt.items.map { item -> String in
+        let quantity: JSONValue =
+            if let grams = item.grams { .string("\(grams / 1000).\(String(grams % 1000 + 1000).dropFirst())") } else if item.quantity != 1 {
+                .string("\(item.quantity)")
+            } else { .null }
+        let pricePrinted = item.grams != nil || item.quantity != 1 && item.quantityStyle != .inline
+        let fields: [String: JSONValue] = [
+            "kind": .string(item.kind.rawValue), "description": .string(item.fullName), "quantity": quantity,
+            "unitPrice": pricePrinted ? .string(decimalString(item.unitCents)) : .null, "amount": .string(decimalString(item.amountCents)),
+            "taxCode": receipt.taxCodes.map { .string($0[item.taxClass]) } ?? .null,
+            "taxRate": receipt.taxCodes == nil ? .null : .string(rateString(receipt.taxRates[item.taxClass].basisPoints))
+        ]
+        return "    {" + fields.keys.sorted().map { "\(jsonQuote($0)): \(fields[$0]!.text)" }.joined(separator: ", ") + "}"
+    }
+    return "[\n" + objects.joined(separator: ",\n") + "\n  ]"
 }
 
 func expectedJSON(_ receipt: Receipt, _ totals: Totals) -> String {
-    jsonObject([
-        "file": .string(receipt.fileName),
-        "merchant": .string(receipt.merchant),
-        "date": .string(receipt.date.iso),
-        "total": .string(decimalString(totals.totalCents)),
-        "currency": .string(receipt.money.code),
-        "language": .string(receipt.language.rawValue),
-        "subtotal": receipt.showSubtotal ? .string(decimalString(totals.subtotalCents)) : .null,
-        "tax": .string(decimalString(totals.taxCents)),
-        "referenceNumber": receipt.reference.map { .string($0.value) } ?? .null,
-        "paymentMethod": receipt.payment.jsonValue.map { .string($0) } ?? .null,
-        "documentKind": .string(receipt.kind.rawValue),
-        "layout": .string(receipt.layout.name),
-        "pages": .int(receipt.pages)
-    ])
+    jsonObject(
+        [
+            "file": .string(receipt.fileName),
+            "merchant": .string(receipt.merchant),
+            "date": .string(receipt.date.iso),
+            "total": .string(decimalString(totals.totalCents)),
+            "currency": .string(receipt.money.code),
+            "language": .string(receipt.language.rawValue),
+            "subtotal": receipt.showSubtotal ? .string(decimalString(totals.subtotalCents)) : .null,
+            "tax": .string(decimalString(totals.taxCents)),
+            "referenceNumber": receipt.reference.map { .string($0.value) } ?? .null,
+            "paymentMethod": receipt.payment.jsonValue.map { .string($0) } ?? .null,
+            "documentKind": .string(receipt.kind.rawValue),
+            "layout": .string(receipt.layout.name),
+            "pages": .int(receipt.pages)
+        ].merging(itemFields(receipt)) { a, _ in a })
+}
+
+/// A line-item fixture's items and what proves them: gross prices sum to the total, net prices to the subtotal.
+private func itemFields(_ receipt: Receipt) -> [String: JSONValue] {
+    guard case .items = receipt.destination else { return [:] }
+    let check = receipt.pricing == .gross ? "total" : receipt.showSubtotal ? "subtotal" : "total-less-charges"
+    return ["items": .raw(expectedItems(receipt)), "itemsCheck": .string(check)]
 }

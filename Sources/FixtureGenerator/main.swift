@@ -16,8 +16,10 @@ let files = FileManager.default
 /// Renders one receipt into `file` in its output format.
 func render(_ receipt: Receipt, to file: URL) throws {
     let printer = ReceiptPrinter(receipt)
+    var geometry = PageGeometry.of(receipt.layout)
+    if let size = receipt.fontSize { geometry.fontSize = size }
     let renderer = Renderer(
-        font: receipt.font, geometry: .of(receipt.layout), name: receipt.id,
+        font: receipt.font, geometry: geometry, name: receipt.id,
         boldText: receipt.boldText)
     let pages = Renderer.pages(printer.lines)
     precondition(pages.count == receipt.pages, "\(receipt.id): page count")
@@ -111,9 +113,10 @@ do {
     let receiptsDir = root.appendingPathComponent("receipts")
     let scansDir = root.appendingPathComponent("sample-scans")
     let expectedDir = root.appendingPathComponent("sample-expected")
-    for dir in [receiptsDir, scansDir, expectedDir] { try recreateDirectory(dir) }
+    let itemsDir = root.appendingPathComponent("items")
+    for dir in [receiptsDir, scansDir, expectedDir, itemsDir] { try recreateDirectory(dir) }
 
-    for receipt in receiptFixtures + sampleFixtures {
+    for receipt in receiptFixtures + sampleFixtures + itemFixtures {
         let totals = Totals(receipt)
         let scan: URL
         let expected: URL
@@ -121,6 +124,9 @@ do {
         case .receipts:
             scan = receiptsDir.appendingPathComponent(receipt.fileName)
             expected = receiptsDir.appendingPathComponent("\(receipt.id).expected.json")
+        case .items:
+            scan = itemsDir.appendingPathComponent(receipt.fileName)
+            expected = itemsDir.appendingPathComponent("\(receipt.id).expected.json")
         case .sample(let folder, let fileName):
             let scanFolder = scansDir.appendingPathComponent(folder)
             let expectedFolder = expectedDir.appendingPathComponent(folder)

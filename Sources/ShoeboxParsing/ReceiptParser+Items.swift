@@ -21,6 +21,8 @@ extension ReceiptParser {
         let taxCode: String?
         /// A count printed before the name without a unit price ("2 x Postkarte 6,00").
         var count: String? = nil
+        /// A rate printed among the line's numbers ("Tee 2,50 7%"); one in its words ("Vollmilch 3,5%", "Rabatt 20%") is none.
+        var taxRate: String? = nil
     }
 
     /// Words that make an item line a deposit (charged, or returned when negative), a voided article, or a charge.
@@ -60,8 +62,9 @@ extension ReceiptParser {
             // One amount that names nothing is as likely a column's sum as a purchase: it proves nothing.
             || items.count == 1 && !ReceiptParser.names(items[0].description)
         let rates = ReceiptParser.codeRates(lines[end...])
-        for i in items.indices where items[i].taxRate == nil {
-            if let code = items[i].taxCode { items[i].taxRate = rates[code] }
+        // The rate the totals print for an item's code is its rate.
+        for i in items.indices {
+            if let code = items[i].taxCode, let rate = rates[code] { items[i].taxRate = rate }
         }
         var (check, target) = ReceiptParser.prove(items, amounts: amounts)
         // A total whose label was misread reads as one more item: the first amount that is the sum of the items above it
@@ -191,9 +194,11 @@ extension ReceiptParser {
         var cut = numbersStart ?? chars.count
         if let a = inColumn { cut = min(cut, a.range.lowerBound) }
         let taxCode = inColumn.flatMap { taxCodeAfter(chars, $0) }
+        let rate = line.amounts.first { $0.isRate && $0.range.lowerBound >= cut }
         return ItemLine(
             line: line, amount: inColumn, quantity: quantity, unitPrice: price, unitPriceText: priceText, unit: unit,
-            description: description(String(chars[..<cut])), taxCode: taxCode, count: leading)
+            description: description(String(chars[..<cut])), taxCode: taxCode, count: leading,
+            taxRate: rate.map { trimRate(Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2)) })
     }
 
     /// "2 x Postkarte", "2x Cola": a count before the name, printed without a unit price.
@@ -203,9 +208,15 @@ extension ReceiptParser {
         guard (1...3).contains(t), t < c.count else { return nil }
         var k = t
         while k < c.count, c[k] == " " { k += 1 }
-        guard k < c.count, c[k] == "x" || c[k] == "X" || c[k] == "×", k + 1 < c.count, c[k + 1] == " " else { return nil }
+        // The sign, which OCR may double ("3 xX Sparkling Water").
+        var e = k
+        while e < c.count, e - k < 2, isTimes(c[e]) { e += 1 }
+        guard e > k, e < c.count, c[e] == " " else { return nil }
         return String(c[..<t])
     }
+
+    /// A multiplication sign as printed or read: x, X or ×.
+    static func isTimes(_ ch: Character) -> Bool { ch == "x" || ch == "X" || ch == "×" }
 
     /// "2786 2 4.77 9.54": a quantity column and a unit price column before the amount, without a multiplication sign:
     /// the integer right before the amount before the line's amount, and that amount. Proven later, by their product.
@@ -273,7 +284,7 @@ extension ReceiptParser {
             first.count <= 4, first.dropLast(first.last == "x" || first.last == "X" ? 1 : 0).allSatisfy(\.isDigitASCII)
         {
             words.removeFirst()
-            if let x = words.first, words.count > 1, x == "x" || x == "X" || x == "×" { words.removeFirst() }
+            if let x = words.first, words.count > 1, x.count <= 2, x.allSatisfy(isTimes) { words.removeFirst() }
         }
         while let last = words.last,
             last.allSatisfy({ !$0.isLetterFast && !$0.isDigitASCII }) || ["RM", "EUR", "€", "$", "x", "X", "@"].contains(last)
@@ -398,6 +409,7 @@ extension ReceiptParser {
         if descriptionsBelow(read) { return assembleBelow(read) }
         var items: [ItemReading] = []
         var pending: [ItemLine] = []
+        var lastLine: ItemLine?
         func proven(_ l: ItemLine, amount: Int64) -> (String, String)? {
             guard let q = l.quantity, let p = l.unitPriceText, product(q, p) == abs(amount) else { return nil }
             return (q, p)
@@ -481,9 +493,22 @@ extension ReceiptParser {
                 ItemReading(
                     kind: kind, description: String(description.prefix(LineItem.maxDescription)), quantity: quantity?.0 ?? l.count, unit: unit,
                     unitPrice: quantity?.1, amount: reading, taxCode: l.taxCode,
-                    taxRate: l.line.amounts.first(where: \.isRate).map {
-                        trimRate(Money.decimalString(minorUnits: $0.reading.minorUnits, digits: 2))
-                    }, evidence: l.line.evidence, box: box, firstLine: first))
+                    taxRate: l.taxRate, evidence: l.line.evidence, box: box, firstLine: first))
+            lastLine = l
+        }
+        // Lines indented under the last item, before the totals, go on with its description ("Kicap Manis 3.80" /
+        // "   Botol 625ml").
+        if let l = lastLine, let k = items.indices.last {
+            let height = max(1, l.line.line.box.height)
+            let indented = pending.filter { p in
+                p.line.page == l.line.page && p.line.line.box.left > l.line.line.box.left + height && names(p.description)
+                    && !p.line.text.contains(":") && p.line.amounts.isEmpty && p.quantity == nil
+            }
+            for p in indented.prefix(descriptionLines - 1) {
+                let words = items[k].description.isEmpty ? p.description : items[k].description + " " + p.description
+                items[k].description = String(words.prefix(LineItem.maxDescription))
+                items[k].box = items[k].box.union(p.line.line.box)
+            }
         }
         return items
     }

@@ -13,6 +13,8 @@ public struct RegressionCase: Sendable, Equatable {
     public let format: String
     /// The line items the document prints, when its expectation states them (the fixtures' `items`).
     public var expectedItems: [ExpectedItem]?
+    /// What should prove them ("total", "subtotal", …), when the fixture states it.
+    public var expectedItemsCheck: String?
 
     public init(document: String, expected: [String: String], format: String, expectedItems: [ExpectedItem]? = nil) {
         self.document = document
@@ -106,7 +108,9 @@ public enum RegressionAdapters {
             if let v = o[key] as? String { e[key] = v }
         }
         let items = (o["items"] as? [[String: Any]]).map { $0.compactMap(RegressionCase.ExpectedItem.init) }
-        return RegressionCase(document: file, expected: e, format: "fixture", expectedItems: items)
+        var c = RegressionCase(document: file, expected: e, format: "fixture", expectedItems: items)
+        c.expectedItemsCheck = o["itemsCheck"] as? String
+        return c
     }
 
     /// SROIE task-3 keys: `<ID>.json` beside `<ID>.jpg`; values as printed (dates in mixed orders, totals with RM).
@@ -351,8 +355,11 @@ public struct RegressionReport: Sendable {
         if let want = c.expectedItems {
             score.expected += 1
             let got = record.items.map(RegressionCase.ExpectedItem.init)
+            let check = record.itemsCheck?.rawValue
             if let difference = RegressionCase.ExpectedItem.difference(want, got) {
                 itemMisses.append(Miss(document: c.document, field: "items", expected: difference.expected, found: difference.found))
+            } else if let wantCheck = c.expectedItemsCheck, wantCheck != check {
+                itemMisses.append(Miss(document: c.document, field: "itemsCheck", expected: wantCheck, found: check ?? "null"))
             } else {
                 score.exact += 1
             }
@@ -442,7 +449,7 @@ public struct RegressionReport: Sendable {
         }
         o["provenItems"] = provenItems
         if !itemMisses.isEmpty {
-            o["itemMisses"] = itemMisses.map { ["document": $0.document, "expected": $0.expected, "found": $0.found] }
+            o["itemMisses"] = itemMisses.map { ["document": $0.document, "field": $0.field, "expected": $0.expected, "found": $0.found] }
         }
         if let cer = characterErrorRate { o["characterErrorRate"] = (cer * 10000).rounded() / 10000 }
         if let cv = crossValidation { o["crossValidated"] = cv.json }
