@@ -90,6 +90,17 @@ struct PageItemLayoutTests {
         #expect(got.count == 1)
         #expect(check == .unproven)
     }
+
+    /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
+    /// are no items.
+    @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
+        let (got, check) = items([
+            "^DOMINO'S PIZZA", "Order Time :17:57:32 Date :27/04/18", "Qty Menu Desc Price", "1 HAWAIIAN CHICKEN (XL) | 15.60",
+            "Sub-Total\u{2018} : | RM 15.60", "Coupon Discount : | RM 8.40", "Grand Total : | RM 7.20"
+        ])
+        #expect(got == ["item HAWAIIAN CHICKEN (XL) = 15.60"])
+        #expect(check == .subtotal)
+    }
 }
 
 struct ItemRecordTests {
