@@ -400,7 +400,10 @@ extension ReceiptParser {
         let taxSum: Int64
         let tips: Int64
         let discounts: Int64
-        /// The items: the right-most amount of each line without a role (a price column), for "items sum to …".
+        /// The line items the reader proved by the page's arithmetic (`readItems`): what their sum matched, for "items sum
+        /// to …".
+        let items: ItemsReading?
+        /// The right-most amount of each line without a role (a price column): a column sum where the reader proved none.
         let itemsByLine: [Int: Int64]
         /// Tax lines whose rate times some net gives their amount (to the cent): "MwSt 19 % 3,74" of "Netto 19,71".
         let ratedTaxes: [(Int64, Int64)]
@@ -442,6 +445,7 @@ extension ReceiptParser {
                 if let ev = c.evidence { itemsByLine[ReceiptParser.key(ev)] = c.value.minorUnits }
             }
             self.itemsByLine = itemsByLine
+            items = e.items.flatMap { $0.check.proven && $0.target != nil ? $0 : nil }
             let nets = TotalScoring.nets(e, totals: totals, taxes: taxes)
             self.nets = nets
             let subs = self.subtotals + nets
@@ -544,6 +548,21 @@ extension ReceiptParser {
             guard let key else { return nil }
             let above = itemsByLine.filter { $0.key < key }
             return above.count >= 2 ? above.values.reduce(0, +) : nil
+        }
+
+        /// Whether the price column above the line sums to the total (with the page's discounts when it prints no subtotal).
+        func columnSumMakes(_ units: Int64, above key: Int?) -> Bool {
+            guard let sum = itemSum(above: key) else { return false }
+            return sum == units || (subtotals.isEmpty && sum - discounts == units)
+        }
+
+        /// The subtotal the proven items sum to, or nil.
+        var itemsSubtotal: Int64? { items?.check == .subtotal ? items?.target : nil }
+
+        /// Whether the proven items make this total: they sum to it, or to it less the charges the page prints.
+        func itemsMake(_ units: Int64) -> Bool {
+            guard let items, items.check == .total || items.check == .totalLessCharges else { return false }
+            return items.target == units
         }
 
         /// The candidate with its score: the base its role gives, then the cross-checks' bonus.
@@ -684,7 +703,9 @@ extension ReceiptParser {
                 if ratedTaxes.contains(where: { $0.0 + $0.1 == units }) {
                     b.confirm(W.taxIsRateTimesNet, .taxIsRateTimesNet)
                 }
-                if let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
+                if let s = itemsSubtotal, taxes.contains(where: { s + $0 == units }) || (taxes.count > 1 && s + taxSum == units) {
+                    b.confirm(W.itemsSumToSubtotal, .itemsSumToSubtotal)
+                } else if let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
                     netAmounts.contains(where: { s in s == sum && taxes.contains { s + $0 == units } })
                 {
                     b.confirm(W.itemsSumToSubtotal, .itemsSumToSubtotal)
@@ -695,8 +716,7 @@ extension ReceiptParser {
             // Only for the largest total: items summing to a smaller "total" above a larger one make it a subtotal
             // (a service charge or tax follows).
             if units > 0, c.role != AmountRole.lineItem, largestTotal.map({ abs(units) >= abs($0) }) ?? true,
-                let sum = itemSum(above: c.evidence.map(ReceiptParser.key)),
-                sum == units || (subtotals.isEmpty && sum - discounts == units)
+                itemsMake(units) || columnSumMakes(units, above: c.evidence.map(ReceiptParser.key))
             {
                 b.confirm(W.itemsSumToTotal, .itemsSumToTotal)
             }

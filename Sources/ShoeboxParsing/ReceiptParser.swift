@@ -66,14 +66,15 @@ public struct ReceiptParser: Sendable {
         extraction.currencies = currencyCandidates(lines, language: language)
         extraction.amounts = ReceiptParser.paymentsReadAsTotals(amountCandidates(lines))
         extraction.taxes = taxReadings(lines)
-        scoreTotals(&extraction, lines: lines)
+        // The items come first: a set the page's arithmetic proves is evidence for the total it sums to.
         readDates(lines, language: language, into: &extraction)
+        extraction.items = readItems(lines, amounts: extraction.amounts, dates: extraction.dates)
+        scoreTotals(&extraction, lines: lines)
         extraction.merchants = merchantCandidates(lines, dateLines: Set(extraction.dates.compactMap { $0.evidence.map { ReceiptParser.key($0) } }))
         extraction.references = referenceCandidates(lines)
         extraction.sellerTaxIDs = sellerTaxIDCandidates(lines)
         extraction.paymentMethods = paymentCandidates(lines)
         extraction.documentKind = documentKind(lines)
-        extraction.items = readItems(lines, amounts: extraction.amounts, dates: extraction.dates)
         ReceiptParser.attachWordConfidences(&extraction, lines: lines)
         extraction.pagesSkipped = all.count - pages.count
         return extraction
