@@ -52,6 +52,7 @@ extension ReceiptParser {
         }
         var items = ReceiptParser.assemble(read)
         guard !items.isEmpty else { return nil }
+        ReceiptParser.markVoids(&items)
         // Prices printed outside the amount column above the last item ("1 REV (CAN) 3.50" beside a column of sums): a
         // column this reading did not take, so no sum it makes proves the items.
         let lastItemLine = items.map(\.evidence.line).max() ?? 0
@@ -77,6 +78,19 @@ extension ReceiptParser {
         let rounded = target.map { t in roundings.flatMap { TotalScoring.rounded(t, by: $0.value.minorUnits) } } ?? []
         return ItemsReading(
             items: items, check: read.count > ReceiptParser.maxItemLines || unread ? .unproven : check, target: target, rounded: rounded)
+    }
+
+    /// A negative line that takes back an article above it, amount for amount and name for name ("MOSQUITO RACKET 13.50" …
+    /// "MOSQUITO RACKET -1 X 13.50 -13.50"), is a voided article, not a discount (unless it says it is one).
+    static func markVoids(_ items: inout [ItemReading]) {
+        func name(_ d: String) -> String { String(TextFolding.fold(d).filter(\.isLetter).prefix(12)) }
+        for i in items.indices where items[i].kind == .discount && items[i].amount.minorUnits < 0 {
+            let k = name(items[i].description)
+            guard k.count >= 4, !Keywords.discount.any(in: TextFolding.fold(items[i].evidence.text)) else { continue }
+            if items[..<i].contains(where: { $0.kind == .item && $0.amount.minorUnits == -items[i].amount.minorUnits && name($0.description) == k }) {
+                items[i].kind = .void
+            }
+        }
     }
 
     /// The first item (from the third on) whose amount is the sum of the items above it.

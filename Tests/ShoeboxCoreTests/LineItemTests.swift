@@ -91,6 +91,18 @@ struct PageItemLayoutTests {
         #expect(check == .unproven)
     }
 
+    /// An article taken back on the till ("-1 X 13.50 -13.50" under the name it was bought under) is a void; a discount
+    /// line stays a discount.
+    @Test func aNegativeLineRepeatingAnArticleIsAVoid() {
+        let (got, check) = items([
+            "^MR. D.I.Y. (M) SDN BHD", "^-TAX INVOICE-", "MOSQUITO RACKET 108", "9021485 1X 13.50 | 13.50", "CUSHION 43X43CM",
+            "9032550 1X 14.90 | 14.90", "MOSQUITO RACKET 108", "9021485 -1 X 13.50 | -13.50", "MEMBER DISCOUNT | -1.40",
+            "TOTAL INCL. GST | RM 13.50"
+        ])
+        #expect(got.map { $0.split(separator: " ")[0] } == ["item", "item", "void", "discount"], "\(got)")
+        #expect(check == .total)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
