@@ -34,6 +34,21 @@ extension ReceiptParser {
         "livraison", "envio", "penghantaran"
     ]
 
+    /// The first words of a header field that lost its colon ("CASHIER0 0099 Sandip", "CASH SALES COUNTER", "Kasse 2 Bed.
+    /// 07"): such a line is no item's description.
+    static let headerFieldWords: KeywordList = [
+        "cashier", "cashter", "salesperson", "sales person", "server", "served by", "table", "meja", "pax", "counter", "terminal",
+        "till", "operator", "kasse", "kassierer", "bediener", "bed", "caissier", "caisse", "cajero", "caja", "juruwang",
+        "cash sales", "cash sale", "cash bill", "doc no", "receipt", "invoice", "inv no", "bill no", "order no", "trans", "member"
+    ]
+
+    /// Whether the line starts as a header field does (its first two words).
+    static func isHeaderField(_ line: Line) -> Bool {
+        let first = line.folded.split(separator: " ").prefix(2).joined(separator: " ")
+        guard let k = headerFieldWords.first(in: first) else { return false }
+        return first.hasPrefix(k)
+    }
+
     /// The most lines above an amount line its description may take.
     static let descriptionLines = 3
 
@@ -326,13 +341,24 @@ extension ReceiptParser {
 
     /// A column heading: no amount, and two words or more of `headingWords`, most of its words.
     static func isHeading(_ line: Line) -> Bool {
-        guard !line.amounts.contains(where: { !$0.isRate }) else { return false }
+        // A heading prints no number ("lotal QTY: 2" is a count).
+        guard !line.amounts.contains(where: { !$0.isRate }), !line.folded.contains(where: \.isDigitASCII) else { return false }
         let words = line.folded.split { $0 == " " || $0 == "_" || $0 == "|" || $0 == "=" }.map {
             $0.trimmingCharacters(in: CharacterSet(charactersIn: "()[]:.,-"))
         }
-        let known = words.filter { headingWords.contains(Substring($0)) }.count
+        let known = words.filter(isHeadingWord).count
         return known >= 2 && known * 2 >= words.count
     }
+
+    /// A heading word, or a word of four letters or more one letter from one ("SPrice", "Amout", "Descripton").
+    static func isHeadingWord(_ word: String) -> Bool {
+        if headingWords.contains(Substring(word)) { return true }
+        guard word.count >= 4 else { return false }
+        let bytes = Array(word.utf8)
+        return headingWordBytes.contains { $0.count >= 4 && abs($0.count - bytes.count) <= 1 && NameMender.editDistance($0, bytes, atMost: 1) }
+    }
+
+    static let headingWordBytes: [[UInt8]] = headingWords.map { Array($0.utf8) }
 
     /// A quantity and a unit price printed on the line: "2 x 1,19", "2 Stk x 1,19", "0,532 kg x 2,99", "2 @ 1.19",
     /// "@ 28.00" (the quantity then the leading number of the line), with where the numbers begin.
@@ -448,9 +474,10 @@ extension ReceiptParser {
             var quantity: (String, String)? = proven(l, amount: found.reading.minorUnits)
             var unit = quantity == nil ? nil : l.unit
             // A header field ("Cashier : 12", "Invoice # : OR1803") is no description.
-            pending = pending.suffix(ReceiptParser.descriptionLines).filter { p in
-                p.line.page == l.line.page && !p.line.text.contains(":") && !p.line.text.contains(";") && !isHeading(p.line)
-            }
+            pending = Array(pending.suffix(ReceiptParser.descriptionLines))
+            // A heading or a header field ends what stands above it: no description reaches over it.
+            if let barrier = pending.lastIndex(where: { isHeading($0.line) || isHeaderField($0.line) }) { pending.removeFirst(barrier + 1) }
+            pending = pending.filter { p in p.line.page == l.line.page && !p.line.text.contains(":") && !p.line.text.contains(";") }
             let height = max(1, l.line.line.box.height)
             func take(_ lines: [ItemLine]) {
                 let words = lines.filter { names($0.description) }.map(\.description)
@@ -531,9 +558,11 @@ extension ReceiptParser {
     /// 1.50 SR" / "GARDENIA ORIGINAL CLASSIC JUMBO [600G]"): every amount line prints only numbers, and words follow the
     /// last of them before the totals (in the other order nothing would).
     static func descriptionsBelow(_ read: [ItemLine]) -> Bool {
-        guard let last = read.lastIndex(where: { $0.amount != nil }) else { return false }
+        guard let last = read.lastIndex(where: { $0.amount != nil }), let first = read.firstIndex(where: { $0.amount != nil }) else { return false }
         let amountLines = read.filter { $0.amount != nil }
-        guard amountLines.count >= 2, amountLines.allSatisfy({ !names($0.description) }) else { return false }
+        guard amountLines.allSatisfy({ !names($0.description) }) else { return false }
+        // One amount line: its words are below it when none stand above it in the block.
+        if amountLines.count == 1, read[..<first].contains(where: { names($0.description) && !$0.line.text.contains(":") }) { return false }
         return read[(last + 1)...].contains { names($0.description) && !$0.line.text.contains(":") }
     }
 
@@ -543,7 +572,9 @@ extension ReceiptParser {
         for (k, l) in read.enumerated() {
             guard let found = l.amount else { continue }
             let next = read[(k + 1)...].firstIndex { $0.amount != nil } ?? read.count
-            let words = read[(k + 1)..<next].prefix(descriptionLines).filter { names($0.description) && !$0.line.text.contains(":") }
+            let words = read[(k + 1)..<next].prefix(descriptionLines).filter {
+                names($0.description) && !$0.line.text.contains(":") && !isHeaderField($0.line)
+            }
             var box = l.line.line.box
             for w in words { box = box.union(w.line.line.box) }
             let proven = l.quantity.flatMap { q in l.unitPriceText.flatMap { p in product(q, p) == abs(found.reading.minorUnits) ? (q, p) : nil } }

@@ -103,6 +103,27 @@ struct PageItemLayoutTests {
         #expect(check == .total)
     }
 
+    /// A misread column heading ("Jem ty SPrice Amount Tax") is no description; one amount line that prints only numbers
+    /// under it takes its words from the line below it.
+    @Test func aMisreadHeadingAboveOneNumbersLineSendsItsWordsBelow() {
+        let (got, check) = items([
+            "^KEDAI PAPAN YEW CHUAN", "Doc No. : CS00011351 Date: 31/03/2018", "Jem ty SPrice Amount Tax", "101756 10 17.49 | 174.90 SR",
+            "SIMEN", "Total Sales (Inclusive of GST) : | RM 174.90"
+        ])
+        #expect(got == ["item SIMEN 10×17.49 = 174.90 SR"], "\(got)")
+        #expect(check == .total)
+    }
+
+    /// A header field that lost its colon ("CASH SALES COUNTER") ends what stands above it: neither it nor the seller's
+    /// name over it goes into the first item's words.
+    @Test func aHeaderFieldIsNoDescription() {
+        let (got, _) = items([
+            "^SANYO STATIONERY SHOP", "GST ID No: 001531760640", "SANYU SUPPLY SDN BHD (1135772-K)", "CASH SALES COUNTER",
+            "RESTAURANT ORDER CHIT NCR", "2 X 2.90 | 5.80 SR", "Total Sales Inclusive GST @6% | RM 5.80"
+        ])
+        #expect(got == ["item RESTAURANT ORDER CHIT NCR 2×2.90 = 5.80 SR"], "\(got)")
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
