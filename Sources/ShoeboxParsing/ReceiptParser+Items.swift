@@ -42,6 +42,14 @@ extension ReceiptParser {
         "cash sales", "cash sale", "cash bill", "doc no", "receipt", "invoice", "inv no", "bill no", "order no", "trans", "member"
     ]
 
+    /// A labelled field ("Cashier : 12", "Invoice # : OR1803", "Doc No.; CS0001"): a colon or semicolon after a short label,
+    /// a value after it. One further on is part of the words ("MIGHTY MARK DISHWASH: 1L"); one that ends the line is OCR's
+    /// noise ("Green Tea ;").
+    static func isLabelled(_ text: String) -> Bool {
+        guard let k = text.firstIndex(where: { $0 == ":" || $0 == ";" }), text.distance(from: text.startIndex, to: k) <= 16 else { return false }
+        return text[..<k].contains(where: \.isLetter) && text[text.index(after: k)...].contains { $0.isLetter || $0.isNumber }
+    }
+
     /// Whether the line starts as a header field does (its first two words).
     static func isHeaderField(_ line: Line) -> Bool {
         let first = line.folded.split(separator: " ").prefix(2).joined(separator: " ")
@@ -477,7 +485,7 @@ extension ReceiptParser {
             pending = Array(pending.suffix(ReceiptParser.descriptionLines))
             // A heading or a header field ends what stands above it: no description reaches over it.
             if let barrier = pending.lastIndex(where: { isHeading($0.line) || isHeaderField($0.line) }) { pending.removeFirst(barrier + 1) }
-            pending = pending.filter { p in p.line.page == l.line.page && !p.line.text.contains(":") && !p.line.text.contains(";") }
+            pending = pending.filter { p in p.line.page == l.line.page && !isLabelled(p.line.text) }
             let height = max(1, l.line.line.box.height)
             func take(_ lines: [ItemLine]) {
                 let words = lines.filter { names($0.description) }.map(\.description)
@@ -543,7 +551,7 @@ extension ReceiptParser {
             let height = max(1, l.line.line.box.height)
             let indented = pending.filter { p in
                 p.line.page == l.line.page && p.line.line.box.left > l.line.line.box.left + height && names(p.description)
-                    && !p.line.text.contains(":") && p.line.amounts.isEmpty && p.quantity == nil
+                    && !isLabelled(p.line.text) && p.line.amounts.isEmpty && p.quantity == nil
             }
             for p in indented.prefix(descriptionLines - 1) {
                 let words = items[k].description.isEmpty ? p.description : items[k].description + " " + p.description
@@ -562,8 +570,8 @@ extension ReceiptParser {
         let amountLines = read.filter { $0.amount != nil }
         guard amountLines.allSatisfy({ !names($0.description) }) else { return false }
         // One amount line: its words are below it when none stand above it in the block.
-        if amountLines.count == 1, read[..<first].contains(where: { names($0.description) && !$0.line.text.contains(":") }) { return false }
-        return read[(last + 1)...].contains { names($0.description) && !$0.line.text.contains(":") }
+        if amountLines.count == 1, read[..<first].contains(where: { names($0.description) && !isLabelled($0.line.text) }) { return false }
+        return read[(last + 1)...].contains { names($0.description) && !isLabelled($0.line.text) }
     }
 
     /// The items of a block whose words follow their numbers: each amount line with the lines after it up to the next.
@@ -573,7 +581,7 @@ extension ReceiptParser {
             guard let found = l.amount else { continue }
             let next = read[(k + 1)...].firstIndex { $0.amount != nil } ?? read.count
             let words = read[(k + 1)..<next].prefix(descriptionLines).filter {
-                names($0.description) && !$0.line.text.contains(":") && !isHeaderField($0.line)
+                names($0.description) && !isLabelled($0.line.text) && !isHeaderField($0.line)
             }
             var box = l.line.line.box
             for w in words { box = box.union(w.line.line.box) }
