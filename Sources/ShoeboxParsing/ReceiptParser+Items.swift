@@ -287,13 +287,27 @@ extension ReceiptParser {
         var start = end
         while start > 0, c[start - 1].isDigitASCII { start -= 1 }
         guard (3...7).contains(end - start), start == 0 || c[start - 1] == " ", let units = Int64(String(c[start..<end])) else { return nil }
-        let n = max(1, c.count)
-        let box = line.line.box
-        guard Double(box.left) + Double(box.width) * Double(end) / Double(n) >= column.right - column.tolerance else { return nil }
         let candidate = AmountReader.Found(
             reading: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: nil), range: start..<end, isRate: false)
-        guard let (q, p, _) = columnQuantity(c, found: found + [candidate], amount: candidate), product(q, p.1) == units else { return nil }
-        return candidate
+        // It ends in the amount column, or a tax code after it does.
+        let reach = end < c.count ? Double(line.line.box.right) : rightEdge(candidate, of: line)
+        guard reach >= column.right - column.tolerance else { return nil }
+        if let (q, p, _) = columnQuantity(c, found: found + [candidate], amount: candidate), product(q, p.1) == units { return candidate }
+        // "1471 1 477 477 SR": the unit price lost its point too; quantity × price still gives the amount digit for digit.
+        func number(endingAt e: Int, digits: ClosedRange<Int>) -> (Int64, Int)? {
+            var s = e
+            while s > 0, c[s - 1].isDigitASCII { s -= 1 }
+            guard digits.contains(e - s), s == 0 || c[s - 1] == " ", let n = Int64(String(c[s..<e])) else { return nil }
+            return (n, s)
+        }
+        var e = start
+        while e > 0, c[e - 1] == " " { e -= 1 }
+        guard e < start, let (price, priceStart) = number(endingAt: e, digits: 3...7) else { return nil }
+        var f = priceStart
+        while f > 0, c[f - 1] == " " { f -= 1 }
+        guard f < priceStart, let (quantity, _) = number(endingAt: f, digits: 1...3), quantity > 0 else { return nil }
+        let (made, overflow) = quantity.multipliedReportingOverflow(by: price)
+        return !overflow && made == units ? candidate : nil
     }
 
     /// Whether the line ends in a price, as a price column prints it: its last token with digits is digits, a decimal
@@ -646,17 +660,39 @@ extension ReceiptParser {
         let subtotals = below(.subtotal)
         if subtotals.contains(sum) { return (.subtotal, sum) }
         let totals = below(.total)
-        if totals.contains(sum) { return (.total, sum) }
         let taxes = below(.tax).filter { $0 > 0 }
         let taxSum = taxes.reduce(0, +)
         let tips = below(.tip).reduce(0, +)
         let discounts = below(.discount).map { abs($0) }.reduce(0, +)
         let roundings = below(.rounding).filter { abs($0) <= largestRounding }
-        var sums: Set<Int64> = []
-        for tax in Set(taxes + [taxSum]) {
-            let base = sum + tax + tips + charges - discounts
-            sums.insert(base)
-            for r in roundings { sums.formUnion(TotalScoring.rounded(base, by: r)) }
+        // What the items make with the charges below them: with a tax (or all of them, or none: prices that include it),
+        // tip, service charge and discount, before and after each rounding.
+        func made(_ sum: Int64, withTax: Bool = false) -> Set<Int64> {
+            var out: Set<Int64> = []
+            // A tax is at most 30 % of what it is charged on (no rate is higher): a larger amount is another line's.
+            let rated = Set(taxes + [taxSum]).filter { $0 > 0 && $0 <= sum / 10 * 3 }
+            for tax in withTax ? rated : rated.union([0]) {
+                let base = sum + tax + tips + charges - discounts
+                out.insert(base)
+                for r in roundings { out.formUnion(TotalScoring.rounded(base, by: r)) }
+            }
+            return out
+        }
+        let sums = made(sum)
+        if totals.contains(sum) {
+            // "5 Item(s) Total(MYR): 20.00" / "GST @ 6% : 1.20" / "Net Total(MYR): 21.20": a total the tax makes into a larger
+            // one below it is the subtotal.
+            // Not when an unlabelled amount stands between the two (more items: "Total 0% supplies" of a section).
+            let withTax = made(sum, withTax: true)
+            let first = printedBelow.first { $0.role == .total && $0.value.minorUnits == sum }?.evidence.map { ($0.page, $0.line) }
+            for larger in printedBelow where larger.role == .total && larger.value.minorUnits > sum && withTax.contains(larger.value.minorUnits) {
+                guard let first, let end = larger.evidence.map({ ($0.page, $0.line) }), first < end else { continue }
+                let between = printedBelow.contains { a in
+                    a.role == .lineItem && a.evidence.map { e in (e.page, e.line) > first && (e.page, e.line) < end } == true
+                }
+                if !between { return (.subtotal, sum) }
+            }
+            return (.total, sum)
         }
         if let t = totals.first(where: { sums.contains($0) }) { return (.totalLessCharges, t) }
         return (.unproven, nil)

@@ -124,6 +124,42 @@ struct PageItemLayoutTests {
         #expect(got == ["item RESTAURANT ORDER CHIT NCR 2×2.90 = 5.80 SR"], "\(got)")
     }
 
+    /// "2 Item(s) Total (MYR): 17.93" that the tax below makes into the net total is the items' subtotal; prices that include
+    /// the tax make the total with the rounding alone; a section's "Total" with more items below it proves nothing.
+    @Test func aTotalTheTaxMakesLargerIsTheSubtotal() {
+        let (got, check) = items([
+            "^CW KHOO HARDWARE SDN BHD", "Date : 04-05-18 12:50:51 PM", "Item Name Qty Unit Price Amount", "ENERGIZER BATTERY (PC)",
+            "1 6.40 | 6.40 SR", "ENERGIZER BATTERY (522BP1G)", "1 11.53 | 11.53 SR", "2 Item(s) Total (MYR): | 17.93",
+            "GST @ 6% : | 1.08", "Net Total (MYR): | 19.01", "Rounding Adj. : | -0.01", "Net Total Rounded (MYR) : | RM 19.00"
+        ])
+        #expect(got.count == 2)
+        #expect(check == .subtotal)
+
+        let (_, inclusive) = items([
+            "^KHE ELECTRICAL TRADING", "Date: 22/05/2018", "Item Qty S/Price Amount Tax", "1113 2 50.88 | 101.76 SR", "105W T5 PL TUBE",
+            "Total Sales (Excluding GST) : | 96.00", "Total GST : | 5.76", "Rounding : | -0.01", "Total Sales (Inclusive of GST) : | RM 101.75"
+        ])
+        #expect(inclusive == .totalLessCharges)
+
+        let (_, section) = items([
+            "^GARDENIA BAKERIES (KL) SDN BHD", "Date: 25/08/2017", "Description U.P Sale Amt", "O.C. WHITE 2.13 3 | 6.39",
+            "WHOLEMEAL 2.78 3 | 8.34", "Total 0% supplies: | 14.73", "KAYA ROLL 1.00 1 | 1.00", "GST: | 0.06",
+            "Total 6% supplies (Inc. GST): | 1.06", "Total Payable: | RM 15.79"
+        ])
+        #expect(section != .subtotal)
+    }
+
+    /// "1471 1 477 477 SR": an amount and unit price both read without their points are repaired where quantity × price
+    /// gives the amount digit for digit.
+    @Test func anAmountAndPriceThatLostTheirPoints() {
+        let (got, check) = items([
+            "^SYARIKAT PERNIAGAAN GIN KEE", "Date: 03/02/2018", "Item Qty Price Amount Tax", "2786 2 4.77 | 9.54 SR", "12M WIRE ROPE CLIP",
+            "1471 1 477 | 477 SR", "KINKI 2 WAY SCREWDRIVER", "Total Sales (Inclusive of GST) : | RM 14.31"
+        ])
+        #expect(got.map { $0.components(separatedBy: " = ").last ?? "" } == ["9.54 SR", "4.77 SR"], "\(got)")
+        #expect(check == .total)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
