@@ -223,7 +223,10 @@ extension ReceiptParser {
         }
         if inColumn == nil, let repaired = pointLost(chars, found: found, line: line, column: column) { inColumn = repaired }
         var (quantity, unit, price, priceText, numbersStart) = quantityAndPrice(chars, found: found, amount: inColumn)
-        if quantity == nil, let amount = inColumn, let (q, p, start) = columnQuantity(chars, found: found, amount: amount) {
+        if inColumn == nil, let q = quantity, let p = priceText, let glued = codeGlued(chars, making: product(q, p)) { inColumn = glued }
+        // A repaired amount is none of the reader's: the numbers before it, then it.
+        let numbers = inColumn.map { a in found.contains(a) ? found : found.filter { $0.range.upperBound <= a.range.lowerBound } + [a] } ?? found
+        if quantity == nil, let amount = inColumn, let (q, p, start) = columnQuantity(chars, found: numbers, amount: amount) {
             (quantity, price, priceText, numbersStart) = (q, p.0, p.1, start)
         }
         var leading: String?
@@ -262,7 +265,14 @@ extension ReceiptParser {
     {
         guard let k = found.firstIndex(of: amount), k >= 1 else { return nil }
         let price = found[k - 1]
-        guard let text = unitPrice(String(c[price.range])) else { return nil }
+        let printed = String(c[price.range])
+        // "1 148.40" read as one amount with a space between its groups: the quantity, then the unit price.
+        if let space = printed.lastIndex(of: " "), let q = Int(printed[..<space].trimmingCharacters(in: .whitespaces)), (1...999).contains(q),
+            let text = unitPrice(String(printed[printed.index(after: space)...]))
+        {
+            return (String(q), text, price.range.lowerBound)
+        }
+        guard let text = unitPrice(printed) else { return nil }
         var e = price.range.lowerBound - 1
         guard e >= 1, c[e] == " " else { return nil }
         while e >= 0, c[e] == " " { e -= 1 }
@@ -292,7 +302,9 @@ extension ReceiptParser {
         // It ends in the amount column, or a tax code after it does.
         let reach = end < c.count ? Double(line.line.box.right) : rightEdge(candidate, of: line)
         guard reach >= column.right - column.tolerance else { return nil }
-        if let (q, p, _) = columnQuantity(c, found: found + [candidate], amount: candidate), product(q, p.1) == units { return candidate }
+        // The amounts before it (an integer the reader took as an amount is this one).
+        let before = found.filter { $0.range.upperBound <= start }
+        if let (q, p, _) = columnQuantity(c, found: before + [candidate], amount: candidate), product(q, p.1) == units { return candidate }
         // "1471 1 477 477 SR": the unit price lost its point too; quantity × price still gives the amount digit for digit.
         func number(endingAt e: Int, digits: ClosedRange<Int>) -> (Int64, Int)? {
             var s = e
@@ -308,6 +320,20 @@ extension ReceiptParser {
         guard f < priceStart, let (quantity, _) = number(endingAt: f, digits: 1...3), quantity > 0 else { return nil }
         let (made, overflow) = quantity.multipliedReportingOverflow(by: price)
         return !overflow && made == units ? candidate : nil
+    }
+
+    /// "1X 5.20 5.205": the amount with a tax code glued to it that OCR read as one more digit ("5.20S"): taken when the
+    /// amount without that digit is what quantity × unit price make.
+    static func codeGlued(_ c: [Character], making units: Int64?) -> AmountReader.Found? {
+        guard let units, let space = c.lastIndex(of: " ") else { return nil }
+        let token = c[(space + 1)...]
+        guard token.count >= 5, let dot = token.firstIndex(where: { $0 == "." || $0 == "," }), c.count - dot == 4,
+            token.filter({ $0 == "." || $0 == "," }).count == 1, token.allSatisfy({ $0.isDigitASCII || $0 == "." || $0 == "," })
+        else { return nil }
+        let digits = String(token.dropLast().filter(\.isDigitASCII))
+        guard let value = Int64(digits), value == units else { return nil }
+        return AmountReader.Found(
+            reading: AmountReading(minorUnits: value, fractionDigits: 2, currencyHint: nil), range: (space + 1)..<(c.count - 1), isRate: false)
     }
 
     /// Whether the line ends in a price, as a price column prints it: its last token with digits is digits, a decimal

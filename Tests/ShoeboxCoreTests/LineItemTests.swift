@@ -160,6 +160,24 @@ struct PageItemLayoutTests {
         #expect(check == .total)
     }
 
+    /// Two misreadings arithmetic repairs: a quantity and unit price read as one amount with a space between its groups
+    /// ("1 148.40"), and a tax code glued to the amount read as one more digit ("5.20S" as "5.205").
+    @Test func aQuantityReadIntoThePriceAndACodeReadAsADigit() {
+        let (grouped, groupedCheck) = items([
+            "^SYARIKAT PERNIAGAAN GIN KEE", "Date. 28/12/2017", "Item Qty S/Price Amount Tax", "1971 1 148.40 14840 | SR",
+            "PASIR HALUS 1 LOAD (SMALL)", "Total Sales (Inclusive of GST) : | RM 148.40"
+        ])
+        #expect(grouped == ["item PASIR HALUS 1 LOAD (SMALL) 1×148.40 = 148.40 SR"], "\(grouped)")
+        #expect(groupedCheck == .total)
+
+        let (glued, gluedCheck) = items([
+            "^SAM SAM TRADING CO", "29-12-2017 20:17", "UNICORN TWIN SUPER GLUE", "9557368063013 1X 5.20 | 5.205", "CYBER MIX COLOR PAPER",
+            "2208 1X 8.90 | 8.905", "No. Items: 2", "TOTAL | RM 14.10"
+        ])
+        #expect(glued.map { $0.components(separatedBy: " = ").last ?? "" } == ["5.20", "8.90"], "\(glued)")
+        #expect(gluedCheck == .total)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
