@@ -22,8 +22,10 @@ extension RecordMerger {
             if record.subtotal?.minorUnits == target { return .subtotal }
             return total.map { target <= $0 && target > 0 } == true ? .subtotal : .unproven
         case .total, .totalLessCharges:
-            // The total chosen may be the one a printed rounding line makes of it.
-            return total == target || total.map(reading.rounded.contains) == true ? reading.check : .unproven
+            // The total chosen may be the one a printed rounding line makes of it, or the printed total rounded to the
+            // 5-cent step of a cash rounding whose line OCR did not read ("Total Sales 27.28" / "Rounding RM «02" / "27.30").
+            let cashRounded = target > 0 && target % 5 != 0 && (target + 2) / 5 * 5 == total
+            return total == target || cashRounded || total.map(reading.rounded.contains) == true ? reading.check : .unproven
         case .lineTotal, .unproven, .person:
             return .unproven
         }

@@ -178,6 +178,16 @@ struct PageItemLayoutTests {
         #expect(gluedCheck == .total)
     }
 
+    /// Items that make the printed total before a cash rounding whose amount OCR lost are proven by the rounded total.
+    @Test func aCashRoundingWhoseAmountWasLost() {
+        let (got, check) = items([
+            "^99 SPEED MART S/B (519537-X)", "02:49PM 565287 08-05-17", "8019 MARIGOLD HL MILK 1L | RM13.58", "TIGER BEER BOTTLE 640ML | RM13.70",
+            "Total Sales (Inclusive GST) | RM 27.28", "Rounding Adjustment | RM «02", "Rounding | RM 27.30", "CASH | RM 27.30"
+        ])
+        #expect(got.count == 2, "\(got)")
+        #expect(check == .total)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
