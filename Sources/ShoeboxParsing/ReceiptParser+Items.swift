@@ -30,7 +30,7 @@ extension ReceiptParser {
     static let returnedDepositWords: KeywordList = ["leergut", "pfandruckgabe", "pfand ruckgabe", "retour consigne", "devolucion envase"]
     static let voidWords: KeywordList = ["storno", "void", "voided", "anulacion", "anulado", "annulation", "annule", "batal", "cancelled"]
     static let itemChargeWords: KeywordList = [
-        "service charge", "svc chg", "service chg", "svr chg", "servis", "bedienung", "servicio", "delivery", "lieferung", "versand",
+        "service charge", "svc chg", "service chg", "svr chg", "srv chg", "serv charge", "serv. charge", "servis", "bedienung", "servicio", "delivery", "lieferung", "versand",
         "livraison", "envio", "penghantaran"
     ]
 
