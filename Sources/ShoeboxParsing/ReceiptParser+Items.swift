@@ -30,7 +30,8 @@ extension ReceiptParser {
     static let returnedDepositWords: KeywordList = ["leergut", "pfandruckgabe", "pfand ruckgabe", "retour consigne", "devolucion envase"]
     static let voidWords: KeywordList = ["storno", "void", "voided", "anulacion", "anulado", "annulation", "annule", "batal", "cancelled"]
     static let itemChargeWords: KeywordList = [
-        "service charge", "svc chg", "service chg", "svr chg", "srv chg", "serv charge", "serv. charge", "servis", "bedienung", "servicio", "delivery", "lieferung", "versand",
+        "service charge", "svc chg", "service chg", "svr chg", "srv chg", "serv charge", "serv. charge", "servis", "bedienung", "servicio",
+        "delivery", "lieferung", "versand",
         "livraison", "envio", "penghantaran"
     ]
 
@@ -372,6 +373,13 @@ extension ReceiptParser {
         return joined.trimmingCharacters(in: CharacterSet(charactersIn: " :;-*"))
     }
 
+    /// Whether an amount line's words are at most two short ones ("ape @ 5.50", "10.00 NOS x 070", "1 FRO 12.90", "SR 2 0°.
+    /// 6.10"): a unit, a code or OCR's reading of one, not the item's name.
+    static func isUnitWords(_ description: String) -> Bool {
+        let words = description.split(separator: " ").map { $0.filter(\.isLetterFast).count }.filter { $0 > 0 }
+        return words.count <= 2 && (words.max() ?? 0) <= 3
+    }
+
     /// True when the description names something: a word of two letters or more.
     static func names(_ description: String) -> Bool {
         description.split(separator: " ").contains { w in
@@ -526,6 +534,13 @@ extension ReceiptParser {
             // A heading or a header field ends what stands above it: no description reaches over it.
             if let barrier = pending.lastIndex(where: { isHeading($0.line) || isHeaderField($0.line) }) { pending.removeFirst(barrier + 1) }
             pending = pending.filter { p in p.line.page == l.line.page && !isLabelled(p.line.text) }
+            // Words of three letters at most beside the numbers ("ape @ 5.50 11.00", "10.00 NOS x 070 7.00") are a unit or
+            // OCR's reading of one, not a name, when a line above names the item.
+            if !description.isEmpty, isUnitWords(description),
+                pending.contains(where: { names($0.description) && $0.line.line.box.left <= l.line.line.box.left + max(1, l.line.line.box.height) })
+            {
+                description = ""
+            }
             let height = max(1, l.line.line.box.height)
             func take(_ lines: [ItemLine]) {
                 let words = lines.filter { names($0.description) }.map(\.description)
@@ -608,7 +623,7 @@ extension ReceiptParser {
     static func descriptionsBelow(_ read: [ItemLine]) -> Bool {
         guard let last = read.lastIndex(where: { $0.amount != nil }), let first = read.firstIndex(where: { $0.amount != nil }) else { return false }
         let amountLines = read.filter { $0.amount != nil }
-        guard amountLines.allSatisfy({ !names($0.description) }) else { return false }
+        guard amountLines.allSatisfy({ !names($0.description) || isUnitWords($0.description) }) else { return false }
         // One amount line: its words are below it when none stand above it in the block.
         if amountLines.count == 1, read[..<first].contains(where: { names($0.description) && !isLabelled($0.line.text) }) { return false }
         return read[(last + 1)...].contains { names($0.description) && !isLabelled($0.line.text) }

@@ -188,6 +188,24 @@ struct PageItemLayoutTests {
         #expect(check == .total)
     }
 
+    /// Two short words beside the numbers are a unit or a code, not the name: the line above names the item ("SC Acr Frame"
+    /// over "2pc @ 5.50 11.00" read "ape @ 5.50"), or the lines below do when every amount line prints such a code ("1 FRO
+    /// 12.90" / "BELACAN FRIED RICE").
+    @Test func shortWordsBesideTheNumbersAreNoName() {
+        let (above, aboveCheck) = items([
+            "^POPULAR BOOK", "06/02/18 18:47 Slip No. : 0010201725", "Description Amount", "SC Acr Frame S103M", "ape @ 5.50 | 11.00 T",
+            "Member Discount | -1.10", "Total RM Incl. of GST | RM 9.90"
+        ])
+        #expect(above == ["item SC Acr Frame S103M = 11.00 T", "discount Member Discount = -1.10"], "\(above)")
+        #expect(aboveCheck == .total)
+
+        let (below, _) = items([
+            "^De Maximum Thai Express Sdn Bhd", "Date: 14/04/2018 11:28:59 PM", "Qty Code/Desc Unit Price Total RM", "1 D165 8.90 | 8.90",
+            "THAI ICE TEA", "1 FRO 12.90 | 12.90", "BELACAN FRIED RICE", "Total Amount: | RM 21.80"
+        ])
+        #expect(below.map { $0.components(separatedBy: " 1×").first ?? "" } == ["item THAI ICE TEA", "item BELACAN FRIED RICE"], "\(below)")
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
