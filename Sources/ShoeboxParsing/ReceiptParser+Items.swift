@@ -83,6 +83,8 @@ extension ReceiptParser {
         let unread =
             read.contains { l in
                 l.amount == nil && l.unitPrice == nil && l.line.index < lastItemLine && ReceiptParser.printsPrice(l.line.amountText)
+                    // In a column right of the page's middle: a description at the margin may end in a number ("Sushi 1,80").
+                    && Double(l.line.line.box.right) > column.right / 2
             }
             // One amount that names nothing is as likely a column's sum as a purchase: it proves nothing.
             || items.count == 1 && !ReceiptParser.names(items[0].description)

@@ -206,6 +206,16 @@ struct PageItemLayoutTests {
         #expect(below.map { $0.components(separatedBy: " 1×").first ?? "" } == ["item THAI ICE TEA", "item BELACAN FRIED RICE"], "\(below)")
     }
 
+    /// A description at the margin that ends in a number ("Sushi 1,80" over "4x 1.80 7.20 SR") is no price column.
+    @Test func aNameEndingInANumberIsNoPriceColumn() {
+        let (got, check) = items([
+            "^SUSHI KING", "Date: 11/03/2018 13:02", "Description Qty U.price Total TAX", "Tori Teriyaki Don", "1x 12.80 | 12.80 SR",
+            "Sushi 1,80", "4x 1.80 | 7.20 SR", "Total (Excluding GST): | RM 20.00"
+        ])
+        #expect(got.count == 2, "\(got)")
+        #expect(check == .subtotal)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
