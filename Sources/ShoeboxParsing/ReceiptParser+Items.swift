@@ -175,10 +175,15 @@ extension ReceiptParser {
         // The date the page most likely means, not every date shape (an article code "HCO3-7 - 15" reads as one).
         let best = dates.filter { $0.role == .transaction }.max { $0.score < $1.score }
         let dateLine = best?.evidence.map(ReceiptParser.key)
+        // Below a line that prints money, one column word is an item's name ("Price Label (PLAIN)"); only a heading is a heading.
+        var money = false
         for i in 0..<end {
             let line = lines[i]
-            if ReceiptParser.key(line.evidence) == dateLine { start = i + 1 }
-            if line.amounts.isEmpty, line.line.words.count >= 2, Keywords.itemColumns.any(in: line.folded) || isHeading(line) { start = i + 1 }
+            if ReceiptParser.key(line.evidence) == dateLine { (start, money) = (i + 1, false) }
+            if line.amounts.isEmpty, line.line.words.count >= 2, !money && Keywords.itemColumns.any(in: line.folded) || isHeading(line) {
+                (start, money) = (i + 1, false)
+            }
+            if i >= start, line.amounts.contains(where: { !$0.isRate }) { money = true }
         }
         return start
     }
