@@ -76,6 +76,7 @@ extension ReceiptParser {
         }
         var items = ReceiptParser.assemble(read)
         guard !items.isEmpty else { return nil }
+        var sectionTotal: Int64?
         ReceiptParser.markVoids(&items)
         // Prices printed outside the amount column above the last item ("1 REV (CAN) 3.50" beside a column of sums): a
         // column this reading did not take, so no sum it makes proves the items.
@@ -88,12 +89,21 @@ extension ReceiptParser {
             }
             // One amount that names nothing is as likely a column's sum as a purchase: it proves nothing.
             || items.count == 1 && !ReceiptParser.names(items[0].description)
+        // An invoice that totals its items per tax rate: the sections after the first, proven section by section.
+        // The first section alone sums to its own total ("Total 0% supplies"), not to what is paid.
+        if !unread, read.count <= ReceiptParser.maxItemLines,
+            let (all, total) = ReceiptParser.sections(lines, firstEnd: end, first: items, column: column, amounts: amounts),
+            ReceiptParser.prove(items, amounts: amounts).1.map({ $0 < total }) ?? true
+        {
+            items = all
+            sectionTotal = total
+        }
         let rates = ReceiptParser.codeRates(lines[end...])
         // The rate the totals print for an item's code is its rate.
         for i in items.indices {
             if let code = items[i].taxCode, let rate = rates[code] { items[i].taxRate = rate }
         }
-        var (check, target) = ReceiptParser.prove(items, amounts: amounts)
+        var (check, target) = sectionTotal.map { (ItemsCheck.total, $0) } ?? ReceiptParser.prove(items, amounts: amounts)
         // A total whose label was misread reads as one more item: the first amount that is the sum of the items above it
         // ends them, when the items above it are then proven.
         if check == .unproven, let k = ReceiptParser.runningSumLine(items) {
@@ -117,6 +127,63 @@ extension ReceiptParser {
                 items[i].kind = .void
             }
         }
+    }
+
+    /// An invoice that totals its items per tax rate ("Total 0% supplies: 23.64", then the 6% items, "Total 6% supplies
+    /// (excl. GST): 12.00", "(Inc. GST): 12.72", "Total Payable: 36.36"): the item sections after the first, when each
+    /// section's items sum to a total printed under them and those totals, each with or without its tax, make the largest
+    /// total below. All the items and that total; nil when the arithmetic does not close.
+    static func sections(_ lines: [Line], firstEnd: Int, first: [ItemReading], column: (right: Double, tolerance: Double), amounts: [AmountCandidate])
+        -> ([ItemReading], Int64)?
+    {
+        var byKey: [Int: Int] = [:]
+        for (i, l) in lines.enumerated() { byKey[key(l.evidence)] = i }
+        var printed: [Int: [AmountCandidate]] = [:]
+        for a in amounts where !a.computed {
+            if let e = a.evidence, let i = byKey[key(e)] { printed[i, default: []].append(a) }
+        }
+        func sum(_ items: [ItemReading]) -> Int64 { items.reduce(0) { $0 &+ $1.amount.minorUnits } }
+        func isItemLine(_ l: Line) -> Bool {
+            guard l.role.0 == nil || l.role.0 == .lineItem else { return false }
+            let read = itemLine(l, column: column)
+            return read.amount != nil && names(read.description) && !isUnitWords(read.description)
+        }
+        var all = first
+        var sums = [sum(first)]
+        var trailing: [[Int64]] = []
+        var end = firstEnd
+        var last = lines.count
+        while true {
+            // The totals under the section, up to the next item line.
+            var k = end
+            var totals: [Int64] = []
+            while k < lines.count, !isItemLine(lines[k]) {
+                if let role = lines[k].role.0, role == .tendered || role == .change { break }
+                totals += (printed[k] ?? []).map(\.value.minorUnits)
+                k += 1
+            }
+            trailing.append(totals)
+            last = k
+            guard sums.count < 4, k < lines.count, isItemLine(lines[k]), let next = itemBlockEnd(Array(lines[k...])), next > 0 else { break }
+            let items = assemble(lines[k..<(k + next)].map { itemLine($0, column: column) })
+            guard !items.isEmpty else { return nil }
+            all += items
+            sums.append(sum(items))
+            end = k + next
+        }
+        guard sums.count >= 2, all.count <= maxItemLines else { return nil }
+        // Each section's own total, then the ones it may be with its tax (at most 30 % more).
+        var choices: [[Int64]] = []
+        for (s, t) in zip(sums, trailing) {
+            guard s > 0, t.contains(s) else { return nil }
+            choices.append(Array(Set(t.filter { $0 >= s && $0 <= s + s / 10 * 3 })))
+        }
+        let below = (last..<lines.count).flatMap { printed[$0] ?? [] }.filter { $0.role == .total }.map(\.value.minorUnits)
+        let finals = Set(trailing.flatMap { $0 } + below).filter { $0 > sums.max() ?? 0 }
+        var made: Set<Int64> = [0]
+        for c in choices { made = Set(made.flatMap { m in c.map { m &+ $0 } }) }
+        guard let total = finals.filter({ made.contains($0) }).max() else { return nil }
+        return (all, total)
     }
 
     /// The first item (from the third on) whose amount is the sum of the items above it.

@@ -227,6 +227,24 @@ struct PageItemLayoutTests {
         #expect(check == .subtotal)
     }
 
+    /// An invoice that totals its items per tax rate: each section sums to the total under it, and the sections' totals
+    /// (the taxed one with its tax) make the total payable. A section whose items miss its total proves nothing.
+    @Test func itemsTotalledPerTaxRateInSections() {
+        let page = [
+            "^GARDENIA BAKERIES (KL) SDN BHD", "Date: 25/08/2017", "Description U.P Qty Amount", "BREAD WHITE 2.13 3 | 6.39",
+            "BREAD WHOLEMEAL 2.78 3 | 8.34", "Total 0% supplies: | 14.73", "CREAM ROLL CHOCOLATE 0.72 10 | 7.20",
+            "Total 6% supplies (excl. GST): | 7.20", "GST: | 0.43", "Total 6% supplies (Inc. GST): | 7.63", "Total Payable: | RM 22.36"
+        ]
+        let (got, check) = items(page)
+        #expect(got.count == 3, "\(got)")
+        #expect(check == .total)
+
+        var misread = page
+        misread[6] = "CREAM ROLL CHOCOLATE 0.72 10 | 7.80"
+        let (_, misreadCheck) = items(misread)
+        #expect(misreadCheck == .unproven)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
