@@ -30,7 +30,7 @@ extension ReceiptParser {
     static let returnedDepositWords: KeywordList = ["leergut", "pfandruckgabe", "pfand ruckgabe", "retour consigne", "devolucion envase"]
     static let voidWords: KeywordList = ["storno", "void", "voided", "anulacion", "anulado", "annulation", "annule", "batal", "cancelled"]
     static let itemChargeWords: KeywordList = [
-        "service charge", "svc chg", "service chg", "svr chg", "srv chg", "serv charge", "serv. charge", "servis", "bedienung", "servicio",
+        "service charge", "svc chg", "service chg", "svr chg", "srv chg", "serv charge", "serv. charge", "charge", "servis", "bedienung", "servicio",
         "delivery", "lieferung", "versand",
         "livraison", "envio", "penghantaran"
     ]
@@ -769,16 +769,19 @@ extension ReceiptParser {
         }
         func below(_ role: AmountRole) -> [Int64] { printedBelow.filter { $0.role == role }.map(\.value.minorUnits) }
         // A service charge printed between the items and the total ("Service Chg 10% : 7.47").
-        let charges = printedBelow.filter { a in
-            a.role == .lineItem && a.value.minorUnits > 0 && a.evidence.map { itemChargeWords.any(in: TextFolding.fold($0.text)) } == true
-        }.map(\.value.minorUnits).reduce(0, +)
+        // Whatever role its other words gave it ("service Chg 10.00% : 7.47" read as a discount).
+        func isCharge(_ a: AmountCandidate) -> Bool {
+            a.role != .total && a.role != .subtotal && a.role != .tax && a.value.minorUnits > 0
+                && a.evidence.map { itemChargeWords.any(in: TextFolding.fold($0.text)) } == true
+        }
+        let charges = printedBelow.filter(isCharge).map(\.value.minorUnits).reduce(0, +)
         let subtotals = below(.subtotal)
         if subtotals.contains(sum) { return (.subtotal, sum) }
         let totals = below(.total)
         let taxes = below(.tax).filter { $0 > 0 }
         let taxSum = taxes.reduce(0, +)
         let tips = below(.tip).reduce(0, +)
-        let discounts = below(.discount).map { abs($0) }.reduce(0, +)
+        let discounts = printedBelow.filter { $0.role == .discount && !isCharge($0) }.map { abs($0.value.minorUnits) }.reduce(0, +)
         let roundings = below(.rounding).filter { abs($0) <= largestRounding }
         // What the items make with the charges below them: with a tax (or all of them, or none: prices that include it),
         // tip, service charge and discount, before and after each rounding.
@@ -804,6 +807,7 @@ extension ReceiptParser {
                 guard let first, let end = larger.evidence.map({ ($0.page, $0.line) }), first < end else { continue }
                 let between = printedBelow.contains { a in
                     a.role == .lineItem && a.evidence.map { e in (e.page, e.line) > first && (e.page, e.line) < end } == true
+                        && a.evidence.map { itemChargeWords.any(in: TextFolding.fold($0.text)) } != true
                 }
                 if !between { return (.subtotal, sum) }
             }

@@ -245,6 +245,17 @@ struct PageItemLayoutTests {
         #expect(misreadCheck == .unproven)
     }
 
+    /// A service charge counts as one whatever role its line's other words gave it ("Discount" above it, a percent in it).
+    @Test func aServiceChargeIsAChargeWhateverItsRole() {
+        let (got, check) = items([
+            "^SUSHI TEI", "Date: 12/05/2018 19:20", "Qty Description Amount", "1 UROKO SALAD @ 28.00 | 28.00 SR",
+            "1 NIKU SHOGAYAKI SET @ 38.68 | 38.68 SR", "4 GREEN TEA @ 2.00 | 8.00 SR", "5 Total: | 74.68", "Discount : | (.00)",
+            "service Chg 10.00% : | 7.47", "GST : | 4.93", "Grand Total : | 87.08", "Net Total : | RM 87.10"
+        ])
+        #expect(got.count == 3, "\(got)")
+        #expect(check?.proven == true, "\(String(describing: check))")
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
