@@ -20,7 +20,8 @@ extension RecordMerger {
         switch reading.check {
         case .subtotal:
             if record.subtotal?.minorUnits == target { return .subtotal }
-            return total.map { target <= $0 && target > 0 } == true ? .subtotal : .unproven
+            // Under the total, or the total before its cash rounding ("Sub-total 88.97" of "Total 88.95").
+            return total.map { target > 0 && (target <= $0 || (target + 2) / 5 * 5 == $0) } == true ? .subtotal : .unproven
         case .total, .totalLessCharges:
             // The total chosen may be the one a printed rounding line makes of it, or the printed total rounded to the
             // 5-cent step of a cash rounding whose line OCR did not read ("Total Sales 27.28" / "Rounding RM «02" / "27.30").

@@ -814,6 +814,9 @@ extension ReceiptParser {
             return (.total, sum)
         }
         if let t = totals.first(where: { sums.contains($0) }) { return (.totalLessCharges, t) }
+        // A total whose label OCR misread ("Totd/Sales (inclusive of GST) : 190.80"): the sum printed below with no role. It
+        // proves the items only where the record's total, chosen on its own evidence, is that amount (`provenOnRecord`).
+        if printedBelow.contains(where: { $0.role == .lineItem && !isCharge($0) && $0.value.minorUnits == sum }) { return (.total, sum) }
         return (.unproven, nil)
     }
 }

@@ -256,6 +256,22 @@ struct PageItemLayoutTests {
         #expect(check?.proven == true, "\(String(describing: check))")
     }
 
+    /// A total whose label OCR misread ("Totd/Sales") proves the items when the record's total is that amount; a subtotal
+    /// above a total that a cash rounding lowered ("Sub-total 88.97" / "Total 88.95") proves them too.
+    @Test func aMisreadTotalLabelAndASubtotalAboveItsRounding() {
+        let (misreadItems, misread) = items([
+            "^KEDAI PAPAN YEW CHUAN", "Date: 15/06/2018", "Item Qty S/Price Amount", "COKE 24 X 325ML 2 26.00 | 52.00",
+            "SUN SOS TIRAM 4 15.95 | 63.80", "GST @6% included | 6.55", "| 115.80", "CASH : | RM 120.00", "CHANGE : | RM 4.20"
+        ])
+        #expect(misread == .total, "\(misreadItems)")
+
+        let (_, rounded) = items([
+            "^99 SPEED MART", "Date: 15/06/2018", "Description Amount", "BERAS WANGI 10KG | 42.97", "MINYAK MASAK 5KG | 46.00",
+            "Sub-total | 88.97", "Rounding Adj | -0.02", "Total Sales Incl GST | RM 88.95"
+        ])
+        #expect(rounded == .subtotal || rounded == .totalLessCharges)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
