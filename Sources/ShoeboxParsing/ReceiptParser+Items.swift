@@ -212,7 +212,7 @@ extension ReceiptParser {
             // "Total Qty: 4", "Item(s) : 3 Qty(s) : 3", "Item Count: 4", "TOTQTY: 3"; not the column heading "QTY ITEM TOTAL".
             if folded.contains(where: \.isDigitASCII), Keywords.count.any(in: folded) || folded.contains("qty"),
                 Keywords.total.any(in: folded) || folded.contains("item") || folded.contains("count") || folded.contains("totqty")
-                    || folded.contains("totalqty")
+                    || folded.contains("totalqty") || folded.contains("qty(s)")
             {
                 return i
             }
