@@ -3,17 +3,6 @@
 // description going on onto a second line, a discount, a deposit charged and one returned, a voided article, and two
 // tax rates whose codes follow each amount. Amounts are computed, so the items always sum to what the page prints.
 
-private let mwst7 = TaxRate(label: "MwSt", basisPoints: 700)
-private let mwst19 = TaxRate(label: "MwSt", basisPoints: 1900)
-private let vat20 = TaxRate(label: "VAT", basisPoints: 2000)
-private let vat5 = TaxRate(label: "VAT", basisPoints: 500)
-private let iva10 = TaxRate(label: "IVA", basisPoints: 1000)
-private let iva21 = TaxRate(label: "IVA", basisPoints: 2100)
-private let tva55 = TaxRate(label: "TVA", basisPoints: 550)
-private let tva20 = TaxRate(label: "TVA", basisPoints: 2000)
-private let gst6 = TaxRate(label: "GST", basisPoints: 600)
-private let gst0 = TaxRate(label: "GST", basisPoints: 0)
-
 let itemFixtures: [Receipt] = [
     Receipt(
         id: "deu-items-discounter", language: .deu, destination: .items, font: "DejaVu Sans Mono", fontSize: 36,
@@ -22,7 +11,7 @@ let itemFixtures: [Receipt] = [
         header: ["Bahnhofstraße 3, 04109 Leipzig", "USt-IdNr. DE298765432"],
         date: Day(2026, 5, 8), dateStyle: .dotted, time: "17:26",
         reference: ("Bon-Nr.", "2291"), extraInfo: "Kasse 1  Bed. 04",
-        money: .euroDE, pricing: .gross, taxRates: [mwst7, mwst19], taxCodes: ["A", "B"], minusAfter: true,
+        money: .euroDE, pricing: .gross, taxRates: [.mwst7, .mwst19], taxCodes: ["A", "B"], minusAfter: true,
         items: [
             Item("Bananen", grams: 1254, centsPerKilo: 199),
             Item("Mineralwasser 1,5 l", 49, quantity: 6, tax: 1).printed(.below),
@@ -45,7 +34,7 @@ let itemFixtures: [Receipt] = [
         header: ["21 Castle Street, York", "YO1 9RN", "VAT No: GB 246 8101 23"],
         date: Day(2026, 2, 19), dateStyle: .slashDMY, time: "10:12",
         extraInfo: "Till 2  Op 311",
-        money: .pound, pricing: .gross, taxRates: [vat20, vat5], taxCodes: ["A", "B"],
+        money: .pound, pricing: .gross, taxRates: [.vat20, .vat5], taxCodes: ["A", "B"],
         items: [
             Item("Semi Skimmed Milk 2L", 145, quantity: 2, tax: 1).printed(.below),
             Item("Loose Carrots", grams: 640, centsPerKilo: 85, tax: 1),
@@ -68,7 +57,7 @@ let itemFixtures: [Receipt] = [
         title: "FACTURA SIMPLIFICADA",
         date: Day(2026, 4, 11), dateStyle: .slashDMY, time: "11:48",
         reference: ("Ticket nº", "0193-552"),
-        money: .euroES, pricing: .gross, taxRates: [iva10, iva21], taxCodes: ["A", "B"],
+        money: .euroES, pricing: .gross, taxRates: [.iva10, .iva21], taxCodes: ["A", "B"],
         items: [
             Item("Tomates", grams: 870, centsPerKilo: 239),
             Item("Yogur natural 4 uds", 125, quantity: 3).printed(.above),
@@ -90,7 +79,7 @@ let itemFixtures: [Receipt] = [
         header: ["2 quai de la Fosse, 44000 Nantes", "TVA FR45123456789"],
         date: Day(2026, 6, 27), dateStyle: .slashDMY, time: "16:03",
         reference: ("Ticket", "4471"),
-        money: .euroFR, pricing: .gross, taxRates: [tva55, tva20], taxCodes: ["A", "B"],
+        money: .euroFR, pricing: .gross, taxRates: [.tva55, .tva20], taxCodes: ["A", "B"],
         items: [
             Item("Pommes Golden", grams: 1120, centsPerKilo: 249),
             Item("Eau minérale 1,5 L", 45, quantity: 6).printed(.below),
@@ -112,7 +101,7 @@ let itemFixtures: [Receipt] = [
         header: ["No. 8, Jalan Pasar", "41000 Klang, Selangor", "No. GST: 001234567890"],
         date: Day(2026, 1, 23), dateStyle: .slashDMY, time: "20:41",
         reference: ("No. Resit:", "C0045127"),
-        money: .ringgit, pricing: .net, taxRates: [gst6, gst0], taxCodes: ["SR", "ZR"],
+        money: .ringgit, pricing: .net, taxRates: [.gst6, .gst0], taxCodes: ["SR", "ZR"],
         items: [
             Item("Beras Wangi 10kg", 3290, tax: 1),
             Item("Minyak Masak 2kg", 1190, quantity: 2, tax: 1).printed(.below),

@@ -227,6 +227,22 @@ struct TaxRate {
     var basisPoints: Int
 }
 
+/// The rates the fixtures print, by country.
+extension TaxRate {
+    static let mwst7 = TaxRate(label: "MwSt", basisPoints: 700)
+    static let mwst19 = TaxRate(label: "MwSt", basisPoints: 1900)
+    static let vat20 = TaxRate(label: "VAT", basisPoints: 2000)
+    static let vat5 = TaxRate(label: "VAT", basisPoints: 500)
+    static let iva10 = TaxRate(label: "IVA", basisPoints: 1000)
+    static let iva21 = TaxRate(label: "IVA", basisPoints: 2100)
+    static let tva55 = TaxRate(label: "TVA", basisPoints: 550)
+    static let tva20 = TaxRate(label: "TVA", basisPoints: 2000)
+    static let sst6 = TaxRate(label: "SST", basisPoints: 600)
+    static let sst8 = TaxRate(label: "SST", basisPoints: 800)
+    static let gst6 = TaxRate(label: "GST", basisPoints: 600)
+    static let gst0 = TaxRate(label: "GST", basisPoints: 0)
+}
+
 /// What an item line is, as the record's `LineItem.Kind` names it.
 enum ItemKind: String {
     case item, discount, deposit, void, charge

@@ -1,14 +1,6 @@
 // The contents of every fixture. Amounts are in cents; totals, tax and change are computed
 // (see `Totals`), never typed in, so they always add up.
 
-private let mwst7 = TaxRate(label: "MwSt", basisPoints: 700)
-private let mwst19 = TaxRate(label: "MwSt", basisPoints: 1900)
-private let vat20 = TaxRate(label: "VAT", basisPoints: 2000)
-private let iva10 = TaxRate(label: "IVA", basisPoints: 1000)
-private let iva21 = TaxRate(label: "IVA", basisPoints: 2100)
-private let sst6 = TaxRate(label: "SST", basisPoints: 600)
-private let sst8 = TaxRate(label: "SST", basisPoints: 800)
-
 /// Receipts in `Fixtures/receipts/`.
 let receiptFixtures: [Receipt] = [
     Receipt(
@@ -18,7 +10,7 @@ let receiptFixtures: [Receipt] = [
         header: ["12 Harbour Lane, Bristol", "BS1 4RN", "Tel: 0117 496 0321", "VAT No: GB 123 4567 89"],
         date: Day(2026, 3, 14), dateStyle: .slashDMY, time: "18:42",
         extraInfo: "Till 4  Op 1187",
-        money: .pound, pricing: .gross, taxRates: [vat20],
+        money: .pound, pricing: .gross, taxRates: [.vat20],
         items: [
             Item("Orange Juice 1L", 185), Item("Sourdough Loaf", 240), Item("Washing Up Liquid", 120),
             Item("Cheddar 400g", 375, quantity: 2), Item("Bananas 5pk", 95)
@@ -50,7 +42,7 @@ let receiptFixtures: [Receipt] = [
         title: "INVOICE",
         date: Day(2025, 11, 28), dateStyle: .englishMonth, dateLabel: "Invoice date:",
         reference: ("Invoice No:", "INV-2025-0187"),
-        money: .pound, pricing: .net, taxRates: [vat20],
+        money: .pound, pricing: .net, taxRates: [.vat20],
         items: [
             Item("Website maintenance (November)", 45_000), Item("Hosting, annual plan", 24_000),
             Item("Consulting hours", 8_500, quantity: 6), Item("SSL certificate", 4_900)
@@ -65,7 +57,7 @@ let receiptFixtures: [Receipt] = [
         header: ["Hauptstraße 12, 10115 Berlin", "Tel. 030 12345678", "USt-IdNr. DE287654321"],
         date: Day(2026, 3, 14), dateStyle: .dotted, time: "18:42",
         reference: ("Bon-Nr.", "4711"), extraInfo: "Kasse 2  Bed. 07",
-        money: .euroDE, pricing: .gross, taxRates: [mwst7, mwst19],
+        money: .euroDE, pricing: .gross, taxRates: [.mwst7, .mwst19],
         items: [
             Item("Vollmilch 3,5%", 119), Item("Bio Eier 10 St.", 349), Item("Spülmittel", 179, tax: 1),
             Item("Apfelsaft 1 l", 129, quantity: 2, tax: 1), Item("Kaffee 500 g", 699)
@@ -80,7 +72,7 @@ let receiptFixtures: [Receipt] = [
         merchant: "Bäckerei Sonnenschein GmbH",
         header: ["Kastanienallee 7, 10435 Berlin", "Tel. 030 4402117"],
         date: Day(2026, 2, 3), dateStyle: .dotted, time: "07:54",
-        money: .euroSymbolDE, pricing: .gross, taxRates: [mwst7, mwst19],
+        money: .euroSymbolDE, pricing: .gross, taxRates: [.mwst7, .mwst19],
         items: [
             Item("Brötchen", 45, quantity: 4), Item("Croissant", 160), Item("Vollkornbrot 750 g", 420),
             Item("Kaffee to go", 280, tax: 1)
@@ -112,7 +104,7 @@ let receiptFixtures: [Receipt] = [
         title: "RECHNUNG",
         date: Day(2026, 4, 22), dateStyle: .dotted, dateLabel: "Datum:",
         reference: ("Rechnungsnr.", "R-2026-00318"),
-        money: .euroDE, pricing: .gross, taxRates: [mwst19],
+        money: .euroDE, pricing: .gross, taxRates: [.mwst19],
         items: [
             Item("Akkuschrauber 18 V", 8999), Item("Bohrer-Set 10-tlg.", 2495),
             Item("Wandfarbe weiß 10 l", 3990, quantity: 4), Item("Malerrolle 25 cm", 649, quantity: 2),
@@ -130,7 +122,7 @@ let receiptFixtures: [Receipt] = [
         title: "FACTURA SIMPLIFICADA",
         date: Day(2025, 6, 21), dateStyle: .slashDMY, time: "12:05",
         reference: ("Ticket nº", "0482-118"),
-        money: .euroES, pricing: .gross, taxRates: [iva10, iva21],
+        money: .euroES, pricing: .gross, taxRates: [.iva10, .iva21],
         items: [
             Item("Aceite oliva 1 L", 895), Item("Detergente", 450, tax: 1), Item("Tomate triturado", 115, quantity: 2),
             Item("Agua 6x1,5 L", 294), Item("Papel cocina", 235, tax: 1)
@@ -146,7 +138,7 @@ let receiptFixtures: [Receipt] = [
         header: ["Paseo Marítimo 5", "29016 Málaga", "Tel. 952 223 344", "CIF B29876543"],
         date: Day(2025, 8, 9), dateStyle: .dashShort, time: "09:31",
         reference: ("Nº Ticket:", "000482"),
-        money: .euroES, pricing: .gross, taxRates: [iva10],
+        money: .euroES, pricing: .gross, taxRates: [.iva10],
         items: [
             Item("Café con leche", 160, quantity: 2), Item("Tostada tomate", 280), Item("Zumo naranja", 320),
             Item("Croissant", 190)
@@ -163,7 +155,7 @@ let receiptFixtures: [Receipt] = [
         title: "FACTURA",
         date: Day(2025, 10, 17), dateStyle: .slashDMY, dateLabel: "Fecha:",
         reference: ("Factura nº", "F-2025/0921"),
-        money: .euroES, pricing: .gross, taxRates: [iva21],
+        money: .euroES, pricing: .gross, taxRates: [.iva21],
         items: [
             Item("Hormigonera 160 l", 118_900), Item("Carretilla", 7990), Item("Pala", 1495, quantity: 2),
             Item("Guantes de trabajo", 450, quantity: 3)
@@ -210,7 +202,7 @@ let receiptFixtures: [Receipt] = [
         header: ["No. 12, Jalan Besar", "43000 Kajang, Selangor", "Tel: 03-8736 1234", "No. SST: B16-1808-32000123"],
         date: Day(2026, 3, 14), dateStyle: .malayMonth, time: "19:20",
         reference: ("No. Resit:", "R0012873"),
-        money: .ringgit, pricing: .net, taxRates: [sst6],
+        money: .ringgit, pricing: .net, taxRates: [.sst6],
         items: [
             Item("Beras Wangi 5kg", 1890), Item("Gula 1kg", 285), Item("Teh 100 uncang", 960),
             Item("Susu Pekat", 320, quantity: 2)
@@ -226,7 +218,7 @@ let receiptFixtures: [Receipt] = [
         header: ["Lot 5, Jalan Tun Razak", "50400 Kuala Lumpur", "Tel: 03-2142 5678"],
         date: Day(2025, 12, 6), dateStyle: .dashShort, time: "13:05",
         extraInfo: "Meja 7  Pax 3",
-        money: .ringgit, pricing: .net, taxRates: [sst6],
+        money: .ringgit, pricing: .net, taxRates: [.sst6],
         items: [
             Item("Nasi Lemak Ayam", 1290), Item("Mee Goreng Mamak", 950), Item("Teh Tarik", 320, quantity: 2),
             Item("Roti Canai", 180, quantity: 2)
@@ -243,7 +235,7 @@ let receiptFixtures: [Receipt] = [
         title: "INVOIS",
         date: Day(2025, 10, 3), dateStyle: .malayMonth, dateLabel: "Tarikh:",
         reference: ("No. Invois:", "INV-25-0312"),
-        money: .ringgit, pricing: .net, taxRates: [sst8],
+        money: .ringgit, pricing: .net, taxRates: [.sst8],
         items: [
             Item("Kad nama (kotak 100)", 4500, quantity: 5), Item("Risalah A5 1000 keping", 38_000, quantity: 2),
             Item("Banner 3x6 kaki", 12_000), Item("Reka bentuk grafik", 15_000)
@@ -261,7 +253,7 @@ let shopSeries = Receipt(
     header: ["No. 8, Jalan Merdeka 3", "75000 Melaka", "Tel: 06-282 7311", "No. SST: M10-1808-32000987"],
     date: Day(2026, 1, 5), dateStyle: .slashDMY, time: "10:15",
     reference: ("No. Resit:", "CI2026"),
-    money: .ringgitBare, pricing: .net, taxRates: [sst6],
+    money: .ringgitBare, pricing: .net, taxRates: [.sst6],
     items: [Item("Langganan majalah bulanan", 2500)],
     labels: .msa,
     payment: .card(detail: "VISA **** 4471"))
@@ -276,7 +268,7 @@ let sampleFixtures: [Receipt] = [
         merchant: "Currywurst am Tor GmbH",
         header: ["Torstraße 101, 10119 Berlin", "Tel. 030 2831144"],
         date: Day(2026, 3, 15), dateStyle: .dotted, time: "13:12",
-        money: .euroSymbolDE, pricing: .gross, taxRates: [mwst19],
+        money: .euroSymbolDE, pricing: .gross, taxRates: [.mwst19],
         items: [Item("Currywurst Pommes", 750), Item("Currywurst scharf", 590), Item("Cola 0,5 l", 320)],
         labels: .deu.with(total: "GESAMT", thanks: "Guten Appetit!"), showSubtotal: false,
         payment: .cash(tenderedCents: 2000)),
@@ -291,7 +283,7 @@ let sampleFixtures: [Receipt] = [
         title: "RECHNUNG",
         date: Day(2026, 3, 17), dateStyle: .dotted, dateLabel: "Datum:",
         reference: ("Rechnungsnr.", "H-26-1043"),
-        money: .euroDE, pricing: .gross, taxRates: [mwst7, mwst19],
+        money: .euroDE, pricing: .gross, taxRates: [.mwst7, .mwst19],
         items: [
             Item("Übernachtung Doppelzimmer", 9600, quantity: 3), Item("Frühstück", 1450, quantity: 6, tax: 1),
             Item("Minibar", 650, tax: 1)
@@ -310,7 +302,7 @@ let sampleFixtures: [Receipt] = [
         header: ["Am Lustgarten 1, 10178 Berlin", "Tel. 030 266424242"],
         date: Day(2026, 3, 16), dateStyle: .dottedShort, time: "15:40",
         reference: ("Beleg", "2231"),
-        money: .euroDE, pricing: .gross, taxRates: [mwst7, mwst19],
+        money: .euroDE, pricing: .gross, taxRates: [.mwst7, .mwst19],
         items: [
             Item("Ausstellungskatalog", 2990), Item("Postkarte", 150, quantity: 4, tax: 1),
             Item("Baumwolltasche", 1200, tax: 1)
@@ -328,7 +320,7 @@ let sampleFixtures: [Receipt] = [
         title: "QUITTUNG",
         date: Day(2026, 3, 18), dateStyle: .dotted, time: "22:47",
         reference: ("Fahrt-Nr.", "88213"), extraInfo: "Taxi 4711  Fahrer 153",
-        money: .euroDE, pricing: .gross, taxRates: [mwst7],
+        money: .euroDE, pricing: .gross, taxRates: [.mwst7],
         items: [Item("Fahrpreis", 2340), Item("Gepäck", 150)],
         labels: .deu.with(total: "GESAMT", thanks: "Gute Fahrt!"),
         payment: .cash(tenderedCents: 3000)),
@@ -342,7 +334,7 @@ let sampleFixtures: [Receipt] = [
         header: ["3 Market Street, Oxford OX1 3EQ", "Tel: 01865 555 210", "VAT No: GB 246 8101 23"],
         date: Day(2026, 2, 3), dateStyle: .slashDMY, time: "10:02",
         reference: ("Receipt No:", "100293"),
-        money: .pound, pricing: .gross, taxRates: [vat20],
+        money: .pound, pricing: .gross, taxRates: [.vat20],
         items: [
             Item("A4 Copier Paper", 499, quantity: 5), Item("Ballpoint Pens 10pk", 349), Item("Stapler", 899),
             Item("Sticky Notes", 250, quantity: 2)
@@ -359,7 +351,7 @@ let sampleFixtures: [Receipt] = [
         header: ["No. 8, Jalan Pasar", "10200 George Town, Pulau Pinang", "Tel: 04-262 7788"],
         date: Day(2026, 2, 20), dateStyle: .iso, time: "10:14",
         reference: ("No. Resit:", "S-004512"),
-        money: .ringgit, pricing: .net, taxRates: [sst6],
+        money: .ringgit, pricing: .net, taxRates: [.sst6],
         items: [
             Item("Kertas A4 80gsm", 1250, quantity: 4), Item("Fail Kotak", 690, quantity: 4),
             Item("Pen Biru", 120, quantity: 12)
