@@ -224,7 +224,8 @@ extension ReceiptParser {
                 // Nor does the items' column heading ("Description Amount", "Qty Item Total").
                 // A total whose amount is unreadable ("Total Sales Inclusive GST @6% == 00") below amounts ends them too.
                 if amount
-                    || (role == .total || role == .subtotal) && (line.line.words.count <= 4 || amountAbove) && !Keywords.itemColumns.any(in: folded)
+                    // Above any amount, such a line is a column heading OCR misread ("kem aly Total").
+                    || (role == .total || role == .subtotal) && amountAbove && !Keywords.itemColumns.any(in: folded)
                         && !isHeading(line)
                 {
                     return i
@@ -606,7 +607,12 @@ extension ReceiptParser {
             // A header field ("Cashier : 12", "Invoice # : OR1803") is no description.
             pending = Array(pending.suffix(ReceiptParser.descriptionLines))
             // A heading or a header field ends what stands above it: no description reaches over it.
-            if let barrier = pending.lastIndex(where: { isHeading($0.line) || isHeaderField($0.line) }) { pending.removeFirst(barrier + 1) }
+            // So does a total word without an amount above the items ("kem aly Total": a heading OCR misread).
+            if let barrier = pending.lastIndex(where: { p in
+                isHeading(p.line) || isHeaderField(p.line) || p.line.amounts.isEmpty && (p.line.role.0 == .total || p.line.role.0 == .subtotal)
+            }) {
+                pending.removeFirst(barrier + 1)
+            }
             pending = pending.filter { p in p.line.page == l.line.page && !isLabelled(p.line.text) }
             // Words of three letters at most beside the numbers ("ape @ 5.50 11.00", "10.00 NOS x 070 7.00") are a unit or
             // OCR's reading of one, not a name, when a line above names the item.

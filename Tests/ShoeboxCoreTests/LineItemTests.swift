@@ -272,6 +272,19 @@ struct PageItemLayoutTests {
         #expect(rounded == .subtotal || rounded == .totalLessCharges)
     }
 
+    /// A column heading OCR misread into a total word ("kem aly Total") above any amount ends nothing and names nothing.
+    @Test func aMisreadHeadingWithATotalWordAboveTheItems() {
+        let (got, check) = items([
+            "^UNIHAKKA INTERNATIONAL SDN BHD", "22 Mar 2018 18:24", "Invoice # : OR18032202170428", "kem aly Total",
+            "SR 100100000036- 1 Meat + 3 Vege", "$7.10 1 | $7.10", "SR 100100000084-Add Vegetable", "$0.50 1 | $0.50",
+            "Total Amount: | $7.60", "Nett Total: | RM 7.60"
+        ])
+        #expect(
+            got.map { $0.components(separatedBy: " = ").first ?? "" }
+                == ["item SR 100100000036- 1 Meat + 3 Vege", "item SR 100100000084-Add Vegetable"], "\(got)")
+        #expect(check == .total)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
