@@ -349,6 +349,11 @@ extension ReceiptParser {
             return (String(q), text, price.range.lowerBound)
         }
         guard let text = unitPrice(printed) else { return nil }
+        // "CAFE CREME 12.00 2 24.00": the quantity between the unit price and the amount.
+        let between = String(c[price.range.upperBound..<amount.range.lowerBound]).trimmingCharacters(in: .whitespaces)
+        if (1...3).contains(between.count), between.allSatisfy({ $0.isASCII && $0.isNumber }), product(between, text.1) == amount.reading.minorUnits {
+            return (between, text, price.range.lowerBound)
+        }
         var e = price.range.lowerBound - 1
         guard e >= 1, c[e] == " " else { return nil }
         while e >= 0, c[e] == " " { e -= 1 }

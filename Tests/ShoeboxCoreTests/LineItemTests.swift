@@ -285,6 +285,18 @@ struct PageItemLayoutTests {
         #expect(check == .total)
     }
 
+    /// "CAFE CREME 12.00 2 24.00": a quantity column between the unit price and the amount, kept where their product is the
+    /// amount.
+    @Test func aQuantityBetweenThePriceAndTheAmount() {
+        let (got, check) = items(
+            [
+                "^RELAIS TOTAL OULMES", "Le 30/03/2018 a 12:36", "DESIGNATION PU QTE TOTAL", "CAFE CREME 12.00 2 | 24.00",
+                "CHOCOLAT CHAUD 12.00 1 | 12.00", "Total Facture : | 36.00 EUR"
+            ], language: "fra")
+        #expect(got == ["item CAFE CREME 2×12.00 = 24.00", "item CHOCOLAT CHAUD 1×12.00 = 12.00"], "\(got)")
+        #expect(check == .total)
+    }
+
     /// A quote OCR glued to the subtotal's label ("Sub-Total‘") still ends the items: the subtotal and the coupon below it
     /// are no items.
     @Test func aLabelWithAMarkOCRGluedToItStillEndsTheItems() {
