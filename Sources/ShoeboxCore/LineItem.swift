@@ -222,4 +222,13 @@ public struct ItemsReading: Hashable, Sendable, Codable {
         self.target = target
         self.rounded = rounded
     }
+
+    /// The lines the items were read from on the last item's page: its first item's first line to its last item's
+    /// amount line (0-based); nil when there are no items.
+    public var block: (page: Int, lines: ClosedRange<Int>)? {
+        guard let last = items.last else { return nil }
+        let page = last.evidence.page
+        let first = items.filter { $0.evidence.page == page }.map(\.firstLine).min() ?? last.evidence.line
+        return (page, min(first, last.evidence.line)...last.evidence.line)
+    }
 }

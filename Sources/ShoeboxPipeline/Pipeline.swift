@@ -26,6 +26,8 @@ internal import ShoeboxStore
 //   Parse            [`OCRPage`] + `LanguageGuess` → `Extraction`: every candidate for every field (`ParseStage`).
 //   Second reading   the lines that carry a field, or were read unsure, read again by the second reader
 //                    (`SecondReadingStage`); their candidates join the first parse.
+//   Items read again  when neither parse's line items add up, their lines read by the second reader; the items
+//                    that reading gives are taken when the page's own figures prove them.
 //   Merge            `Extraction` + `ReadyDocument` → `DocumentRecord`: one value per field, accepted or review
 //                    (`MergeStage`).
 //   Further reading  while `RereadTrigger` names fields, a further pass (another segmentation mode, small print
@@ -171,6 +173,7 @@ extension DocumentProcessor {
         DocumentStep(name: "Language") { $0.readLanguage(&$1) },
         DocumentStep(name: "Parse") { $0.parseReading(&$1) },
         DocumentStep(name: "Second reading") { $0.readSecond(&$1) },
+        DocumentStep(name: "Items read again") { $0.readItemsAgain(&$1) },
         DocumentStep(name: "Merge") { $0.mergeExtraction(&$1) },
         DocumentStep(name: "Further reading") { $0.readFurther(&$1) },
         DocumentStep(name: "Deadlines") { $0.addDeadlines(&$1) },
@@ -190,6 +193,8 @@ struct DocumentState {
     var extraction = Extraction()
     /// The pages as the second reader read them again (none when it read no line).
     var secondPages: [OCRPage] = []
+    /// The items the second reading's own parse read (nil when it read none, or there was no second reading).
+    var secondItems: ItemsReading?
     /// The record as the page gives it, set by Merge (before it, a placeholder no step reads).
     var record: DocumentRecord
     /// The record once the merchant memory weighed in (Memory); the page's own is `record`.
@@ -336,8 +341,24 @@ public final class DocumentProcessor {
             page.lines.filter { $0.reader == .secondReader }.map { Extraction.LinePlace(page: page.pageNumber, box: $0.box) }
         }
         let guess = state.guess
-        state.extraction = state.extraction.joining(secondReading: cpu.measure("parse") { parse.run(pages, language: guess) }, reread: reread)
+        let parsed = cpu.measure("parse") { parse.run(pages, language: guess) }
+        state.extraction = state.extraction.joining(secondReading: parsed, reread: reread)
         state.secondPages = pages
+        state.secondItems = parsed.items
+    }
+
+    /// Items read again: when neither reading's items are proven, the lines they were read from that tesseract's reading
+    /// still holds are read by the second reader (an amount misread by a digit is the common loss there); the items
+    /// of that reading are taken only when the page's own figures prove them.
+    func readItemsAgain(_ state: inout DocumentState) {
+        guard let second, state.reader.hasImages, state.extraction.items?.check.proven != true else { return }
+        let (base, items) = state.secondPages.isEmpty ? (state.reading.pages, state.extraction.items) : (state.secondPages, state.secondItems)
+        guard let block = items?.block,
+            let pages = state.reader.itemLinesReading(of: state.reading, base: base, block: block, by: second, language: state.guess.language)
+        else { return }
+        let guess = state.guess
+        let again = cpu.measure("parse") { parse.run(pages, language: guess) }
+        if let read = again.items, read.check.proven { state.extraction.items = read }
     }
 
     /// Merge: one value per field, with its confidence, alternates, provenance and reasons.

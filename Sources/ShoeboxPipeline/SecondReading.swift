@@ -44,7 +44,9 @@ struct SecondReadingStage {
 
     /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
     /// reading by it.
-    static let version = 3
+    static let version = 7
+    /// Bump when the reading of item lines (`PassReader.itemLinesReading`) changes: the OCR cache keys it by it.
+    static let itemsVersion = 3
     /// Lines at the top of the first page read again whatever they hold: the shop's name is there.
     static let headLines = 6
     /// Lines tesseract read with a mean word confidence below this are read again.
@@ -163,7 +165,11 @@ struct SecondReadingStage {
     /// - where `keepLetters` (German, French, Spanish: the model lacks ß, €, ö, ç, ñ, …) and its word has no digit:
     ///   tesseract's words there;
     /// - where its word is digits alone and tesseract read the same digits with a separator there: the model drops
-    ///   the point of dot-matrix amounts ("3100" for "31.00").
+    ///   the point of dot-matrix amounts ("3100" for "31.00");
+    /// - where tesseract read a number and the second reader the same number of characters with a letter outside
+    ///   ASCII among them ("θ.60" for "0.60"): the model has Greek and Cyrillic letters, no number prints them, and
+    ///   the parser cannot mend them. An ASCII letter stays the second reader's ("18.O0"): the parser mends "O" and "o"
+    ///   into a zero, and on the development set that reading is more often right than tesseract's digits.
     static func merged(_ first: OCRLine, _ second: OCRLine, keepLetters: Bool) -> OCRLine {
         func overlaps(_ a: BoundingBox, _ b: BoundingBox) -> Bool {
             let common = min(a.right, b.right) - max(a.left, b.left)
@@ -180,13 +186,21 @@ struct SecondReadingStage {
                 let t = first.words[i].text
                 return t.contains { $0 == "." || $0 == "," } && t.filter { $0.isASCII && $0.isNumber } == word.text
             }
-            if !under.isEmpty && ((keepLetters && !hasDigit) || (digitsOnly && word.text.count >= 3 && separated)) {
+            let foreignForDigits =
+                under.count == 1 && isNumber(first.words[under[0]].text) && word.text.count == first.words[under[0]].text.count
+                && word.text.contains { $0.isLetter && !$0.isASCII }
+            if !under.isEmpty && ((keepLetters && !hasDigit) || (digitsOnly && word.text.count >= 3 && separated) || foreignForDigits) {
                 for i in under where used.insert(i).inserted { words.append(first.words[i]) }
             } else {
                 words.append(word)
             }
         }
         return OCRLine(words: words.sorted { $0.box.left < $1.box.left }, reader: .secondReader)
+    }
+
+    /// A number as printed: digits, with separators or a sign ("0.54", "-1.00", "1,299.00").
+    static func isNumber(_ text: String) -> Bool {
+        text.contains { $0.isASCII && $0.isNumber } && text.allSatisfy { ($0.isASCII && $0.isNumber) || $0 == "." || $0 == "," || $0 == "-" }
     }
 }
 

@@ -596,6 +596,30 @@ struct PassReader {
         return keep(name, any ? out : nil)
     }
 
+    /// `base` (the second reading's pages, else the first's) with the lines `block` names that tesseract's reading still
+    /// holds read again by the second reader (`SecondReadingStage.reread`); from the OCR cache when it has them. Nil
+    /// when no line was read.
+    mutating func itemLinesReading(
+        of reading: DocumentProcessor.Reading, base: [OCRPage], block: (page: Int, lines: ClosedRange<Int>), by stage: SecondReadingStage,
+        language: String?
+    ) -> [OCRPage]? {
+        // The lines chosen are the parser's: the name says which, so a reading of other lines is not taken for it.
+        let name =
+            "items\(SecondReadingStage.itemsVersion)-\(block.page)-\(block.lines.lowerBound)-\(block.lines.upperBound)-"
+            + stage.cacheName(reading.pass)
+        if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
+        guard let index = base.firstIndex(where: { $0.pageNumber == block.page }), index < reading.pages.count, base[index].source == .ocr
+        else { return nil }
+        let page = base[index]
+        let lines = block.lines.filter { $0 < page.lines.count && page.lines[$0].reader == nil }.prefix(SecondReadingStage.maxLinesPerPage)
+        guard !lines.isEmpty, let image = image(index, for: reading, like: reading.pages[index]) else { return keep(name, nil) }
+        let budget = stage.budget()
+        var out = base
+        out[index] = stage.reread(page, image: image, lines: Array(lines), language: language, within: budget)
+        // A page whose lines ran out of time is not kept: the next run reads them again.
+        return budget.ranOut ? out : keep(name, out)
+    }
+
     func saveCache() {
         if dirty, let c = cached { processor.cpu.measure("cache") { processor.cache?.store(c, sha256: source.sha256) } }
     }

@@ -64,6 +64,22 @@ struct PageItemTests {
             ])
         #expect(check == .total)
     }
+
+    /// The lines an item set was read from (what Items read again reads when it is unproven): the first item's first
+    /// description line to the last item's amount line, not the header above nor the totals below.
+    @Test func theBlockOfAnItemSetIsTheLinesItWasReadFrom() throws {
+        let e = ReceiptParser(today: today).parse(
+            pages: [
+                tillPage([
+                    "^CORNER SHOP", "^12 HIGH STREET", "Date: 14/03/2026", "Bread | 1.20", "Whole Milk", "1L | 0.95", "Apples | 2.10",
+                    "TOTAL | 4.25", "CASH | 5.00"
+                ])
+            ], language: "eng")
+        let reading = try #require(e.items)
+        #expect(reading.items.map(\.amount.minorUnits) == [120, 95, 210])
+        let block = try #require(reading.block)
+        #expect(block.page == 1 && block.lines == 3...6)
+    }
 }
 
 /// More layouts of the page, each a class of receipt.

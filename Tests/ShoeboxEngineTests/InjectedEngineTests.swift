@@ -22,6 +22,8 @@ final class ScriptedEngine: PageRecognizer, @unchecked Sendable {
         case garbage
         /// No word at all, as tesseract on a page it cannot make out.
         case blank
+        /// Tesseract's reading, with every word that reads `word` read as `as` instead (a digit misread), its confidence kept.
+        case misreads(word: String, as: String)
     }
 
     let real: OCREngine
@@ -65,6 +67,17 @@ final class ScriptedEngine: PageRecognizer, @unchecked Sendable {
             return .failure(.pageTimeout(page: image.pageNumber, seconds: limit))
         case .garbage:
             return .success(garbage(image, scale: scale))
+        case .misreads(let word, let wrong):
+            return real.recognize(
+                image, scale: scale, pageSegmentationMode: pageSegmentationMode, adaptiveThreshold: adaptiveThreshold, timeout: timeout, cpu: cpu
+            ).map { page in
+                let lines = page.lines.map { line in
+                    OCRLine(
+                        words: line.words.map { $0.text == word ? OCRWord(text: wrong, box: $0.box, confidence: $0.confidence) : $0 },
+                        reader: line.reader)
+                }
+                return OCRPage(pageNumber: page.pageNumber, width: page.width, height: page.height, dpi: page.dpi, source: page.source, lines: lines)
+            }
         case .blank:
             let (width, height) = image.scaledSize(by: scale)
             return .success(
@@ -182,6 +195,33 @@ final class ScriptedEngine: PageRecognizer, @unchecked Sendable {
         var alone = PipelineConfig()
         alone.secondReader = false
         #expect(try outcome(alone).record.failure?.code == "no-text-found")
+    }
+
+    /// Issue 38: an item amount tesseract misread by a digit ("6.50" as "8.50", its confidence high, so no line of a field
+    /// or read unsure) leaves the items unproven; the step Items read again reads their lines with the second reader,
+    /// and its items, which the page's total proves, are the record's. Without the second reader they stay unproven.
+    @Test func itemsTesseractMisreadAreReadAgainByTheSecondReader() throws {
+        let document = ReadyDocument(
+            reading: try sourceFile(fixtures.appendingPathComponent("items/eng-items-supermarket.png").path), today: today)
+        func outcome(_ config: PipelineConfig) throws -> DocumentOutcome {
+            let pool = WorkerPool(
+                config: config, today: today, jobs: 1, ocrCache: nil, metrics: RunMetrics(),
+                makeEngine: ScriptedEngine.maker(["eng-items-supermarket.png": .misreads(word: "6.50", as: "8.50")]))
+            var outcomes: [DocumentOutcome] = []
+            try pool.process([document]) { (_, outcome) throws(PipelineError) in outcomes.append(outcome) }
+            return try #require(outcomes.first)
+        }
+        let expected = ["2.90", "0.54", "1.75", "-1.75", "6.50", "-1.00", "2.85", "0.60", "12.99"]
+        let read = try outcome(PipelineConfig()).record
+        #expect(read.items.map(\.amount.decimalString) == expected)
+        #expect(read.itemsCheck == .total)
+        #expect(read.items[4].source == .secondReader, "\(read.items[4])")
+        #expect(read.total?.decimalString == "25.38")
+        var alone = PipelineConfig()
+        alone.secondReader = false
+        let misread = try outcome(alone).record
+        #expect(misread.items.map(\.amount.decimalString).contains("8.50"))
+        #expect(misread.itemsCheck == .unproven)
     }
 
     @Test func aPageThatFailsWhileAnotherWorkerReadsItFailsItsDocument() throws {

@@ -147,6 +147,19 @@ struct SecondReaderTests {
         #expect(SecondReadingStage.merged(lost, second, keepLetters: false).text == "TOTAL 3100")
     }
 
+    /// The model has Greek and Cyrillic letters and reads some print's zero as one ("θ.60"): no number prints them and
+    /// the parser cannot mend them, so tesseract's number stays. An ASCII letter ("0.6O", "-1.oo") the parser mends stays
+    /// the second reader's, and so does a word tesseract did not read as a number.
+    @Test func aDigitTheSecondReaderReadAsAForeignLetterStaysTesseracts() {
+        let tesseract = OCRLine(words: [Self.word("Deposit", 0, 140), Self.word("0.60", 300, 380), Self.word("A", 400, 420)])
+        let theta = OCRLine(words: [Self.word("Deposit", 0, 140), Self.word("θ.60", 300, 380), Self.word("A", 400, 420)])
+        #expect(SecondReadingStage.merged(tesseract, theta, keepLetters: false).text == "Deposit 0.60 A")
+        let ascii = OCRLine(words: [Self.word("Deposit", 0, 140), Self.word("0.6O", 300, 380), Self.word("A", 400, 420)])
+        #expect(SecondReadingStage.merged(tesseract, ascii, keepLetters: false).text == "Deposit 0.6O A")
+        let word = OCRLine(words: [Self.word("Straße", 0, 140)])
+        #expect(SecondReadingStage.merged(word, OCRLine(words: [Self.word("Straβe", 0, 140)]), keepLetters: false).text == "Straβe")
+    }
+
     @Test func theLinesReadAgainAreTheHeadUnsureAndCandidateLines() {
         let lines = [
             OCRLine(words: [Self.word("Shop", 0, 100)]), OCRLine(words: [Self.word("Thank", 0, 100)]),
