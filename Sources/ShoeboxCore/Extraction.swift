@@ -255,6 +255,9 @@ public struct Extraction: Sendable, Codable {
     /// What was bought, line by line, as the page's layout gives it, and what its sum matched; nil when no item line
     /// was found.
     public var items: ItemsReading?
+    /// The lines the items were read from, whether any item was read there or not; nil when the page shows no block of
+    /// items (no line of the totals). What Items read again reads when the items are unproven.
+    public var itemBlock: ItemBlock?
 
     /// No candidate yet: what the parser starts from.
     public init() {}

@@ -222,13 +222,16 @@ public struct ItemsReading: Hashable, Sendable, Codable {
         self.target = target
         self.rounded = rounded
     }
+}
 
-    /// The lines the items were read from on the last item's page: its first item's first line to its last item's
-    /// amount line (0-based); nil when there are no items.
-    public var block: (page: Int, lines: ClosedRange<Int>)? {
-        guard let last = items.last else { return nil }
-        let page = last.evidence.page
-        let first = items.filter { $0.evidence.page == page }.map(\.firstLine).min() ?? last.evidence.line
-        return (page, min(first, last.evidence.line)...last.evidence.line)
+/// The lines of a page the parser read items from: between the header (the item table's column heading, or the
+/// transaction date) and the first line of the totals, on the page the totals begin on (0-based line indices).
+public struct ItemBlock: Hashable, Sendable, Codable {
+    public let page: Int
+    public let lines: ClosedRange<Int>
+
+    public init(page: Int, lines: ClosedRange<Int>) {
+        self.page = page
+        self.lines = lines
     }
 }

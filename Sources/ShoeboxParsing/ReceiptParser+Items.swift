@@ -64,10 +64,19 @@ extension ReceiptParser {
     /// The most item lines read from a page: a longer block is cut there and left unproven.
     static let maxItemLines = 500
 
-    func readItems(_ lines: [Line], amounts: [AmountCandidate], dates: [DateCandidate]) -> ItemsReading? {
-        guard let end = ReceiptParser.itemBlockEnd(lines) else { return nil }
+    /// The items and the block of lines they were read from.
+    func readItems(_ lines: [Line], amounts: [AmountCandidate], dates: [DateCandidate]) -> (ItemsReading?, ItemBlock?) {
+        guard let end = ReceiptParser.itemBlockEnd(lines) else { return (nil, nil) }
         let start = ReceiptParser.itemBlockStart(lines, end: end, dates: dates)
-        guard start < end else { return nil }
+        guard start < end else { return (nil, nil) }
+        let page = lines[end - 1].evidence.page
+        let first = lines[start..<end].first { $0.evidence.page == page }?.evidence.line ?? lines[end - 1].evidence.line
+        let block = ItemBlock(page: page, lines: min(first, lines[end - 1].evidence.line)...lines[end - 1].evidence.line)
+        return (readItems(lines, start: start, end: end, amounts: amounts), block)
+    }
+
+    /// The items of the block `start..<end` of `lines`.
+    func readItems(_ lines: [Line], start: Int, end: Int, amounts: [AmountCandidate]) -> ItemsReading? {
         let column = ReceiptParser.amountColumn(lines, end: end)
         var read: [ItemLine] = []
         for line in lines[start..<end] {

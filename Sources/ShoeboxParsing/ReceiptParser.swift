@@ -68,7 +68,7 @@ public struct ReceiptParser: Sendable {
         extraction.taxes = taxReadings(lines)
         // The items come first: a set the page's arithmetic proves is evidence for the total it sums to.
         readDates(lines, language: language, into: &extraction)
-        extraction.items = readItems(lines, amounts: extraction.amounts, dates: extraction.dates)
+        (extraction.items, extraction.itemBlock) = readItems(lines, amounts: extraction.amounts, dates: extraction.dates)
         scoreTotals(&extraction, lines: lines)
         extraction.merchants = merchantCandidates(lines, dateLines: Set(extraction.dates.compactMap { $0.evidence.map { ReceiptParser.key($0) } }))
         extraction.references = referenceCandidates(lines)

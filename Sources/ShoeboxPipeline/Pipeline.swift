@@ -26,8 +26,8 @@ internal import ShoeboxStore
 //   Parse            [`OCRPage`] + `LanguageGuess` → `Extraction`: every candidate for every field (`ParseStage`).
 //   Second reading   the lines that carry a field, or were read unsure, read again by the second reader
 //                    (`SecondReadingStage`); their candidates join the first parse.
-//   Items read again  when neither parse's line items add up, their lines read by the second reader; the items
-//                    that reading gives are taken when the page's own figures prove them.
+//   Items read again  when neither parse's line items add up, the block of item lines read by the second reader;
+//                    the items that reading gives are taken when the page's own figures prove them.
 //   Merge            `Extraction` + `ReadyDocument` → `DocumentRecord`: one value per field, accepted or review
 //                    (`MergeStage`).
 //   Further reading  while `RereadTrigger` names fields, a further pass (another segmentation mode, small print
@@ -193,8 +193,8 @@ struct DocumentState {
     var extraction = Extraction()
     /// The pages as the second reader read them again (none when it read no line).
     var secondPages: [OCRPage] = []
-    /// The items the second reading's own parse read (nil when it read none, or there was no second reading).
-    var secondItems: ItemsReading?
+    /// The block of item lines the second reading's own parse found (nil when none, or there was no second reading).
+    var secondItemBlock: ItemBlock?
     /// The record as the page gives it, set by Merge (before it, a placeholder no step reads).
     var record: DocumentRecord
     /// The record once the merchant memory weighed in (Memory); the page's own is `record`.
@@ -344,16 +344,17 @@ public final class DocumentProcessor {
         let parsed = cpu.measure("parse") { parse.run(pages, language: guess) }
         state.extraction = state.extraction.joining(secondReading: parsed, reread: reread)
         state.secondPages = pages
-        state.secondItems = parsed.items
+        state.secondItemBlock = parsed.itemBlock
     }
 
-    /// Items read again: when neither reading's items are proven, the lines they were read from that tesseract's reading
-    /// still holds are read by the second reader (an amount misread by a digit is the common loss there); the items
-    /// of that reading are taken only when the page's own figures prove them.
+    /// Items read again: when neither reading's items are proven (or none was read), the block of item lines that
+    /// tesseract's reading still holds is read by the second reader (an amount misread by a digit is the common loss
+    /// there); the items of that reading are taken only when the page's own figures prove them.
     func readItemsAgain(_ state: inout DocumentState) {
         guard let second, state.reader.hasImages, state.extraction.items?.check.proven != true else { return }
-        let (base, items) = state.secondPages.isEmpty ? (state.reading.pages, state.extraction.items) : (state.secondPages, state.secondItems)
-        guard let block = items?.block,
+        let (base, block) =
+            state.secondPages.isEmpty ? (state.reading.pages, state.extraction.itemBlock) : (state.secondPages, state.secondItemBlock)
+        guard let block,
             let pages = state.reader.itemLinesReading(of: state.reading, base: base, block: block, by: second, language: state.guess.language)
         else { return }
         let guess = state.guess

@@ -46,7 +46,7 @@ struct SecondReadingStage {
     /// reading by it.
     static let version = 7
     /// Bump when the reading of item lines (`PassReader.itemLinesReading`) changes: the OCR cache keys it by it.
-    static let itemsVersion = 3
+    static let itemsVersion = 4
     /// Lines at the top of the first page read again whatever they hold: the shop's name is there.
     static let headLines = 6
     /// Lines tesseract read with a mean word confidence below this are read again.

@@ -596,11 +596,11 @@ struct PassReader {
         return keep(name, any ? out : nil)
     }
 
-    /// `base` (the second reading's pages, else the first's) with the lines `block` names that tesseract's reading still
+    /// `base` (the second reading's pages, else the first's) with the lines of `block` that tesseract's reading still
     /// holds read again by the second reader (`SecondReadingStage.reread`); from the OCR cache when it has them. Nil
     /// when no line was read.
     mutating func itemLinesReading(
-        of reading: DocumentProcessor.Reading, base: [OCRPage], block: (page: Int, lines: ClosedRange<Int>), by stage: SecondReadingStage,
+        of reading: DocumentProcessor.Reading, base: [OCRPage], block: ItemBlock, by stage: SecondReadingStage,
         language: String?
     ) -> [OCRPage]? {
         // The lines chosen are the parser's: the name says which, so a reading of other lines is not taken for it.

@@ -65,8 +65,8 @@ struct PageItemTests {
         #expect(check == .total)
     }
 
-    /// The lines an item set was read from (what Items read again reads when it is unproven): the first item's first
-    /// description line to the last item's amount line, not the header above nor the totals below.
+    /// The block of lines items are read from (what Items read again reads when they are unproven): the lines below the
+    /// transaction date down to the first line of the totals, not the header above nor the totals.
     @Test func theBlockOfAnItemSetIsTheLinesItWasReadFrom() throws {
         let e = ReceiptParser(today: today).parse(
             pages: [
@@ -77,8 +77,7 @@ struct PageItemTests {
             ], language: "eng")
         let reading = try #require(e.items)
         #expect(reading.items.map(\.amount.minorUnits) == [120, 95, 210])
-        let block = try #require(reading.block)
-        #expect(block.page == 1 && block.lines == 3...6)
+        #expect(e.itemBlock == ItemBlock(page: 1, lines: 3...6))
     }
 }
 
