@@ -834,6 +834,13 @@ extension ReceiptParser {
             return (.total, sum)
         }
         if let t = totals.first(where: { sums.contains($0) }) { return (.totalLessCharges, t) }
+        // What was paid less the change given ("CASH 150.00" / "CHANGE 41.50", "Master 50.45" / "Change 0.00"): the total,
+        // where the total's own amount was misread.
+        for tendered in below(.tendered) {
+            for change in below(.change) where change >= 0 && change < tendered && sums.contains(tendered - change) {
+                return (.total, tendered - change)
+            }
+        }
         // A total whose label OCR misread ("Totd/Sales (inclusive of GST) : 190.80"): the sum printed below with no role. It
         // proves the items only where the record's total, chosen on its own evidence, is that amount (`provenOnRecord`).
         if printedBelow.contains(where: { $0.role == .lineItem && !isCharge($0) && $0.value.minorUnits == sum }) { return (.total, sum) }

@@ -300,6 +300,22 @@ struct PageItemLayoutTests {
         #expect(check == .total)
     }
 
+    /// A total whose amount OCR misread ("RM 106.50" for 108.50): what was paid less the change proves the items (for the
+    /// record, where that is the total it chose); a payment the change does not reduce to the items' sum proves nothing.
+    @Test func whatWasPaidLessTheChangeProvesTheItems() {
+        func reading(change: String) -> ItemsReading? {
+            let page = tillPage([
+                "^99 SPEED MART S/B", "INVOICE NO : 18311/102/T0395", "07:44PM 566890 17-02-18", "489 TIGER BEER CAN 4X6X320ML | RM108.50",
+                "Total Sales (Inclusive GST) | RM 106.50", "CASH | RM 150.00", "CHANGE | RM \(change)"
+            ])
+            return ReceiptParser(today: today).parse(pages: [page], language: "eng").items
+        }
+        let paid = reading(change: "41.50")
+        #expect(paid?.items.map(\.amount.minorUnits) == [10850])
+        #expect(paid?.check == .total && paid?.target == 10850)
+        #expect(reading(change: "43.50")?.check == .unproven)
+    }
+
     /// "CAFE CREME 12.00 2 24.00": a quantity column between the unit price and the amount, kept where their product is the
     /// amount.
     @Test func aQuantityBetweenThePriceAndTheAmount() {
