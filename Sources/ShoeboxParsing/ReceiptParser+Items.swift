@@ -23,6 +23,16 @@ extension ReceiptParser {
         var count: String? = nil
         /// A rate printed among the line's numbers ("Tee 2,50 7%"); one in its words ("Vollmilch 3,5%", "Rabatt 20%") is none.
         var taxRate: String? = nil
+
+        /// The line read with `amount` as its amount and `code` as its tax code.
+        func with(_ amount: AmountReader.Found, code: String?) -> ItemLine {
+            var l = ItemLine(
+                line: line, amount: amount, quantity: quantity, unitPrice: unitPrice, unitPriceText: unitPriceText, unit: unit,
+                description: description, taxCode: code)
+            l.count = count
+            l.taxRate = taxRate
+            return l
+        }
     }
 
     /// Words that make an item line a deposit (charged, or returned when negative), a voided article, or a charge.
@@ -119,10 +129,68 @@ extension ReceiptParser {
             let (c, t) = ReceiptParser.prove(Array(items.prefix(k)), amounts: amounts + [ReceiptParser.asTotal(items[k])])
             if c != .unproven { (items, check, target) = (Array(items.prefix(k)), c, t) }
         }
+        // Amounts misread on lines that print their quantity and unit price ("1 0.00 9.00" for 0.00, "2x 0.20 u.du"): their
+        // product in place of the amount, on all such lines at once, taken only when the page's figures then prove the set.
+        if check == .unproven, sectionTotal == nil, let products = ReceiptParser.byProducts(read, column: column) {
+            var again = ReceiptParser.assemble(products)
+            ReceiptParser.markVoids(&again)
+            let (c, t) = ReceiptParser.prove(again, amounts: amounts)
+            if c != .unproven, again.count >= 2 || again.first.map({ ReceiptParser.names($0.description) }) == true {
+                for i in again.indices {
+                    if let code = again[i].taxCode, let rate = rates[code] { again[i].taxRate = rate }
+                }
+                (items, check, target) = (again, c, t)
+            }
+        }
         let roundings = amounts.filter { $0.role == .rounding && abs($0.value.minorUnits) <= ReceiptParser.largestRounding }
         let rounded = target.map { t in roundings.flatMap { TotalScoring.rounded(t, by: $0.value.minorUnits) } } ?? []
         return ItemsReading(
             items: items, check: read.count > ReceiptParser.maxItemLines || unread ? .unproven : check, target: target, rounded: rounded)
+    }
+
+    /// The block's lines with quantity × unit price as the amount where the line prints both and its amount differs from
+    /// their product, or is a price-shaped token OCR could not read (`unreadableAmount`); nil when no line is so.
+    static func byProducts(_ read: [ItemLine], column: (right: Double, tolerance: Double)) -> [ItemLine]? {
+        var out = read
+        var changed = false
+        for (k, l) in read.enumerated() {
+            guard let q = l.quantity, let p = l.unitPriceText, let made = product(q, p), made >= 0 else { continue }
+            let chars = Array(l.line.amountText)
+            if let a = l.amount {
+                guard abs(a.reading.minorUnits) != made else { continue }
+                let units = a.reading.minorUnits < 0 ? -made : made
+                let reading = AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: a.reading.currencyHint)
+                out[k] = l.with(AmountReader.Found(reading: reading, range: a.range, isRate: false), code: l.taxCode)
+            } else if made > 0, let range = unreadableAmount(chars, line: l.line, column: column) {
+                let found = AmountReader.Found(
+                    reading: AmountReading(minorUnits: made, fractionDigits: 2, currencyHint: nil), range: range, isRate: false)
+                out[k] = l.with(found, code: taxCodeAfter(chars, found))
+            } else {
+                continue
+            }
+            changed = true
+        }
+        return changed ? out : nil
+    }
+
+    /// Where the line's last token (before a tax code) stands when it reaches the amount column and is shaped as a price
+    /// some of whose characters are no digits ("u.du", "1.S0"): an amount OCR could not read. Nil when it is not so.
+    static func unreadableAmount(_ c: [Character], line: Line, column: (right: Double, tolerance: Double)) -> Range<Int>? {
+        guard Double(line.line.box.right) >= column.right - column.tolerance else { return nil }
+        func token(endingBefore limit: Int) -> Range<Int> {
+            var end = limit
+            while end > 0, c[end - 1] == " " { end -= 1 }
+            var start = end
+            while start > 0, c[start - 1] != " " { start -= 1 }
+            return start..<end
+        }
+        var t = token(endingBefore: c.count)
+        if (1...3).contains(t.count), c[t].allSatisfy({ $0.isASCII && $0.isUppercase }) { t = token(endingBefore: t.lowerBound) }
+        let chars = Array(c[t])
+        guard (4...9).contains(chars.count), let sep = chars.lastIndex(where: { $0 == "." || $0 == "," }), sep == chars.count - 3,
+            chars.contains(where: { !$0.isDigitASCII && $0 != "." && $0 != "," })
+        else { return nil }
+        return t
     }
 
     /// A negative line that takes back an article above it, amount for amount and name for name ("MOSQUITO RACKET 13.50" …

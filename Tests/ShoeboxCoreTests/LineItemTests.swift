@@ -316,6 +316,23 @@ struct PageItemLayoutTests {
         #expect(reading(change: "43.50")?.check == .unproven)
     }
 
+    /// Amounts misread on lines that print their quantity and unit price ("1 0.00 9.00" for 0.00, "2x 0.20 u.du"): quantity ×
+    /// unit price in their place proves the set; where it does not either, the amounts stay as read, unproven.
+    @Test func quantityTimesPriceWhereTheAmountIsMisread() {
+        func read(_ subtotal: String) -> ([String], ItemsCheck?) {
+            items([
+                "^SUSHI KING", "Date: 17/04/2018", "Item Qty U.Price Amount Tax", "Green Tea 2 1.50 | 3.00 SR", "Katsu Sauce 1 0.00 | 9.00 SR",
+                "Take Away 2x 0.20 | u.du SR", "SubTotal | \(subtotal)", "Total | RM \(subtotal)"
+            ])
+        }
+        let (got, check) = read("3.40")
+        #expect(got == ["item Green Tea 2×1.50 = 3.00 SR", "item Katsu Sauce 1×0.00 = 0.00 SR", "item Take Away 2×0.20 = 0.40 SR"], "\(got)")
+        #expect(check == .subtotal)
+        let (kept, unproven) = read("12.40")
+        #expect(kept == ["item Green Tea 2×1.50 = 3.00 SR", "item Katsu Sauce = 9.00 SR"], "\(kept)")
+        #expect(unproven == .unproven)
+    }
+
     /// "CAFE CREME 12.00 2 24.00": a quantity column between the unit price and the amount, kept where their product is the
     /// amount.
     @Test func aQuantityBetweenThePriceAndTheAmount() {
