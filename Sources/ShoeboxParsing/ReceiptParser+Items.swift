@@ -325,7 +325,10 @@ extension ReceiptParser {
         for i in 0..<end {
             let line = lines[i]
             if ReceiptParser.key(line.evidence) == dateLine { (start, money) = (i + 1, false) }
-            if line.amounts.isEmpty, line.line.words.count >= 2, !money && Keywords.itemColumns.any(in: line.folded) || isHeading(line) {
+            // Above any money a heading OCR misread may keep only a third of its words ("Romi ClymaeeSiPriceme mount ea Tax").
+            if line.amounts.isEmpty, line.line.words.count >= 2,
+                !money && (Keywords.itemColumns.any(in: line.folded) || isHeading(line, share: 3)) || isHeading(line)
+            {
                 (start, money) = (i + 1, false)
             }
             if i >= start, line.amounts.contains(where: { !$0.isRate }) { money = true }
@@ -552,15 +555,16 @@ extension ReceiptParser {
         "precio", "importe", "descripcion", "articulo", "designation", "qte", "prix", "montant", "kuantiti", "harga", "jumlah", "barang"
     ]
 
-    /// A column heading: no amount, and two words or more of `headingWords`, most of its words.
-    static func isHeading(_ line: Line) -> Bool {
+    /// A column heading: no amount, and two words or more of `headingWords`, at least one in `share` of its words (half
+    /// unless told).
+    static func isHeading(_ line: Line, share: Int = 2) -> Bool {
         // A heading prints no number ("lotal QTY: 2" is a count).
         guard !line.amounts.contains(where: { !$0.isRate }), !line.folded.contains(where: \.isDigitASCII) else { return false }
         let words = line.folded.split { $0 == " " || $0 == "_" || $0 == "|" || $0 == "=" }.map {
             $0.trimmingCharacters(in: CharacterSet(charactersIn: "()[]:.,-"))
         }
         let known = words.filter(isHeadingWord).count
-        return known >= 2 && known * 2 >= words.count
+        return known >= 2 && known * share >= words.count
     }
 
     /// A heading word, or a word of four letters or more one letter from one ("SPrice", "Amout", "Descripton").

@@ -333,6 +333,18 @@ struct PageItemLayoutTests {
         #expect(unproven == .unproven)
     }
 
+    /// A column heading OCR misread down to a third of its words ("Romi ClymaeeSiPriceme mount ea Tax") above the first
+    /// amount is still a heading: the item's words are the ones below its numbers, not the heading.
+    @Test func aHeadingMisreadToAThirdOfItsWordsAboveTheItems() {
+        let (got, check) = items([
+            "^SIMPLIFIED TAX INVOICE", "Doc No. : CS00011926 Date: 02/12/2017", "Cashier : USER Time: 08:44:00",
+            "Romi ClymaeeSiPriceme mount ea Tax", "3122 1 29.68 | 29.68 SR", "(W33) 105MM/4' CUTTING DISC",
+            "Total Sales (Inclusive of GST) : | RM 29.68", "CASH : | 29.68"
+        ])
+        #expect(got == ["item (W33) 105MM/4' CUTTING DISC 1×29.68 = 29.68 SR"], "\(got)")
+        #expect(check == .total)
+    }
+
     /// "CAFE CREME 12.00 2 24.00": a quantity column between the unit price and the amount, kept where their product is the
     /// amount.
     @Test func aQuantityBetweenThePriceAndTheAmount() {
