@@ -24,11 +24,11 @@ extension ReceiptParser {
         /// A rate printed among the line's numbers ("Tee 2,50 7%"); one in its words ("Vollmilch 3,5%", "Rabatt 20%") is none.
         var taxRate: String? = nil
 
-        /// The line read with `amount` as its amount and `code` as its tax code.
-        func with(_ amount: AmountReader.Found, code: String?) -> ItemLine {
+        /// The line read with `amount` as its amount, `code` as its tax code (and `words` as its description, when given).
+        func with(_ amount: AmountReader.Found, code: String?, words: String? = nil) -> ItemLine {
             var l = ItemLine(
                 line: line, amount: amount, quantity: quantity, unitPrice: unitPrice, unitPriceText: unitPriceText, unit: unit,
-                description: description, taxCode: code)
+                description: words ?? description, taxCode: code)
             l.count = count
             l.taxRate = taxRate
             return l
@@ -94,6 +94,18 @@ extension ReceiptParser {
             if read.count > ReceiptParser.maxItemLines { break }
         }
         var items = ReceiptParser.assemble(read)
+        // No amount read at all: the lines mended as below, taken only when the page's figures prove them.
+        if items.isEmpty, let mended = ReceiptParser.byProducts(read, column: column) {
+            items = ReceiptParser.assemble(mended)
+            ReceiptParser.markVoids(&items)
+            let (check, target) = ReceiptParser.prove(items, amounts: amounts)
+            guard check != .unproven, items.count >= 2 || items.first.map({ ReceiptParser.names($0.description) }) == true else { return nil }
+            let rates = ReceiptParser.codeRates(lines[end...])
+            for i in items.indices {
+                if let code = items[i].taxCode, let rate = rates[code] { items[i].taxRate = rate }
+            }
+            return ItemsReading(items: items, check: check, target: target)
+        }
         guard !items.isEmpty else { return nil }
         var sectionTotal: Int64?
         ReceiptParser.markVoids(&items)
@@ -130,7 +142,8 @@ extension ReceiptParser {
             if c != .unproven { (items, check, target) = (Array(items.prefix(k)), c, t) }
         }
         // Amounts misread on lines that print their quantity and unit price ("1 0.00 9.00" for 0.00, "2x 0.20 u.du"): their
-        // product in place of the amount, on all such lines at once, taken only when the page's figures then prove the set.
+        // product in place of the amount; amounts in the column with letters read for digits ("§.00", "RM6.8SS"): the
+        // digits those letters stand for. On all such lines at once, taken only when the page's figures then prove the set.
         if check == .unproven, sectionTotal == nil, let products = ReceiptParser.byProducts(read, column: column) {
             var again = ReceiptParser.assemble(products)
             ReceiptParser.markVoids(&again)
@@ -170,7 +183,65 @@ extension ReceiptParser {
             }
             changed = true
         }
+        for (k, l) in read.enumerated() where l.quantity == nil || l.unitPriceText == nil {
+            let chars = Array(l.line.amountText)
+            guard let (found, code) = lettersForDigits(chars, line: l.line, column: column) else { continue }
+            // An amount read from part of the token ("6.8" of "RM6.8SS") is that token's.
+            if let a = l.amount, !a.range.overlaps(found.range) || a.reading.minorUnits == found.reading.minorUnits { continue }
+            // The words before it: the token was read as words.
+            out[k] = l.with(found, code: code, words: description(String(chars[..<found.range.lowerBound])))
+            changed = true
+        }
         return changed ? out : nil
+    }
+
+    /// The letters OCR reads for digits in a printed amount: S and § for 5, I, l and L for 1, B for 8, O and o for 0.
+    static let digitLetters: [Character: Character] = ["S": "5", "§": "5", "I": "1", "l": "1", "L": "1", "B": "8", "O": "0", "o": "0"]
+
+    /// The line's last token (before a tax code) where it reaches the amount column and reads as an amount once the letters
+    /// OCR reads for digits are digits ("§.00", "RM6.8SS": 6.85 and the code S glued to it, "RMLL.40"), with the tax code
+    /// after it; nil when it does not, or has no letter so read.
+    static func lettersForDigits(_ c: [Character], line: Line, column: (right: Double, tolerance: Double)) -> (AmountReader.Found, String?)? {
+        guard Double(line.line.box.right) >= column.right - column.tolerance else { return nil }
+        func token(endingBefore limit: Int) -> Range<Int> {
+            var end = limit
+            while end > 0, c[end - 1] == " " { end -= 1 }
+            var start = end
+            while start > 0, c[start - 1] != " " { start -= 1 }
+            return start..<end
+        }
+        var t = token(endingBefore: c.count)
+        // Marks after it ("§.00 $", "6.85 |").
+        while !t.isEmpty, t.count <= 2, c[t].allSatisfy({ !$0.isLetterFast && !$0.isDigitASCII }) { t = token(endingBefore: t.lowerBound) }
+        var code: String?
+        if (1...3).contains(t.count), c[t].allSatisfy(\.isLetterFast) {
+            code = String(c[t]).uppercased()
+            t = token(endingBefore: t.lowerBound)
+        }
+        var start = t.lowerBound
+        if t.count > 4, c[start] == "R", c[start + 1] == "M" { start += 2 }
+        guard let sep = c[start..<t.upperBound].firstIndex(where: { $0 == "." || $0 == "," }), sep > start, sep + 3 <= t.upperBound else {
+            return nil
+        }
+        // A code glued to the amount ("6.8SS": 6.85 and S).
+        let glued = String(c[(sep + 3)..<t.upperBound])
+        guard glued.count <= 2, glued.allSatisfy(\.isLetterFast) else { return nil }
+        var digits = ""
+        var letters = 0
+        for (i, ch) in c[start..<(sep + 3)].enumerated() where start + i != sep {
+            if ch.isDigitASCII {
+                digits.append(ch)
+            } else if let d = digitLetters[ch] {
+                digits.append(d)
+                letters += 1
+            } else {
+                return nil
+            }
+        }
+        guard letters > 0, digits.count - letters >= 1, digits.count <= 9, let units = Int64(digits) else { return nil }
+        let found = AmountReader.Found(
+            reading: AmountReading(minorUnits: units, fractionDigits: 2, currencyHint: nil), range: start..<(sep + 3), isRate: false)
+        return (found, glued.isEmpty ? code : glued.uppercased())
     }
 
     /// Where the line's last token (before a tax code) stands when it reaches the amount column and is shaped as a price

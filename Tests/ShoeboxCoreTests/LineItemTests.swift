@@ -345,6 +345,24 @@ struct PageItemLayoutTests {
         #expect(check == .total)
     }
 
+    /// Letters OCR read for digits in the amount column ("RMLL.40", "RM6.8SS": 6.85 with its code S glued on) are read as
+    /// the digits they stand for where the set then closes on the page's figures; where it does not, nothing is made of them.
+    @Test func lettersReadForDigitsInTheAmountColumn() {
+        func read(_ total: String) -> ([String], ItemsCheck?) {
+            items([
+                "^99 SPEED MART S/B", "INVOICE NO : 18028/103/T0269", "02:31PM 565497 10-05-17", "35S CRISPI ROLL 12 GRAIN | RM6.8SS",
+                "9413 CS 1002 A5H/COVER NOT | RMLL.40 S", "Total Sales (Inclusive GST) | RM \(total)", "CASH | RM 52.00"
+            ])
+        }
+        let (got, check) = read("18.25")
+        #expect(got == ["item 35S CRISPI ROLL 12 GRAIN = 6.85 S", "item CS 1002 A5H/COVER NOT = 11.40 S"], "\(got)")
+        #expect(check == .total)
+        // Unproven: the line as the reader read it ("6.8" and a code "SS"), the unreadable one left out.
+        let (asRead, unproven) = read("18.95")
+        #expect(asRead == ["item 35S CRISPI ROLL 12 GRAIN = 6.80 SS"], "\(asRead)")
+        #expect(unproven == .unproven)
+    }
+
     /// "CAFE CREME 12.00 2 24.00": a quantity column between the unit price and the amount, kept where their product is the
     /// amount.
     @Test func aQuantityBetweenThePriceAndTheAmount() {
