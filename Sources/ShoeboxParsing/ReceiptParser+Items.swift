@@ -861,8 +861,13 @@ extension ReceiptParser {
         guard let last = read.lastIndex(where: { $0.amount != nil }), let first = read.firstIndex(where: { $0.amount != nil }) else { return false }
         let amountLines = read.filter { $0.amount != nil }
         guard amountLines.allSatisfy({ !names($0.description) || isUnitWords($0.description) }) else { return false }
-        // One amount line: its words are below it when none stand above it in the block.
-        if amountLines.count == 1, read[..<first].contains(where: { names($0.description) && !isLabelled($0.line.text) }) { return false }
+        // One amount line: its words are below it when none stand above it in the block (two short words are a heading's
+        // units misread, "(RM) (RM)" as "(RH) ie", not a name).
+        if amountLines.count == 1,
+            read[..<first].contains(where: { names($0.description) && !isLabelled($0.line.text) && !isUnitWords($0.description) })
+        {
+            return false
+        }
         return read[(last + 1)...].contains { names($0.description) && !isLabelled($0.line.text) }
     }
 

@@ -363,6 +363,18 @@ struct PageItemLayoutTests {
         #expect(unproven == .unproven)
     }
 
+    /// The heading's second line of units misread into two short words ("(RM) (RM)" as "(RH) ie") above a numbers-only
+    /// line is no name: the item's words are below its numbers.
+    @Test func aHeadingsUnitLineMisreadIsNoName() {
+        let (got, check) = items([
+            "^SIMPLIFIED TAX INVOICE", "RECEIPT #: CSPN392398 DATE: 30/03/2017", "SALESPERSON : AH002 TIME: 16:44:00", "ITEM QTY U/P AMOUNT",
+            "(RH) ie", "9552900000085 1 6.00 | 6.00", "BLACK CABLE TIES 3.6MM (100PCS)", "TOTAL QUANTITY 1", "SUB-TOTAL | 6.00",
+            "TOTAL | RM 6.00"
+        ])
+        #expect(got == ["item BLACK CABLE TIES 3.6MM (100PCS) 1×6.00 = 6.00"], "\(got)")
+        #expect(check == .subtotal || check == .total)
+    }
+
     /// "CAFE CREME 12.00 2 24.00": a quantity column between the unit price and the amount, kept where their product is the
     /// amount.
     @Test func aQuantityBetweenThePriceAndTheAmount() {
