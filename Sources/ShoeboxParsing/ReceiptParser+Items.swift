@@ -203,13 +203,7 @@ extension ReceiptParser {
     /// after it; nil when it does not, or has no letter so read.
     static func lettersForDigits(_ c: [Character], line: Line, column: (right: Double, tolerance: Double)) -> (AmountReader.Found, String?)? {
         guard Double(line.line.box.right) >= column.right - column.tolerance else { return nil }
-        func token(endingBefore limit: Int) -> Range<Int> {
-            var end = limit
-            while end > 0, c[end - 1] == " " { end -= 1 }
-            var start = end
-            while start > 0, c[start - 1] != " " { start -= 1 }
-            return start..<end
-        }
+        func token(endingBefore limit: Int) -> Range<Int> { lastToken(c, before: limit) }
         var t = token(endingBefore: c.count)
         // Marks after it ("§.00 $", "6.85 |").
         while !t.isEmpty, t.count <= 2, c[t].allSatisfy({ !$0.isLetterFast && !$0.isDigitASCII }) { t = token(endingBefore: t.lowerBound) }
@@ -244,17 +238,20 @@ extension ReceiptParser {
         return (found, glued.isEmpty ? code : glued.uppercased())
     }
 
+    /// The last token of `c` that ends at or before `limit`, the spaces after it skipped.
+    static func lastToken(_ c: [Character], before limit: Int) -> Range<Int> {
+        var end = limit
+        while end > 0, c[end - 1] == " " { end -= 1 }
+        var start = end
+        while start > 0, c[start - 1] != " " { start -= 1 }
+        return start..<end
+    }
+
     /// Where the line's last token (before a tax code) stands when it reaches the amount column and is shaped as a price
     /// some of whose characters are no digits ("u.du", "1.S0"): an amount OCR could not read. Nil when it is not so.
     static func unreadableAmount(_ c: [Character], line: Line, column: (right: Double, tolerance: Double)) -> Range<Int>? {
         guard Double(line.line.box.right) >= column.right - column.tolerance else { return nil }
-        func token(endingBefore limit: Int) -> Range<Int> {
-            var end = limit
-            while end > 0, c[end - 1] == " " { end -= 1 }
-            var start = end
-            while start > 0, c[start - 1] != " " { start -= 1 }
-            return start..<end
-        }
+        func token(endingBefore limit: Int) -> Range<Int> { lastToken(c, before: limit) }
         var t = token(endingBefore: c.count)
         if (1...3).contains(t.count), c[t].allSatisfy({ $0.isASCII && $0.isUppercase }) { t = token(endingBefore: t.lowerBound) }
         let chars = Array(c[t])
