@@ -457,7 +457,7 @@ public struct RegressionReport: Sendable {
     }
 
     /// Fields whose normalised rate fell below the baseline report's, with both rates: over all documents and,
-    /// when the baseline has them, per format.
+    /// when the baseline has them, per format; and the share of documents whose line items are proven, per format.
     public func regressions(against baseline: Data) -> [String]? {
         guard let o = (try? JSONSerialization.jsonObject(with: baseline)) as? [String: Any],
             let fields = o["fields"] as? [String: [String: Any]]
@@ -475,6 +475,15 @@ public struct RegressionReport: Sendable {
         for (format, entry) in ((o["formats"] as? [String: [String: Any]]) ?? [:]).sorted(by: { $0.key < $1.key }) {
             guard let f = entry["fields"] as? [String: [String: Any]] else { continue }
             out += compare(f, scoresByFormat[format] ?? [:], label: "\(format) ")
+        }
+        for (format, entry) in ((o["items"] as? [String: [String: Any]]) ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let proven = (entry["proven"] as? NSNumber)?.doubleValue, let documents = (entry["documents"] as? NSNumber)?.doubleValue,
+                documents > 0
+            else { continue }
+            let now = itemsByFormat[format].map { Double($0.proven) / Double(max(1, $0.documents)) } ?? 0
+            if now + 1e-9 < proven / documents {
+                out.append(String(format: "%@ items proven: %.1f%% now, baseline %.1f%%", format, 100 * now, 100 * proven / documents))
+            }
         }
         return out
     }

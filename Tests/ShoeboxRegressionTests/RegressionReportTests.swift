@@ -28,6 +28,26 @@ struct RegressionReportTests {
         #expect(worse.misses.count == 2)
     }
 
+    /// The share of documents whose line items are proven is held to the baseline per format, as a field is.
+    @Test func provenItemsAreHeldToTheBaseline() throws {
+        func report(proven: Int) -> RegressionReport {
+            var report = RegressionReport()
+            for i in 0..<4 {
+                var r = DocumentRecord(source: "\(i).jpg", folder: "", sha256: "x", status: .accepted)
+                r.currency = .eur
+                r.total = Money(decimal: "1.00", currency: .eur)
+                r.items = [LineItem(kind: .item, description: "Milk", amount: Money(decimal: "1.00", currency: .eur)!, source: .ocr)]
+                r.itemsCheck = i < proven ? .total : .unproven
+                report.add(RegressionCase(document: "\(i).jpg", expected: ["total": "1.00"], format: "sroie"), record: r)
+            }
+            return report
+        }
+        let baseline = report(proven: 3).json()
+        #expect(report(proven: 3).regressions(against: baseline) == [])
+        #expect(report(proven: 4).regressions(against: baseline) == [])
+        #expect(report(proven: 2).regressions(against: baseline) == ["sroie items proven: 50.0% now, baseline 75.0%"])
+    }
+
     @Test func adaptersReadTheThreeFormats() {
         let sroie = RegressionAdapters.parse(Data(#"{"company": "ABC SDN BHD", "date": "25/12/2018", "total": "RM1,007.50"}"#.utf8), name: "X1.json")
         #expect(sroie?.document == "X1.jpg")
