@@ -138,7 +138,8 @@ extension ReceiptParser {
         // A total whose label was misread reads as one more item: the first amount that is the sum of the items above it
         // ends them, when the items above it are then proven.
         if check == .unproven, let k = ReceiptParser.runningSumLine(items) {
-            let (c, t) = ReceiptParser.prove(Array(items.prefix(k)), amounts: amounts + [ReceiptParser.asTotal(items[k])])
+            let role: AmountRole = k == 1 ? .subtotal : .total
+            let (c, t) = ReceiptParser.prove(Array(items.prefix(k)), amounts: amounts + [ReceiptParser.asTotal(items[k], role: role)])
             if c != .unproven { (items, check, target) = (Array(items.prefix(k)), c, t) }
         }
         // Amounts misread on lines that print their quantity and unit price ("1 0.00 9.00" for 0.00, "2x 0.20 u.du"): their
@@ -331,11 +332,15 @@ extension ReceiptParser {
         return (all, total)
     }
 
-    /// The first item (from the third on) whose amount is the sum of the items above it.
+    /// The first item (from the third on) whose amount is the sum of the items above it; the second, when it repeats the
+    /// first's amount and its words begin as a subtotal's label misread ("SUB TO01.: 7.00").
     static func runningSumLine(_ items: [ItemReading]) -> Int? {
         var sum: Int64 = 0
         for (k, item) in items.enumerated() {
-            if k >= 2, item.amount.minorUnits == sum, sum > 0 { return k }
+            let subtotal = TextFolding.fold(item.evidence.text).split(separator: " ").prefix(2).contains { w in
+                w == "sub" || w.hasPrefix("subt") || w.hasPrefix("sub-") || w.hasPrefix("sub.")
+            }
+            if k >= 2 || k == 1 && subtotal, item.amount.minorUnits == sum, sum > 0 { return k }
             let (s, overflow) = sum.addingReportingOverflow(item.amount.minorUnits)
             if overflow { return nil }
             sum = s
@@ -344,8 +349,8 @@ extension ReceiptParser {
     }
 
     /// An item line read as the total it is.
-    static func asTotal(_ item: ItemReading) -> AmountCandidate {
-        Candidate(value: item.amount, role: .total, score: 0, evidence: item.evidence, notes: ["the sum of the items above it"])
+    static func asTotal(_ item: ItemReading, role: AmountRole = .total) -> AmountCandidate {
+        Candidate(value: item.amount, role: role, score: 0, evidence: item.evidence, notes: ["the sum of the items above it"])
     }
 
     /// The first line of the totals: a subtotal, total, tax, payment or change line, or a count of the items.

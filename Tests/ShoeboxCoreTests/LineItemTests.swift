@@ -375,6 +375,22 @@ struct PageItemLayoutTests {
         #expect(check == .subtotal || check == .total)
     }
 
+    /// A subtotal whose label OCR misread ("SUB TO01.") under a single item repeats its amount: it ends the items and is
+    /// their subtotal. A second article that merely costs the same ("SUBWAY COOKIE") is no subtotal.
+    @Test func aMisreadSubtotalUnderOneItem() {
+        let (got, check) = items([
+            "^B-BEST RESTAURANT", "BIZDATE: 10/02/2017", "FISHBALL NOODLE | 7.00", "1 SUB TO01.: | 7.00", "GST 6% aan",
+            "ROUNDING ADJ | -0.02", "NET TOTAL | RM 7.40"
+        ])
+        #expect(got == ["item FISHBALL NOODLE = 7.00"], "\(got)")
+        #expect(check == .subtotal)
+        let (two, unproven) = items([
+            "^B-BEST RESTAURANT", "BIZDATE: 10/02/2017", "FISHBALL NOODLE | 7.00", "SUBWAY COOKIE | 7.00", "NET TOTAL | RM 14.90"
+        ])
+        #expect(two == ["item FISHBALL NOODLE = 7.00", "item SUBWAY COOKIE = 7.00"], "\(two)")
+        #expect(unproven == .unproven)
+    }
+
     /// "CAFE CREME 12.00 2 24.00": a quantity column between the unit price and the amount, kept where their product is the
     /// amount.
     @Test func aQuantityBetweenThePriceAndTheAmount() {
