@@ -82,11 +82,11 @@ extension ReceiptParser {
         let page = lines[end - 1].evidence.page
         let first = lines[start..<end].first { $0.evidence.page == page }?.evidence.line ?? lines[end - 1].evidence.line
         let block = ItemBlock(page: page, lines: min(first, lines[end - 1].evidence.line)...lines[end - 1].evidence.line)
-        return (readItems(lines, start: start, end: end, amounts: amounts), block)
+        return (ReceiptParser.items(of: lines, start: start, end: end, amounts: amounts), block)
     }
 
-    /// The items of the block `start..<end` of `lines`.
-    func readItems(_ lines: [Line], start: Int, end: Int, amounts: [AmountCandidate]) -> ItemsReading? {
+    /// The items of the block `start..<end` of `lines`, and what proves them.
+    static func items(of lines: [Line], start: Int, end: Int, amounts: [AmountCandidate]) -> ItemsReading? {
         let column = ReceiptParser.amountColumn(lines, end: end)
         var read: [ItemLine] = []
         for line in lines[start..<end] {
@@ -94,18 +94,8 @@ extension ReceiptParser {
             if read.count > ReceiptParser.maxItemLines { break }
         }
         var items = ReceiptParser.assemble(read)
-        // No amount read at all: the lines mended as below, taken only when the page's figures prove them.
-        if items.isEmpty, let mended = ReceiptParser.byProducts(read, column: column) {
-            items = ReceiptParser.assemble(mended)
-            ReceiptParser.markVoids(&items)
-            let (check, target) = ReceiptParser.prove(items, amounts: amounts)
-            guard check != .unproven, items.count >= 2 || items.first.map({ ReceiptParser.names($0.description) }) == true else { return nil }
-            let rates = ReceiptParser.codeRates(lines[end...])
-            for i in items.indices {
-                if let code = items[i].taxCode, let rate = rates[code] { items[i].taxRate = rate }
-            }
-            return ItemsReading(items: items, check: check, target: target)
-        }
+        // No amount read at all: the lines mended as below, where the page's figures prove them.
+        if items.isEmpty, let (mended, _, _) = ReceiptParser.provenMended(read, column: column, amounts: amounts) { items = mended }
         guard !items.isEmpty else { return nil }
         var sectionTotal: Int64?
         ReceiptParser.markVoids(&items)
@@ -119,7 +109,7 @@ extension ReceiptParser {
                     && Double(l.line.line.box.right) > column.right / 2
             }
             // One amount that names nothing is as likely a column's sum as a purchase: it proves nothing.
-            || items.count == 1 && !ReceiptParser.names(items[0].description)
+            || !ReceiptParser.namesSomething(items)
         // An invoice that totals its items per tax rate: the sections after the first, proven section by section.
         // The first section alone sums to its own total ("Total 0% supplies"), not to what is paid.
         if !unread, read.count <= ReceiptParser.maxItemLines,
@@ -128,11 +118,6 @@ extension ReceiptParser {
         {
             items = all
             sectionTotal = total
-        }
-        let rates = ReceiptParser.codeRates(lines[end...])
-        // The rate the totals print for an item's code is its rate.
-        for i in items.indices {
-            if let code = items[i].taxCode, let rate = rates[code] { items[i].taxRate = rate }
         }
         var (check, target) = sectionTotal.map { (ItemsCheck.total, $0) } ?? ReceiptParser.prove(items, amounts: amounts)
         // A total whose label was misread reads as one more item: the first amount that is the sum of the items above it
@@ -145,16 +130,13 @@ extension ReceiptParser {
         // Amounts misread on lines that print their quantity and unit price ("1 0.00 9.00" for 0.00, "2x 0.20 u.du"): their
         // product in place of the amount; amounts in the column with letters read for digits ("§.00", "RM6.8SS"): the
         // digits those letters stand for. On all such lines at once, taken only when the page's figures then prove the set.
-        if check == .unproven, sectionTotal == nil, let products = ReceiptParser.byProducts(read, column: column) {
-            var again = ReceiptParser.assemble(products)
-            ReceiptParser.markVoids(&again)
-            let (c, t) = ReceiptParser.prove(again, amounts: amounts)
-            if c != .unproven, again.count >= 2 || again.first.map({ ReceiptParser.names($0.description) }) == true {
-                for i in again.indices {
-                    if let code = again[i].taxCode, let rate = rates[code] { again[i].taxRate = rate }
-                }
-                (items, check, target) = (again, c, t)
-            }
+        if check == .unproven, sectionTotal == nil, let mended = ReceiptParser.provenMended(read, column: column, amounts: amounts) {
+            (items, check, target) = mended
+        }
+        let rates = ReceiptParser.codeRates(lines[end...])
+        // The rate the totals print for an item's code is its rate.
+        for i in items.indices {
+            if let code = items[i].taxCode, let rate = rates[code] { items[i].taxRate = rate }
         }
         let roundings = amounts.filter { $0.role == .rounding && abs($0.value.minorUnits) <= ReceiptParser.largestRounding }
         let rounded = target.map { t in roundings.flatMap { TotalScoring.rounded(t, by: $0.value.minorUnits) } } ?? []
@@ -162,9 +144,26 @@ extension ReceiptParser {
             items: items, check: read.count > ReceiptParser.maxItemLines || unread ? .unproven : check, target: target, rounded: rounded)
     }
 
+    /// The items of the block's lines with their amounts mended (`mendedAmounts`) and what proves them, when the page's
+    /// figures prove them and they name something; nil otherwise.
+    static func provenMended(_ read: [ItemLine], column: (right: Double, tolerance: Double), amounts: [AmountCandidate])
+        -> ([ItemReading], ItemsCheck, Int64?)?
+    {
+        guard let mended = mendedAmounts(read, column: column) else { return nil }
+        var items = assemble(mended)
+        markVoids(&items)
+        let (check, target) = prove(items, amounts: amounts)
+        return check != .unproven && namesSomething(items) ? (items, check, target) : nil
+    }
+
+    /// Whether a set names what it is: more than one amount, or one whose description names something (one amount that
+    /// names nothing is as likely a column's sum as a purchase).
+    static func namesSomething(_ items: [ItemReading]) -> Bool { items.count != 1 || names(items[0].description) }
+
     /// The block's lines with quantity × unit price as the amount where the line prints both and its amount differs from
-    /// their product, or is a price-shaped token OCR could not read (`unreadableAmount`); nil when no line is so.
-    static func byProducts(_ read: [ItemLine], column: (right: Double, tolerance: Double)) -> [ItemLine]? {
+    /// their product, or is a price-shaped token OCR could not read (`unreadableAmount`); and with the digits letters
+    /// stand for where the column's token reads as an amount so (`lettersForDigits`). Nil when no line is so.
+    static func mendedAmounts(_ read: [ItemLine], column: (right: Double, tolerance: Double)) -> [ItemLine]? {
         var out = read
         var changed = false
         for (k, l) in read.enumerated() {
@@ -204,14 +203,13 @@ extension ReceiptParser {
     /// after it; nil when it does not, or has no letter so read.
     static func lettersForDigits(_ c: [Character], line: Line, column: (right: Double, tolerance: Double)) -> (AmountReader.Found, String?)? {
         guard Double(line.line.box.right) >= column.right - column.tolerance else { return nil }
-        func token(endingBefore limit: Int) -> Range<Int> { lastToken(c, before: limit) }
-        var t = token(endingBefore: c.count)
+        var t = lastToken(c, before: c.count)
         // Marks after it ("§.00 $", "6.85 |").
-        while !t.isEmpty, t.count <= 2, c[t].allSatisfy({ !$0.isLetterFast && !$0.isDigitASCII }) { t = token(endingBefore: t.lowerBound) }
+        while !t.isEmpty, t.count <= 2, c[t].allSatisfy({ !$0.isLetterFast && !$0.isDigitASCII }) { t = lastToken(c, before: t.lowerBound) }
         var code: String?
         if (1...3).contains(t.count), c[t].allSatisfy(\.isLetterFast) {
             code = String(c[t]).uppercased()
-            t = token(endingBefore: t.lowerBound)
+            t = lastToken(c, before: t.lowerBound)
         }
         var start = t.lowerBound
         if t.count > 4, c[start] == "R", c[start + 1] == "M" { start += 2 }
@@ -252,9 +250,8 @@ extension ReceiptParser {
     /// some of whose characters are no digits ("u.du", "1.S0"): an amount OCR could not read. Nil when it is not so.
     static func unreadableAmount(_ c: [Character], line: Line, column: (right: Double, tolerance: Double)) -> Range<Int>? {
         guard Double(line.line.box.right) >= column.right - column.tolerance else { return nil }
-        func token(endingBefore limit: Int) -> Range<Int> { lastToken(c, before: limit) }
-        var t = token(endingBefore: c.count)
-        if (1...3).contains(t.count), c[t].allSatisfy({ $0.isASCII && $0.isUppercase }) { t = token(endingBefore: t.lowerBound) }
+        var t = lastToken(c, before: c.count)
+        if (1...3).contains(t.count), c[t].allSatisfy({ $0.isASCII && $0.isUppercase }) { t = lastToken(c, before: t.lowerBound) }
         let chars = Array(c[t])
         guard (4...9).contains(chars.count), let sep = chars.lastIndex(where: { $0 == "." || $0 == "," }), sep == chars.count - 3,
             chars.contains(where: { !$0.isDigitASCII && $0 != "." && $0 != "," })
