@@ -27,7 +27,7 @@ DEVSET_FOLDERS := baselines/devset-folders.json
 DEVSET_ERRATA := baselines/devset-errata.json
 OCR_CACHE := .build/ocr-cache
 
-.PHONY: setup build release test test-fast format format-check run regress regress-dev regress-transcripts regress-memory review-dev calibrate bench bench-parse bench-store check-asan fuzz fixtures clean
+.PHONY: setup build release test test-fast format format-check run regress regress-dev regress-transcripts regress-memory review-dev calibrate bench bench-readers bench-parse bench-store check-asan fuzz fixtures clean
 
 # Installs what is missing (apt-get update once, only when something is missing); quick when all is there.
 setup:
@@ -148,6 +148,13 @@ bench-store: release
 	@dpkg -s postgresql bc >/dev/null 2>&1 || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql bc; }
 	swift build -c release --product shoebox-bench
 	bench/store.sh
+
+# The second reader's models side by side on the devset's SROIE receipts: each annotated line read alone and each page
+# read whole through the detector, character error rate per half and CPU ms per line (docs/second-reader.md).
+bench-readers: release
+	@[ -d $(DEVSET) ] || { echo "bench-readers: $(DEVSET) is not here (it lives beside the project, not in it)"; exit 1; }
+	swift build -c release --product shoebox-bench
+	.build/release/shoebox-bench readers $(DEVSET)/sroie --pages PP-OCRv6_tiny_rec.onnx PP-OCRv6_small_rec.onnx ch_PP-OCRv4_rec_folded.onnx
 
 bench-parse: release
 	swift build -c release --product shoebox-bench

@@ -107,7 +107,8 @@ let package = Package(
 
         // Benchmarks that are not timed tests: `make bench-parse`.
         .executableTarget(
-            name: "shoebox-bench", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxPipeline", "ShoeboxStore"],
+            name: "shoebox-bench",
+            dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxEngines", "ShoeboxPipeline", "ShoeboxStore"],
             path: "Sources/ShoeboxBench", swiftSettings: swiftSettings),
         // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),

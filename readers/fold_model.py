@@ -2,7 +2,12 @@
 """Folds a PP-OCRv4 ONNX model's constant arithmetic into its convolutions, so that ONNX Runtime runs fewer passes
 over each activation. The same function, computed in fewer steps; no weight is learned or dropped.
 
-    fold_model.py IN.onnx OUT.onnx
+    fold_model.py IN.onnx OUT.onnx [CHARACTERS.txt]
+
+With CHARACTERS.txt (a recognition model's dictionary, one character a line, as PaddleOCR ships it beside models
+exported without one), the list is written into the model's metadata under "character", where Shoebox's reader
+finds a model's classes: one self-describing file per model. A model with no folds to make (PP-OCRv6's are exported
+with them made) comes out with its graph as it was.
 
 PaddleOCR's PPLCNetV3 backbone, as paddle2onnx exported it, runs nine elementwise operators between two
 convolutions: a learnable affine block (Mul by a scalar, Add a scalar), hardswish spelt out (Add 3, Clip 0..6, Mul,
@@ -356,17 +361,39 @@ def fold(data):
     return encode(model), before, after, graph.counts
 
 
+MAX_CHARACTERS_BYTES = 1 << 20
+
+
+def with_characters(data, text):
+    """The model with `text` (one character a line) as its metadata's "character" entry, replacing one it had."""
+    lines = text.replace("\r\n", "\n").split("\n")  # the PP-OCRv6 tiny dictionary's lines end in CR LF
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines or any(line == "" or "\r" in line for line in lines) or len(set(lines)) != len(lines):
+        raise Refused("the character list must hold one character a line, each once, no empty line")
+    entry = encode([(1, 2, b"character"), (2, 2, "\n".join(lines).encode())])
+    model = [(n, wire, value) for n, wire, value in fields(data) if not (n == 14 and wire == 2 and strings(fields(value), 1) == ["character"])]
+    return encode(model + [(14, 2, entry)])
+
+
+def read_bounded(path, bound):
+    with open(path, "rb") as file:
+        data = file.read(bound + 1)
+    if len(data) > bound:
+        raise Refused(f"{path} is larger than {bound >> 20} MiB")
+    return data
+
+
 def main(arguments):
-    if len(arguments) != 3:
-        print("usage: fold_model.py IN.onnx OUT.onnx", file=sys.stderr)
+    if len(arguments) not in (3, 4):
+        print("usage: fold_model.py IN.onnx OUT.onnx [CHARACTERS.txt]", file=sys.stderr)
         return 2
     source, target = arguments[1], arguments[2]
     try:
-        with open(source, "rb") as file:
-            data = file.read(MAX_BYTES + 1)
-        if len(data) > MAX_BYTES:
-            raise Refused(f"it is larger than {MAX_BYTES >> 20} MiB")
+        data = read_bounded(source, MAX_BYTES)
         folded, before, after, counts = fold(data)
+        if len(arguments) == 4:
+            folded = with_characters(folded, read_bounded(arguments[3], MAX_CHARACTERS_BYTES).decode("utf-8"))
     except (Refused, UnicodeDecodeError) as why:
         print(f"fold_model: {source} was not folded: {why}", file=sys.stderr)
         return 1

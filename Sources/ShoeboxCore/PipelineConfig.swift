@@ -61,6 +61,10 @@ public struct PipelineConfig: Sendable, Equatable {
     /// the lines that hold a candidate or were read unsure, a further pass the lines of the uncertain fields'
     /// candidates. Off by default: on the devset it read fewer totals right than whole pages (docs/benchmarks.md).
     public var passesOnLines: Bool = false
+    /// Where a required field is still missing after the second reading, or the two readers disagree on it, the
+    /// first and the last page are detected and read whole by the second reader, and its candidates join for those
+    /// fields; false: never (docs/second-reader.md measures what it buys).
+    public var wholePageReading: Bool = true
     /// The merchant memory weighs in on each record (`RecordMerger.remember`); false: the page alone (for comparing).
     /// Not part of `settingsText`: the memory changes with every decision, and `shoebox rescore` applies it anew.
     public var merchantMemory: Bool = true
@@ -99,7 +103,7 @@ public struct PipelineConfig: Sendable, Equatable {
             + "precision\(acceptPrecision) model\(modelDigest) "
             + "required\(requiredFields.map(\.rawValue).joined(separator: ",")) mp\(maxMegapixels) dup\(duplicateWindowHours) timeout\(pageTimeoutSeconds)"
             + (secondReader ? "" : " tesseract-alone") + (languagePass ? "" : " no-language-pass") + (faintPass ? " faint-pass" : "")
-            + (passesOnLines ? " passes-on-lines" : "")
+            + (passesOnLines ? " passes-on-lines" : "") + (wholePageReading ? "" : " no-whole-page-reading")
             + (currency.map { " currency\($0.code)" } ?? "")
             + (deadlinePresets.isEmpty
                 ? ""
@@ -192,6 +196,7 @@ private struct ConfigReader {
         case "languagePass": config.languagePass = try flag(key, value)
         case "faintPass": config.faintPass = try flag(key, value)
         case "passesOnLines": config.passesOnLines = try flag(key, value)
+        case "wholePageReading": config.wholePageReading = try flag(key, value)
         case "maxFileMegabytes": config.maxFileMegabytes = try int(key, value, P.fileMegabytesRange, " MiB")
         case "maxExportMegabytes":
             let mb = try number(key, value, P.exportMegabytesRange, " MiB")

@@ -1,4 +1,5 @@
 internal import Foundation
+internal import Glibc
 internal import PPOCR
 public import ShoeboxCore
 
@@ -14,42 +15,99 @@ public protocol LineRecognizer: AnyObject, Sendable {
     /// `breaks`: page columns where the first reader saw a gap between two words: a space there, as the second
     /// reader drops the spaces of tightly printed text ("SDNBHD").
     func read(_ image: PageImage, spans: [BoundingBox], breaks: [Int]) -> OCRLine?
+    /// Whether it can write ß, umlauts, accents, € and £: then its words stand on German, French and Spanish pages
+    /// as on English ones (else tesseract's letters stay there).
+    var readsLatinLetters: Bool { get }
 }
 
-/// PaddleOCR's PP-OCRv4 recognition model run in process by ONNX Runtime's C API (the PPOCR C target), with one
-/// intra-op thread: `--jobs` stays the one knob for parallelism. The parts are installed by `make setup`
-/// (readers/install.sh) into `PPOCRLineReader.directory`; without them Shoebox reads with tesseract alone. The model
-/// run is the wheel's with its constant arithmetic folded into its convolutions (readers/fold_model.py): the same
-/// function in fewer steps, which reads every line of the fixtures as the wheel's own model does
-/// (`SecondReaderTests`) and costs about a third less.
+extension LineRecognizer {
+    public var readsLatinLetters: Bool { false }
+}
+
+/// A recognition model the second reader can run: its file in the readers folder (`make setup` installs each with
+/// its class list in its metadata) and its name in provenance, the OCR cache key and `--version`.
+public struct RecognitionModel: Sendable, Equatable {
+    public let file: String
+    public let name: String
+
+    public init(file: String, name: String) {
+        self.file = file
+        self.name = name
+    }
+
+    /// PP-OCRv6 tiny: fewer character errors than PP-OCRv4 on the devset's receipt lines at about a quarter of its
+    /// cost, and ß, umlauts, accents, € and £ among its 6,904 characters (docs/second-reader.md, `make bench-readers`).
+    public static let v6Tiny = RecognitionModel(file: "PP-OCRv6_tiny_rec.onnx", name: "PP-OCRv6 tiny rec")
+    /// PP-OCRv6 small: the strongest measured, at about 1.4 times PP-OCRv4's cost.
+    public static let v6Small = RecognitionModel(file: "PP-OCRv6_small_rec.onnx", name: "PP-OCRv6 small rec")
+    /// PP-OCRv4, folded by readers/fold_model.py: the reader before PP-OCRv6, kept as the fallback.
+    public static let v4 = RecognitionModel(file: "ch_PP-OCRv4_rec_folded.onnx", name: "PP-OCRv4 rec folded")
+    /// PP-OCRv4 as the wheel has it, from which `v4` is folded; read only by the tests that hold the two alike.
+    public static let v4Wheel = RecognitionModel(file: "ch_PP-OCRv4_rec_infer.onnx", name: "PP-OCRv4 rec")
+
+    public static let known = [v6Tiny, v6Small, v4, v4Wheel]
+    /// The models a run reads with, in the order it prefers them: the first installed one reads.
+    public static let preferred = [v6Tiny, v4]
+}
+
+/// PaddleOCR's recognition model (PP-OCRv6 tiny, or PP-OCRv4 where only it is installed) run in process by ONNX
+/// Runtime's C API (the PPOCR C target), with one intra-op thread: `--jobs` stays the one knob for parallelism. The
+/// parts are installed by `make setup` (readers/install.sh) into `PPOCRLineReader.directory`; without them Shoebox
+/// reads with tesseract alone. `SHOEBOX_READER_MODEL` names another installed model's file, for measuring
+/// (`make bench-readers`, `make regress-dev`).
 public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     private let handle: OpaquePointer
     public let name: String
+    public let model: RecognitionModel
     /// The model's classes: "" for the CTC blank at 0, one character each, " " last.
     private let classes: [String]
+    /// Whether the model can write the letters German, French and Spanish print (ß ä ö ü é è à ç ñ) and € £: then
+    /// its words stand on those pages as on English ones.
+    public let readsLatinLetters: Bool
+    public static let latinLetters = ["ß", "ä", "ö", "ü", "é", "è", "à", "ç", "ñ", "€", "£"]
+    /// How many classes the model has, the CTC blank and the space among them.
+    public var classCount: Int { classes.count }
+    /// Whether `character` is one of the model's classes.
+    public func emits(_ character: String) -> Bool { classes.contains(character) }
 
     /// Where the parts are: `$SHOEBOX_READERS`, else /usr/local/lib/shoebox (where `make setup` puts them).
     public static var directory: String {
         ProcessInfo.processInfo.environment["SHOEBOX_READERS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/lib/shoebox"
     }
     public static let libraryFile = "libonnxruntime.so.1.32.0"
-    public static let modelFile = "ch_PP-OCRv4_rec_folded.onnx"
-    /// The model as the wheel has it, from which `modelFile` is folded; installed beside it, read only by the tests
-    /// that hold the two to the same readings.
-    public static let wheelModelFile = "ch_PP-OCRv4_rec_infer.onnx"
+
+    /// The model a run reads with from `directory`: the one `SHOEBOX_READER_MODEL` names (a file of
+    /// `RecognitionModel.known`), else the first of `RecognitionModel.preferred` that is there (an older install
+    /// has PP-OCRv4 alone), else the first preferred (whose absence `unusable` then names).
+    public static func model(in directory: String = directory) -> RecognitionModel {
+        if let named = ProcessInfo.processInfo.environment["SHOEBOX_READER_MODEL"], !named.isEmpty,
+            let model = RecognitionModel.known.first(where: { $0.file == named })
+        {
+            return model
+        }
+        // Only a model that is not there at all makes way for the next: one that is there but broken is named.
+        return RecognitionModel.preferred.first { model in
+            var info = stat()
+            return lstat("\(directory)/\(model.file)", &info) == 0 || errno != ENOENT
+        } ?? RecognitionModel.preferred[0]
+    }
+
+    /// The recognition model's file a run reads with (`model(in:)`).
+    public static var modelFile: String { model().file }
 
     /// What the settings of a run name when the parts are installed in `directory` (nil when not), found without
     /// loading them: a run that reads no page does not pay for ONNX Runtime. All three parts (the library and both
     /// models) must be usable files (`ReaderPart`), and all three are named.
     public static func installed(in directory: String = directory) -> String? {
-        unusable(in: directory) == nil ? [libraryFile, modelFile, PPOCRTextDetector.modelFile].joined(separator: " ") : nil
+        unusable(in: directory) == nil ? [libraryFile, model(in: directory).file, PPOCRTextDetector.modelFile].joined(separator: " ") : nil
     }
 
     /// Why the parts in `directory` cannot make the second reader, found without loading them: the first of the
     /// library, the recognition and the detection model that is missing or not a usable file. Nil when all are.
     public static func unusable(in directory: String = directory) -> OCREngineError? {
         let parts = [
-            (libraryFile, ReaderPart.maxLibraryBytes), (modelFile, ReaderPart.maxModelBytes), (PPOCRTextDetector.modelFile, ReaderPart.maxModelBytes)
+            (libraryFile, ReaderPart.maxLibraryBytes), (model(in: directory).file, ReaderPart.maxModelBytes),
+            (PPOCRTextDetector.modelFile, ReaderPart.maxModelBytes),
         ]
         for (file, bound) in parts {
             if let why = ReaderPart.check("\(directory)/\(file)", maxBytes: bound) { return why }
@@ -60,8 +118,9 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     /// The process's reader, opened once from `directory`; its failure says why (parts missing, not loadable).
     public static let shared: Result<PPOCRLineReader, OCREngineError> = open(directory: directory)
 
-    public static func open(directory: String, model: String = modelFile) -> Result<PPOCRLineReader, OCREngineError> {
-        openPart(directory: directory, model: model, with: ppocr_open).map { PPOCRLineReader(handle: $0, folded: model == modelFile) }
+    public static func open(directory: String, model: RecognitionModel? = nil) -> Result<PPOCRLineReader, OCREngineError> {
+        let model = model ?? self.model(in: directory)
+        return openPart(directory: directory, model: model.file, with: ppocr_open).map { PPOCRLineReader(handle: $0, model: model) }
     }
 
     /// Opens ONNX Runtime and `model` from `directory` with `opener` (the reader's or the detector's C function):
@@ -90,10 +149,12 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
         return .success(handle)
     }
 
-    private init(handle: OpaquePointer, folded: Bool) {
+    private init(handle: OpaquePointer, model: RecognitionModel) {
         self.handle = handle
+        self.model = model
         classes = (0..<ppocr_class_count(handle)).map { String(cString: ppocr_class_text(handle, $0)) }
-        name = "PP-OCRv4 rec\(folded ? " folded" : ""), ONNX Runtime \(String(cString: ppocr_runtime_version()))"
+        readsLatinLetters = Set(Self.latinLetters).isSubset(of: Set(classes))
+        name = "\(model.name), ONNX Runtime \(String(cString: ppocr_runtime_version()))"
     }
 
     deinit { ppocr_close(handle) }

@@ -30,6 +30,8 @@ internal import ShoeboxStore
 //                    the items that reading gives are taken when the page's own figures prove them.
 //   Merge            `Extraction` + `ReadyDocument` → `DocumentRecord`: one value per field, accepted or review
 //                    (`MergeStage`).
+//   Pages read whole  where a required field is missing or the readers disagree on it, the first and last page
+//                    detected and read whole by the second reader; its candidates join for those fields.
 //   Further reading  while `RereadTrigger` names fields, a further pass (another segmentation mode, small print
 //                    scaled up) is read, parsed and merged again for them.
 //   Deadlines        the attached invoice's values checked against the page, then the dates that matter and a
@@ -91,6 +93,16 @@ struct RereadTrigger: Equatable {
         if !totalConfirmed || !total.isDisjoint(with: reasons) { fields.insert(.total) }
         if !merchant.isDisjoint(with: reasons) { fields.insert(.merchant) }
         return fields.isEmpty ? nil : RereadTrigger(fields: fields)
+    }
+}
+
+/// Which fields a whole page's second reading is for: the required ones among the merchant, the date and the total
+/// that are missing, or on which the two readers disagree. The one place that reads a record's reasons for it.
+enum WholePageTrigger {
+    static let fields: [Field] = [.merchant, .date, .total]
+
+    static func fields(of record: DocumentRecord, required: [Field]) -> Set<Field> {
+        Set(fields.filter { f in required.contains(f) && (record.reasons.contains(.missing(f)) || record.reasons.contains(.readersDisagree(f))) })
     }
 }
 
@@ -175,6 +187,7 @@ extension DocumentProcessor {
         DocumentStep(name: "Second reading") { $0.readSecond(&$1) },
         DocumentStep(name: "Items read again") { $0.readItemsAgain(&$1) },
         DocumentStep(name: "Merge") { $0.mergeExtraction(&$1) },
+        DocumentStep(name: "Pages read whole") { $0.readPagesWhole(&$1) },
         DocumentStep(name: "Further reading") { $0.readFurther(&$1) },
         DocumentStep(name: "Deadlines") { $0.addDeadlines(&$1) },
         DocumentStep(name: "Memory") { $0.recall(&$1) }
@@ -366,6 +379,19 @@ public final class DocumentProcessor {
     /// Merge: one value per field, with its confidence, alternates, provenance and reasons.
     func mergeExtraction(_ state: inout DocumentState) {
         state.record = merge.run(state.extraction, document: state.document, language: state.guess, pages: state.reading.pages.count)
+    }
+
+    /// Pages read whole: where a required field is missing, or the two readers disagree on it, the first and the last
+    /// page are detected and read whole by the second reader (a date or a total on a line tesseract never found, or
+    /// found split, is on one of its lines); its candidates join for those fields, and the record is merged again.
+    func readPagesWhole(_ state: inout DocumentState) {
+        guard config.wholePageReading, let second, second.detector != nil, !state.exact, state.reader.hasImages else { return }
+        let fields = WholePageTrigger.fields(of: state.record, required: config.requiredFields)
+        guard !fields.isEmpty, let pages = state.reader.pagesReadWhole(of: state.reading, by: second) else { return }
+        let guess = state.guess
+        let parsed = cpu.measure("parse") { parse.run(pages, language: guess) }
+        state.extraction = state.extraction.union(parsed, fields: fields)
+        mergeExtraction(&state)
     }
 
     /// Further reading: further passes while the trigger names fields to read again; their candidates join the first's,

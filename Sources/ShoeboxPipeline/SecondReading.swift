@@ -47,6 +47,8 @@ struct SecondReadingStage {
     static let version = 7
     /// Bump when the reading of item lines (`PassReader.itemLinesReading`) changes: the OCR cache keys it by it.
     static let itemsVersion = 4
+    /// Bump when the whole-page reading for missing or disputed fields (`PassReader.pagesReadWhole`) changes.
+    static let wholePagesVersion = 1
     /// Lines at the top of the first page read again whatever they hold: the shop's name is there.
     static let headLines = 6
     /// Lines tesseract read with a mean word confidence below this are read again.
@@ -128,7 +130,7 @@ struct SecondReadingStage {
     /// `page` with `lines` read again from `image` (the image tesseract read). Words are merged by
     /// `merged(_:_:keepLetters:)`; a line the second reader could not read stays tesseract's.
     func reread(_ page: OCRPage, image: PageImage, lines: [Int], language: String?, within budget: LineBudget) -> OCRPage {
-        let keepLetters = ["deu", "fra", "spa"].contains(language ?? "")
+        let keepLetters = ["deu", "fra", "spa"].contains(language ?? "") && !reader.readsLatinLetters
         var out = page.lines
         for i in lines {
             if budget.spent { break }
@@ -162,8 +164,8 @@ struct SecondReadingStage {
     }
 
     /// One line as both readers read it, word by word where their boxes overlap: the second reader's words, except
-    /// - where `keepLetters` (German, French, Spanish: the model lacks ß, €, ö, ç, ñ, …) and its word has no digit:
-    ///   tesseract's words there;
+    /// - where `keepLetters` (German, French, Spanish, read by a model that lacks ß, €, ö, ç, ñ, …: PP-OCRv4) and its
+    ///   word has no digit: tesseract's words there;
     /// - where its word is digits alone and tesseract read the same digits with a separator there: the model drops
     ///   the point of dot-matrix amounts ("3100" for "31.00");
     /// - where tesseract read a number and the second reader the same number of characters with a letter outside

@@ -514,6 +514,28 @@ struct PassReader {
         return keep(name, any ? out : nil)
     }
 
+    /// The first and the last page of `reading` read whole by the second reader (`SecondReadingStage.readWhole`: the
+    /// detector's lines, each read), the other pages as tesseract read them; from the OCR cache when it has them. Nil
+    /// when no page was read.
+    mutating func pagesReadWhole(of reading: DocumentProcessor.Reading, by stage: SecondReadingStage) -> [OCRPage]? {
+        let name = "pages\(SecondReadingStage.wholePagesVersion)-" + stage.cacheName(reading.pass)
+        if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
+        var out = reading.pages
+        var any = false
+        var complete = true
+        for index in Set([0, reading.pages.count - 1]).sorted() where index >= 0 && reading.pages[index].source == .ocr {
+            let page = reading.pages[index]
+            let budget = stage.budget()
+            defer { complete = complete && !budget.ranOut }
+            guard let image = image(index, for: reading, like: page), let whole = stage.readWhole(image, like: page, within: budget) else { continue }
+            out[index] = whole
+            any = true
+        }
+        // A page whose lines ran out of time is not kept: the next run reads it whole again.
+        guard complete else { return any ? out : nil }
+        return keep(name, any ? out : nil)
+    }
+
     /// Keeps a reading under `name` in the OCR cache (an empty list when there is none) and returns it.
     @discardableResult mutating func keep(_ name: String, _ pages: [OCRPage]?) -> [OCRPage]? {
         var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
