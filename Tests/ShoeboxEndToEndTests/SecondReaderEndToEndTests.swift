@@ -53,7 +53,7 @@ struct SecondReaderEndToEndTests {
             version.out.contains(
                 "second reader: none, tesseract reads alone (its parts are not installed: \(work.path)/libonnxruntime.so.1.32.0 is missing"))
         let installed = try runProgram(shoebox, ["--version"])
-        #expect(installed.out.contains("second reader: PP-OCRv4 rec folded, ONNX Runtime 1.32.0"))
+        #expect(installed.out.contains("second reader: PP-OCRv6 small rec, ONNX Runtime 1.32.0"))
     }
 
     @Test func aPipelineSettingThatIsNotTrueOrFalseIsRefusedByName() throws {

@@ -9,6 +9,8 @@ import Testing
 @Suite(.serialized) struct SecondReaderPartsEndToEndTests {
     static let installed = "/usr/local/lib/shoebox"
     static let library = "libonnxruntime.so.1.32.0"
+    /// The folder holds an older install's parts, PP-OCRv4 alone: the fallback model reads, and a broken one is named
+    /// (a PP-OCRv6 model that is not there at all makes way; one that is there is never skipped).
     static let recognition = "ch_PP-OCRv4_rec_folded.onnx"
     static let detection = "ch_PP-OCRv4_det_folded.onnx"
 

@@ -6,7 +6,7 @@ import Testing
 @testable import ShoeboxEngines
 @testable import ShoeboxPipeline
 
-/// The second reader (PP-OCRv4 recognition on ONNX Runtime), as `make setup` installs it.
+/// The second reader (PP-OCRv6 small recognition on ONNX Runtime), as `make setup` installs it.
 struct SecondReaderTests {
     static func lineImage(_ name: String) throws -> PageImage {
         let url = fixtures.appendingPathComponent("lines/\(name)")
@@ -23,7 +23,8 @@ struct SecondReaderTests {
 
     @Test(.tags(.ocr)) func readsTheCommittedLineImagesExactly() throws {
         let reader = try Self.installed()
-        #expect(reader.name.hasPrefix("PP-OCRv4 rec folded, ONNX Runtime 1.32"))
+        #expect(reader.name.hasPrefix("PP-OCRv6 small rec, ONNX Runtime 1.32"))
+        #expect(reader.readsLatinLetters)
         let date = try Self.lineImage("eng-gb-grocer-date.png")
         let line = try #require(reader.read(date, box: BoundingBox(left: 8, top: 8, right: date.width - 8, bottom: date.height - 8)))
         #expect(line.text == "14/03/2026 18:42")
@@ -31,10 +32,10 @@ struct SecondReaderTests {
         #expect(line.words.allSatisfy { $0.confidence > 80 && $0.box.left >= 0 && $0.box.right <= date.width })
         // Words left to right, apart: the time starts right of the date.
         #expect(line.words[0].box.right <= line.words[1].box.left + 8)
-        // The model has no £: the amount is read, the mark is not; the wide gap after TOTAL is a space again.
+        // The model has £: the mark is read with the amount; the wide gap after TOTAL is a space again.
         let total = try Self.lineImage("eng-gb-grocer-total.png")
         let read = try #require(reader.read(total, box: BoundingBox(left: 8, top: 8, right: total.width - 8, bottom: total.height - 8)))
-        #expect(read.text == "TOTAL 13.90")
+        #expect(read.text == "TOTAL £13.90")
     }
 
     @Test func withoutItsPartsTheSecondReaderSaysWhatIsMissing() {
