@@ -173,11 +173,15 @@ func readerBench(sroie: String, models: [String], pages: Bool) {
             var row = "  \(label): \(score.lines) lines, character error rate \(percent(score.errors, score.characters)), "
             row += "lines exact \(percent(score.exact, score.lines)), ms per line \(ms(total))"
             if score.pages > 0 {
-                row += String(format: ", whole pages: lines found %@, ms per page %.0f", percent(score.pageFound, score.pageLines), score.pageMilliseconds / Double(score.pages))
+                row += String(
+                    format: ", whole pages: lines found %@, ms per page %.0f", percent(score.pageFound, score.pageLines),
+                    score.pageMilliseconds / Double(score.pages))
             }
             print(row)
         }
-        let bins = widthBins.map { bin in "\(bin == Int.max ? ">1280" : "≤\(bin)") px: \(ms(both.milliseconds[bin])) (\(both.milliseconds[bin]?.count ?? 0))" }
+        let bins = widthBins.map { bin in
+            "\(bin == Int.max ? ">1280" : "≤\(bin)") px: \(ms(both.milliseconds[bin])) (\(both.milliseconds[bin]?.count ?? 0))"
+        }
         print("  ms per line by scaled width: \(bins.joined(separator: ", "))")
     }
 }

@@ -24,6 +24,8 @@ case "readers" where args.count >= 3:
     readerBench(sroie: args[1], models: args.dropFirst(2).filter { $0 != "--pages" }, pages: args.contains("--pages"))
 default:
     FileHandle.standardError.write(
-        Data("usage: shoebox-bench parse OCR_CACHE_DIR | shoebox-bench duplicates OUT_DIR [SROIE_DIR] | shoebox-bench store N=URL… | shoebox-bench readers SROIE_DIR [--pages] MODEL.onnx…\n".utf8))
+        Data(
+            "usage: shoebox-bench parse OCR_CACHE_DIR | shoebox-bench duplicates OUT_DIR [SROIE_DIR] | shoebox-bench store N=URL… | shoebox-bench readers SROIE_DIR [--pages] MODEL.onnx…\n"
+                .utf8))
     exit(2)
 }

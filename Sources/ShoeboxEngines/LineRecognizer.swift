@@ -110,7 +110,7 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     public static func unusable(in directory: String = directory) -> OCREngineError? {
         let parts = [
             (libraryFile, ReaderPart.maxLibraryBytes), (model(in: directory).file, ReaderPart.maxModelBytes),
-            (PPOCRTextDetector.modelFile, ReaderPart.maxModelBytes),
+            (PPOCRTextDetector.modelFile, ReaderPart.maxModelBytes)
         ]
         for (file, bound) in parts {
             if let why = ReaderPart.check("\(directory)/\(file)", maxBytes: bound) { return why }

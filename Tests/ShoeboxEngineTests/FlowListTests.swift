@@ -13,7 +13,8 @@ struct FlowListTests {
     @Test func theStepsAreTheDocumentsFlowInOrder() {
         #expect(
             DocumentProcessor.steps.map(\.name) == [
-                "E-invoice", "First reading", "Language", "Parse", "Second reading", "Items read again", "Merge", "Pages read whole", "Further reading", "Deadlines",
+                "E-invoice", "First reading", "Language", "Parse", "Second reading", "Items read again", "Merge", "Pages read whole",
+                "Further reading", "Deadlines",
                 "Memory"
             ])
     }

@@ -99,7 +99,8 @@ import Testing
         let run = try runProgram("/usr/bin/python3", [Self.script, model, work.appendingPathComponent("abc.onnx").path, dictionary.path])
         #expect(run.code == 0, "\(run.err)")
         try FileManager.default.copyItem(
-            atPath: PPOCRLineReader.directory + "/" + PPOCRLineReader.libraryFile, toPath: work.appendingPathComponent(PPOCRLineReader.libraryFile).path)
+            atPath: PPOCRLineReader.directory + "/" + PPOCRLineReader.libraryFile,
+            toPath: work.appendingPathComponent(PPOCRLineReader.libraryFile).path)
         let three = try PPOCRLineReader.open(directory: work.path, model: RecognitionModel(file: "abc.onnx", name: "three")).get()
         #expect(three.classCount == 5 && three.emits("c") && !three.emits("d"))
     }
