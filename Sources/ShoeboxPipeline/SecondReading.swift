@@ -44,11 +44,11 @@ struct SecondReadingStage {
 
     /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
     /// reading by it.
-    static let version = 7
+    static let version = 8
     /// Bump when the reading of item lines (`PassReader.itemLinesReading`) changes: the OCR cache keys it by it.
     static let itemsVersion = 4
     /// Bump when the whole-page reading for missing or disputed fields (`PassReader.pagesReadWhole`) changes.
-    static let wholePagesVersion = 1
+    static let wholePagesVersion = 2
     /// Lines at the top of the first page read again whatever they hold: the shop's name is there.
     static let headLines = 6
     /// Lines tesseract read with a mean word confidence below this are read again.
@@ -76,7 +76,7 @@ struct SecondReadingStage {
         guard bottom >= 8 else { return nil }
         let head = PageImage(
             pageNumber: image.pageNumber, width: image.width, height: bottom, dpi: image.dpi, gray: Array(image.gray[0..<(bottom * image.width)]))
-        let boxes = cpu.measure("second-reader-detect") { detector.detect(head) }
+        let boxes = SecondReadingStage.joined(cpu.measure("second-reader-detect") { detector.detect(head) })
         var words: [OCRWord] = []
         for box in boxes {
             if budget.spent { break }
@@ -92,6 +92,27 @@ struct SecondReadingStage {
         return (OCRPage.buildLines(from: words).map { OCRLine(words: $0.words, reader: .secondReader) }, bottom)
     }
 
+    /// The detector's boxes with those that overlap on one line joined: where it splits a line of large print in
+    /// two, the boxes share a few columns and the cut runs through a letter, which each half then reads as a letter
+    /// of its own ("Frischmarkt E" and "kt Berger GmbH" for "Frischmarkt Berger GmbH"). Two boxes join when they
+    /// overlap horizontally and by at least half the lower one's height vertically; boxes apart stay apart.
+    static func joined(_ boxes: [BoundingBox]) -> [BoundingBox] {
+        var out: [BoundingBox] = []
+        for box in boxes.sorted(by: { ($0.left, $0.top) < ($1.left, $1.top) }) {
+            if let i = out.lastIndex(where: { b in
+                let vertical = min(b.bottom, box.bottom) - max(b.top, box.top)
+                return box.left < b.right && vertical * 2 >= min(b.height, box.height)
+            }) {
+                let b = out[i]
+                out[i] = BoundingBox(
+                    left: min(b.left, box.left), top: min(b.top, box.top), right: max(b.right, box.right), bottom: max(b.bottom, box.bottom))
+            } else {
+                out.append(box)
+            }
+        }
+        return out.sorted { ($0.top, $0.left) < ($1.top, $1.left) }
+    }
+
     /// A page reading is unusable below this many words: the whole page is then read by the second reader.
     static let unusableWords = 5
 
@@ -102,7 +123,7 @@ struct SecondReadingStage {
     /// words gathered into lines (every line `.secondReader`). Nil when no detector or nothing read.
     func readWhole(_ image: PageImage, like page: OCRPage, within budget: LineBudget) -> OCRPage? {
         guard let detector else { return nil }
-        let boxes = cpu.measure("second-reader-detect") { detector.detect(image) }
+        let boxes = SecondReadingStage.joined(cpu.measure("second-reader-detect") { detector.detect(image) })
         var words: [OCRWord] = []
         for box in boxes {
             if budget.spent { break }

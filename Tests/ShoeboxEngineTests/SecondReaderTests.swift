@@ -139,6 +139,32 @@ struct SecondReaderTests {
         #expect(SecondReadingStage.merged(tesseract, second, keepLetters: false).text == "HauptstraBe 12,50")
     }
 
+    /// Where the detector splits one line of large print in two overlapping boxes, they are read as one; boxes side by
+    /// side without overlap, and lines above one another, stay apart.
+    @Test func overlappingBoxesOnOneLineAreJoinedAndOthersStayApart() {
+        let left = BoundingBox(left: 99, top: 48, right: 461, bottom: 93)
+        let right = BoundingBox(left: 444, top: 45, right: 856, bottom: 102)
+        let below = BoundingBox(left: 106, top: 119, right: 838, bottom: 170)
+        let apart = BoundingBox(left: 870, top: 50, right: 900, bottom: 95)
+        #expect(SecondReadingStage.joined([right, below, left, apart]) == [BoundingBox(left: 99, top: 45, right: 856, bottom: 102), apart, below])
+        // Two lines whose boxes touch by a few rows are not one line.
+        let next = BoundingBox(left: 120, top: 88, right: 700, bottom: 133)
+        #expect(SecondReadingStage.joined([left, next]).count == 2)
+    }
+
+    /// The German fixture's shop name in large print, which the detector finds as two overlapping boxes, read whole by
+    /// the installed readers (before the boxes were joined: "Frischmarkt kt E Berger GmbH").
+    @Test(.tags(.ocr)) func aShopNameTheDetectorSplitsIsReadOnce() throws {
+        let reader = try Self.installed()
+        let detector = try PPOCRTextDetector.shared.get()
+        let bytes = try #require(FileManager.default.contents(atPath: fixtures.appendingPathComponent("receipts/deu-supermarkt.png").path))
+        let image = try #require(try ImageLoader.load([UInt8](bytes), kind: .png, maxMegapixels: 60).get().first)
+        let page = OCRPage(pageNumber: 1, width: image.width, height: image.height, dpi: image.dpi, source: .ocr, lines: [])
+        let stage = SecondReadingStage(reader: reader, detector: detector, cpu: nil)
+        let head = try #require(stage.readHead(page, image: image, within: stage.budget()))
+        #expect(head.lines.first?.text == "Frischmarkt Berger GmbH", "\(head.lines.map(\.text))")
+    }
+
     @Test func aNumberWhoseDecimalPointTheSecondReaderLostStaysTesseracts() {
         let tesseract = OCRLine(words: [Self.word("TOTAL", 0, 100), Self.word("31.00", 300, 380)])
         let second = OCRLine(words: [Self.word("TOTAL", 0, 100), Self.word("3100", 300, 380)])
