@@ -95,6 +95,19 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
         } ?? RecognitionModel.preferred[0]
     }
 
+    /// A `SHOEBOX_READER_MODEL` that names no model Shoebox knows: the second reader is then not used, and this says
+    /// why (a misspelt name is never read past in silence).
+    public static var misnamedModel: OCREngineError? {
+        guard let named = ProcessInfo.processInfo.environment["SHOEBOX_READER_MODEL"], !named.isEmpty,
+            !RecognitionModel.known.contains(where: { $0.file == named })
+        else { return nil }
+        let files = RecognitionModel.known.map(\.file).joined(separator: ", ")
+        return OCREngineError(
+            message:
+                "SHOEBOX_READER_MODEL names \"\(named.prefix(200))\", which is none of the models Shoebox reads (\(files)): unset it, or name one of them"
+        )
+    }
+
     /// The recognition model's file a run reads with (`model(in:)`).
     public static var modelFile: String { model().file }
 
@@ -108,6 +121,7 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     /// Why the parts in `directory` cannot make the second reader, found without loading them: the first of the
     /// library, the recognition and the detection model that is missing or not a usable file. Nil when all are.
     public static func unusable(in directory: String = directory) -> OCREngineError? {
+        if let why = misnamedModel { return why }
         let parts = [
             (libraryFile, ReaderPart.maxLibraryBytes), (model(in: directory).file, ReaderPart.maxModelBytes),
             (PPOCRTextDetector.modelFile, ReaderPart.maxModelBytes)
@@ -122,6 +136,7 @@ public final class PPOCRLineReader: LineRecognizer, @unchecked Sendable {
     public static let shared: Result<PPOCRLineReader, OCREngineError> = open(directory: directory)
 
     public static func open(directory: String, model: RecognitionModel? = nil) -> Result<PPOCRLineReader, OCREngineError> {
+        if model == nil, let why = misnamedModel { return .failure(why) }
         let model = model ?? self.model(in: directory)
         return openPart(directory: directory, model: model.file, with: ppocr_open).map { PPOCRLineReader(handle: $0, model: model) }
     }

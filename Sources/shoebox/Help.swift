@@ -32,6 +32,10 @@ enum Help {
           SHOEBOX_READERS  the folder of the second reader's parts (default /usr/local/lib/shoebox,
                            where make setup installs them), each a regular file (not a link); without
                            them, or with one not usable, tesseract reads alone and the run says why
+          SHOEBOX_READER_MODEL
+                           the second reader's recognition model by its file: PP-OCRv6_small_rec.onnx
+                           (default), ch_PP-OCRv4_rec_folded.onnx (cheaper, fewer fields right) or
+                           PP-OCRv6_tiny_rec.onnx; another name turns the second reader off, saying why
           SHOEBOX_STORE    a PostgreSQL store's URL, as --store gives it (--store wins)
           SHOEBOX_TESSERACT_PATCHES=off
                            read without the patches that make tesseract faster and lighter (the same

@@ -54,6 +54,17 @@ struct SecondReaderEndToEndTests {
                 "second reader: none, tesseract reads alone (its parts are not installed: \(work.path)/libonnxruntime.so.1.32.0 is missing"))
         let installed = try runProgram(shoebox, ["--version"])
         #expect(installed.out.contains("second reader: PP-OCRv6 small rec, ONNX Runtime 1.32.0"))
+        // SHOEBOX_READER_MODEL names another installed model, or a name that is none: said, never read past.
+        func versionNaming(_ model: String) throws -> String {
+            try runProgram(shoebox, ["--version"], environment: ProcessInfo.processInfo.environment.merging(["SHOEBOX_READER_MODEL": model]) { $1 })
+                .out
+        }
+        #expect(try versionNaming("ch_PP-OCRv4_rec_folded.onnx").contains("second reader: PP-OCRv4 rec folded, ONNX Runtime 1.32.0"))
+        let misnamed = try versionNaming("PP-OCRv6_smal_rec.onnx")
+        #expect(
+            misnamed.contains(
+                "second reader: none, tesseract reads alone (SHOEBOX_READER_MODEL names \"PP-OCRv6_smal_rec.onnx\", which is none of the models"),
+            "\(misnamed)")
     }
 
     @Test func aPipelineSettingThatIsNotTrueOrFalseIsRefusedByName() throws {
