@@ -1,4 +1,5 @@
 internal import Foundation
+internal import ShoeboxCore
 
 #if canImport(Glibc)
     internal import Glibc
@@ -29,7 +30,7 @@ public final class RunLock {
     /// `wait`, blocks until the lock is free.
     public init(outputDirectory: String, wait: Bool, verb: String = "run") throws(Failure) {
         func unusable(_ message: String) -> Failure { Failure(reason: .unusable, message: message) }
-        path = (outputDirectory as NSString).appendingPathComponent("run.lock")
+        path = PathText.joined(outputDirectory, "run.lock")
         if let problem = RunLock.makeDirectory(outputDirectory) { throw unusable(problem) }
         var fd: Int32
         repeat { fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644) } while fd < 0 && errno == EINTR
@@ -95,7 +96,7 @@ public final class RunLock {
         guard missing == ENOENT else {
             return "cannot use the output folder \(directory): \(reason(missing)). Choose another folder with --out."
         }
-        let parent = (directory as NSString).deletingLastPathComponent
+        let parent = PathText.parent(of: directory)
         if !parent.isEmpty, parent != directory, let problem = makeDirectory(parent) { return problem }
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
             return

@@ -330,7 +330,7 @@ enum ExportCommand {
     static func exportJSON(_ store: Store, _ a: Arguments, out: String) throws -> ExitCode {
         let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
         // A bare file name is in the current folder: nothing to create.
-        let folder = (file as NSString).deletingLastPathComponent
+        let folder = PathText.parent(of: file)
         if !folder.isEmpty {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                 throw ExportError(

@@ -30,6 +30,28 @@ func readCSV(_ data: Data) throws -> [[String]] {
 }
 
 @Suite(.serialized) struct EndToEndTests {
+    /// Issue 53: a relative output folder whose first part is one character and does not exist yet (`--out o`,
+    /// `a/b`, `y/`) stopped every command with "Illegal instruction" in Foundation's path code. Run, export and status
+    /// each work from the folder the paths are relative to.
+    @Test(.tags(.ocr), arguments: ["o", "a/b", "y/"]) func aOneCharacterOutputFolderWorksForEveryCommand(out: String) throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let scans = work.appendingPathComponent("scans")
+        try FileManager.default.createDirectory(at: scans, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("receipts/eng-gb-grocer.png"), to: scans.appendingPathComponent("grocer.png"))
+        let script = """
+            cd "$1" && "$2" run scans --out "$3" --today 2026-12-06 --jobs 1 >/dev/null; r=$?; [ $r -le 1 ] || exit $r
+            "$2" export --out "$3" >/dev/null || exit 20
+            "$2" status --out "$3" >/dev/null || exit 21
+            """
+        let r = try runProgram("/bin/sh", ["-c", script, "sh", work.path, shoebox, out])
+        #expect(r.code == 0, "exit \(r.code): \(r.err.suffix(400))")
+        let folder = work.appendingPathComponent(out).path
+        #expect(FileManager.default.fileExists(atPath: folder + "/records.jsonl"))
+        #expect(FileManager.default.fileExists(atPath: folder + "/exports/unsorted.zip"))
+    }
+
     @Test(.tags(.ocr)) func runExportStatusOnTheSampleFolderWithBadInputs() throws {
         #expect(FileManager.default.isExecutableFile(atPath: shoebox), "build first: make build")
         let work = try temporaryDirectory()
