@@ -147,7 +147,10 @@ public func unprivilegedCommand(_ binary: String, in work: URL) throws -> [Strin
     guard let setpriv = which("setpriv") else { return nil }
     try runProgram("/bin/chmod", ["-R", "a+rwX", work.path])
     let copy = work.appendingPathComponent((binary as NSString).lastPathComponent).path
-    try FileManager.default.copyItem(atPath: binary, toPath: copy)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: copy)
+    // Copied by cp, not by this process: a file this process opened for writing can be inherited by a child another
+    // test thread spawns at that moment, and executing the copy then fails with ETXTBSY ("Text file busy").
+    let cp = try runProgram("/bin/cp", [binary, copy])
+    guard cp.code == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cp \(binary): \(cp.err)"]) }
+    try runProgram("/bin/chmod", ["0755", copy])
     return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", copy]
 }
