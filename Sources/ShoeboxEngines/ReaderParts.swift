@@ -14,7 +14,7 @@ enum ReaderPart {
 
     /// The failure for `path`, whose folder is `directory`: `what` says what the file is instead.
     static func notUsable(_ path: String, _ what: String) -> OCREngineError {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathText.parent(of: path)
         return OCREngineError(
             message:
                 "its part \(path) is not usable: \(what); put the real file there (`readers/install.sh \(directory)`, "

@@ -161,7 +161,7 @@ public struct FolderExporter {
         // A date range is part of the name, so a partial export never replaces the folder's whole one.
         let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"
         let zipName = (zipStem ?? ExportNaming.zipStem(forFolder: folder)) + range + ".zip"
-        let zipPath = (exportDirectory as NSString).appendingPathComponent(zipName)
+        let zipPath = PathText.joined(exportDirectory, zipName)
         try writeZip(zipPath, generated: generated, rows: rows, sizes: sizes)
         return FolderResult(
             folder: folder, zipPath: zipPath, exported: accepted.count, leftOut: leftOut, outsideRange: inFolder.count - chosen.count)
@@ -238,7 +238,7 @@ public struct FolderExporter {
             if let r = name.range(of: ".partial-", options: .backwards) { return name[r.upperBound...].count == 6 }
             return name.hasPrefix(".summary-") && name.hasSuffix(".xlsx") && name.dropFirst(9).dropLast(5).allSatisfy(\.isNumber)
         }
-        for name in leftovers { unlink((exportDirectory as NSString).appendingPathComponent(name)) }
+        for name in leftovers { unlink(PathText.joined(exportDirectory, name)) }
         return leftovers.sorted()
     }
 

@@ -9,7 +9,7 @@ internal import ShoeboxCore
 /// the same bytes.
 enum XLSXWriter {
     static func bytes(of sheets: [CellGrid], scratchDirectory: String) throws(ExportError) -> [UInt8] {
-        let path = (scratchDirectory as NSString).appendingPathComponent(".summary-\(getpid()).xlsx")
+        let path = PathText.joined(scratchDirectory, ".summary-\(getpid()).xlsx")
         defer { unlink(path) }
         guard let workbook = workbook_new(path) else {
             throw ExportError(message: "libxlsxwriter could not start \(path) (disk full or not writable?)")

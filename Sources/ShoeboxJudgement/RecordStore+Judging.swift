@@ -33,7 +33,7 @@ extension RecordStore {
     /// Absolute path of each source's original, by relative path.
     public func originalPaths() throws(StoreError) -> [String: String] {
         var out: [String: String] = [:]
-        for (path, root) in try roots() { out[path] = (root as NSString).appendingPathComponent(path) }
+        for (path, root) in try roots() { out[path] = PathText.joined(root, path) }
         return out
     }
 

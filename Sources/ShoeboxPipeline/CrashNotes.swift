@@ -33,7 +33,7 @@ public enum CrashNotes {
     public static func install(outputDirectory: String) {
         installLock.lock()
         defer { installLock.unlock() }
-        let path = (outputDirectory as NSString).appendingPathComponent(fileName)
+        let path = PathText.joined(outputDirectory, fileName)
         let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return }
         if let installed {
@@ -75,7 +75,7 @@ public enum CrashNotes {
 
     /// The crashes noted so far, by relative path (the latest per path).
     public static func load(outputDirectory: String) -> [String: Crash] {
-        let path = (outputDirectory as NSString).appendingPathComponent(fileName)
+        let path = PathText.joined(outputDirectory, fileName)
         guard case .success(let bytes) = InputFile.readAll(path, limit: 16 << 20, tooLarge: { _ in .emptyFile }) else { return [:] }
         var out: [String: Crash] = [:]
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {

@@ -14,7 +14,7 @@ extension FolderSettings {
     /// regular file (never a link, a FIFO or a device) of at most 1 MiB. No file: the defaults (no categories, no
     /// currency). What run, regress and export all read.
     public static func read(folderPath: String) -> Result<FolderSettings, Unusable> {
-        let file = (folderPath as NSString).appendingPathComponent(fileName)
+        let file = PathText.joined(folderPath, fileName)
         var info = stat()
         if lstat(file, &info) != 0, errno == ENOENT { return .success(FolderSettings()) }
         switch InputFile.readAll(file, limit: maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
@@ -57,7 +57,7 @@ public struct FolderDeclarations: Sendable {
         var languages: [String: String] = [:]
         var unusable: [FolderSettings.Unusable] = []
         for folder in folders.sorted() where !folder.isEmpty {
-            switch FolderSettings.read(folderPath: (root as NSString).appendingPathComponent(folder)) {
+            switch FolderSettings.read(folderPath: PathText.joined(root, folder)) {
             case .success(let s):
                 if let c = s.currency { found[folder] = c }
                 if let l = s.language { languages[folder] = l }

@@ -55,7 +55,7 @@ public struct IntakeStage: Sendable {
     /// Sniffs and hashes one file, reading it a piece at a time (a file of any size costs one piece of memory).
     /// Never throws: a bad file is a failed record.
     public func inspect(root: String, relativePath: String) -> Item {
-        let path = (root as NSString).appendingPathComponent(relativePath)
+        let path = PathText.joined(root, relativePath)
         let folder = SourceFile.folder(of: relativePath)
         let head: [UInt8]
         let sha: String

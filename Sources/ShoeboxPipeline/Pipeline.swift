@@ -113,7 +113,7 @@ extension PipelineRunner {
     public func run(root: String, store: any RecordStore, pipelineName: String, outputDirectory: String? = nil) throws(PipelineError)
         -> RunSummary
     {
-        let outputDirectory = outputDirectory ?? (store.path as NSString).deletingLastPathComponent
+        let outputDirectory = outputDirectory ?? PathText.parent(of: store.path)
         let listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
         // The currency each folder is said to be in, read once; a settings file that cannot be used is named.
         let declared = FolderDeclarations(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)

@@ -358,13 +358,13 @@ public enum RecordFiles {
     public static func write(records: [DocumentRecord], outputDirectory: String) throws(PipelineError) {
         let all = records.map { $0.jsonLine() + "\n" }.joined()
         let review = records.filter { $0.status == .review }.map { $0.jsonLine() + "\n" }.joined()
-        try writeAtomically(all, to: (outputDirectory as NSString).appendingPathComponent("records.jsonl"))
-        try writeAtomically(review, to: (outputDirectory as NSString).appendingPathComponent("review/queue.jsonl"))
+        try writeAtomically(all, to: PathText.joined(outputDirectory, "records.jsonl"))
+        try writeAtomically(review, to: PathText.joined(outputDirectory, "review/queue.jsonl"))
     }
 
     static func writeAtomically(_ text: String, to path: String) throws(PipelineError) {
         do {
-            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: PathText.parent(of: path), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw PipelineError(

@@ -14,7 +14,7 @@ extension RecordStore {
     /// one).
     public func categories(forFolder folder: String) -> [String] {
         guard !folder.isEmpty, let root = try? root(ofFolder: folder) else { return [] }
-        let file = (root as NSString).appendingPathComponent(folder + "/" + FolderSettings.fileName)
+        let file = PathText.joined(root, folder + "/" + FolderSettings.fileName)
         var st = stat()
         // A regular file of a settings file's size; a link is not followed.
         guard lstat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) <= FolderSettings.maxFileBytes,

@@ -247,7 +247,7 @@ public final class Store: RecordStore {
         } catch {
             throw StoreError(message: "cannot create the output folder \(directory): \(SystemReason.of(error)). Choose another folder with --out.")
         }
-        path = (directory as NSString).appendingPathComponent("store.sqlite")
+        path = PathText.joined(directory, "store.sqlite")
         do {
             db = try Database(path: path)
             try db.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;")

@@ -288,7 +288,7 @@ enum CommandLineTool {
 
     /// Commands that work on an existing store stop here when there is none, saying how to make one.
     static func requireStore(_ out: String) throws(PipelineError) {
-        guard FileManager.default.fileExists(atPath: (out as NSString).appendingPathComponent("store.sqlite")) else {
+        guard FileManager.default.fileExists(atPath: PathText.joined(out, "store.sqlite")) else {
             throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
         }
     }

@@ -33,7 +33,7 @@ enum RunCommand {
         let progress = try RunProgress(live: isatty(STDERR_FILENO) != 0, logPath: a.values["--log-json"])
         let metrics = RunMetrics()
         var runner = PipelineRunner(
-            config: config, today: today, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"), metrics: metrics,
+            config: config, today: today, jobs: jobs, ocrCache: PathText.joined(out, "cache/ocr"), metrics: metrics,
             progress: progress.handle)
         // On a PostgreSQL store the documents are read through its queue, by any `shoebox worker` and by this run.
         runner.queue = url.map { PipelineRunner.Queue(url: $0, reads: !a.flags.contains("--no-read"), name: WorkerCommand.name()) }
@@ -295,7 +295,7 @@ enum ExportCommand {
         let lock = try CommandLineTool.lock(out, a, verb: "export")
         defer { withExtendedLifetime(lock) {} }
         // Holding the lock: temporary files in exports/ are an earlier export's that was killed.
-        FolderExporter.removeLeftovers(in: (out as NSString).appendingPathComponent("exports"))
+        FolderExporter.removeLeftovers(in: PathText.joined(out, "exports"))
         let store = try CommandLineTool.store(a, out: out)
         switch a.values["--format"] ?? "zip" {
         case "zip": break
@@ -307,7 +307,7 @@ enum ExportCommand {
         let records = try exportableRecords(store, folder: options.folder, out: out)
         let originals = try store.originalPaths()
         let folderPaths = scanFolderPaths(records, originals: originals)
-        let exporter = FolderExporter(exportDirectory: (out as NSString).appendingPathComponent("exports"), options: options)
+        let exporter = FolderExporter(exportDirectory: PathText.joined(out, "exports"), options: options)
         let results = try exporter.export(
             records: records, originalPath: { originals[$0.source] ?? $0.source },
             folderSettings: { folder throws(ExportError) in try folderSettings(in: folderPaths[folder]) })
@@ -328,7 +328,7 @@ enum ExportCommand {
 
     /// `--format json`: the whole store as one JSON file, at --file or exports/store.json.
     static func exportJSON(_ store: Store, _ a: Arguments, out: String) throws -> ExitCode {
-        let file = a.values["--file"] ?? (out as NSString).appendingPathComponent("exports/store.json")
+        let file = a.values["--file"] ?? PathText.joined(out, "exports/store.json")
         // A bare file name is in the current folder: nothing to create.
         let folder = PathText.parent(of: file)
         if !folder.isEmpty {

@@ -21,7 +21,7 @@ enum WorkerCommand {
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "worker")
         let out = CommandLineTool.outputDirectory(a)
         var worker = StoreWorker(
-            url: url, config: config, jobs: jobs, ocrCache: (out as NSString).appendingPathComponent("cache/ocr"), name: name())
+            url: url, config: config, jobs: jobs, ocrCache: PathText.joined(out, "cache/ocr"), name: name())
         if let lease = try a.int("--lease", verb: "worker", range: 1...3600) { worker.leaseSeconds = Double(lease) }
         if let attempts = try a.int("--attempts", verb: "worker", range: 1...100) { worker.maxAttempts = attempts }
         worker.say = { line in FileHandle.standardError.write(Data((line + "\n").utf8)) }
