@@ -55,21 +55,6 @@ func comparable(_ text: String) -> [Character] {
     Array(text.precomposedStringWithCompatibilityMapping.lowercased().filter { !$0.isWhitespace })
 }
 
-func editDistance(_ a: [Character], _ b: [Character]) -> Int {
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    var current = [Int](repeating: 0, count: b.count + 1)
-    for i in 1...a.count {
-        current[0] = i
-        for j in 1...b.count {
-            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        swap(&previous, &current)
-    }
-    return previous[b.count]
-}
-
 /// A line of the SROIE box file: the axis-aligned box of its four corners and its transcript.
 func boxLines(_ path: String) -> [(box: BoundingBox, text: String)] {
     guard let data = FileManager.default.contents(atPath: path), data.count < 1 << 20 else { return [] }

@@ -495,43 +495,39 @@ struct PassReader {
     /// `reading`'s pages with those tesseract could not read (`SecondReadingStage.unusable`) read whole by the
     /// second reader, where it read more words; from the OCR cache when it has them. Nil when none changed.
     mutating func wholePageReading(of reading: DocumentProcessor.Reading, by stage: SecondReadingStage) -> [OCRPage]? {
-        let name = "whole-" + stage.cacheName(reading.pass)
-        if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
-        var out = reading.pages
-        var any = false
-        var complete = true
-        for (index, page) in reading.pages.enumerated() where SecondReadingStage.unusable(page) {
-            let budget = stage.budget()
-            defer { complete = complete && !budget.ranOut }
-            guard let image = image(index, for: reading, like: page), let whole = stage.readWhole(image, like: page, within: budget),
-                whole.wordCount > page.wordCount
-            else { continue }
-            out[index] = whole
-            any = true
-        }
-        // A page whose lines ran out of time is not kept: the next run reads it whole again.
-        guard complete else { return any ? out : nil }
-        return keep(name, any ? out : nil)
+        let unusable = reading.pages.indices.filter { SecondReadingStage.unusable(reading.pages[$0]) }
+        return readWhole(unusable, of: reading, by: stage, as: "whole-") { whole, page in whole.wordCount > page.wordCount }
     }
 
     /// The first and the last page of `reading` read whole by the second reader (`SecondReadingStage.readWhole`: the
     /// detector's lines, each read), the other pages as tesseract read them; from the OCR cache when it has them. Nil
     /// when no page was read.
     mutating func pagesReadWhole(of reading: DocumentProcessor.Reading, by stage: SecondReadingStage) -> [OCRPage]? {
-        let name = "pages\(SecondReadingStage.wholePagesVersion)-" + stage.cacheName(reading.pass)
+        let ends = Set([0, reading.pages.count - 1]).sorted().filter { $0 >= 0 && $0 < reading.pages.count && reading.pages[$0].source == .ocr }
+        return readWhole(ends, of: reading, by: stage, as: "pages\(SecondReadingStage.wholePagesVersion)-") { _, _ in true }
+    }
+
+    /// Pages `indices` of `reading` read whole by the second reader, each kept where `better(whole, page)`; cached under
+    /// `prefix` and the stage's name. A page whose lines ran out of time is not kept: the next run reads it whole again.
+    private mutating func readWhole(
+        _ indices: [Int], of reading: DocumentProcessor.Reading, by stage: SecondReadingStage, as prefix: String,
+        better: (OCRPage, OCRPage) -> Bool
+    ) -> [OCRPage]? {
+        let name = prefix + stage.cacheName(reading.pass)
         if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
         var out = reading.pages
         var any = false
         var complete = true
-        for index in Set([0, reading.pages.count - 1]).sorted() where index >= 0 && reading.pages[index].source == .ocr {
+        for index in indices {
             let page = reading.pages[index]
             let budget = stage.budget()
             defer { complete = complete && !budget.ranOut }
-            guard let image = image(index, for: reading, like: page), let whole = stage.readWhole(image, like: page, within: budget) else { continue }
+            guard let image = image(index, for: reading, like: page), let whole = stage.readWhole(image, like: page, within: budget),
+                better(whole, page)
+            else { continue }
             out[index] = whole
             any = true
         }
-        // A page whose lines ran out of time is not kept: the next run reads it whole again.
         guard complete else { return any ? out : nil }
         return keep(name, any ? out : nil)
     }
