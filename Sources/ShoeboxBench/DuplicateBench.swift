@@ -23,7 +23,7 @@ func duplicateBench(outputDirectory: String, truth: String?) {
         FileHandle.standardError.write(Data("shoebox-bench: \(error)\n".utf8))
         exit(1)
     }
-    func base(_ path: String) -> String { String((path as NSString).lastPathComponent.split(separator: ".").first ?? "") }
+    func base(_ path: String) -> String { String(PathText.lastComponent(of: path).split(separator: ".").first ?? "") }
     func company(_ id: String) -> String? {
         guard let truth, let data = FileManager.default.contents(atPath: "\(truth)/\(id).json"),
             let o = try? JSONSerialization.jsonObject(with: data) as? [String: Any], let c = o["company"] as? String

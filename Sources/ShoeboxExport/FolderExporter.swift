@@ -105,7 +105,7 @@ public struct FolderExporter {
                 throw ExportError(
                     .originalChanged,
                     message:
-                        "the original \(path) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`."
+                        "the original \(StoredPath.shown(path)) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`."
                 )
             }
             let size = Int64(info.st_size)
@@ -143,7 +143,7 @@ public struct FolderExporter {
         let xmlInvoices = accepted.map { $0.eInvoice != nil && FolderExporter.isXML(originalPath($0)) }
         let names = ExportNaming.uniqueNames(
             zip(accepted, xmlInvoices).map { r, isXML in
-                let ext = isXML ? "xml" : (r.source as NSString).pathExtension.lowercased()
+                let ext = isXML ? "xml" : PathText.pathExtension(of: r.source).lowercased()
                 return (ExportNaming.baseName(for: r), ExportNaming.sanitize(ext.isEmpty ? "bin" : ext, maxLength: 8), isXML ? "html" : nil)
             })
         let rows = zip(accepted, names).map { r, name in

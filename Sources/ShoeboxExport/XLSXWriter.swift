@@ -12,7 +12,7 @@ enum XLSXWriter {
         let path = PathText.joined(scratchDirectory, ".summary-\(getpid()).xlsx")
         defer { unlink(path) }
         guard let workbook = workbook_new(path) else {
-            throw ExportError(message: "libxlsxwriter could not start \(path) (disk full or not writable?)")
+            throw ExportError(message: "libxlsxwriter could not start \(StoredPath.shown(path)) (disk full or not writable?)")
         }
         var properties = lxw_doc_properties()
         properties.created = time_t(ZipWriter.fixedTime)
@@ -43,7 +43,9 @@ enum XLSXWriter {
             let rc = failed != LXW_NO_ERROR ? failed : closed
             throw ExportError(message: "writing summary.xlsx failed: \(String(cString: lxw_strerror(rc)))")
         }
-        guard let data = FileManager.default.contents(atPath: path) else { throw ExportError(message: "summary.xlsx vanished from \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ExportError(message: "summary.xlsx vanished from \(StoredPath.shown(path))")
+        }
         return [UInt8](data)
     }
 

@@ -63,7 +63,7 @@ final class ZipWriter {
     private func check(_ rc: Int32, _ operation: String) throws(ExportError) {
         guard rc == ARCHIVE_OK || rc == ARCHIVE_WARN else {
             let message = archive.flatMap { archive_error_string($0) }.map { String(cString: $0) } ?? "unknown error"
-            throw ExportError(message: "writing the zip \(finalPath) failed at \(operation): \(message)")
+            throw ExportError(message: "writing the zip \(StoredPath.shown(finalPath)) failed at \(operation): \(message)")
         }
     }
 
@@ -95,7 +95,7 @@ final class ZipWriter {
             throw ExportError(
                 .originalChanged,
                 message:
-                    "the original \(file) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`."
+                    "the original \(StoredPath.shown(file)) of an accepted record cannot be read any more (missing, or no longer a regular file); restore it or re-run `shoebox run`."
             )
         }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
@@ -121,7 +121,8 @@ final class ZipWriter {
         }
         guard written == size, hasher.finalizeHex() == sha256 else {
             throw ExportError(
-                .originalChanged, message: "the original \(file) changed since it was processed; re-run `shoebox run` before exporting.")
+                .originalChanged,
+                message: "the original \(StoredPath.shown(file)) changed since it was processed; re-run `shoebox run` before exporting.")
         }
     }
 
@@ -156,7 +157,7 @@ final class TemporaryFile {
         guard fd >= 0 else {
             throw ExportError(
                 message:
-                    "cannot create a temporary file beside \(finalPath): \(String(cString: strerror(errno))). Check that the folder exists, is writable and has space."
+                    "cannot create a temporary file beside \(StoredPath.shown(finalPath)): \(String(cString: strerror(errno))). Check that the folder exists, is writable and has space."
             )
         }
         self.fd = fd
@@ -174,7 +175,9 @@ final class TemporaryFile {
         while done < bytes.count {
             let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + done, $0.count - done) }
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw ExportError(message: "cannot write \(path): \(String(cString: strerror(errno))). Check the disk has space.") }
+            guard n > 0 else {
+                throw ExportError(message: "cannot write \(StoredPath.shown(path)): \(String(cString: strerror(errno))). Check the disk has space.")
+            }
             done += n
         }
     }
@@ -188,14 +191,14 @@ final class TemporaryFile {
         fd = -1
         guard synced else {
             unlink(path)
-            throw ExportError(message: "cannot write \(path): \(String(cString: strerror(syncError))). Check the disk has space.")
+            throw ExportError(message: "cannot write \(StoredPath.shown(path)): \(String(cString: strerror(syncError))). Check the disk has space.")
         }
         guard rename(path, finalPath) == 0 else {
             let e = errno
             unlink(path)
             throw ExportError(
                 message:
-                    "cannot rename \(path) to \(finalPath): \(String(cString: strerror(e))). Remove or rename what is at \(finalPath), or check the folder is writable."
+                    "cannot rename \(StoredPath.shown(path)) to \(StoredPath.shown(finalPath)): \(String(cString: strerror(e))). Remove or rename what is at \(StoredPath.shown(finalPath)), or check the folder is writable."
             )
         }
     }

@@ -135,7 +135,7 @@ public struct RecordMerger: Sendable {
         mergeAmountsBesideTotal(extraction, into: &record)
         RecordMerger.mergeItems(extraction, into: &record)
         mergeDate(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
-        if let named = other.fileNameDate { weighFileNameDate(named, fileName: (source.relativePath as NSString).lastPathComponent, record: &record) }
+        if let named = other.fileNameDate { weighFileNameDate(named, fileName: PathText.lastComponent(of: source.relativePath), record: &record) }
         mergeMerchant(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
         mergeIdentifiers(extraction, sidecar: sidecar, into: &record, reasons: &reasons)
         // What only a person knows, given beside the scan: never read from the page, so nothing to weigh.

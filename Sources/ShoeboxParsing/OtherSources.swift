@@ -25,7 +25,7 @@ public struct OtherSources: Sendable, Equatable {
     /// A date written in a file name: `2026-03-14_rewe.jpg`, `IMG_20260314_120301.jpg`, `scan 2026_03_14.pdf`.
     /// Only year-first forms (a day-first date in a name is too often a counter); not after `today`.
     public static func date(inFileName path: String, today: CalendarDay) -> CalendarDay? {
-        let name = Array((path as NSString).lastPathComponent.utf8)
+        let name = Array(PathText.lastComponent(of: path).utf8)
         func isDigit(_ i: Int) -> Bool { i >= 0 && i < name.count && name[i] >= 0x30 && name[i] <= 0x39 }
         func number(_ at: Int, _ n: Int) -> Int? {
             guard (at..<(at + n)).allSatisfy(isDigit) else { return nil }

@@ -24,7 +24,7 @@ extension FolderSettings {
             }
         case .failure(let f):
             let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
-            return .failure(Unusable(file: file, reason: "\(file) cannot be used: \(why)"))
+            return .failure(Unusable(file: file, reason: "\(StoredPath.shown(file)) cannot be used: \(why)"))
         }
     }
 }
@@ -95,7 +95,7 @@ public struct FolderDeclarations: Sendable {
             let file = folder.isEmpty ? FolderSettings.fileName : "\(folder)/\(FolderSettings.fileName)"
             return FolderSettings.Unusable(
                 file: file,
-                reason: "\(file) says its documents are in \"\(language)\", which the pipeline does not read (its languages: "
+                reason: "\(StoredPath.shown(file)) says its documents are in \"\(language)\", which the pipeline does not read (its languages: "
                     + "\(languages.joined(separator: ", "))); they are read in \(firstPass.joined(separator: "+")) first. Add it to the "
                     + "pipeline file's \"languages\" or change the folder's")
         }

@@ -34,14 +34,14 @@ public struct IntakeStage: Sendable {
     public func walk(root: String, skipping: String? = nil) throws(PipelineError) -> Listing {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(root) does not exist or is not a folder.")
+            throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(StoredPath.shown(root)) does not exist or is not a folder.")
         }
         guard FileManager.default.isReadableFile(atPath: root) else {
-            throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(root) cannot be read (permission denied).")
+            throw PipelineError(code: .scanFolderMissing, message: "the scan folder \(StoredPath.shown(root)) cannot be read (permission denied).")
         }
         var skipped = stat()
         var walk = FolderWalk(skipping: skipping.flatMap { stat($0, &skipped) == 0 ? skipped : nil })
-        let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
+        let rootPath = PathText.absolute(root)
         walk.visit(rootPath == "/" ? [] : Array(rootPath.utf8), "")
         // `IMG_0412.jpg.json` beside `IMG_0412.jpg` is that scan's sidecar, read with it, not a document.
         let all = Set(walk.files)
@@ -68,7 +68,7 @@ public struct IntakeStage: Sendable {
         guard size > 0 else { return .failed(.failed(relativePath, folder: folder, sha256: sha, failure: .emptyFile), size: 0) }
         guard let kind = FileKind.sniff(head) else {
             let shown = head.prefix(8).map { b in (0x20..<0x7F).contains(b) ? String(UnicodeScalar(b)) : "·" }.joined()
-            let ext = (relativePath as NSString).pathExtension.lowercased()
+            let ext = PathText.pathExtension(of: relativePath).lowercased()
             return .failed(
                 .failed(
                     relativePath, folder: folder, sha256: sha,

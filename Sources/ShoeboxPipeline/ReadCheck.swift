@@ -9,10 +9,10 @@ public enum ReadCheck {
     /// What became of the file: "ok N pages" or "failed CODE" (with the page for a page's failure).
     /// `maxPages`: pages read at most (the first ones).
     public static func read(_ path: String, config: PipelineConfig = PipelineConfig(), maxPages: Int = 4) -> String {
-        let url = URL(fileURLWithPath: path)
+        let absolute = PathText.absolute(path)
         let source: SourceFile
         switch IntakeStage(maxFileMegabytes: config.maxFileMegabytes).inspect(
-            root: url.deletingLastPathComponent().path, relativePath: url.lastPathComponent)
+            root: PathText.parent(of: absolute), relativePath: PathText.lastComponent(of: absolute))
         {
         case .failed(let record, _): return "failed \(record.failure?.code ?? "unknown")"
         case .ready(let s): source = s

@@ -106,10 +106,12 @@ public struct PipelineRunner {
         var runID: Int64 = 0
         try PipelineRunner.storeError { () throws(StoreError) in
             runID = try store.beginRun(root: root, pipeline: pipelineName, started: ISO8601DateFormatter().string(from: Date()))
-            for path in try store.dropUnreadableRecords() { progress(.note("\(path): its stored record could not be read; the file is read again")) }
+            for path in try store.dropUnreadableRecords() {
+                progress(.note("\(StoredPath.shown(path)): its stored record could not be read; the file is read again"))
+            }
         }
         var route = RouteStage(
-            store: store, rootPath: URL(fileURLWithPath: root).standardizedFileURL.path, runID: runID,
+            store: store, rootPath: PathText.absolute(root), runID: runID,
             settings: { kind, folder in self.settingsDigest(for: kind, folder: folder, declared: declared) },
             cpu: metrics.cpu, progress: progress)
         route.found(listing)
@@ -177,7 +179,7 @@ public struct PipelineRunner {
         _ listing: IntakeStage.Listing, root: String, known: KnownRecords, crashed: [String: CrashNotes.Crash], declared: FolderDeclarations,
         store: any RecordStore, finish: (DocumentOutcome) throws(PipelineError) -> Void
     ) throws(PipelineError) -> ReadingPlan {
-        let rootPath = URL(fileURLWithPath: root).standardizedFileURL.path
+        let rootPath = PathText.absolute(root)
         let held = known.held
         // A record whose file is no longer under this scan root (moved, renamed, deleted) fails as file-removed,
         // so that no export waits for it and no duplicate points to it. A folder that could not be listed
@@ -365,10 +367,11 @@ public enum RecordFiles {
     static func writeAtomically(_ text: String, to path: String) throws(PipelineError) {
         do {
             try FileManager.default.createDirectory(atPath: PathText.parent(of: path), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+            try FileBytes.write(Data(text.utf8), to: path)
         } catch {
             throw PipelineError(
-                code: .store, message: "cannot write \(path): \(SystemReason.of(error)). Check that the output folder is writable and has space.")
+                code: .store,
+                message: "cannot write \(StoredPath.shown(path)): \(SystemReason.of(error)). Check that the output folder is writable and has space.")
         }
     }
 }

@@ -679,7 +679,7 @@ struct OCRCache {
 
     func store(_ text: TextOfDocument, sha256: String) {
         guard let data = try? JSONEncoder().encode(text) else { return }
-        try? data.write(to: URL(fileURLWithPath: path(sha256)), options: .atomic)
+        try? FileBytes.write(data, to: path(sha256))
     }
 }
 

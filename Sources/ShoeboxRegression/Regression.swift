@@ -554,29 +554,29 @@ public struct RegressionSuite: Sendable {
         else { return nil }
         var entries: [Entry] = []
         // A standalone XML invoice without an expectation file beside it is read for its own expected values.
-        let described = Set(names.filter { $0.hasSuffix(".json") }.map { ($0 as NSString).deletingPathExtension })
+        let described = Set(names.filter { $0.hasSuffix(".json") }.map { PathText.removingExtension($0) })
         for name in names.sorted() where name.lowercased().hasSuffix(".xml") {
-            let stem = (name as NSString).deletingPathExtension
+            let stem = PathText.removingExtension(name)
             guard !described.contains(stem + ".expected"), !described.contains(stem),
-                let data = InputFileBytes.read((directory as NSString).appendingPathComponent(name), limit: DocumentFailure.maxInvoiceXMLBytes),
-                var c = RegressionAdapters.eInvoice(data, name: (name as NSString).lastPathComponent)
+                let data = InputFileBytes.read(PathText.joined(directory, name), limit: DocumentFailure.maxInvoiceXMLBytes),
+                var c = RegressionAdapters.eInvoice(data, name: PathText.lastComponent(of: name))
             else { continue }
-            c = RegressionCase(document: (name as NSString).lastPathComponent, expected: c.expected, format: c.format)
+            c = RegressionCase(document: PathText.lastComponent(of: name), expected: c.expected, format: c.format)
             entries.append(Entry(expectation: c, relativePath: name, truth: nil))
         }
         for name in names.sorted() where name.hasSuffix(".json") {
-            let jsonPath = (directory as NSString).appendingPathComponent(name)
+            let jsonPath = PathText.joined(directory, name)
             guard let data = FileManager.default.contents(atPath: jsonPath),
-                let c = RegressionAdapters.parse(data, name: (name as NSString).lastPathComponent)
+                let c = RegressionAdapters.parse(data, name: PathText.lastComponent(of: name))
             else { continue }
-            let folder = (name as NSString).deletingLastPathComponent
-            var relative = (folder as NSString).appendingPathComponent(c.document)
-            if let scans, !FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(relative)) {
-                let wrapped = (relative as NSString).deletingPathExtension + ".pdf"
-                if FileManager.default.fileExists(atPath: (scans as NSString).appendingPathComponent(wrapped)) { relative = wrapped }
+            let folder = PathText.parent(of: name)
+            var relative = PathText.joined(folder, c.document)
+            if let scans, !FileManager.default.fileExists(atPath: PathText.joined(scans, relative)) {
+                let wrapped = PathText.removingExtension(relative) + ".pdf"
+                if FileManager.default.fileExists(atPath: PathText.joined(scans, wrapped)) { relative = wrapped }
             }
-            let stem = ((c.document as NSString).deletingPathExtension as NSString).lastPathComponent
-            let boxPath = ((directory as NSString).appendingPathComponent(folder) as NSString).appendingPathComponent("box/\(stem).txt")
+            let stem = PathText.lastComponent(of: PathText.removingExtension(c.document))
+            let boxPath = PathText.joined(PathText.joined(directory, folder), "box/\(stem).txt")
             let truth =
                 c.format == "sroie"
                 ? FileManager.default.contents(atPath: boxPath).map { CharacterErrorRate.sroieTruth(String(decoding: $0, as: UTF8.self)) }

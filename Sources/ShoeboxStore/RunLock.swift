@@ -37,13 +37,17 @@ public final class RunLock {
         guard fd >= 0 else {
             let code = errno
             if code == EISDIR {
-                throw unusable("\(path) is a folder, not the lock file a run needs. Remove it (`rmdir \(path)`) and run again.")
+                throw unusable(
+                    "\(StoredPath.shown(path)) is a folder, not the lock file a run needs. Remove it (`rmdir \(StoredPath.shown(path))`) and run again."
+                )
             }
             if code == ELOOP {
-                throw unusable("\(path) is a symbolic link; a run's lock file is never followed through a link. Remove the link and run again.")
+                throw unusable(
+                    "\(StoredPath.shown(path)) is a symbolic link; a run's lock file is never followed through a link. Remove the link and run again."
+                )
             }
             throw unusable(
-                "cannot create \(path): \(RunLock.reason(code)). Check that the output folder is writable by this user, or choose another with --out."
+                "cannot create \(StoredPath.shown(path)): \(RunLock.reason(code)). Check that the output folder is writable by this user, or choose another with --out."
             )
         }
         var result: Int32
@@ -53,7 +57,7 @@ public final class RunLock {
             close(fd)
             guard code == EWOULDBLOCK else {
                 throw unusable(
-                    "cannot lock \(path): \(RunLock.reason(code)). The output folder must be on a file system that supports locks (a local disk); choose another with --out."
+                    "cannot lock \(StoredPath.shown(path)): \(RunLock.reason(code)). The output folder must be on a file system that supports locks (a local disk); choose another with --out."
                 )
             }
             // The holder's first line: "<pid> <verb>" ("<pid>" alone from an older Shoebox: a run).
@@ -64,7 +68,7 @@ public final class RunLock {
             throw Failure(
                 reason: .busy,
                 message:
-                    "another shoebox \(holderVerb) (process \(pid)) is working in \(outputDirectory). Wait for it to finish, or run again with --wait."
+                    "another shoebox \(holderVerb) (process \(pid)) is working in \(StoredPath.shown(outputDirectory)). Wait for it to finish, or run again with --wait."
             )
         }
         self.fd = fd
@@ -88,19 +92,19 @@ public final class RunLock {
         if stat(directory, &st) == 0 {
             guard (st.st_mode & S_IFMT) == S_IFDIR else {
                 return
-                    "the output folder \(directory) is a file, not a folder. Give --out a folder (it is created when missing), or move the file away."
+                    "the output folder \(StoredPath.shown(directory)) is a file, not a folder. Give --out a folder (it is created when missing), or move the file away."
             }
             return nil
         }
         let missing = errno
         guard missing == ENOENT else {
-            return "cannot use the output folder \(directory): \(reason(missing)). Choose another folder with --out."
+            return "cannot use the output folder \(StoredPath.shown(directory)): \(reason(missing)). Choose another folder with --out."
         }
         let parent = PathText.parent(of: directory)
         if !parent.isEmpty, parent != directory, let problem = makeDirectory(parent) { return problem }
         if mkdir(directory, 0o755) != 0, errno != EEXIST {
             return
-                "cannot create the output folder \(directory): \(reason(errno)). Check that its parent folder is writable by this user, or choose another with --out."
+                "cannot create the output folder \(StoredPath.shown(directory)): \(reason(errno)). Check that its parent folder is writable by this user, or choose another with --out."
         }
         return nil
     }

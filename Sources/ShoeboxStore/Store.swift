@@ -241,26 +241,41 @@ public final class Store: RecordStore {
         """
     ]
 
+    /// The longest full path of a store file SQLite's unix file layer opens (measured on SQLite 3.40 with WAL: 505
+    /// bytes fail with "unable to open database file").
+    public static let maxSQLitePathBytes = 504
+
     public init(directory: String) throws(StoreError) {
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            throw StoreError(message: "cannot create the output folder \(directory): \(SystemReason.of(error)). Choose another folder with --out.")
+            throw StoreError(
+                message:
+                    "cannot create the output folder \(StoredPath.shown(directory)): \(SystemReason.of(error)). Choose another folder with --out.")
         }
         path = PathText.joined(directory, "store.sqlite")
+        let whole = PathText.absolute(path).utf8.count
+        guard whole <= Store.maxSQLitePathBytes else {
+            throw StoreError(
+                message:
+                    "cannot use the store \(StoredPath.shown(path)): its full path is \(whole) bytes long, and SQLite opens a store by a path of at most \(Store.maxSQLitePathBytes) bytes. Choose an output folder with a shorter path (--out), or a PostgreSQL store (--store)."
+            )
+        }
         do {
             db = try Database(path: path)
             try db.execute("PRAGMA journal_mode=WAL; PRAGMA foreign_keys=ON; PRAGMA synchronous=NORMAL;")
             try migrate()
         } catch let error as DatabaseError {
             throw StoreError(
-                message: "cannot use the store \(path): \(error.message). Check that the output folder is writable, or choose another with --out.")
+                message:
+                    "cannot use the store \(StoredPath.shown(path)): \(error.message). Check that the output folder is writable, or choose another with --out."
+            )
         } catch let error as StoreError {
             throw error
         } catch {
             throw StoreError(
                 message:
-                    "cannot use the store \(path): \(SystemReason.of(error)). Check that the output folder is writable, or choose another with --out."
+                    "cannot use the store \(StoredPath.shown(path)): \(SystemReason.of(error)). Check that the output folder is writable, or choose another with --out."
             )
         }
     }
@@ -296,7 +311,7 @@ public final class Store: RecordStore {
         func newer(_ current: Int) -> StoreError {
             StoreError(
                 message:
-                    "the store \(path) has schema version \(current), newer than this Shoebox understands (\(migrations.count)). Use a newer Shoebox or another \(db.dialect == .sqlite ? "--out folder" : "store").",
+                    "the store \(StoredPath.shown(path)) has schema version \(current), newer than this Shoebox understands (\(migrations.count)). Use a newer Shoebox or another \(db.dialect == .sqlite ? "--out folder" : "store").",
                 kind: .newerSchema)
         }
         switch db.dialect {
@@ -342,19 +357,19 @@ public final class Store: RecordStore {
         case .serverGone:
             StoreError(
                 message:
-                    "the PostgreSQL server of the store \(path) went away (\(error.message)). Every transaction it finished stays, a half-done one is rolled back. Run the command again when the server is back: it takes up where it stopped.",
+                    "the PostgreSQL server of the store \(StoredPath.shown(path)) went away (\(error.message)). Every transaction it finished stays, a half-done one is rolled back. Run the command again when the server is back: it takes up where it stopped.",
                 kind: .serverGone)
         case .serverFull:
             StoreError(
                 message:
-                    "the PostgreSQL server of the store \(path) is out of room (\(error.message)). Nothing half-written is kept. Free space on the server, or raise its limits, then run the command again.",
+                    "the PostgreSQL server of the store \(StoredPath.shown(path)) is out of room (\(error.message)). Nothing half-written is kept. Free space on the server, or raise its limits, then run the command again.",
                 kind: .serverFull)
         case .unreachable:
             StoreError(
                 message:
-                    "cannot reach the store \(path): \(Store.sentence(error.message)) Check the URL, that the server runs and that its user may log in.",
+                    "cannot reach the store \(StoredPath.shown(path)): \(Store.sentence(error.message)) Check the URL, that the server runs and that its user may log in.",
                 kind: .unreachable)
-        default: StoreError(message: "the store \(path) failed: \(error.description)", kind: error.kind)
+        default: StoreError(message: "the store \(StoredPath.shown(path)) failed: \(error.description)", kind: error.kind)
         }
     }
 
@@ -520,7 +535,7 @@ public final class Store: RecordStore {
             do { out.append(try decoder.decode(DocumentRecord.self, from: Data(json.utf8))) } catch {
                 throw StoreError(
                     message:
-                        "the store \(path) holds a record that cannot be read (\(StoreJSON.describe(error))). Run `shoebox run` on the scan folder again: it reads that file again and replaces the broken record."
+                        "the store \(StoredPath.shown(path)) holds a record that cannot be read (\(StoreJSON.describe(error))). Run `shoebox run` on the scan folder again: it reads that file again and replaces the broken record."
                 )
             }
         }

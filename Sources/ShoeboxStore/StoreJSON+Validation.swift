@@ -27,7 +27,9 @@ extension StoreJSON {
     /// An absolute, normalised folder: "/" first, no empty, "." or ".." part, no control character.
     static func rootProblem(_ root: String) -> String? {
         if root.utf8.count > maxPathBytes { return "is \(root.utf8.count) bytes long; at most \(maxPathBytes)" }
-        if let c = FieldInput.controlCharacter(in: root) { return "holds a control character (\(FieldInput.codePoint(c)))" }
+        // A scan folder's own name may hold a line break or a tab (Linux allows it, and a run stores its path as it
+        // is): only NUL, which no path can hold, is refused. Messages show the path with its controls as <U+XXXX>.
+        if root.utf8.contains(0) { return "holds a NUL character" }
         guard root.hasPrefix("/") else { return "must be the absolute path of the scan folder" }
         if root == "/" { return nil }
         for part in root.dropFirst().split(separator: "/", omittingEmptySubsequences: false) where part.isEmpty || part == "." || part == ".." {

@@ -106,17 +106,18 @@ public enum StoreJSON {
         public var description: String {
             switch self {
             case .notAnExport(let file):
-                return "\(file) is not a Shoebox store export (write one with `shoebox export --format json`)."
+                return "\(StoredPath.shown(file)) is not a Shoebox store export (write one with `shoebox export --format json`)."
             case .newerVersion(let file, let v):
-                return "\(file) is format version \(v); this Shoebox reads up to version \(StoreJSON.version). Update Shoebox to import it."
+                return
+                    "\(StoredPath.shown(file)) is format version \(v); this Shoebox reads up to version \(StoreJSON.version). Update Shoebox to import it."
             case .badVersion(let file, let v):
                 return
-                    "\(file) says format version \(v); Shoebox writes versions 1 to \(StoreJSON.version), so this is no export of it. Nothing was imported."
+                    "\(StoredPath.shown(file)) says format version \(v); Shoebox writes versions 1 to \(StoreJSON.version), so this is no export of it. Nothing was imported."
             case .invalid(let file, let n, let problem):
-                return "\(file): document \(n) is invalid (\(problem)); nothing was imported."
+                return "\(StoredPath.shown(file)): document \(n) is invalid (\(problem)); nothing was imported."
             case .invalidValue(let file, let n, let path, let field, let problem):
                 return
-                    "\(file): document \(n) (\(path)): \"\(field)\" \(problem). Nothing was imported; fix or remove that document and import again."
+                    "\(StoredPath.shown(file)): document \(n) (\(StoredPath.shown(path))): \"\(field)\" \(problem). Nothing was imported; fix or remove that document and import again."
             }
         }
     }

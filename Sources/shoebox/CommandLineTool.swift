@@ -236,7 +236,7 @@ enum CommandLineTool {
                 DocumentFailure(
                     code: "file-too-large",
                     message:
-                        "\(path) is \(ByteCount.text(Int64(size))); at most \(ByteCount.text(limit)) is read. Split it, or check it is the right file."
+                        "\(StoredPath.shown(path)) is \(ByteCount.text(Int64(size))); at most \(ByteCount.text(limit)) is read. Split it, or check it is the right file."
                 )
             })
         {
@@ -244,10 +244,11 @@ enum CommandLineTool {
         case .failure(let f):
             switch f.code {
             case "file-too-large": return .failure(UsageError(message: f.message))
-            case "not-a-regular-file": return .failure(UsageError(message: "\(path) is not a regular file. Give the path of a file."))
+            case "not-a-regular-file":
+                return .failure(UsageError(message: "\(StoredPath.shown(path)) is not a regular file. Give the path of a file."))
             case "missing-file":
-                return .failure(UsageError(message: "cannot read \(path): \(String(cString: strerror(ENOENT))). Check the path."))
-            default: return .failure(UsageError(message: "cannot read \(path). Check that this user may read it."))
+                return .failure(UsageError(message: "cannot read \(StoredPath.shown(path)): \(String(cString: strerror(ENOENT))). Check the path."))
+            default: return .failure(UsageError(message: "cannot read \(StoredPath.shown(path)). Check that this user may read it."))
             }
         }
     }
@@ -289,7 +290,8 @@ enum CommandLineTool {
     /// Commands that work on an existing store stop here when there is none, saying how to make one.
     static func requireStore(_ out: String) throws(PipelineError) {
         guard FileManager.default.fileExists(atPath: PathText.joined(out, "store.sqlite")) else {
-            throw PipelineError(code: .store, message: "there is no store in \(out). Run `shoebox run SCANS --out \(out)` first.")
+            throw PipelineError(
+                code: .store, message: "there is no store in \(StoredPath.shown(out)). Run `shoebox run SCANS --out \(StoredPath.shown(out))` first.")
         }
     }
 
@@ -298,7 +300,7 @@ enum CommandLineTool {
         let explicit = a.values["--pipeline"]
         let path = explicit ?? "pipelines/default.json"
         guard FileManager.default.fileExists(atPath: path) else {
-            if explicit != nil { throw PipelineError(code: .pipelineFile, message: "the pipeline file \(path) does not exist.") }
+            if explicit != nil { throw PipelineError(code: .pipelineFile, message: "the pipeline file \(StoredPath.shown(path)) does not exist.") }
             return (PipelineConfig(), "built-in")
         }
         // Only a regular file of a sensible size is read (a FIFO or /dev/zero would hang or fill memory).

@@ -86,7 +86,7 @@ enum RunCommand {
         for u in summary.unusableSettings {
             print("  unusable settings  \(StoredPath.shown(u.reason)); its currency was not used. Fix the file (export refuses it until then).")
         }
-        print("records: \(out)/records.jsonl   review queue: \(out)/review/queue.jsonl")
+        print("records: \(StoredPath.shown(out))/records.jsonl   review queue: \(StoredPath.shown(out))/review/queue.jsonl")
         if let problem = progress.logProblem { throw PipelineError(code: .store, message: problem) }
         return summary.failures.isEmpty && summary.unreadableFolders.isEmpty ? ExitCode.success : ExitCode.finishedWithFailures
     }
@@ -116,15 +116,15 @@ enum ExtractCommand {
         for (i, file) in a.positionals.enumerated() {
             // A link named on the command line is the user's own choice: it is resolved here, once (inside a
             // scan folder links are never followed). What it names is still opened only as a regular file.
-            let url = URL(
-                fileURLWithPath: realpath(file, nil).map { p in
+            let resolved = PathText.absolute(
+                realpath(file, nil).map { p in
                     defer { free(p) }
                     return String(cString: p)
                 } ?? file)
-            let root = url.deletingLastPathComponent().path
+            let root = PathText.parent(of: resolved)
             let declared = FolderDeclarations(folderPath: root, pipeline: config.currency)
             for u in declared.unusable { CommandLineTool.printError("shoebox extract: \(u); its currency is not used") }
-            switch intake.inspect(root: root, relativePath: url.lastPathComponent) {
+            switch intake.inspect(root: root, relativePath: PathText.lastComponent(of: resolved)) {
             case .failed(var record, _):
                 record.source = file
                 records[i] = record
@@ -335,14 +335,14 @@ enum ExportCommand {
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
                 throw ExportError(
                     message:
-                        "cannot create the folder \(folder) for \(file): \(SystemReason.of(error)). Give --file a path in a folder you can write."
+                        "cannot create the folder \(folder) for \(StoredPath.shown(file)): \(SystemReason.of(error)). Give --file a path in a folder you can write."
                 )
             }
         }
         let data = try StoreJSON.export(store)
         // A temporary name of this process's own beside the file, renamed into place when whole.
         try AtomicFile.write(data, to: file)
-        print("\(file): the whole store as JSON (format \(StoreJSON.version))")
+        print("\(StoredPath.shown(file)): the whole store as JSON (format \(StoreJSON.version))")
         return ExitCode.success
     }
 
@@ -389,7 +389,7 @@ enum ExportCommand {
         var folderPaths: [String: String] = [:]
         for r in records where folderPaths[r.folder] == nil {
             guard let path = originals[r.source], path.hasSuffix(r.source) else { continue }
-            folderPaths[r.folder] = (String(path.dropLast(r.source.count)) as NSString).appendingPathComponent(r.folder)
+            folderPaths[r.folder] = PathText.joined(String(path.dropLast(r.source.count)), r.folder)
         }
         return folderPaths
     }
@@ -428,7 +428,7 @@ enum ImportCommand {
         let store = try CommandLineTool.store(a, out: out, create: true)
         let result = try StoreJSON.importInto(store, data: data, file: file, today: today)
         print(
-            "\(file): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(out), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added"
+            "\(StoredPath.shown(file)): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(StoredPath.shown(out)), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added"
         )
         return ExitCode.success
     }
@@ -453,7 +453,7 @@ enum RegressCommand {
         let today = try CommandLineTool.today(a, verb: "regress")
         let jobs = try CommandLineTool.jobs(a, config: config, verb: "regress")
         guard let suite = RegressionSuite(directory: dir, scans: a.values["--scans"]) else {
-            throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(dir) does not exist.")
+            throw PipelineError(code: .scanFolderMissing, message: "the fixture folder \(StoredPath.shown(dir)) does not exist.")
         }
         if let file = a.values["--expected"] {
             // What each document should read, as regress compares it (merchant as written, date ISO, total plain), one
@@ -465,10 +465,10 @@ enum RegressCommand {
                 ]
                 return String(decoding: (try? JSONSerialization.data(withJSONObject: o, options: [.sortedKeys])) ?? Data(), as: UTF8.self)
             }
-            do { try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: file)) } catch {
-                throw PipelineError(code: .store, message: "cannot write \(file): \(SystemReason.of(error)).")
+            do { try FileBytes.write(Data((lines.joined(separator: "\n") + "\n").utf8), to: file) } catch {
+                throw PipelineError(code: .store, message: "cannot write \(StoredPath.shown(file)): \(SystemReason.of(error)).")
             }
-            print("regress: the expected values of \(lines.count) documents written to \(file)")
+            print("regress: the expected values of \(lines.count) documents written to \(StoredPath.shown(file))")
             return ExitCode.success
         }
         let baseline = try readBaseline(a.values["--baseline"])
@@ -501,7 +501,9 @@ enum RegressCommand {
         guard report.documents + work.count > 0 else {
             throw PipelineError(
                 code: .scanFolderMissing,
-                message: "no expectation files in \(dir) (fixture <name>.expected.json, SROIE <ID>.json or ZUGFeRD <name>.expected.json).")
+                message:
+                    "no expectation files in \(StoredPath.shown(dir)) (fixture <name>.expected.json, SROIE <ID>.json or ZUGFeRD <name>.expected.json)."
+            )
         }
         let start = Date()
         var itemLines: [String: String] = [:]
@@ -538,16 +540,17 @@ enum RegressCommand {
         let data: Data
         switch CommandLineTool.readRegularFile(path, limit: Int64(FolderSettings.maxFileBytes)) {
         case .success(let d): data = d
-        case .failure(let e): throw PipelineError(code: .pipelineFile, message: "the folder settings \(path): \(e.message)")
+        case .failure(let e): throw PipelineError(code: .pipelineFile, message: "the folder settings \(StoredPath.shown(path)): \(e.message)")
         }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw PipelineError(
-                code: .pipelineFile, message: "the folder settings \(path) are not a JSON object of folders, each like a .shoebox.json file.")
+                code: .pipelineFile,
+                message: "the folder settings \(StoredPath.shown(path)) are not a JSON object of folders, each like a .shoebox.json file.")
         }
         var out: [String: FolderSettings] = [:]
         for (folder, value) in object {
             let bytes = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed])) ?? Data()
-            do { out[folder] = try FolderSettings.parse(bytes, file: "\(path), folder \"\(folder)\"") } catch {
+            do { out[folder] = try FolderSettings.parse(bytes, file: "\(StoredPath.shown(path)), folder \"\(folder)\"") } catch {
                 throw PipelineError(code: .pipelineFile, message: "\(error).")
             }
         }
@@ -560,12 +563,12 @@ enum RegressCommand {
         let data: Data
         switch CommandLineTool.readRegularFile(path, limit: Int64(LabelErrata.maxFileBytes)) {
         case .success(let d): data = d
-        case .failure(let e): throw PipelineError(code: .pipelineFile, message: "the label errata \(path): \(e.message)")
+        case .failure(let e): throw PipelineError(code: .pipelineFile, message: "the label errata \(StoredPath.shown(path)): \(e.message)")
         }
         let errata: LabelErrata
         do { errata = try LabelErrata.parse(data, file: path) } catch { throw PipelineError(code: .pipelineFile, message: "\(error).") }
         if let stale = errata.stale(against: suite.entries.map(\.expectation)).first {
-            throw PipelineError(code: .pipelineFile, message: "the label errata \(path): \(stale); correct or remove the entry.")
+            throw PipelineError(code: .pipelineFile, message: "the label errata \(StoredPath.shown(path)): \(stale); correct or remove the entry.")
         }
         return errata
     }
@@ -573,23 +576,24 @@ enum RegressCommand {
     /// `--fit FILE`: the trust model fitted on every document of the run, written as the data file the build embeds.
     static func writeModel(_ report: RegressionReport, to path: String, dir: String, gate: RulesGate) throws {
         let counts = report.documentsByFormat.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        var model = TrustFit.fit(report.trustRows, fittedOn: "\(counts) documents of \((dir as NSString).lastPathComponent)", gate: gate)
+        var model = TrustFit.fit(report.trustRows, fittedOn: "\(counts) documents of \(PathText.lastComponent(of: dir))", gate: gate)
         // The cross-validated curve `acceptPrecision` is read against (without --folds the model has none, and says so).
         model.gate = report.crossValidation?.gateCurve
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         // Encoding numbers and strings cannot fail.
         try write(((try? encoder.encode(model)) ?? Data()) + Data("\n".utf8), to: path, what: "the model ")
-        print("shoebox regress: wrote the trust model fitted on \(report.trustRows.count) documents to \(path)")
+        print("shoebox regress: wrote the trust model fitted on \(report.trustRows.count) documents to \(StoredPath.shown(path))")
         if let cv = report.crossValidation { print("shoebox regress: with it, \(model.gate(for: cv.acceptPrecision).sentence)") }
     }
 
     /// Writes one of regress's output files (`what`: "the report ", "the model ", or "" for a file without a name of
     /// its own); a file that cannot be written is a store error naming it.
     static func write(_ data: Data, to path: String, what: String) throws {
-        do { try data.write(to: URL(fileURLWithPath: path)) } catch {
+        do { try FileBytes.write(data, to: path) } catch {
             throw PipelineError(
-                code: .store, message: "cannot write \(what)\(path): \(SystemReason.of(error)). Check that its folder exists and is writable.")
+                code: .store,
+                message: "cannot write \(what)\(StoredPath.shown(path)): \(SystemReason.of(error)). Check that its folder exists and is writable.")
         }
     }
 
@@ -607,7 +611,7 @@ enum RegressCommand {
         if let path = a.values["--report"] {
             try write(report.json(), to: path, what: "the report ")
         }
-        print("shoebox regress: \(report.documents) documents in \(dir)")
+        print("shoebox regress: \(report.documents) documents in \(StoredPath.shown(dir))")
         if a.flags.contains("--quiet") {
             print(report.text.components(separatedBy: "\n\nwrong")[0])
         } else {

@@ -11,7 +11,7 @@ extension ExitCode {
             "usage error (unknown option, missing value, wrong arguments), or a file named on the command line (`import FILE`, `review --apply FILE`) that cannot be read or is not a regular file: one line on stderr"
         case .scanFolderMissing: "the scan folder does not exist or cannot be read"
         case .outputUnusable:
-            "the output folder or its store cannot be used (not writable, `--out` is a file, `run.lock` is not a file: the message names the reason), an export cannot be written, or `run --log-json FILE` could not be written (the run's records are stored)"
+            "the output folder or its store cannot be used (not writable, `--out` is a file, `run.lock` is not a file, a path to `store.sqlite` longer than the 504 bytes SQLite opens: the message names the reason), an export cannot be written, or `run --log-json FILE` could not be written (the run's records are stored)"
         case .engineMissing: "the OCR engine or its language data is missing (the message names the `apt-get install` command)"
         case .pipelineFileInvalid:
             "the pipeline file, or a file `regress` is given (`--folders`, `--errata`), is invalid (the message names the file and the key)"

@@ -100,7 +100,7 @@ enum RescoreCommand {
         print(
             "rescore: \(done.looked) record\(done.looked == 1 ? "" : "s") in review judged again with the memory; \(done.changed.count) changed, \(done.accepted.count) of them accepted now."
         )
-        for path in done.changed { print("  \(done.accepted.contains(path) ? "accepted" : "changed ") \(path)") }
+        for path in done.changed { print("  \(done.accepted.contains(path) ? "accepted" : "changed ") \(StoredPath.shown(path))") }
         return ExitCode.success
     }
 }

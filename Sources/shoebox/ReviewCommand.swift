@@ -34,7 +34,10 @@ enum ReviewCommand {
         if let file = a.values["--export"] { return try export(store, to: file) }
         if let only = a.values["--source"] {
             guard let r = try store.effectiveRecords().first(where: { $0.record.source == only })?.record else {
-                throw UsageError(message: "shoebox review: no record '\(only)' in \(out). `shoebox status --out \(out)` lists them.")
+                throw UsageError(
+                    message:
+                        "shoebox review: no record '\(only)' in \(StoredPath.shown(out)). `shoebox status --out \(StoredPath.shown(out))` lists them."
+                )
             }
             guard r.status != .failed else {
                 throw UsageError(
@@ -53,11 +56,12 @@ enum ReviewCommand {
     static func export(_ store: any RecordStore, to file: String) throws -> ExitCode {
         let waiting = try queue(store)
         let lines = waiting.map { $0.record.jsonLine() + "\n" }.joined()
-        do { try Data(lines.utf8).write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
+        do { try FileBytes.write(Data(lines.utf8), to: file) } catch {
             throw PipelineError(
-                code: .store, message: "cannot write \(file): \(SystemReason.of(error)). Check that its folder exists and is writable.")
+                code: .store,
+                message: "cannot write \(StoredPath.shown(file)): \(SystemReason.of(error)). Check that its folder exists and is writable.")
         }
-        print("review: \(waiting.count) records written to \(file)")
+        print("review: \(waiting.count) records written to \(StoredPath.shown(file))")
         return ExitCode.success
     }
 
@@ -109,7 +113,7 @@ enum ReviewCommand {
             print("  charged after cancellation: \(f.source) waits in review (charged-after-cancellation)")
         }
         let added = batch.entries.isEmpty ? "" : "; \(batch.entries.count) expense\(batch.entries.count == 1 ? "" : "s") entered by hand"
-        print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(file)\(added)")
+        print("review: \(decisions.count) decision\(decisions.count == 1 ? "" : "s") applied from \(StoredPath.shown(file))\(added)")
         return ExitCode.success
     }
 
@@ -140,7 +144,7 @@ enum ReviewCommand {
             self.today = today
         }
 
-        mutating func bad(_ number: Int, _ why: String) { errors.append("\(file):\(number): \(why)") }
+        mutating func bad(_ number: Int, _ why: String) { errors.append("\(StoredPath.shown(file)):\(number): \(why)") }
 
         /// One non-empty line, `number` counted from 1.
         mutating func read(_ line: String, number: Int) {
@@ -357,7 +361,7 @@ final class ReviewSession {
             case "u", "undo":
                 if let (path, d) = try store.undoLastDecision() {
                     skipped.remove(path)
-                    say("undone: \(d.action.rawValue)\(d.field.map { " \($0.rawValue)" } ?? "") on \(path).")
+                    say("undone: \(d.action.rawValue)\(d.field.map { " \($0.rawValue)" } ?? "") on \(StoredPath.shown(path)).")
                 } else {
                     say("nothing to undo.")
                 }

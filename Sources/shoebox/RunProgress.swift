@@ -29,7 +29,9 @@ final class RunProgress: @unchecked Sendable {
             guard fd >= 0 else {
                 throw PipelineError(
                     code: .store,
-                    message: "cannot write the log \(logPath) (\(String(cString: strerror(errno)))). Check the folder exists and is writable.")
+                    message:
+                        "cannot write the log \(StoredPath.shown(logPath)) (\(String(cString: strerror(errno)))). Check the folder exists and is writable."
+                )
             }
             log = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         } else {
@@ -40,7 +42,8 @@ final class RunProgress: @unchecked Sendable {
     /// The sentence `run` ends with when its log could not be written, or nil when it was.
     var logProblem: String? {
         guard let logFailure, let logPath else { return nil }
-        return "the run finished and its records are stored, but its log \(logPath) could not be written (\(logFailure)), so the log is incomplete. "
+        return
+            "the run finished and its records are stored, but its log \(StoredPath.shown(logPath)) could not be written (\(logFailure)), so the log is incomplete. "
             + "Free space on that device or give --log-json another file; the next run writes it again."
     }
 
