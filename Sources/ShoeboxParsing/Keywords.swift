@@ -46,7 +46,7 @@ public enum Keywords {
         "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag", "bruttosumme", "bruttobetrag",
         "total amount", "nett total", "net total", "grand", "total sales", "zahlbetrag", "total payable", "amount payable",
         "total rounded", "total (rounded)", "rounded total", "after adj", "after rounding", "total after", "endsumme", "total t.t.c",
-        "net payable", "nett payable", "total inc"
+        "net payable", "nett payable", "total inc", "amount to be paid", "total to be paid", "to be paid", "amount to pay"
     ]
     static let total: KeywordList = [
         "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",

@@ -139,4 +139,19 @@ struct TotalLabelClassTests {
             pages: [page(["KILANG ROTI SDN BHD", "Total 6% supplies (excl. GST): 40.00", "Total 0% supplies: 17.50", "57.50"])], language: nil)
         #expect(e.amounts.allSatisfy { !$0.checks.contains(.arithmetic(.rateBandsSumToTotal)) })
     }
+
+    // MARK: 5. What is to be paid, printed with the word "paid"
+
+    /// Issue 51 (class: a label that says what is to be paid): "Amount To Be Paid" is the total, not a payment,
+    /// although it holds "paid"; the cash handed over beside it is the payment.
+    @Test(arguments: [
+        ["Total Sales Inclusive GST @6%: 25.44", "Rounding Adjustment: 0.01", "Amount To Be Paid : 25.45", "Cash Received : 25.50", "Change 0.05"],
+        ["Amount to be paid 25.45", "Cash 30.00", "Change 4.55"],
+        ["Total to be paid: 25.45", "Paid amount: 50.00", "Change: 24.55"]
+    ])
+    func anAmountToBePaidIsTheTotal(lines: [String]) {
+        let e = parser.parse(pages: [page(["KEDAI RUNCIT SDN BHD", "25/12/2017 10:12"] + lines)], language: "eng")
+        #expect(e.amounts.first { $0.value.minorUnits == 2545 }?.role == .total, "\(lines)")
+        #expect(best(["KEDAI RUNCIT SDN BHD", "25/12/2017 10:12"] + lines)?.value.minorUnits == 2545, "\(lines)")
+    }
 }
