@@ -86,7 +86,20 @@ func readerBench(sroie: String, models: [String], pages: Bool) {
         guard let bytes = FileManager.default.contents(atPath: "\(sroie)/\(id).jpg"),
             case .success(let images) = ImageLoader.load(Array(bytes), kind: .jpeg, maxMegapixels: 100), let image = images.first
         else { continue }
-        loaded.append((id, image, boxLines("\(sroie)/box/\(id).txt")))
+        // A large photo is decoded smaller (1/2, 1/4 or 1/8, as a run decodes it): its boxes, in the file's pixels,
+        // are scaled down with it, or the crops would be cut from the wrong place.
+        let original = ImageLoader.size(Array(bytes))?.width ?? image.width
+        let reduction = max(1, Int((Double(original) / Double(max(1, image.width))).rounded()))
+        let lines = boxLines("\(sroie)/box/\(id).txt").map { line in
+            reduction == 1
+                ? line
+                : (
+                    BoundingBox(
+                        left: line.box.left / reduction, top: line.box.top / reduction, right: line.box.right / reduction,
+                        bottom: line.box.bottom / reduction), line.text
+                )
+        }
+        loaded.append((id, image, lines))
     }
     let detector: PPOCRTextDetector?
     switch PPOCRTextDetector.open(directory: directory) {

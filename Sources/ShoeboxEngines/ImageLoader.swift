@@ -81,7 +81,7 @@ public enum ImageLoader {
     public static let largestPaperInches = 12.0
 
     /// The size of an image from its header, without decoding it.
-    static func size(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
+    public static func size(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
         var w: Int32 = 0
         var h: Int32 = 0
         var bps: Int32 = 0
