@@ -34,6 +34,30 @@ def segments(path):
     return sorted(out, key=lambda s: ((s[1] + s[3]) / 2, s[0]))
 
 
+def jpeg_width(path):
+    """The width a JPEG's frame header (SOF) states, or None."""
+    with open(path, "rb") as f:
+        data = f.read()
+    at = 2
+    while at + 9 < len(data) and data[at] == 0xFF:
+        marker, length = data[at + 1], int.from_bytes(data[at + 2:at + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return int.from_bytes(data[at + 7:at + 9], "big")
+        at += 2 + length
+    return None
+
+
+def scaled(read, reduction):
+    """The lines with every box divided by `reduction`: a photo Shoebox decoded smaller (1/2, 1/4, 1/8) is cached at
+    that size, while the transcript's corners are in the file's pixels."""
+    if reduction == 1:
+        return read
+    for line in read:
+        for word in line["words"]:
+            word["box"] = {k: v // reduction for k, v in word["box"].items()}
+    return read
+
+
 def lines(path):
     """OCR lines (the cache's shape) from a transcript: segments whose middles are within half a height are one line."""
     rows = []
@@ -83,10 +107,12 @@ def main():
         document = by_hash.get(os.path.basename(entry).split("-")[0])
         transcript = document and os.path.join(sroie, "box", document + ".txt")
         if transcript and os.path.exists(transcript):
-            read = lines(transcript)
+            original = jpeg_width(os.path.join(sroie, document + ".jpg"))
             for pages in cached.get("passes", {}).values():
                 for page in pages:
-                    page["lines"] = read
+                    width = page.get("width") or original
+                    reduction = max(1, round(original / width)) if original and width else 1
+                    page["lines"] = scaled(lines(transcript), reduction)
             replaced += 1
         with open(os.path.join(a.out, os.path.basename(entry)), "w") as f:
             json.dump(cached, f)
