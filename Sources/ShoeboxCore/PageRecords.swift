@@ -110,6 +110,18 @@ public struct OCRPage: Hashable, Sendable, Codable {
 
     public var text: String { lines.map(\.text).joined(separator: "\n") }
     public var wordCount: Int { lines.reduce(0) { $0 + $1.words.count } }
+
+    /// The line whose box covers most of `box` (nil when none touches it), among those `reader` read when given: the
+    /// same printed line in another reading of the page, whose lines need not be numbered alike (the second reading's
+    /// head holds the detector's lines, not tesseract's).
+    public func line(overlapping box: BoundingBox, readBy reader: TextSource? = nil) -> OCRLine? {
+        func overlap(_ b: BoundingBox) -> Int {
+            max(0, min(b.bottom, box.bottom) - max(b.top, box.top)) * max(0, min(b.right, box.right) - max(b.left, box.left))
+        }
+        let candidates = reader.map { r in lines.filter { $0.reader == r } } ?? lines
+        guard let best = candidates.max(by: { overlap($0.box) < overlap($1.box) }), overlap(best.box) > 0 else { return nil }
+        return best
+    }
     public var meanConfidence: Double {
         let words = lines.flatMap(\.words)
         return words.isEmpty ? 0 : words.map(\.confidence).reduce(0, +) / Double(words.count)

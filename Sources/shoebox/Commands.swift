@@ -174,11 +174,15 @@ enum ExtractCommand {
     /// Every candidate with its score, role, line (and the reader of that line) and notes; then, for the lines
     /// they stand on that the second reader read again, both readings.
     static func explain(_ e: Extraction, pages: [OCRPage], second: [OCRPage]) -> String {
-        var scored: [(page: Int, line: Int)] = []
+        var scored: [(page: Int, line: Int, second: Bool)] = []
         func rows<V, R>(_ name: String, _ cs: [Candidate<V, R>], _ show: (V) -> String) -> [String] {
             let ranked = cs.filter { $0.score > 0 }.sorted { $0.score > $1.score }.prefix(6)
             guard !ranked.isEmpty else { return ["  \(name): no candidate"] }
-            for c in ranked { if let ev = c.evidence, !scored.contains(where: { $0 == (ev.page, ev.line) }) { scored.append((ev.page, ev.line)) } }
+            for c in ranked {
+                guard let ev = c.evidence else { continue }
+                let at = (ev.page, ev.line, ev.source == .secondReader)
+                if !scored.contains(where: { $0 == at }) { scored.append(at) }
+            }
             return ["  \(name):"]
                 + ranked.map { c in
                     let at = c.evidence.map { "p\($0.page) l\($0.line + 1) \($0.source.rawValue) \"\($0.text)\"" } ?? "no line"
@@ -192,13 +196,22 @@ enum ExtractCommand {
         out += rows("merchant", e.merchants, { $0 })
         out += rows("currency", e.currencies, { $0 })
         out += rows("reference", e.references, { $0 })
-        // Each reader's reading of the scored lines the second reader read again.
+        // Each reader's reading of the scored lines the second reader read again. A line's number is its place in the
+        // list of the reader its evidence names: the second reading's page holds the detector's lines in its head, not
+        // tesseract's, so the other reader's reading is the line whose box overlaps it most, not the one at that place.
         var both: [String] = []
-        for (page, line) in scored.sorted(by: { ($0.page, $0.line) < ($1.page, $1.line) }) {
-            guard let first = pages.first(where: { $0.pageNumber == page }), line < first.lines.count,
-                let again = second.first(where: { $0.pageNumber == page }), line < again.lines.count, again.lines[line].reader == .secondReader
+        for (page, line, fromSecond) in scored.sorted(by: { ($0.page, $0.line) < ($1.page, $1.line) }) {
+            guard let first = pages.first(where: { $0.pageNumber == page }), let again = second.first(where: { $0.pageNumber == page }),
+                line < (fromSecond ? again : first).lines.count
             else { continue }
-            both.append("    p\(page) l\(line + 1)  tesseract \"\(first.lines[line].text)\"  ·  second reader \"\(again.lines[line].text)\"")
+            let box = (fromSecond ? again : first).lines[line].box
+            let tesseract = fromSecond ? first.line(overlapping: box) : first.lines[line]
+            guard let secondLine = fromSecond ? again.lines[line] : again.line(overlapping: box, readBy: .secondReader),
+                secondLine.reader == .secondReader
+            else { continue }
+            both.append(
+                "    p\(page) l\(line + 1) \(fromSecond ? "ocr-ppocr" : "ocr")  tesseract \"\(tesseract?.text ?? "(no line there)")\"  ·  second reader \"\(secondLine.text)\""
+            )
         }
         if !both.isEmpty { out += ["lines scored, as each reader read them:"] + both }
         return out.joined(separator: "\n")

@@ -125,3 +125,29 @@ struct ThreeLineNameTests {
         #expect(two.merchants.max { $0.score < $1.score }?.value == "POPULAR BOOK CO. (M) SDN BHD")
     }
 }
+
+/// Two readings of one page whose lines are numbered differently (the second reading's head holds the detector's two
+/// lines where tesseract read one): the same printed line is found by its box, not by its number.
+struct LineOverlapTests {
+    func line(_ text: String, top: Int, left: Int = 10, right: Int = 400, reader: TextSource? = nil) -> OCRLine {
+        OCRLine(words: [OCRWord(text: text, box: BoundingBox(left: left, top: top, right: right, bottom: top + 30), confidence: 90)], reader: reader)
+    }
+
+    @Test func theSameLineIsFoundByItsBox() {
+        let tesseract = OCRPage(
+            pageNumber: 1, width: 500, height: 400, dpi: 300, source: .ocr,
+            lines: [line("ASIA MART (SA0264195-T)", top: 10), line("DATE: 22/12/2017", top: 60), line("TOTAL 32.70", top: 110)])
+        let second = OCRPage(
+            pageNumber: 1, width: 500, height: 400, dpi: 300, source: .ocr,
+            lines: [
+                line("ASIA MART", top: 10, right: 200, reader: .secondReader), line("(SA0264195-T)", top: 10, left: 210, reader: .secondReader),
+                line("DATE: 22/12/2017", top: 62, reader: .secondReader), line("TOTAL 32.70", top: 108)
+            ])
+        // Line 3 of the second reading is tesseract's line 2.
+        #expect(tesseract.line(overlapping: second.lines[2].box)?.text == "DATE: 22/12/2017")
+        #expect(second.line(overlapping: tesseract.lines[1].box, readBy: .secondReader)?.text == "DATE: 22/12/2017")
+        // Only lines the second reader read count when it is asked for: the total's line it did not read again.
+        #expect(second.line(overlapping: tesseract.lines[2].box, readBy: .secondReader) == nil)
+        #expect(tesseract.line(overlapping: BoundingBox(left: 10, top: 300, right: 400, bottom: 330)) == nil)
+    }
+}

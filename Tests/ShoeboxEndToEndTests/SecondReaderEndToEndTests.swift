@@ -18,6 +18,18 @@ struct SecondReaderEndToEndTests {
         return (record, r.out, r.code)
     }
 
+    /// `extract --explain` shows both readers' readings of each scored line: the readings of one line, paired by their
+    /// boxes (the second reading's page holds the detector's lines in its head, so its line numbers are not
+    /// tesseract's; pairing by number showed another line's reading beside each).
+    @Test(.tags(.ocr)) func explainPairsTheReadingsOfOneLine() throws {
+        let r = try runProgram(shoebox, ["extract", fixtures.path + "/receipts/eng-gb-grocer.png", "--explain", "--today", "2026-12-02"])
+        #expect(r.code == 0, "\(r.err)")
+        let rows = r.out.split(separator: "\n").drop { !$0.hasPrefix("lines scored") }.dropFirst()
+        let total = try #require(rows.first { $0.contains("13.90") }, "no row of the total's line: \(r.out)")
+        let readings = total.components(separatedBy: "  ·  ")
+        #expect(readings.count == 2 && readings.allSatisfy { $0.contains("13.90") }, "\(total)")
+    }
+
     @Test(.tags(.ocr)) func aReceiptReadsTheSameWithAndWithoutTheSecondReader() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
