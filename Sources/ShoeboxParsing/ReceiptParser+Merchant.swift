@@ -562,16 +562,18 @@ extension ReceiptParser {
             guard head.filter(\.isDigitASCII).count >= 3 else { continue }
             return String(chars[..<i])
         }
-        // Printed without brackets at the end: "banh mi cafe sdn bhd 1110644-W".
-        if let last = text.split(separator: " ").last, text.split(separator: " ").count >= 2 {
-            let core = TextFolding.trim(String(last), [".", ",", ";", ":"])
+        // Printed without brackets after the name, at the end or before a branch's code: "banh mi cafe sdn bhd
+        // 1110644-W", "KING'S CONFECTIONERY S/B 273500-U (KSB)".
+        let words = text.split(separator: " ")
+        for word in words.dropFirst() {
+            let core = TextFolding.trim(String(word), [".", ",", ";", ":"])
             let parts = core.split(separator: "-", omittingEmptySubsequences: false)
             let digits = parts.first?.filter(\.isDigitASCII).count ?? 0
             let suffix = parts.count == 2 ? parts[1] : core.drop { $0.isDigitASCII }
             if digits >= 5, parts.count == 2 ? parts[0].allSatisfy(\.isDigitASCII) : true, (1...2).contains(suffix.count),
                 suffix.allSatisfy(\.isLetter)
             {
-                return TextFolding.trim(String(text[..<last.startIndex]), [" "])
+                return TextFolding.trim(String(text[..<word.startIndex]), [" "])
             }
         }
         return text

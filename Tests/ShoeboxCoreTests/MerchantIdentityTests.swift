@@ -195,6 +195,9 @@ struct MerchantIdentityTests {
         #expect(legal?.notes.contains("legal form 'sdn bhd'") == true)
         #expect(ReceiptParser.cutCompanyNumber("kedai roti sdn bhd 1234567-W") == "kedai roti sdn bhd")
         #expect(ReceiptParser.cutCompanyNumber("99 SPEED MART") == "99 SPEED MART")
+        // Issue 51 (class: a bare company number followed by the branch's code): the name is still a candidate.
+        #expect(ReceiptParser.cutCompanyNumber("ROTI MAJU S/B 123456-K (RMJ)") == "ROTI MAJU S/B")
+        #expect(merchants(["ROTI MAJU S/B 123456-K (RMJ)", "NO. 7, JALAN MERAH", "TOTAL 9.00"]).first?.value == "ROTI MAJU S/B")
         // Printed under it.
         let below = merchants(["KEDAI MAJU SDN BHD", "Co. Reg. No. 123456-X", "TOTAL 9.00"]).first
         #expect(below?.notes.contains("company number below") == true)
