@@ -10,13 +10,19 @@ public enum PathText {
     /// The folder holding `path`: "" for a bare name in the current folder, "/" for a name at the root. Trailing
     /// slashes are not a component: the parent of "a/b/" is "a".
     public static func parent(of path: String) -> String {
-        var bytes = Array(path.utf8)
-        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        let bytes = withoutTrailingSlashes(path)
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "" }
         var head = Array(bytes[..<slash])
         while head.count > 1, head.last == UInt8(ascii: "/") { head.removeLast() }
         if head.isEmpty { return "/" }
         return String(decoding: head, as: UTF8.self)
+    }
+
+    /// The path's bytes without its trailing slashes ("/" stays "/"): a trailing slash names the same folder.
+    static func withoutTrailingSlashes(_ path: String) -> [UInt8] {
+        var bytes = Array(path.utf8)
+        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        return bytes
     }
 
     /// `name` inside the folder `directory` ("" is the current folder: `name` alone).
@@ -27,8 +33,7 @@ public enum PathText {
 
     /// The last component of `path`, trailing slashes not counted: "c" for "a/b/c/", "/" for "/", "" for "".
     public static func lastComponent(of path: String) -> String {
-        var bytes = Array(path.utf8)
-        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
+        let bytes = withoutTrailingSlashes(path)
         if bytes == [UInt8(ascii: "/")] { return "/" }
         guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return String(decoding: bytes, as: UTF8.self) }
         return String(decoding: bytes[(slash + 1)...], as: UTF8.self)
@@ -45,9 +50,7 @@ public enum PathText {
     public static func removingExtension(_ path: String) -> String {
         let ext = pathExtension(of: path)
         guard !ext.isEmpty else { return path }
-        var bytes = Array(path.utf8)
-        while bytes.count > 1, bytes.last == UInt8(ascii: "/") { bytes.removeLast() }
-        return String(decoding: bytes.dropLast(ext.utf8.count + 1), as: UTF8.self)
+        return String(decoding: withoutTrailingSlashes(path).dropLast(ext.utf8.count + 1), as: UTF8.self)
     }
 
     /// `path` made absolute against `currentDirectory` and tidied as text, nothing on disk consulted (no link
