@@ -84,11 +84,18 @@ public enum Check: Hashable, Sendable, Codable {
     case readersDisagree
     /// A currency the page does not print, inferred from the country its hints name (a legal form, a tax name, a place).
     case fromCountry
+    /// The country hints behind an inferred currency are of at least two kinds (a legal form, a tax name or number, a
+    /// place) and name that one country alone: the page places itself there though it prints no currency, so the
+    /// currency is read from evidence and waits for no one (`currency-inferred` is for thin or two-way hints).
+    case placedByCountry
     /// A name both readers read on one line, its words joined from both readings (`Extraction.joinedNameWords`).
     case joinedWords
     /// A total line that names one tax rate or tax code ("Total 0% supplies", "Summe 19 %", "Total SR"): the total of
     /// that rate's goods, which on a page that also prints what is payable is not the grand total.
     case rateBand
+    /// A date read only once letters in its digits were taken for digits, or a lost or doubled separator put right:
+    /// the record waits for a person unless another reading confirms the day (`date-low-confidence`).
+    case mended
 
     /// The note a person reads for the check.
     public var note: String? {
@@ -100,7 +107,7 @@ public enum Check: Hashable, Sendable, Codable {
         case .printed(let times): "printed \(times)×"
         case .bothReaders: "both readers"
         case .readersDisagree: "the readers disagree"
-        case .fromCountry, .joinedWords, .rateBand: nil
+        case .fromCountry, .placedByCountry, .joinedWords, .rateBand, .mended: nil
         }
     }
 }

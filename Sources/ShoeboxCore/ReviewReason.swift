@@ -19,6 +19,8 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     case lowOCRConfidence
     /// No currency is printed: it was inferred from country hints or the language.
     case currencyInferred
+    /// The merchant read is no name but a heading, a screen's title, an address, a phone or registration number.
+    case merchantNotAName
     /// A sidecar gives another value than the document.
     case sourcesDisagree
     /// A quote, statement or balance: paper that proves no purchase.
@@ -69,6 +71,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .arithmeticMismatch: "arithmetic-mismatch"
         case .lowOCRConfidence: "low-ocr-confidence"
         case .currencyInferred: "currency-inferred"
+        case .merchantNotAName: "merchant-not-a-name"
         case .sourcesDisagree: "sources-disagree"
         case .notAPurchase: "not-a-purchase"
         case .longDocument: "long-document"
@@ -91,7 +94,7 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     public var description: String { code }
 
     static let simple: [ReviewReason] = [
-        .arithmeticMismatch, .lowOCRConfidence, .currencyInferred, .sourcesDisagree, .notAPurchase, .longDocument, .sidecarInvalid,
+        .arithmeticMismatch, .lowOCRConfidence, .currencyInferred, .merchantNotAName, .sourcesDisagree, .notAPurchase, .longDocument, .sidecarInvalid,
         .possibleDuplicate, .samePaperReadsDifferently, .eInvoiceReissued, .sameBytes, .eInvoiceInconsistent, .eInvoiceDisagreesWithPage,
         .eInvoiceUnreadable, .eInvoiceValueOutOfRange, .eInvoiceAttachmentsDisagree,
         .chargedAfterCancellation, .documentKindDisagrees

@@ -122,6 +122,10 @@ extension RecordMerger {
             record.evidence[.merchant] = e
             if !variant && clear { reasons.append(.memoryDisagrees(.merchant)) }
         }
+        // A name people confirmed for this shop is a name, whatever the page printed where the name should be.
+        if record.merchant == remembered || record.evidence[.merchant]?.confirmedBy.contains(.memory) == true {
+            reasons.removeAll { $0 == .merchantNotAName }
+        }
         record.merchantNormalized = record.merchant.map(ReceiptParser.normalizedMerchant)
     }
 

@@ -166,14 +166,17 @@ public struct RecordMerger: Sendable {
         _ extraction: Extraction, sidecar: Sidecar?, declared: DeclaredCurrency?, into record: inout DocumentRecord,
         reasons: inout [ReviewReason]
     ) {
+        var unprinted = false
         if let ch = choose(extraction.currencies, { $0 }) {
             record.currency = CurrencyCode(ch.candidate.value)
             let country = ch.candidate.checks.contains(.fromCountry)
             take(ch, as: .currency, in: &record, extra: ["explicit": ch.candidate.role == .explicit ? 1 : 0, "country": country ? 1 : 0])
-            if ch.candidate.role == .inferred { reasons.append(.currencyInferred) }
+            unprinted = ch.candidate.role == .inferred
+            // A page its hints place in one country has that country's currency from evidence: no reason.
+            if unprinted && !ch.candidate.checks.contains(.placedByCountry) { reasons.append(.currencyInferred) }
             if ch.ambiguous { reasons.append(.ambiguous(.currency)) }
         }
-        if let declared { RecordMerger.weighDeclared(declared, record: &record, reasons: &reasons) }
+        if let declared { RecordMerger.weighDeclared(declared, unprinted: unprinted, record: &record, reasons: &reasons) }
         if let given = sidecar?.currency {
             if weighSidecar(.currency, document: record.currency?.code, given: given.code, record: &record, reasons: &reasons) {
                 record.currency = given
@@ -185,22 +188,23 @@ public struct RecordMerger: Sendable {
 
     /// The currency the user said the folder is in. Inferred alike: no longer only inferred (its probability stays the
     /// model's: a page that prints no currency is harder to read right as a whole, and the joint model knows it).
-    /// Inferred otherwise: still `currency-inferred`, the declared one first among the alternates. Printed otherwise: read
-    /// as printed, a purchase abroad. None found: the declared one, at a sidecar's confidence.
-    static func weighDeclared(_ declared: DeclaredCurrency, record: inout DocumentRecord, reasons: inout [ReviewReason]) {
-        let inferred = reasons.contains(.currencyInferred)
+    /// Inferred otherwise (`unprinted`: from the country, placed or not, or the language): `currency-inferred`, the
+    /// declared one first among the alternates. Printed otherwise: read as printed, a purchase abroad. None found: the
+    /// declared one, at a sidecar's confidence.
+    static func weighDeclared(_ declared: DeclaredCurrency, unprinted: Bool, record: inout DocumentRecord, reasons: inout [ReviewReason]) {
         guard let read = record.currency else {
             record.currency = declared.code
             record.confidence[.currency] = sidecarConfidence
             record.evidence[.currency] = FieldEvidence(source: .folder, text: "\(declared.by) says \(declared.code.code)")
             return
         }
-        guard inferred else { return }
+        guard unprinted else { return }
         if read == declared.code {
             record.evidence[.currency]?.confirmedBy.append(.folder)
             reasons.removeAll { $0 == .currencyInferred }
             return
         }
+        if !reasons.contains(.currencyInferred) { reasons.append(.currencyInferred) }
         var alts = record.alternates[.currency] ?? []
         alts.removeAll { $0.value == declared.code.code }
         alts.insert(
@@ -267,6 +271,10 @@ public struct RecordMerger: Sendable {
                 reasons.append(r)
             }
             if let r = RecordMerger.readersCheck(c, .date) { reasons.append(r) }
+            // A day read only by taking letters for digits (or a separator put right) waits for a person, unless the
+            // other reader or another line of the page reads the same day.
+            let confirmed = c.checks.contains { if case .printed = $0 { true } else { $0 == .bothReaders } }
+            if c.checks.contains(.mended) && !confirmed { reasons.append(.lowConfidence(.date)) }
         }
         if let given = sidecar?.date {
             if weighSidecar(.date, document: record.date?.iso, given: given.iso, record: &record, reasons: &reasons) { record.date = given }
@@ -293,6 +301,8 @@ public struct RecordMerger: Sendable {
             }
         }
         record.merchantNormalized = record.merchant.map(ReceiptParser.normalizedMerchant)
+        // A heading, an address or a number read as the name waits for a person; a name a sidecar gives does not.
+        if let name = record.merchant, sidecar?.merchant == nil, ReceiptParser.isNotAName(name) { reasons.append(.merchantNotAName) }
     }
 
     /// Reference number, seller tax ID, payment method.

@@ -17,6 +17,9 @@ public enum DateReader {
         var toldOrder: NumericOrder?
         /// The day read in the other order, when both orders give a valid day ("05/03": 3 May beside 5 March).
         var otherReading: CalendarDay?
+        /// Read only once letters in its digits were taken for the digits they resemble ("11/0i/2017"), or a
+        /// separator lost or doubled was put right ("1102/2017"): a near miss of the reader, to be confirmed.
+        public var mended = false
     }
 
     /// Which order to prefer for 05/03/2026 when both readings are valid.

@@ -94,7 +94,9 @@ public enum Keywords {
         "due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid", "gultig", "expiry", "expires",
         "exp", "ablauf", "liefer", "lieferdatum", "leistungsdatum", "leistungszeitraum", "delivery", "penghantaran", "livraison", "entrega",
         "bestellung", "order date", "commande", "pedido", "version", "stylesheet", "printed", "gedruckt", "skonto", "bis",
-        "period", "zeitraum", "warranty", "garantie"
+        "period", "zeitraum", "warranty", "garantie",
+        // The day to pay by: "Date limite de paiement", "Fecha límite de pago", "à régler avant le", "pagar antes del".
+        "limite", "avant le", "antes del", "please pay by", "payable by", "zahlungsziel", "tarikh luput"
     ]
 
     /// Words of `otherDate` for a date that may lie years from the transaction date (validity, warranty, a print or
@@ -158,7 +160,11 @@ public enum Keywords {
         "danke", "gracias", "merci", "terima kasih", "copy", "kopie", "duplicate", "simplified", "customer",
         "cash bill", "bill", "cashier", "counter", "table", "order", "visualisierung", "stylesheet", "page", "seite",
         "salesperson", "logo", "date", "datum", "fecha", "tarikh", "time", "zeit", "heure",
-        "qty", "description", "item", "items", "price", "ref", "ref.", "no.", "unit", "uom", "amount", "total"
+        "qty", "description", "item", "items", "price", "ref", "ref.", "no.", "unit", "uom", "amount", "total",
+        // A payment screen's titles ("Transaction Details", "You paid", "Pembayaran Berjaya").
+        "transaction details", "transaction history", "transaction successful", "payment details", "payment successful",
+        "transfer details", "transfer successful", "you paid", "butiran transaksi", "sejarah transaksi", "pembayaran berjaya",
+        "pemindahan berjaya"
     ]
     /// Headings of the buyer's block on an invoice: the names below them are not the merchant.
     static let buyerBlock: KeywordList = [

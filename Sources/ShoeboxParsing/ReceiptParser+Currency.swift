@@ -12,7 +12,7 @@ extension ReceiptParser {
     func currencyCandidates(_ lines: [Line], language: String?) -> [CurrencyCandidate] {
         typealias Marks = CurrencyMarks
         let (counts, dollarLines) = ReceiptParser.currencyMarks(lines)
-        let hints = ReceiptParser.countryHints(lines)
+        let hints = ReceiptParser.countryHints(lines, language: language)
         // A mark the page's country hints agree with is surer than a stray one ("Doc No. : €800013033", a "C"
         // misread, on a Malaysian slip that prints "(RM)" as often).
         let local = hints.first?.currency
@@ -45,10 +45,11 @@ extension ReceiptParser {
                     score: min(
                         CurrencyWeights.inferredFromCountryCap,
                         CurrencyWeights.inferredFromCountry + CurrencyWeights.perCountryHint * Double(country.weight)),
-                    evidence: nil, checks: [.fromCountry],
+                    evidence: nil, checks: ReceiptParser.placed(by: hints) ? [.fromCountry, .placedByCountry] : [.fromCountry],
                     notes: [
                         (out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
-                            + "; inferred from " + country.notes.joined(separator: ", ")
+                            + (ReceiptParser.placed(by: hints) ? "; the page is placed by " : "; inferred from ")
+                            + country.notes.joined(separator: ", ")
                     ]))
         }
         if out.isEmpty, let inferred = ReceiptParser.currency(forLanguage: language) {
@@ -66,7 +67,8 @@ extension ReceiptParser {
         guard let first = dollarLines.first else { return nil }
         if let country = hints.first, country.currency != "USD", ReceiptParser.dollarCountries.contains(country.currency) || nothingWritten {
             return CurrencyCandidate(
-                value: country.currency, role: .inferred, score: CurrencyWeights.localDollar, evidence: first.evidence, checks: [.fromCountry],
+                value: country.currency, role: .inferred, score: CurrencyWeights.localDollar, evidence: first.evidence,
+                checks: placed(by: hints) ? [.fromCountry, .placedByCountry] : [.fromCountry],
                 notes: ["'$' with \(country.notes.joined(separator: ", "))"])
         }
         return CurrencyCandidate(
@@ -116,45 +118,87 @@ extension ReceiptParser {
     static let standaloneKeywords = KeywordList(standaloneMarks.map(\.0))
     static let standaloneCode = Dictionary(standaloneMarks, uniquingKeysWith: { a, _ in a })
 
+    /// What a country hint is: two hints of different kinds place a page more surely than two of one kind (a street
+    /// and a town name both say "place", and "Jalan" is as Indonesian as Malaysian).
+    enum CountryHintKind: Hashable, Sendable {
+        case legalForm, tax, place, phone
+    }
+
     struct CountryGuess {
         let currency: String
         let weight: Int
         let notes: [String]
+        /// The kinds of hint that name this country.
+        var kinds: Set<CountryHintKind> = []
     }
 
-    /// Country hints on the page, strongest first: legal forms, tax names, place words.
-    static func countryHints(_ lines: [Line]) -> [CountryGuess] {
-        var weights: [String: (Int, [String])] = [:]
+    /// Country hints on the page, strongest first: legal forms, tax names, place words, a country's calling code; on a
+    /// German page also a five-digit postcode before a town ("10115 Berlin": Austria and Switzerland have four digits).
+    static func countryHints(_ lines: [Line], language: String? = nil) -> [CountryGuess] {
+        var guesses: [String: CountryGuess] = [:]
+        func add(_ word: String, _ currency: String, _ kind: CountryHintKind) {
+            let entry = guesses[currency] ?? CountryGuess(currency: currency, weight: 0, notes: [])
+            let notes = entry.notes.count < 3 && !entry.notes.contains("'\(word)'") ? entry.notes + ["'\(word)'"] : entry.notes
+            guesses[currency] = CountryGuess(currency: currency, weight: entry.weight + 1, notes: notes, kinds: entry.kinds.union([kind]))
+        }
         for line in lines {
             for word in countryKeywords.all(in: line.folded) {
-                let currency = countryCurrency[word]!
-                var entry = weights[currency] ?? (0, [])
-                entry.0 += 1
-                if entry.1.count < 3 && !entry.1.contains("'\(word)'") { entry.1.append("'\(word)'") }
-                weights[currency] = entry
+                let (currency, kind) = countryCurrency[word]!
+                // A calling code counts on a line that says it prints a number to call ("+49,90" is an amount).
+                if kind == .phone && !Keywords.phone.any(in: line.folded) { continue }
+                add(word, currency, kind)
             }
+            if language == "deu", let postcode = germanPostcodeAndTown(line.folded) { add(postcode, "EUR", .place) }
         }
-        return weights.sorted { ($0.value.0, $0.key) > ($1.value.0, $1.key) }
-            .map { CountryGuess(currency: $0.key, weight: $0.value.0, notes: $0.value.1) }
+        return guesses.values.sorted { ($0.weight, $0.currency) > ($1.weight, $1.currency) }
     }
 
-    /// Words that place a receipt in a country, and that country's currency.
-    static let countryWords: [(String, String)] = [
-        ("sdn bhd", "MYR"), ("sdn. bhd", "MYR"), ("bhd", "MYR"), ("berhad", "MYR"), ("malaysia", "MYR"), ("jalan", "MYR"),
-        ("jln", "MYR"), ("taman", "MYR"), ("kuala lumpur", "MYR"), ("selangor", "MYR"), ("johor", "MYR"), ("penang", "MYR"),
-        ("pulau pinang", "MYR"), ("perak", "MYR"), ("sabah", "MYR"), ("sarawak", "MYR"), ("melaka", "MYR"), ("kedah", "MYR"),
-        ("pahang", "MYR"), ("negeri sembilan", "MYR"), ("putrajaya", "MYR"), ("sst", "MYR"), ("gst reg", "MYR"), ("gst no", "MYR"),
-        ("gst id", "MYR"), ("cukai", "MYR"),
-        ("gmbh", "EUR"), ("mwst", "EUR"), ("ust", "EUR"), ("ust-idnr", "EUR"), ("strasse", "EUR"), ("deutschland", "EUR"),
-        ("osterreich", "EUR"), ("sarl", "EUR"), ("tva", "EUR"), ("siret", "EUR"), ("france", "EUR"), ("s.l", "EUR"),
-        ("iva", "EUR"), ("espana", "EUR"), ("nif", "EUR"), ("cif", "EUR"),
-        ("vat reg", "GBP"), ("united kingdom", "GBP"), ("london", "GBP"),
-        ("schweiz", "CHF"), ("suisse", "CHF"), ("mwst-nr", "CHF"), ("che-", "CHF"),
-        ("sales tax", "USD"), ("usa", "USD")
+    /// "10115 berlin" in a folded line: five digits on their own, a space, then a word of three letters or more.
+    static func germanPostcodeAndTown(_ folded: String) -> String? {
+        let b = Array(folded.utf8)
+        var i = 0
+        while i + 5 < b.count {
+            let isDigit = { (k: Int) in k >= 0 && k < b.count && b[k] >= 0x30 && b[k] <= 0x39 }
+            if isDigit(i) && !isDigit(i - 1) && (i == 0 || !TextFolding.isLetterByte(b[i - 1])) && (i..<(i + 5)).allSatisfy(isDigit)
+                && !isDigit(i + 5) && i + 5 < b.count && b[i + 5] == 0x20
+            {
+                var j = i + 6
+                while j < b.count && TextFolding.isLetterByte(b[j]) { j += 1 }
+                if j - (i + 6) >= 3 { return String(decoding: b[i..<j], as: UTF8.self) }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Whether the hints place the page in their first country: hints of two kinds or more, and none for another
+    /// country. Then a currency the page does not print is that country's from evidence, not a guess.
+    static func placed(by hints: [CountryGuess]) -> Bool {
+        hints.count == 1 && hints[0].kinds.count >= 2
+    }
+
+    /// Words that place a receipt in a country, that country's currency, and the kind of hint each is.
+    static let countryWords: [(String, String, CountryHintKind)] = [
+        ("sdn bhd", "MYR", .legalForm), ("sdn. bhd", "MYR", .legalForm), ("bhd", "MYR", .legalForm), ("berhad", "MYR", .legalForm),
+        ("malaysia", "MYR", .place), ("jalan", "MYR", .place), ("jln", "MYR", .place), ("taman", "MYR", .place),
+        ("kuala lumpur", "MYR", .place), ("selangor", "MYR", .place), ("johor", "MYR", .place), ("penang", "MYR", .place),
+        ("pulau pinang", "MYR", .place), ("perak", "MYR", .place), ("sabah", "MYR", .place), ("sarawak", "MYR", .place),
+        ("melaka", "MYR", .place), ("kedah", "MYR", .place), ("pahang", "MYR", .place), ("negeri sembilan", "MYR", .place),
+        ("putrajaya", "MYR", .place), ("sst", "MYR", .tax), ("gst reg", "MYR", .tax), ("gst no", "MYR", .tax), ("gst id", "MYR", .tax),
+        ("cukai", "MYR", .tax),
+        ("gmbh", "EUR", .legalForm), ("mwst", "EUR", .tax), ("ust", "EUR", .tax), ("ust-idnr", "EUR", .tax), ("strasse", "EUR", .place),
+        ("deutschland", "EUR", .place), ("osterreich", "EUR", .place), ("sarl", "EUR", .legalForm), ("tva", "EUR", .tax),
+        ("siret", "EUR", .tax), ("france", "EUR", .place), ("s.l", "EUR", .legalForm), ("iva", "EUR", .tax), ("espana", "EUR", .place),
+        ("nif", "EUR", .tax), ("cif", "EUR", .tax),
+        ("vat reg", "GBP", .tax), ("united kingdom", "GBP", .place), ("london", "GBP", .place),
+        ("schweiz", "CHF", .place), ("suisse", "CHF", .place), ("mwst-nr", "CHF", .tax), ("che-", "CHF", .tax),
+        ("sales tax", "USD", .tax), ("usa", "USD", .place),
+        ("+60", "MYR", .phone), ("+49", "EUR", .phone), ("+43", "EUR", .phone), ("+33", "EUR", .phone), ("+34", "EUR", .phone),
+        ("+44", "GBP", .phone), ("+41", "CHF", .phone)
     ]
 
     static let countryKeywords = KeywordList(countryWords.map(\.0))
-    static let countryCurrency = Dictionary(countryWords, uniquingKeysWith: { a, _ in a })
+    static let countryCurrency = Dictionary(countryWords.map { ($0.0, ($0.1, $0.2)) }, uniquingKeysWith: { a, _ in a })
 
     static func currency(forLanguage language: String?) -> String? {
         switch language {

@@ -45,7 +45,21 @@ extension ReceiptParser {
     /// the page prints, and the dates whose day and month order the page leaves open.
     func readDates(_ lines: [Line], language: String?, into extraction: inout Extraction) {
         // Read once day-first; a date both orders fit also carries its month-first reading.
-        let found = lines.map { DateReader.dates(in: ReceiptParser.mendDate($0.text), folded: $0.folded, order: .dayFirst, today: today) }
+        let found = lines.map { line in
+            let text = ReceiptParser.mendDate(line.text)
+            let read = DateReader.dates(in: text, folded: line.folded, order: .dayFirst, today: today)
+            // No date as printed, or only pieces glued to letters ("1/02/20" inside "l1/02/20l7"): perhaps one the
+            // reader nearly read (a letter for a digit, a separator lost).
+            guard read.allSatisfy(\.gluedToLetters),
+                let near = ReceiptParser.mendDateLetters(text, dateWord: Keywords.issueDate.any(in: line.folded))
+            else { return read }
+            let mended = DateReader.dates(in: near, folded: nil, order: .dayFirst, today: today).map { f in
+                var f = f
+                f.mended = true
+                return f
+            }
+            return mended.isEmpty ? read : mended
+        }
         let order = dateOrder(found, lines: lines, language: language, currencies: extraction.currencies)
         extraction.dates = dateCandidates(
             lines, found: found, order: order, years: &extraction.printedYears, contradicted: &extraction.yearsContradicted)
@@ -99,6 +113,11 @@ extension ReceiptParser {
                 if f.gluedToNumber {
                     score -= DateShapeWeights.gluedToNumber
                     notes.append("a number glued before it")
+                }
+                if f.mended {
+                    score -= DateShapeWeights.mended
+                    notes.append("read only with letters taken for digits or a separator put right")
+                    checks.insert(.mended)
                 }
                 if let other {
                     score -= DateWeights.otherDate
@@ -215,6 +234,84 @@ extension ReceiptParser {
 
     /// Mends OCR's spaces inside dates: "18-10- 17" → "18-10-17", "2018 -03-18" → "2018-03-18",
     /// "12 / 03 / 2018" → "12/03/2018".
+    /// Letters a reader puts for the digits they resemble, inside a date.
+    static let digitLookalikes: [Character: Character] = [
+        "O": "0", "o": "0", "D": "0", "Q": "0", "l": "1", "I": "1", "i": "1", "|": "1", "!": "1", "L": "1", "S": "5", "s": "5",
+        "B": "8", "Z": "2", "z": "2"
+    ]
+
+    /// `text` with its near-miss dates put right, or nil when it has none: a token of one or two, one or two, and two
+    /// or four characters between two like separators ("11/0i/2017", "l1/02/20l7", "O3.1O.2O18"), at least four of
+    /// them digits and the rest letters that look like digits, read as those digits; on a line with a date word, a
+    /// separator lost ("1102/2017", "11/022017": four digits beside a year of four) or doubled ("11//02/2017") put
+    /// right. Whatever this gives is read as a date that is `mended`: the parser doubts it.
+    static func mendDateLetters(_ text: String, dateWord: Bool) -> String? {
+        guard text.utf8.contains(where: { $0 == 0x2F || $0 == 0x2D || $0 == 0x2E }) else { return nil }
+        var changed = false
+        let tokens = text.split(separator: " ", omittingEmptySubsequences: false).map { token -> String in
+            // Trim what may touch a date: a label's colon, brackets, a trailing comma.
+            let core = token.drop { ":([".contains($0) }
+            let lead = token.prefix(token.count - core.count)
+            var body = String(core)
+            var tail = ""
+            while let last = body.last, ",;)]".contains(last) {
+                tail = String(last) + tail
+                body.removeLast()
+            }
+            guard let mended = mendedDateToken(body, dateWord: dateWord) else { return String(token) }
+            changed = true
+            return lead + mended + tail
+        }
+        return changed ? tokens.joined(separator: " ") : nil
+    }
+
+    static func mendedDateToken(_ token: String, dateWord: Bool) -> String? {
+        let c = Array(token)
+        guard (6...12).contains(c.count) else { return nil }
+        var digits = 0
+        var lookalikes = 0
+        var seps: [Int] = []
+        for (k, ch) in c.enumerated() {
+            if ch.isDigitASCII {
+                digits += 1
+            } else if "./-".contains(ch) {
+                seps.append(k)
+            } else if digitLookalikes[ch] != nil {
+                lookalikes += 1
+            } else {
+                return nil
+            }
+        }
+        guard digits >= 4 else { return nil }
+        let asDigits = String(c.map { digitLookalikes[$0] ?? $0 })
+        func shaped(_ t: [Character]) -> Bool {
+            let parts = t.split(omittingEmptySubsequences: false) { "./-".contains($0) }
+            guard parts.count == 3, parts.allSatisfy({ $0.allSatisfy(\.isDigitASCII) }) else { return false }
+            let seps = t.filter { "./-".contains($0) }
+            guard seps.first == seps.last else { return false }
+            return (1...2).contains(parts[0].count) && (1...2).contains(parts[1].count) && [2, 4].contains(parts[2].count)
+        }
+        if lookalikes > 0, seps.count == 2, shaped(Array(asDigits)) { return asDigits }
+        guard dateWord, lookalikes == 0 else { return nil }
+        // Doubled: "11//02/2017", "11/02//2017".
+        if seps.count == 3 {
+            var t = c
+            for k in seps.dropLast() where c[k] == c[k + 1] {
+                t.remove(at: k)
+                return shaped(t) ? String(t) : nil
+            }
+            return nil
+        }
+        // Lost: "1102/2017", "11/022017" (four digits beside a four-digit year starting 19 or 20).
+        guard seps.count == 1, c.count == 9 else { return nil }
+        let s = seps[0]
+        let sep = c[s]
+        let year: (Int) -> Bool = { k in ["19", "20"].contains(String(c[k..<(k + 2)])) }
+        if s == 4, year(5) { return String(c[0..<2]) + String(sep) + String(c[2..<4]) + String(sep) + String(c[5...]) }
+        if s == 2, year(5) { return String(c[0..<2]) + String(sep) + String(c[3..<5]) + String(sep) + String(c[5...]) }
+        return nil
+    }
+
     static func mendDate(_ text: String) -> String {
         guard text.utf8.contains(where: { $0 == 0x2D || $0 == 0x2F || $0 == 0x2E }), text.utf8.contains(0x20) else { return text }
         let c = Array(text)

@@ -199,6 +199,18 @@ extension ReceiptParser {
         return false
     }
 
+    /// Whether a chosen merchant reads as something else the page prints near the name: a heading or a screen's title,
+    /// an address, a slogan or notice, a phone number, a registration or tax number. A misspelt name is a name: this
+    /// asks what the text is, not how well it is read. The merger holds such a record (`merchant-not-a-name`).
+    public static func isNotAName(_ merchant: String) -> Bool {
+        let fs = TextFolding.fold(merchant)
+        let legal = legalForm(in: fs)
+        if isNoName(fs, legal: legal) { return true }
+        if Keywords.registration.any(in: fs) || Keywords.taxID.any(in: fs) || looksLikeCompanyNumber(merchant) { return true }
+        if Keywords.phone.any(in: fs) || looksLikePhoneNumber(merchant) { return true }
+        return legal == nil && looksLikeStreetOrPlace(fs)
+    }
+
     /// Opening hours, a notice or slogan, a sentence, a registration line: printed near the name, never the name.
     static func isNoticeOrHours(_ fs: String) -> Bool {
         Keywords.openingHours.any(in: fs) || Keywords.notices.any(in: fs) || Keywords.registration.any(in: fs)

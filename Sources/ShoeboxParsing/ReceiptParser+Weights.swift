@@ -184,6 +184,8 @@ extension ReceiptParser {
         /// Penalty: a number glued before the date ("CASHIER:0112/03/2018"): read, but a cleanly printed date
         /// elsewhere is surer.
         static let gluedToNumber = 0.05
+        /// Penalty: a date read only with letters taken for digits or a separator put right (`DateReader.Found.mended`).
+        static let mended = 0.1
     }
 
     /// Currency: the ISO code of the amounts.

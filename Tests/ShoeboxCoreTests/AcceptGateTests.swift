@@ -65,7 +65,10 @@ struct AcceptGateTests {
 
     static let printed = ["REWE Markt GmbH", "Domstr. 20, 50668 Köln", "Datum 14.03.2026", "Brot 2,49", "Milch 1,19", "SUMME EUR 3,68"]
     /// The same receipt without a currency on it: EUR is inferred from the German.
-    static let unprinted = ["REWE Markt GmbH", "Domstr. 20, 50668 Köln", "Datum 14.03.2026", "Brot 2,49", "Milch 1,19", "SUMME 3,68"]
+    /// No currency printed, and one kind of country hint (the postcode): the currency is a guess.
+    static let unprinted = ["REWE Markt", "Domstr. 20, 50668 Köln", "Datum 14.03.2026", "Brot 2,49", "Milch 1,19", "SUMME 3,68"]
+    /// No currency printed, but a legal form beside the postcode: the page is placed in Germany.
+    static let placed = ["REWE Markt GmbH", "Domstr. 20, 50668 Köln", "Datum 14.03.2026", "Brot 2,49", "Milch 1,19", "SUMME 3,68"]
 
     @Test func aRecordIsAcceptedAtTheCutNotAtThePrecision() {
         // P(all right) 0.95 per the model: under 0.99, over the curve's cut of 0.9.
@@ -97,6 +100,11 @@ struct AcceptGateTests {
         #expect(other.reasons.contains(.currencyInferred))
         let first = try #require(other.alternates[.currency]?.first)
         #expect(first.value == "CHF" && first.source == .folder && first.reason == "trip/.shoebox.json says CHF")
+        // Placed in Germany by its hints: no reason alone; a folder saying CHF makes it one again, CHF offered first.
+        #expect(!record(AcceptGateTests.placed, model: model).reasons.contains(.currencyInferred))
+        let placedElsewhere = record(AcceptGateTests.placed, model: model, declared: CurrencyCode("CHF"))
+        #expect(placedElsewhere.reasons.contains(.currencyInferred), "\(placedElsewhere.reasons)")
+        #expect(placedElsewhere.alternates[.currency]?.first?.value == "CHF")
         // Printed EUR in a folder said to be MYR: a purchase abroad, read as printed, no reason.
         let abroad = record(AcceptGateTests.printed, model: model, declared: CurrencyCode("MYR"))
         #expect(abroad.currency?.code == "EUR" && abroad.total?.currency.code == "EUR")

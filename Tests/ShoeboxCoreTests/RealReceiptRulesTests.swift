@@ -70,10 +70,38 @@ struct RealReceiptRulesTests {
         #expect(best?.value.minorUnits == 12000, "the gross total beats the amount due after a prepayment")
     }
 
-    @Test func currencyFromCountryHintsIsInferred() {
-        let r = record(["FUYI MINI MARKET", "GST No. : 001610720", "JALAN SAGU 18, TAMAN DAYA", "25/01/2018", "Total 9.00"], language: "eng")
-        #expect(r.currency?.code == "MYR")
-        #expect(r.reasons.contains(.currencyInferred))
+    /// Issue 51, currency from the issuer's country: a page that prints no currency but whose hints are of two kinds
+    /// (a legal form, a tax name or number, a place, a calling code) and name one country has that country's currency
+    /// from evidence, with no reason; thin hints (one kind) or hints of two countries stay `currency-inferred`.
+    @Test func aPagePlacedByTwoKindsOfHintHasItsCountrysCurrencyWithoutAReason() {
+        let placed = record(["FUYI MINI MARKET", "GST No. : 001610720", "JALAN SAGU 18, TAMAN DAYA", "25/01/2018", "Total 9.00"])
+        #expect(placed.currency?.code == "MYR")
+        #expect(!placed.reasons.contains(.currencyInferred), "\(placed.reasons)")
+        // Two place words are one kind of hint ("Jalan" is Indonesian too): still a guess.
+        let thin = record(["FUYI MINI MARKET", "JALAN SAGU 18, TAMAN DAYA", "25/01/2018", "Total 9.00"])
+        #expect(thin.currency?.code == "MYR" && thin.reasons.contains(.currencyInferred), "\(thin.reasons)")
+        // Hints of two countries: a reason.
+        let twoWays = record(["FUYI MINI MARKET SDN BHD", "JALAN SAGU 18", "MwSt 19%", "25/01/2018", "Total 9.00"])
+        #expect(twoWays.reasons.contains(.currencyInferred), "\(twoWays.reasons)")
+        // A German page: a legal form and a five-digit postcode before a town.
+        let german = record(["Bäckerei Schmidt GmbH", "Hauptstr. 5, 10115 Berlin", "Datum 14.03.2026", "Summe 3,68"], language: "deu")
+        #expect(german.currency?.code == "EUR" && !german.reasons.contains(.currencyInferred), "\(german.reasons)")
+        // The postcode counts on a German page only, and a legal form alone is thin.
+        let alone = record(["Bäckerei Schmidt GmbH", "Datum 14.03.2026", "Summe 3,68"], language: "deu")
+        #expect(alone.reasons.contains(.currencyInferred), "\(alone.reasons)")
+        // A calling code on a telephone line is a hint; the same digits in an amount are not.
+        let called = record(["KEDAI RUNCIT AMAN", "Tel: +60 3-2141 8899", "JALAN SAGU 18", "25/01/2018", "Total 9.00"])
+        #expect(!called.reasons.contains(.currencyInferred), "\(called.reasons)")
+        let amount = record(["KEDAI RUNCIT AMAN", "Adjustment +60.00", "JALAN SAGU 18", "25/01/2018", "Total 9.00"])
+        #expect(amount.reasons.contains(.currencyInferred), "\(amount.reasons)")
+    }
+
+    @Test func germanPostcodesAreFiveDigitsBeforeATown() {
+        #expect(ReceiptParser.germanPostcodeAndTown("hauptstr. 5, 10115 berlin") == "10115 berlin")
+        #expect(ReceiptParser.germanPostcodeAndTown("bon 123456 kasse") == nil)
+        #expect(ReceiptParser.germanPostcodeAndTown("8001 zurich") == nil)
+        #expect(ReceiptParser.germanPostcodeAndTown("summe 10115 eu") == nil)
+        #expect(ReceiptParser.germanPostcodeAndTown("de10115 berlin") == nil)
     }
 
     @Test func aBareDollarOnAMalaysianReceiptIsRinggit() {

@@ -13,11 +13,12 @@ struct FolderCurrencyEndToEndTests {
         defer { try? FileManager.default.removeItem(at: work) }
         let trip = work.appendingPathComponent("scans/trip")
         try FileManager.default.createDirectory(at: trip, withIntermediateDirectories: true)
-        // A German receipt with no currency printed anywhere: EUR is inferred from its language.
+        // A German receipt with no currency printed anywhere and nothing that places it (no legal form): EUR is inferred
+        // from its language and its postcode alone.
         _ = try imageMagick(
             [
                 "-size", "1000x1100", "xc:white", "-font", "DejaVu-Sans-Mono", "-pointsize", "34", "-fill", "black", "-annotate", "+60+90",
-                "BÄCKEREI MÜLLER GMBH\nHauptstr. 5, 10115 Berlin\nDatum: 14.03.2026  Bon 4711\n\nBrot              2,49\n"
+                "BÄCKEREI MÜLLER\nHauptstr. 5, 10115 Berlin\nDatum: 14.03.2026  Bon 4711\n\nBrot              2,49\n"
                     + "Milch             1,19\nSUMME             3,68\nBAR               5,00\nRÜCKGELD          1,32\n\nVielen Dank"
             ], output: trip.appendingPathComponent("bon.png"))
         let out = work.appendingPathComponent("out").path

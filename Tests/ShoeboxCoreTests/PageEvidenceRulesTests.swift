@@ -1,0 +1,85 @@
+import Testing
+
+@testable import ShoeboxCore
+@testable import ShoeboxJudgement
+@testable import ShoeboxParsing
+
+/// Issue 51's classes read from the page: dates a reader nearly read (a letter for a digit, a separator lost or
+/// doubled), the day to pay by against the day of issue, and a merchant that is no name.
+struct PageEvidenceRulesTests {
+    let rules = RealReceiptRulesTests()
+    let parser = ReceiptParser(today: today)
+
+    @Test func lettersReadForDigitsInADateAreMendedAndDoubted() {
+        #expect(ReceiptParser.mendedDateToken("11/0i/2017", dateWord: false) == "11/01/2017")
+        #expect(ReceiptParser.mendedDateToken("O3.1O.2O18", dateWord: false) == "03.10.2018")
+        #expect(ReceiptParser.mendedDateToken("l1/02/20l7", dateWord: false) == "11/02/2017")
+        // Too few digits, other letters, or no date's shape once mended: left alone.
+        #expect(ReceiptParser.mendedDateToken("S/B", dateWord: true) == nil)
+        #expect(ReceiptParser.mendedDateToken("SO/lS/OS", dateWord: false) == nil)
+        #expect(ReceiptParser.mendedDateToken("AB12/03/2018", dateWord: false) == nil)
+        #expect(ReceiptParser.mendedDateToken("12/03/2018", dateWord: false) == nil, "a clean date needs no mending")
+
+        let mended = rules.record(["KEDAI MAJU SDN BHD", "Date: 11/0i/2017", "TOTAL RM 5.00"])
+        #expect(mended.date?.iso == "2017-01-11")
+        #expect(mended.reasons.contains(.lowConfidence(.date)), "\(mended.reasons)")
+        // Not the "1/02/20" glued inside it: the whole token, read as a date.
+        let glued = rules.record(["KEDAI MAJU SDN BHD", "Date: l1/02/20l7", "TOTAL RM 5.00"])
+        #expect(glued.date?.iso == "2017-02-11" && glued.reasons.contains(.lowConfidence(.date)), "\(glued.reasons)")
+        // The same day printed cleanly on another line confirms it: no reason.
+        let confirmed = rules.record(["KEDAI MAJU SDN BHD", "Date: 11/0i/2017", "TOTAL RM 5.00", "11/01/2017 13:02"])
+        #expect(confirmed.date?.iso == "2017-01-11")
+        #expect(!confirmed.reasons.contains(.lowConfidence(.date)), "\(confirmed.reasons)")
+    }
+
+    @Test func aSeparatorLostOrDoubledIsPutRightOnlyBesideADateWord() {
+        #expect(ReceiptParser.mendedDateToken("1102/2017", dateWord: true) == "11/02/2017")
+        #expect(ReceiptParser.mendedDateToken("11/022017", dateWord: true) == "11/02/2017")
+        #expect(ReceiptParser.mendedDateToken("11//02/2017", dateWord: true) == "11/02/2017")
+        // An invoice number of the same shape, with no date word on its line, is no date.
+        #expect(ReceiptParser.mendedDateToken("1102/2017", dateWord: false) == nil)
+        #expect(ReceiptParser.mendedDateToken("1102/3017", dateWord: true) == nil, "no year of 19xx or 20xx")
+        let lost = rules.record(["KEDAI MAJU SDN BHD", "Date: 1102/2017", "TOTAL RM 5.00"])
+        #expect(lost.date?.iso == "2017-02-11" && lost.reasons.contains(.lowConfidence(.date)), "\(lost.reasons)")
+        let number = parser.parse(pages: [page(["Müller GmbH", "Rechnung Nr. 1102/2017", "Summe 10,00 EUR"])], language: "deu")
+        #expect(number.dates.isEmpty, "\(number.dates.map(\.value.iso))")
+    }
+
+    @Test func theDayToPayByIsNotTheDayOfIssue() {
+        for (lines, language) in [
+            (["Garage Dupont SARL", "Date limite de paiement : 15/04/2026", "Date : 15/03/2026", "TOTAL TTC 120,00 EUR"], "fra"),
+            (["Taller López S.L.", "Fecha límite de pago: 15/04/2026", "Fecha: 15/03/2026", "TOTAL 120,00 EUR"], "spa"),
+            (["Müller GmbH", "Zahlbar bis 15.04.2026", "Rechnungsdatum 15.03.2026", "Summe 120,00 EUR"], "deu"),
+            (["Northwind Ltd", "Payment due 15/04/2026", "Invoice date 15/03/2026", "TOTAL DUE £120.00"], "eng")
+        ] {
+            let r = rules.record(lines, language: language)
+            #expect(r.date?.iso == "2026-03-15", "\(lines[1]): \(r.date?.iso ?? "none")")
+        }
+    }
+
+    @Test func headingsAddressesAndNumbersAreNoName() {
+        for text in [
+            "TAX INVOICE", "Transaction Details", "Company Reg #1101083-T", "GST ID: 001610720", "Tel: 03-7734 3668",
+            "03 8079 0255", "12, Jalan Ampang", "Hauptstraße 12, 10115 Berlin"
+        ] {
+            #expect(ReceiptParser.isNotAName(text), "\(text)")
+        }
+        for text in ["MR. D.I.Y. (M) SDN BHD", "Frischmarkt Berger GmbH", "TED HENG STATIONERY & BOOKS", "99 SPEEDMART", "Taste Of The WorId SDN BHD"]
+        {
+            #expect(!ReceiptParser.isNotAName(text), "\(text)")
+        }
+    }
+
+    @Test func aRecordWhoseMerchantIsNoNameWaitsForAPerson() {
+        var e = parser.parse(pages: [page(["Date: 12/03/2018", "TOTAL RM 5.00"])], language: "eng")
+        e.merchants = [TextCandidate(value: "Transaction Details", role: .merchant, score: 0.9, evidence: nil, notes: [])]
+        let source = SourceFile(path: "/x/a.png", relativePath: "a.png", folder: "", kind: .png, sha256: "00", size: 1)
+        let r = rules.merger.merge(e, source: source, language: LanguageGuess(language: "eng", confidence: 0.9), pages: 1)
+        #expect(r.merchant == "Transaction Details" && r.reasons.contains(.merchantNotAName), "\(r.reasons)")
+        #expect(ReviewReason(code: "merchant-not-a-name") == .merchantNotAName)
+        // A name: no such reason.
+        e.merchants = [TextCandidate(value: "Kedai Maju Sdn Bhd", role: .merchant, score: 0.9, evidence: nil, notes: [])]
+        let named = rules.merger.merge(e, source: source, language: LanguageGuess(language: "eng", confidence: 0.9), pages: 1)
+        #expect(!named.reasons.contains(.merchantNotAName), "\(named.reasons)")
+    }
+}
