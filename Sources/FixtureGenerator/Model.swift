@@ -207,6 +207,8 @@ struct MoneyStyle {
 
     static let euroDE = MoneyStyle(code: "EUR", numbers: .dotGroupsCommaDecimal, marker: " EUR", markerFirst: false)
     static let euroSymbolDE = MoneyStyle(code: "EUR", numbers: .dotGroupsCommaDecimal, marker: " €", markerFirst: false)
+    /// Euro amounts printed with no currency anywhere, as many small German tills print them.
+    static let euroBareDE = MoneyStyle(code: "EUR", numbers: .dotGroupsCommaDecimal, marker: "", markerFirst: false)
     static let euroES = MoneyStyle(code: "EUR", numbers: .dotGroupsCommaDecimal, marker: " €", markerFirst: false)
     static let euroFR = MoneyStyle(code: "EUR", numbers: .french, marker: " €", markerFirst: false)
     static let euroFRShort = MoneyStyle(code: "EUR", numbers: .commaDecimal, marker: " EUR", markerFirst: false)

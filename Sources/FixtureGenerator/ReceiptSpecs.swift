@@ -164,6 +164,32 @@ let receiptFixtures: [Receipt] = [
         payment: .card(detail: "Pagado con tarjeta")),
 
     Receipt(
+        id: "deu-kiosk", language: .deu, font: "DejaVu Sans Mono",
+        note: "no currency printed anywhere; GmbH and a postcode before the town place it in Germany (issue 51)",
+        merchant: "Kiosk am Ring GmbH",
+        header: ["Hohenzollernring 4", "50672 Köln", "Tel. 0221 923344"],
+        date: Day(2026, 3, 2), dateStyle: .dotted, time: "12:41",
+        reference: ("Bon-Nr.", "2210"),
+        money: .euroBareDE, pricing: .gross, taxRates: [.mwst7, .mwst19],
+        items: [Item("Zeitung", 250), Item("Wasser 0,5 l", 129, tax: 1), Item("Brezel", 95)],
+        labels: .deu,
+        payment: .cash(tenderedCents: 1000)),
+
+    Receipt(
+        id: "fra-garage-facture", language: .fra, kind: .invoice, layout: .invoice(.a4), format: .png,
+        font: "Liberation Sans",
+        note: "the day to pay by printed above the invoice date: the date is the day of issue (issue 51)",
+        merchant: "Garage Dupont SARL",
+        header: ["22 avenue Jean Jaurès, 69007 Lyon", "Tél. 04 72 00 11 22", "Date limite de paiement : 15/04/2026"],
+        title: "FACTURE",
+        date: Day(2026, 3, 16), dateStyle: .slashDMY, dateLabel: "Date :",
+        reference: ("Facture n°", "G-2026-0114"),
+        money: .euroFR, pricing: .gross, taxRates: [TaxRate(label: "TVA", basisPoints: 2000)],
+        items: [Item("Vidange et filtre", 8900), Item("Plaquettes de frein", 12_400), Item("Main d'œuvre", 6000, quantity: 2)],
+        labels: .fra.with(total: "NET À PAYER"),
+        payment: .due(note: "Paiement par virement à réception.")),
+
+    Receipt(
         id: "fra-boulangerie", language: .fra, font: "FreeMono", boldText: true,
         note: "FreeMono, TVA 5,5% and 10%, 12,50 style amounts, cash with change",
         merchant: "Boulangerie du Marché SARL",
@@ -209,6 +235,17 @@ let receiptFixtures: [Receipt] = [
         ],
         labels: .msa,
         payment: .cash(tenderedCents: 5000)),
+
+    Receipt(
+        id: "msa-kedai-kopi", language: .msa, font: "DejaVu Sans Mono",
+        note: "no currency printed anywhere; SDN BHD, Jalan and an SST number place it in Malaysia (issue 51)",
+        merchant: "Kedai Kopi Sri Murni SDN BHD",
+        header: ["No. 21, Jalan Pasar", "70000 Seremban", "Tel: 06-762 1188", "No. SST: N10-1808-32000777"],
+        date: Day(2026, 2, 9), dateStyle: .slashDMY, time: "08:41",
+        money: .ringgitBare, pricing: .net, taxRates: [.sst6],
+        items: [Item("Kopi O", 220, quantity: 2), Item("Roti Bakar", 350), Item("Telur Separuh Masak", 280)],
+        labels: .msa,
+        payment: .cash(tenderedCents: 2000)),
 
     Receipt(
         id: "msa-restoran", language: .msa, format: .jpeg, font: "DejaVu Sans",
