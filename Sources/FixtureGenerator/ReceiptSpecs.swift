@@ -190,6 +190,19 @@ let receiptFixtures: [Receipt] = [
         payment: .due(note: "Paiement par virement à réception.")),
 
     Receipt(
+        id: "deu-drogerie-logo", language: .deu, font: "DejaVu Sans Mono",
+        note: "the name is a logo: the header starts with the street, the imprint's legal name is in the footer (issue 51)",
+        merchant: "Drogerie Sonne GmbH", merchantPrinted: false,
+        header: ["Bahnhofstr. 12", "04109 Leipzig", "Tel. 0341 998877"],
+        date: Day(2026, 2, 20), dateStyle: .dotted, time: "17:05",
+        reference: ("Bon-Nr.", "5531"),
+        money: .euroDE, pricing: .gross, taxRates: [.mwst19],
+        items: [Item("Zahnpasta", 195), Item("Duschgel", 245, quantity: 2), Item("Taschentücher", 129)],
+        labels: .deu,
+        payment: .card(detail: "girocard kontaktlos"),
+        footer: ["Drogerie Sonne GmbH", "Am Markt 1, 04109 Leipzig", "USt-IdNr. DE301234567"]),
+
+    Receipt(
         id: "fra-boulangerie", language: .fra, font: "FreeMono", boldText: true,
         note: "FreeMono, TVA 5,5% and 10%, 12,50 style amounts, cash with change",
         merchant: "Boulangerie du Marché SARL",

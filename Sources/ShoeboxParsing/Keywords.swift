@@ -161,6 +161,8 @@ public enum Keywords {
         "cash bill", "bill", "cashier", "counter", "table", "order", "visualisierung", "stylesheet", "page", "seite",
         "salesperson", "logo", "date", "datum", "fecha", "tarikh", "time", "zeit", "heure",
         "qty", "description", "item", "items", "price", "ref", "ref.", "no.", "unit", "uom", "amount", "total",
+        // A greeting without the name, a branch or till ("Vielen Dank für Ihren Besuch", "Filiale 1234", "Kasse 2").
+        "vielen dank", "dank", "besuch", "einkauf", "filiale", "kasse",
         // A payment screen's titles ("Transaction Details", "You paid", "Pembayaran Berjaya").
         "transaction details", "transaction history", "transaction successful", "payment details", "payment successful",
         "transfer details", "transfer successful", "you paid", "butiran transaksi", "sejarah transaksi", "pembayaran berjaya",
@@ -214,6 +216,12 @@ public enum Keywords {
         "ust-id", "ust-idnr", "ust id", "ustid", "steuernr", "st.-nr", "st-nr", "vat no", "vat reg", "vat id", "gst no",
         "gst reg", "gst id", "sst no", "sst reg", "nif", "cif", "siret", "siren", "tva intra", "n° tva", "uid", "reg no",
         "co reg", "company no", "roc", "abn", "ein"
+    ]
+    /// The legal forms only a company has (not "trading", "enterprise", "company" or "co.", which shop names print too):
+    /// a line with one below the header is the imprint's legal name.
+    static let companyForms: KeywordList = [
+        "gmbh", "ag", "kg", "ohg", "e.k", "e.k.", "ug", "se", "sarl", "sas", "eurl", "s.l", "s.l.", "s.a", "s.a.", "s.a.r.l", "ltd",
+        "ltd.", "limited", "sdn bhd", "sdn. bhd", "bhd", "berhad", "plc", "inc", "inc.", "llc", "b.v", "s.p.a", "srl"
     ]
     public static let legalForms: KeywordList = [
         "gmbh", "ag", "kg", "ohg", "e.k", "ug", "s.l", "s.l.", "sl", "s.a", "s.a.", "sa", "sarl", "s.a.r.l", "sas", "eurl",

@@ -25,6 +25,7 @@ extension ReceiptParser {
         let greetings = closingLineNames(lines)
         ReceiptParser.confirmNames(&out, greetings: greetings, domains: ReceiptParser.webNames(lines))
         out += greetings
+        out += imprintNames(lines, below: header.top.count > 0 ? searchedUntil(header) : 0)
         out.sort { $0.score > $1.score }
         mendLikeliestNames(&out, lines)
         return out
@@ -192,6 +193,8 @@ extension ReceiptParser {
     /// Not a name though it reads as one: a label, an address, a slogan, a document header (unless it holds a legal form).
     static func isNoName(_ fs: String, legal: String?) -> Bool {
         if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { return true }
+        // "Ihr EDEKA Team": the sign-off names the shop (`closingLineNames`), but is no name itself.
+        if signOffName(fs) != nil { return true }
         if legal == nil, ReceiptParser.looksLikeAddress(fs) { return true }
         if TextFolding.firstKeyword(in: fs, of: Keywords.slogan) != nil { return true }
         if legal == nil, fs.utf8.count <= 30, ReceiptParser.isMisreadHeader(fs) { return true }
@@ -388,6 +391,14 @@ extension ReceiptParser {
     /// REWE": the name a receipt repeats in its greeting, wherever the greeting stands.
     func closingLineNames(_ lines: [Line]) -> [TextCandidate] {
         var out: [TextCandidate] = []
+        for line in lines {
+            if let name = ReceiptParser.signOffName(line.text), let clean = ReceiptParser.merchantName(name, today: today) {
+                out.append(
+                    Candidate(
+                        value: clean, role: .merchant, score: MerchantWeights.afterGreeting, evidence: line.evidence,
+                        notes: ["signed off as '\(line.text)'"]))
+            }
+        }
         for (k, line) in lines.enumerated() {
             guard let phrase = Keywords.greetingBeforeName.first(in: line.folded),
                 let range = line.folded.range(of: phrase)
@@ -409,6 +420,55 @@ extension ReceiptParser {
             )
         }
         return out
+    }
+
+    /// The first line of the first page the header search did not reach (`MerchantWeights.searchedDown`,
+    /// `searchedLines`).
+    func searchedUntil(_ header: MerchantHeader) -> Int {
+        header.top.firstIndex { $0.position > MerchantWeights.searchedDown && $0.index >= MerchantWeights.searchedLines }
+            .map { header.top[$0].index } ?? header.top.count
+    }
+
+    /// The imprint's legal name below the header ("REWE Markt GmbH", "Lidl Vertriebs GmbH & Co. KG" in a German
+    /// receipt's footer, under a logo no reader reads as a name): a line of the first page that is a name with a legal
+    /// form of a company and nothing else. Scored below a name in the header, so it stands only where the header
+    /// printed none.
+    func imprintNames(_ lines: [Line], below start: Int) -> [TextCandidate] {
+        guard let firstPage = lines.first?.page else { return [] }
+        var out: [TextCandidate] = []
+        for line in lines where line.page == firstPage && line.index >= start && line.segments.count == 1 && line.amounts.isEmpty {
+            let fs = line.folded
+            // A legal form of a company, and none of what `isNoName` finds in a line without one (a greeting, a notice).
+            guard let legal = TextFolding.firstKeyword(in: fs, of: Keywords.companyForms), !ReceiptParser.isNoName(fs, legal: nil),
+                !Keywords.registration.any(in: fs), !Keywords.taxID.any(in: fs), !Keywords.phone.any(in: fs),
+                !ReceiptParser.looksLikeStreetOrPlace(fs), !ReceiptParser.isSentence(fs),
+                let name = ReceiptParser.merchantName(line.text, today: today, mayHoldDate: false, mayHoldAmount: false),
+                (2...8).contains(name.split(separator: " ").count)
+            else { continue }
+            out.append(
+                Candidate(
+                    value: name, role: .merchant, score: MerchantWeights.imprint, evidence: line.evidence,
+                    notes: ["line \(line.index + 1) of the page: a legal name ('\(legal)') below the header"]))
+        }
+        return Array(out.prefix(1))
+    }
+
+    /// The shop a sign-off names: "Ihr EDEKA Team" and "Ihr REWE-Team" name "EDEKA" and "REWE", "Your Tesco team"
+    /// "Tesco"; nil for any other line. One to three words between the pronoun and "Team".
+    static func signOffName(_ text: String) -> String? {
+        var words = text.split(separator: " ").map(String.init)
+        guard (2...5).contains(words.count), ["ihr", "ihre", "your"].contains(TextFolding.fold(words[0])) else { return nil }
+        var last = words.removeLast()
+        while let end = last.last, "!.,".contains(end) { last.removeLast() }
+        let folded = TextFolding.fold(last)
+        if folded == "team" {
+            words = Array(words.dropFirst())
+        } else if folded.hasSuffix("-team"), last.count > 5 {
+            words = Array(words.dropFirst()) + [String(last.dropLast(5))]
+        } else {
+            return nil
+        }
+        return (1...3).contains(words.count) ? words.joined(separator: " ") : nil
     }
 
     /// "TAXINVOIGE", "0FFICIAL RECEIPT": a document header as OCR misreads it (two edits at most).
@@ -617,7 +677,7 @@ extension ReceiptParser {
     static let sSlashB = try! NSRegularExpression(pattern: #"(?<=\s)[58S]/[B8R]\s*$"#)
 
     static func looksLikeAddress(_ folded: String) -> Bool {
-        if TextFolding.firstKeyword(in: folded, of: Keywords.address) != nil { return true }
+        if TextFolding.firstKeyword(in: folded, of: Keywords.address) != nil || looksLikeStreetAndNumber(folded) { return true }
         // A postcode (4–6 digits) with a place name, or numbers with a comma ("12, Main").
         let digitRuns = folded.split(whereSeparator: { !$0.isNumber })
         return digitRuns.contains { (4...6).contains($0.count) } || (digitRuns.count >= 1 && TextFolding.containsSubstring(folded, ","))
@@ -626,9 +686,23 @@ extension ReceiptParser {
     /// A street or a place, stricter than `looksLikeAddress` (which takes any number with a comma): an address
     /// word ("Jalan", "Lot", "Straße") or a postcode before a place name ("47100 Puchong", "…, 81750 Masai").
     static func looksLikeStreetOrPlace(_ folded: String) -> Bool {
-        if Keywords.address.any(in: folded) { return true }
+        if Keywords.address.any(in: folded) || looksLikeStreetAndNumber(folded) { return true }
         return postcodeAndPlace.firstMatch(in: folded, range: NSRange(location: 0, length: (folded as NSString).length)) != nil
     }
+
+    /// "musterstr. 5", "hauptstrasse 12a", "am kornmarkt 3" is not, "hohenzollernring 4", "schillerplatz 2": a German,
+    /// Austrian or Swiss street (the street word is the end of a compound, which the address keywords cannot match)
+    /// followed by its house number.
+    static func looksLikeStreetAndNumber(_ folded: String) -> Bool {
+        let words = folded.split(separator: " ")
+        for (a, b) in zip(words, words.dropFirst()) where b.first?.isDigitASCII == true && b.count <= 5 {
+            let word = a.hasSuffix(",") ? a.dropLast() : a
+            if word.count >= 5, streetEndings.contains(where: { word.hasSuffix($0) }) { return true }
+        }
+        return false
+    }
+
+    static let streetEndings = ["str.", "str", "strasse", "straße", "weg", "platz", "allee", "gasse", "damm", "ring", "ufer", "chaussee", "steig"]
 
     static let postcodeAndPlace = try! NSRegularExpression(pattern: #"(?:^|[\s,])\d{4,5}\s+[a-z]{3,}"#)
 

@@ -140,6 +140,9 @@ extension ReceiptParser {
         static let joinedWords = 8
         /// A name after a greeting ("Thank you for shopping at …").
         static let afterGreeting = 0.72
+        /// A legal name printed below the header, the imprint of a receipt whose name is a logo (`imprintNames`):
+        /// under any name the header prints.
+        static let imprint = 0.45
 
         // Evidence for a name from elsewhere on the page (`ReceiptParser.confirmNames`).
 

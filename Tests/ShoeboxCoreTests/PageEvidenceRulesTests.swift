@@ -82,4 +82,38 @@ struct PageEvidenceRulesTests {
         let named = rules.merger.merge(e, source: source, language: LanguageGuess(language: "eng", confidence: 0.9), pages: 1)
         #expect(!named.reasons.contains(.merchantNotAName), "\(named.reasons)")
     }
+
+    /// German chains whose name is a logo: the header starts with the street, and the name is printed in the imprint
+    /// below, or in the sign-off.
+    @Test func aShopWhoseNameIsALogoIsNamedByItsImprintOrSignOff() {
+        let imprint = rules.record(
+            [
+                "Musterstr. 5", "12345 Berlin", "Tel 030 123456", "Milch 1,19 A", "Brot 2,49 A", "SUMME EUR 3,68", "Geg. Bar 5,00",
+                "Rückgeld 1,32", "Vielen Dank für Ihren Einkauf", "REWE Markt GmbH", "Domstr. 20, 50668 Köln", "USt-IdNr. DE812706034"
+            ], language: "deu")
+        #expect(imprint.merchant == "REWE Markt GmbH", "\(imprint.merchant ?? "none")")
+        let signed = rules.record(
+            ["17.03.2026 14:12", "Bon 4711", "Milch 1,19 A", "Summe EUR 1,19", "Vielen Dank für Ihren Besuch!", "Ihr EDEKA Team"], language: "deu")
+        #expect(signed.merchant == "EDEKA", "\(signed.merchant ?? "none")")
+        let hyphen = rules.record(["17.03.2026 14:12", "Milch 1,19 A", "Summe EUR 1,19", "Ihr REWE-Team"], language: "deu")
+        #expect(hyphen.merchant == "REWE", "\(hyphen.merchant ?? "none")")
+        // A header that prints a name keeps it over the imprint.
+        let named = rules.record(
+            [
+                "Frischmarkt Berger", "Hauptstraße 12", "10115 Berlin", "Tel. 030 1234567", "Milch 1,19 A", "Brot 2,49 A", "Butter 1,99 A",
+                "Käse 3,49 A", "Summe EUR 9,16", "Geg. Bar 10,00", "Rückgeld 0,84", "Vielen Dank für Ihren Einkauf", "Berger Handels GmbH"
+            ], language: "deu")
+        #expect(named.merchant == "Frischmarkt Berger", "\(named.merchant ?? "none")")
+        // "Your feedback is important," is no sign-off.
+        #expect(rules.record(["Your feedback is important,", "TOTAL RM 5.00"]).merchant != "important")
+    }
+
+    @Test func aCompoundStreetWithItsNumberIsAnAddress() {
+        for text in ["musterstr. 5", "hauptstrasse 12a", "hohenzollernring 4", "schillerplatz 2", "lindenallee 10, 50968 koln"] {
+            #expect(ReceiptParser.looksLikeStreetAndNumber(text), "\(text)")
+        }
+        for text in ["kiosk am ring gmbh", "frischmarkt berger", "ring 4", "bistro 12"] {
+            #expect(!ReceiptParser.looksLikeStreetAndNumber(text), "\(text)")
+        }
+    }
 }
