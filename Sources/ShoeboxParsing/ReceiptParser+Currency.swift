@@ -6,8 +6,9 @@ extension ReceiptParser {
     /// A bare "$" names no country: it is resolved by the country hints, else read as USD.
     static let dollar = "$"
 
-    /// How often a currency is written on the page, where first, and whether every writing is doubtful.
-    typealias CurrencyMarks = (count: Int, evidence: Evidence, doubtful: Bool)
+    /// How often a currency is written on the page, where first, whether every writing is doubtful, and whether every
+    /// writing stands on its own (no amount beside it).
+    typealias CurrencyMarks = (count: Int, evidence: Evidence, doubtful: Bool, standalone: Bool)
 
     func currencyCandidates(_ lines: [Line], language: String?) -> [CurrencyCandidate] {
         typealias Marks = CurrencyMarks
@@ -19,15 +20,20 @@ extension ReceiptParser {
         // One mark on its own that OCR itself doubts, against the page's country hints, is as likely a misread
         // (sparse reading turns a speck or a logo into "_ £ ies", every word at confidence 0) as a currency: it
         // scores below what the hints infer. A mark by an amount, or read with confidence, is not.
+        // On a page its hints place in one country (`placed(by:)`), one mark of another currency on its own, by no
+        // amount, is as likely a misread ("£." for a speck, "€" for a logo) however surely OCR read it.
+        let placed = ReceiptParser.placed(by: hints)
         func stray(_ code: String, _ entry: Marks) -> Bool {
-            entry.count == 1 && entry.doubtful && local != nil && code != local
+            entry.count == 1 && (entry.doubtful || (placed && entry.standalone)) && local != nil && code != local
         }
         var out = counts.sorted { ($0.value.count, $0.key == local ? 1 : 0, $0.key) > ($1.value.count, $1.key == local ? 1 : 0, $1.key) }.map {
             entry in
             stray(entry.key, entry.value)
                 ? CurrencyCandidate(
                     value: entry.key, role: .explicit, score: CurrencyWeights.strayMark, evidence: entry.value.evidence,
-                    notes: ["written once, doubtfully read, against the country hints (\(local ?? ""))"])
+                    notes: [
+                        "written once, " + (entry.value.doubtful ? "doubtfully read, " : "") + "against the country hints (\(local ?? ""))"
+                    ])
                 : CurrencyCandidate(
                     value: entry.key, role: .explicit,
                     score: min(
@@ -45,10 +51,10 @@ extension ReceiptParser {
                     score: min(
                         CurrencyWeights.inferredFromCountryCap,
                         CurrencyWeights.inferredFromCountry + CurrencyWeights.perCountryHint * Double(country.weight)),
-                    evidence: nil, checks: ReceiptParser.placed(by: hints) ? [.fromCountry, .placedByCountry] : [.fromCountry],
+                    evidence: nil, checks: placed && out.isEmpty ? [.fromCountry, .placedByCountry] : [.fromCountry],
                     notes: [
                         (out.isEmpty ? "no currency on the page" : "only a stray mark on the page")
-                            + (ReceiptParser.placed(by: hints) ? "; the page is placed by " : "; inferred from ")
+                            + (placed && out.isEmpty ? "; the page is placed by " : "; inferred from ")
                             + country.notes.joined(separator: ", ")
                     ]))
         }
@@ -80,8 +86,11 @@ extension ReceiptParser {
     /// The currencies written on the page (by amounts, or on their own), and the lines with a bare "$".
     static func currencyMarks(_ lines: [Line]) -> (counts: [String: CurrencyMarks], dollarLines: [Line]) {
         var counts: [String: CurrencyMarks] = [:]
-        func add(_ code: String, _ line: Line, doubtful: Bool) {
-            counts[code] = ((counts[code]?.count ?? 0) + 1, counts[code]?.evidence ?? line.evidence, (counts[code]?.doubtful ?? true) && doubtful)
+        func add(_ code: String, _ line: Line, doubtful: Bool, standalone: Bool) {
+            counts[code] = (
+                (counts[code]?.count ?? 0) + 1, counts[code]?.evidence ?? line.evidence, (counts[code]?.doubtful ?? true) && doubtful,
+                (counts[code]?.standalone ?? true) && standalone
+            )
         }
         var dollarLines: [Line] = []
         for line in lines {
@@ -90,14 +99,15 @@ extension ReceiptParser {
                 if hint == "USD" && !TextFolding.containsSubstring(line.text, "US$") && !TextFolding.containsSubstring(line.folded, "usd") {
                     dollarLines.append(line)
                 } else {
-                    add(hint, line, doubtful: false)
+                    add(hint, line, doubtful: false, standalone: false)
                 }
             }
             // Codes and symbols on their own: "Währung: EUR", "Total € Incl. VAT", "Amount (RM)".
             for mark in ReceiptParser.standaloneKeywords.all(in: line.folded) {
                 // OCR's own confidence in the word that prints the mark (a text layer's is 100).
                 let confidence = line.line.words.filter { TextFolding.containsSubstring(TextFolding.fold($0.text), mark) }.map(\.confidence).max()
-                add(ReceiptParser.standaloneCode[mark]!, line, doubtful: (confidence ?? 100) < ReceiptParser.doubtfulMarkConfidence)
+                add(
+                    ReceiptParser.standaloneCode[mark]!, line, doubtful: (confidence ?? 100) < ReceiptParser.doubtfulMarkConfidence, standalone: true)
             }
         }
         return (counts, dollarLines)

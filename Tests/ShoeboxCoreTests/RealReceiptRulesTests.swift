@@ -94,6 +94,13 @@ struct RealReceiptRulesTests {
         #expect(!called.reasons.contains(.currencyInferred), "\(called.reasons)")
         let amount = record(["KEDAI RUNCIT AMAN", "Adjustment +60.00", "JALAN SAGU 18", "25/01/2018", "Total 9.00"])
         #expect(amount.reasons.contains(.currencyInferred), "\(amount.reasons)")
+        // On a placed page one mark of another currency on its own is a misread (a speck read as "£."), however surely
+        // read: the country's currency, still a reason (the page points two ways). By an amount, or written twice, it
+        // is a purchase in that currency.
+        let stray = record(["KEDAI RUNCIT AMAN SDN BHD", "JALAN SAGU 18", "25/01/2018", "£.&.0.F", "Total 9.00"])
+        #expect(stray.currency?.code == "MYR" && stray.reasons.contains(.currencyInferred), "\(stray.currency?.code ?? "none") \(stray.reasons)")
+        let byAmount = record(["KEDAI RUNCIT AMAN SDN BHD", "JALAN SAGU 18", "25/01/2018", "Total £9.00"])
+        #expect(byAmount.currency?.code == "GBP", "\(byAmount.currency?.code ?? "none")")
     }
 
     @Test func germanPostcodesAreFiveDigitsBeforeATown() {
