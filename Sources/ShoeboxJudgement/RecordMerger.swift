@@ -82,16 +82,19 @@ public struct RecordMerger: Sendable {
     func choose<V, R>(_ candidates: [Candidate<V, R>], margin: Double? = nil, _ render: (V) -> String) -> Choice<V, R>? {
         // Equal confidences go to the value more lines print, then to the earlier candidate: the same reading
         // every time, whatever order the passes came in.
+        // Values are compared as rendered: an amount printed with its currency mark on one line and without it on
+        // another ("SUMME EUR 3,93", the tax table's "3,93") is one total, not two rivals.
         let live = candidates.filter { $0.score > 0 }
-        let support = Dictionary(grouping: live, by: \.value).mapValues(\.count)
-        let ranked = live.enumerated().map { (i, c) in (c, c.score * RecordMerger.ocrFactor(c), support[c.value] ?? 0, i) }
+        let support = Dictionary(grouping: live, by: { render($0.value) }).mapValues(\.count)
+        let ranked = live.enumerated().map { (i, c) in (c, c.score * RecordMerger.ocrFactor(c), support[render(c.value)] ?? 0, i) }
             .sorted { ($0.1, $0.2, -$0.3) > ($1.1, $1.2, -$1.3) }.map { ($0.0, $0.1) }
         guard let first = ranked.first else { return nil }
-        let ambiguous = ranked.dropFirst().contains { $0.0.value != first.0.value && first.1 - $0.1 < (margin ?? ambiguityMargin) }
-        let others = ranked.dropFirst().filter { $0.0.value != first.0.value }
+        let chosen = render(first.0.value)
+        let ambiguous = ranked.dropFirst().contains { render($0.0.value) != chosen && first.1 - $0.1 < (margin ?? ambiguityMargin) }
+        let others = ranked.dropFirst().filter { render($0.0.value) != chosen }
         let features = TrustFeatures.of(
             first.0, margin: others.first.map { first.1 - $0.1 }, rivals: Set(others.map { render($0.0.value) }).count,
-            support: support[first.0.value] ?? 1)
+            support: support[chosen] ?? 1)
         var seen: Set<String> = [render(first.0.value)]
         var alternates: [Alternate] = []
         for (c, conf) in ranked.dropFirst() where alternates.count < 3 && seen.insert(render(c.value)).inserted {

@@ -116,4 +116,17 @@ struct PageEvidenceRulesTests {
             #expect(!ReceiptParser.looksLikeStreetAndNumber(text), "\(text)")
         }
     }
+
+    /// One total printed with its currency mark ("SUMME EUR 3,93") and without it (the tax table's gross column) is one
+    /// value, not two rivals: no `total-ambiguous`.
+    @Test func aTotalPrintedWithAndWithoutItsCurrencyIsOneTotal() {
+        let r = rules.record(
+            [
+                "REWE", "Domstr. 20", "50668 Köln", "UID Nr.: DE812706034", "MILCH 1,5% 1,19 B", "BROT 2,49 B", "PFAND 0,25 A",
+                "SUMME EUR 3,93", "Geg. EC-Cash EUR 3,93", "Steuer % Netto Steuer Brutto", "A= 19,0% 0,21 0,04 0,25",
+                "B= 7,0% 3,44 0,24 3,68", "Gesamtbetrag 3,65 0,28 3,93", "02.03.2024 12:41 Bon-Nr.:1234"
+            ], language: "deu")
+        #expect(r.total?.decimalString == "3.93" && r.total?.currency.code == "EUR")
+        #expect(!r.reasons.contains(.ambiguous(.total)), "\(r.reasons)")
+    }
 }
