@@ -14,6 +14,8 @@ extension ReceiptParser {
         if totalWord != nil, has(Keywords.strongTotal) == nil, has(Keywords.inclusive) == nil, namesOneCharge(folded) { return (.lineItem, nil) }
         // "Net à payer" and "Net Total" are totals although they hold "net".
         if let k = has(Keywords.strongTotal), exclusive.map({ k.contains($0) }) ?? true { return (.total, k) }
+        // "Total Ammt Psyable": the word that says it is what was paid, one letter misread, beside a total word.
+        if totalWord != nil, exclusive == nil, let k = misreadPaidWord(folded) { return (.total, k) }
         if totalWord != nil, exclusive == nil, let k = has(Keywords.inclusive) { return (.total, k) }
         if let k = has(Keywords.cashback) { return (.cashback, k) }
         if let k = has(Keywords.advert) { return (.advert, k) }
@@ -60,6 +62,21 @@ extension ReceiptParser {
         if Keywords.total.words.contains(joined) || Keywords.strongTotal.words.contains(joined) { return "\(joined) (read '\(head) \(last)')" }
         guard head == "tota", totalLookalikes[4].contains(last) else { return nil }
         return "total (read '\(head) \(last)')"
+    }
+
+    /// The one-word labels of a strong total that OCR misreads by a letter ("Psyable", "Payabie", "dibayer").
+    static let paidWords = ["payable", "dibayar", "rounded", "bezahlen"].map { Array($0) }
+
+    /// A word of the line one letter (replaced, lost or added) from a word of `paidWords`, and not that word: the
+    /// keyword as read ("payable (read 'psyable')").
+    static func misreadPaidWord(_ folded: String) -> String? {
+        for token in folded.split(whereSeparator: { !$0.isLetter }) where (6...9).contains(token.count) {
+            let t = Array(token)
+            for word in paidWords where t != word && abs(t.count - word.count) <= 1 && editDistance(t, word) <= 1 {
+                return "\(String(word)) (read '\(String(t))')"
+            }
+        }
+        return nil
     }
 
     /// Words for a charge on top of the goods: "Total loading charges", "Total delivery fee".
@@ -606,7 +623,11 @@ extension ReceiptParser {
 
         /// Whether a total's keyword (its `Check.keyword`) is a strong or tax-inclusive one, and a gross total's.
         static func keywordStrength(_ c: AmountCandidate) -> (strong: Bool, gross: Bool) {
-            let strong = c.keyword.map { Keywords.strongTotal.words.contains($0) || Keywords.inclusive.words.contains($0) } ?? false
+            let strong =
+                c.keyword.map { k in
+                    Keywords.strongTotal.words.contains(k) || Keywords.inclusive.words.contains(k)
+                        || ReceiptParser.paidWords.contains { k.hasPrefix(String($0) + " (read '") }
+                } ?? false
             let gross = c.keyword.map { Keywords.grossTotal.words.contains($0) } ?? false
             return (strong, gross)
         }

@@ -129,4 +129,22 @@ struct PageEvidenceRulesTests {
         #expect(r.total?.decimalString == "3.93" && r.total?.currency.code == "EUR")
         #expect(!r.reasons.contains(.ambiguous(.total)), "\(r.reasons)")
     }
+
+    /// "Total Payable" with a letter of its label misread is still what was paid: it beats the unrounded figure.
+    @Test func aPaidLabelWithALetterMisreadIsStillStrong() {
+        #expect(ReceiptParser.misreadPaidWord("total ammt psyable : 7.40") == "payable (read 'psyable')")
+        #expect(ReceiptParser.misreadPaidWord("total payable 7.40") == nil, "spelt right, the keyword list finds it")
+        #expect(ReceiptParser.misreadPaidWord("portable speaker 7.40") == nil)
+        // The line's amounts are a total by the paid word, which counts as a strong keyword.
+        let role = ReceiptParser.role(of: "total ammt psyable : 7.40")
+        #expect(role.0 == .total && role.1 == "payable (read 'psyable')", "\(role)")
+        let e = parser.parse(pages: [page(["KEDAI MAJU SDN BHD", "Total Ammt Psyable : 7.40"])], language: "eng")
+        let paid = try? #require(e.amounts.first { $0.value.minorUnits == 740 })
+        #expect(paid.map { ReceiptParser.TotalScoring.keywordStrength($0).strong } == true)
+        let r = rules.record([
+            "KEDAI MAJU SDN BHD", "12/03/2018", "SIMILI 8920 1 7.00 7.42", "Total Amt incl GST @ 6% : 7.42", "Rounding Adj -0.02",
+            "Total Ammt Psyable : 7.40", "Cash 10.00", "Change 2.60"
+        ])
+        #expect(r.total?.decimalString == "7.40", "\(r.total?.decimalString ?? "none")")
+    }
 }
