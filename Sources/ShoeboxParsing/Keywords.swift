@@ -46,7 +46,9 @@ public enum Keywords {
         "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag", "bruttosumme", "bruttobetrag",
         "total amount", "nett total", "net total", "grand", "total sales", "zahlbetrag", "total payable", "amount payable",
         "total rounded", "total (rounded)", "rounded total", "after adj", "after rounding", "total after", "endsumme", "total t.t.c",
-        "net payable", "nett payable", "total inc", "amount to be paid", "total to be paid", "to be paid", "amount to pay"
+        "net payable", "nett payable", "total inc", "amount to be paid", "total to be paid", "to be paid", "amount to pay",
+        // A till's "Net Amt" under its "Gross Amt" is what was paid (an invoice's "Net amount" is before tax: not here).
+        "net amt", "nett amt"
     ]
     static let total: KeywordList = [
         "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",

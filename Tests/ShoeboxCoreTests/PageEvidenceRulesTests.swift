@@ -147,4 +147,15 @@ struct PageEvidenceRulesTests {
         ])
         #expect(r.total?.decimalString == "7.40", "\(r.total?.decimalString ?? "none")")
     }
+
+    /// A till's "Net Amt" under its "Gross Amt" is what was paid; an invoice's spelt-out "Net amount" is before tax.
+    @Test func aTillsNetAmtIsThePaidTotal() {
+        let till = rules.record([
+            "LIAN CHI RESTAURANT SDN BHD", "Date 06/01/18 12:17:26 PM", "CURRY MIXED VEGE 1 12.72 12.72 SR", "Gross Amt 47.80",
+            "Svr Tax 2.87", "GST (6%) 2.86", "Net Amt : 53.55", "THANK YOU"
+        ])
+        #expect(till.total?.decimalString == "53.55", "\(till.total?.decimalString ?? "none")")
+        let invoice = rules.record(["Northwind Ltd", "Invoice date 15/03/2026", "Net amount 100.00", "VAT 20% 20.00", "Total £120.00"])
+        #expect(invoice.total?.decimalString == "120.00", "\(invoice.total?.decimalString ?? "none")")
+    }
 }
