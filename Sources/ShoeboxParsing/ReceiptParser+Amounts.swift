@@ -11,6 +11,8 @@ extension ReceiptParser {
         let totalWord = has(Keywords.total) ?? misreadTotalWord(folded)
         let exclusive = has(Keywords.exclusive)
         if let k = has(Keywords.adjustments) { return (.discount, k) }
+        // "ub- Total RM7.90", "Sun- Tota | RM7.90": a sub-total whose "Sub" OCR damaged is no total.
+        if totalWord != nil, let k = misreadSubWord(folded) { return (.subtotal, k) }
         if totalWord != nil, has(Keywords.strongTotal) == nil, has(Keywords.inclusive) == nil, namesOneCharge(folded) { return (.lineItem, nil) }
         // "Net à payer" and "Net Total" are totals although they hold "net".
         if let k = has(Keywords.strongTotal), exclusive.map({ k.contains($0) }) ?? true { return (.total, k) }
@@ -62,6 +64,21 @@ extension ReceiptParser {
         if Keywords.total.words.contains(joined) || Keywords.strongTotal.words.contains(joined) { return "\(joined) (read '\(head) \(last)')" }
         guard head == "tota", totalLookalikes[4].contains(last) else { return nil }
         return "total (read '\(head) \(last)')"
+    }
+
+    /// The first word of the line is "sub-", also with a letter misread or lost ("ub-", "sun-", "5ub-", "su8-"), and the
+    /// next is a total word ("Sub- Total", which the keyword "sub-total" does not match for the space): the keyword as
+    /// read ("sub-total (read 'ub-')"). The hyphen is what tells it from a word.
+    static func misreadSubWord(_ folded: String) -> String? {
+        let tokens = folded.split(separator: " ")
+        guard tokens.count >= 2, let first = tokens.first?.drop(while: { $0 == "|" || $0 == "'" }), first.hasSuffix("-"),
+            first.count >= 3, first.count <= 5
+        else { return nil }
+        let word = Array(first.dropLast())
+        guard editDistance(word, Array("sub")) <= 1 || [Array("5ub"), Array("su8"), Array("s0b")].contains(word),
+            tokens[1].hasPrefix("tot") || tokens[1].hasPrefix("tota")
+        else { return nil }
+        return "sub-total (read '\(String(first))')"
     }
 
     /// The one-word labels of a strong total that OCR misreads by a letter ("Psyable", "Payabie", "dibayer").

@@ -158,4 +158,19 @@ struct PageEvidenceRulesTests {
         let invoice = rules.record(["Northwind Ltd", "Invoice date 15/03/2026", "Net amount 100.00", "VAT 20% 20.00", "Total £120.00"])
         #expect(invoice.total?.decimalString == "120.00", "\(invoice.total?.decimalString ?? "none")")
     }
+
+    /// "Sub-Total" with its "Sub" damaged ("ub- Total", "Sun- Tota |") or spaced ("Sub- Total") is a sub-total, not the
+    /// total: the amount paid (here cash less change) stands.
+    @Test func aSubTotalWithItsSubDamagedIsNoTotal() {
+        for line in ["ub- total rm7.90", "sun- total rm7.90", "sub- total rm7.90", "5ub- total 7.90"] {
+            #expect(ReceiptParser.role(of: line).0 == .subtotal, "\(line): \(ReceiptParser.role(of: line))")
+        }
+        #expect(ReceiptParser.role(of: "ab- total 7.90").0 == .total, "one letter from 'sub' at most, and 'ab' is two")
+        #expect(ReceiptParser.misreadSubWord("club- total 7.90") == nil)
+        let r = rules.record([
+            "TEALIVE SDN BHD", "12/03/2018 13:02", "208 Yam Fresh Signature-C 1 RM7.90", "ub- Total RM7.90", "6% GST RM0.47",
+            "Cash RM10.50", "Change RM2.15"
+        ])
+        #expect(r.total?.decimalString == "8.35", "\(r.total?.decimalString ?? "none") \(r.reasons)")
+    }
 }
