@@ -93,8 +93,9 @@ public enum Check: Hashable, Sendable, Codable {
     /// A total line that names one tax rate or tax code ("Total 0% supplies", "Summe 19 %", "Total SR"): the total of
     /// that rate's goods, which on a page that also prints what is payable is not the grand total.
     case rateBand
-    /// A date read only once letters in its digits were taken for digits, or a lost or doubled separator put right:
-    /// the record waits for a person unless another reading confirms the day (`date-low-confidence`).
+    /// A date read only once letters in its digits were taken for digits, or a lost or doubled separator put right
+    /// (the record waits for a person unless another reading confirms the day: `date-low-confidence`); a total the
+    /// page's other figures propose for one read a digit off (`total-low-confidence`).
     case mended
 
     /// The note a person reads for the check.

@@ -231,6 +231,8 @@ public struct RecordMerger: Sendable {
             let words = c.wordConfidence ?? c.evidence?.ocrConfidence
             if let r = RecordMerger.ocrCheck(c, words: words, floor: RecordMerger.totalWordConfidenceFloor) { reasons.append(r) }
             if let r = RecordMerger.readersCheck(c, .total) { reasons.append(r) }
+            // A total the page's other figures proposed for one read a digit off waits for a person.
+            if c.checks.contains(.mended) { reasons.append(.lowConfidence(.total)) }
         }
         if let given = sidecar?.total {
             let currency = record.currency ?? sidecar?.currency ?? given.currencyHint.flatMap(CurrencyCode.init)

@@ -76,6 +76,7 @@ public struct ReceiptParser: Sendable {
         extraction.paymentMethods = paymentCandidates(lines)
         extraction.documentKind = documentKind(lines)
         ReceiptParser.attachWordConfidences(&extraction, lines: lines)
+        extraction.proposeTotalsOneDigitOff()
         extraction.pagesSkipped = all.count - pages.count
         return extraction
     }

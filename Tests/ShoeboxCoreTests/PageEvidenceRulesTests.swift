@@ -173,4 +173,21 @@ struct PageEvidenceRulesTests {
         ])
         #expect(r.total?.decimalString == "8.35", "\(r.total?.decimalString ?? "none") \(r.reasons)")
     }
+
+    /// A total read with one digit off ("TOTAL 19.00" for 14.00) where the sub-total and the cash paid print the right
+    /// figure: that figure is proposed on the total's line and the record waits for a person.
+    @Test func aTotalReadOneDigitOffIsProposedFromThePagesOtherFigures() {
+        let lines = ["KEDAI SDN BHD", "12/03/2018", "ITEM A 1 14.00 14.00", "TOTAL 19.00", "CASH 14.00", "SUB-TOTAL (GST) 14.00"]
+        let r = rules.record(lines)
+        #expect(r.total?.decimalString == "14.00", "\(r.total?.decimalString ?? "none")")
+        #expect(r.reasons.contains(.lowConfidence(.total)), "\(r.reasons)")
+        #expect(r.alternates[.total]?.contains { $0.value == "19.00" } == true)
+        // Printed once elsewhere is not enough; a last digit apart is cash rounding, not a misread.
+        #expect(rules.record(["KEDAI SDN BHD", "12/03/2018", "TOTAL 19.00", "CASH 14.00"]).total?.decimalString == "19.00")
+        #expect(Extraction.oneDigitApart(1400, 1900) && !Extraction.oneDigitApart(4654, 4655) && !Extraction.oneDigitApart(1400, 14000))
+        let rounded = rules.record([
+            "KEDAI SDN BHD", "12/03/2018", "Total Sales Incl GST 46.54", "Rounding Adj 0.01", "Total After Adj 46.55", "CASH 46.55"
+        ])
+        #expect(rounded.total?.decimalString == "46.55", "\(rounded.total?.decimalString ?? "none")")
+    }
 }

@@ -1,0 +1,48 @@
+import ShoeboxCore
+
+/// A total read with one digit wrong ("TOTAL 19.00" for 14.00, "Net Total 65.20" for 85.20: 4 and 9, 6 and 8 look
+/// alike in thermal print) where the page's other figures print the right amount twice or more: as the sub-total,
+/// the cash paid without change, the tax table's base. The amount they print joins as a total candidate on the
+/// total's line, just above it and `.mended`, so the record names it and still waits for a person
+/// (`total-low-confidence`): the engine proposes, a person confirms.
+extension Extraction {
+    /// Roles whose amounts restate what was paid.
+    static let restating: Set<AmountRole> = [.subtotal, .tendered, .total]
+
+    mutating func proposeTotalsOneDigitOff() {
+        // Every amount read from a line (a sub-total or a payment scores 0 as a total, and still prints its figure).
+        let live = amounts.filter { !$0.computed }
+        guard let best = live.filter({ $0.role == .total && $0.score > 0 }).max(by: { $0.score < $1.score }), !best.arithmeticConfirmed,
+            let line = best.evidence
+        else { return }
+        let value = best.value.minorUnits
+        // The total's own figure printed elsewhere as well: it is not alone.
+        let sameElsewhere = live.filter { $0.value.minorUnits == value && $0.evidence.map { !LinePlace.sameLine($0, line) } ?? false }
+        guard sameElsewhere.isEmpty else { return }
+        var printed: [Int64: [Evidence]] = [:]
+        for c in live where Extraction.restating.contains(c.role) && c.value.minorUnits != value && c.value.minorUnits > 0 {
+            guard let e = c.evidence, !LinePlace.sameLine(e, line), Extraction.oneDigitApart(c.value.minorUnits, value) else { continue }
+            if !(printed[c.value.minorUnits] ?? []).contains(where: { LinePlace.sameLine($0, e) }) {
+                printed[c.value.minorUnits, default: []].append(e)
+            }
+        }
+        let twice = printed.filter { $0.value.count >= 2 }
+        guard twice.count == 1, let (right, lines) = twice.first, !amounts.contains(where: { $0.checks.contains(.mended) }) else { return }
+        var reading = best.value
+        reading = AmountReading(minorUnits: right, fractionDigits: reading.fractionDigits, currencyHint: reading.currencyHint)
+        amounts.append(
+            AmountCandidate(
+                value: reading, role: .total, score: best.score + 0.02, evidence: line, checks: best.checks.union([.mended]),
+                notes: ["\(best.value.decimalString) read with one digit off: the page prints \(reading.decimalString) on \(lines.count) other lines"]
+            ))
+    }
+
+    /// Two amounts of as many digits that differ in exactly one of them, not the last: a last digit apart is as often
+    /// cash rounding (46.54 paid as 46.55) as a misread.
+    static func oneDigitApart(_ a: Int64, _ b: Int64) -> Bool {
+        let x = Array(String(a))
+        let y = Array(String(b))
+        guard x.count == y.count, x.last == y.last else { return false }
+        return zip(x, y).filter { $0 != $1 }.count == 1
+    }
+}
