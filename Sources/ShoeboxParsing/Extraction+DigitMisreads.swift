@@ -46,3 +46,30 @@ extension Extraction {
         return zip(x, y).filter { $0 != $1 }.count == 1
     }
 }
+
+extension Extraction {
+    /// A day read by tesseract alone on a line where the second reader read a date shape that is no date (its
+    /// "19/69/2017" under tesseract's "19/02/2017"), while another line prints a day one digit apart that both readers
+    /// read alike ("19/09/2017"): the day both read is the surer reading of the one date the page prints twice. It is
+    /// raised just above; the other stays an alternate, and the record keeps its readers' reason.
+    mutating func preferDayBothReadersRead(secondUnread: [Evidence]) {
+        let transaction = dates.indices.filter { dates[$0].role == .transaction && dates[$0].score > 0 }
+        guard let top = transaction.max(by: { dates[$0].score < dates[$1].score }), !dates[top].checks.contains(.bothReaders),
+            let line = dates[top].evidence, secondUnread.contains(where: { LinePlace.sameLine($0, line) })
+        else { return }
+        let day = dates[top].value
+        let agreed = transaction.filter { i in
+            let other = dates[i]
+            return other.checks.contains(.bothReaders) && other.value != day && other.evidence.map { !LinePlace.sameLine($0, line) } == true
+                && Extraction.oneDigitApart(day.iso, other.value.iso)
+        }
+        guard agreed.count == 1, let i = agreed.first else { return }
+        dates[i].score = dates[top].score + 0.01
+        dates[i].notes.append("read alike by both readers; \(day.iso) on another line was read by tesseract alone, one digit apart")
+    }
+
+    /// Two ISO days that differ in exactly one character.
+    static func oneDigitApart(_ a: String, _ b: String) -> Bool {
+        a.count == b.count && zip(a, b).filter { $0 != $1 }.count == 1
+    }
+}

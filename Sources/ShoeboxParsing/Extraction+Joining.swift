@@ -96,6 +96,7 @@ extension Extraction {
         let readAsDates = second.dates.compactMap { $0.evidence }.filter { $0.source == .secondReader }
         out.unreadDates = unreadDates.filter { e in !readAsDates.contains { LinePlace.sameLine(e, $0) } }
         out.joinDateDoubts(second)
+        out.preferDayBothReadersRead(secondUnread: second.unreadDates.filter { $0.source == .secondReader })
         out.proposeTotalsOneDigitOff()
         return out
     }

@@ -190,4 +190,29 @@ struct PageEvidenceRulesTests {
         ])
         #expect(rounded.total?.decimalString == "46.55", "\(rounded.total?.decimalString ?? "none")")
     }
+
+    /// The date printed twice, one printing read by tesseract alone while the second reader read no date there, the
+    /// other read alike by both one digit apart: the day both read wins.
+    @Test func theDayBothReadersReadAlikeBeatsOneReadByTesseractAlone() {
+        func evidence(_ line: Int, _ source: TextSource) -> Evidence {
+            Evidence(
+                page: 1, line: line, box: BoundingBox(left: 10, top: line * 40, right: 400, bottom: line * 40 + 30), text: "",
+                source: source, ocrConfidence: 90)
+        }
+        let alone = DateCandidate(
+            value: CalendarDay(year: 2017, month: 2, day: 19)!, role: .transaction, score: 0.9, evidence: evidence(8, .ocr), checks: [],
+            notes: [])
+        let both = DateCandidate(
+            value: CalendarDay(year: 2017, month: 9, day: 19)!, role: .transaction, score: 0.8, evidence: evidence(14, .ocr),
+            checks: [.bothReaders], notes: [])
+        var e = Extraction()
+        e.dates = [alone, both]
+        e.preferDayBothReadersRead(secondUnread: [evidence(8, .secondReader)])
+        #expect(e.dates.max { $0.score < $1.score }?.value.iso == "2017-09-19")
+        // Without the second reader's unread date on the first line, nothing changes.
+        var kept = Extraction()
+        kept.dates = [alone, both]
+        kept.preferDayBothReadersRead(secondUnread: [])
+        #expect(kept.dates.max { $0.score < $1.score }?.value.iso == "2017-02-19")
+    }
 }
