@@ -122,7 +122,8 @@ public struct ReceiptParser: Sendable {
         let pageCount = Double(max(1, pages.count))
         var out: [Line] = []
         for (p, page) in pages.enumerated() {
-            for (i, line) in page.lines.enumerated() {
+            for (i, whole) in page.lines.enumerated() {
+                let line = ReceiptParser.bounded(whole)
                 let text = line.text
                 let y = page.height > 0 ? Double(line.box.centerY) / Double(page.height) : 0
                 let folded = TextFolding.fold(text)
@@ -138,6 +139,29 @@ public struct ReceiptParser: Sendable {
             }
         }
         return out
+    }
+
+    /// The most words, and characters, of one line the parser reads: a line of print on a receipt or an A4 invoice
+    /// holds far fewer, and a text layer's endless line (a hostile or broken PDF) would otherwise cost the date and
+    /// amount rules seconds per kilobyte. What lies beyond is left unread.
+    static let maxWordsPerLine = 120
+    static let maxCharactersPerLine = 2_000
+
+    /// `line` cut to `maxWordsPerLine` words and `maxCharactersPerLine` characters (the last word kept whole up to it).
+    static func bounded(_ line: OCRLine) -> OCRLine {
+        var count = 0
+        var kept: [OCRWord] = []
+        for word in line.words.prefix(maxWordsPerLine) {
+            count += word.text.utf8.count + 1
+            if count > maxCharactersPerLine {
+                if kept.isEmpty {
+                    kept.append(OCRWord(text: String(word.text.prefix(maxCharactersPerLine)), box: word.box, confidence: word.confidence))
+                }
+                break
+            }
+            kept.append(word)
+        }
+        return kept.count == line.words.count && count <= maxCharactersPerLine ? line : OCRLine(words: kept, reader: line.reader)
     }
 
     /// Splits a line where the gap between two words is wider than three average character widths.

@@ -215,4 +215,20 @@ struct PageEvidenceRulesTests {
         kept.preferDayBothReadersRead(secondUnread: [])
         #expect(kept.dates.max { $0.score < $1.score }?.value.iso == "2017-02-19")
     }
+
+    /// A text layer's endless line is read only up to the bound of a line of print.
+    @Test func anEndlessLineIsReadUpToTheBoundOfALine() {
+        let words = (0..<5_000).map {
+            OCRWord(text: "12/03/2018", box: BoundingBox(left: $0 * 10, top: 0, right: $0 * 10 + 9, bottom: 20), confidence: 90)
+        }
+        let cut = ReceiptParser.bounded(OCRLine(words: words))
+        #expect(cut.words.count <= ReceiptParser.maxWordsPerLine && cut.text.utf8.count <= ReceiptParser.maxCharactersPerLine)
+        let one = ReceiptParser.bounded(
+            OCRLine(words: [
+                OCRWord(text: String(repeating: "9", count: 100_000), box: BoundingBox(left: 0, top: 0, right: 9, bottom: 9), confidence: 90)
+            ]))
+        #expect(one.text.utf8.count == ReceiptParser.maxCharactersPerLine)
+        let short = OCRLine(words: Array(words.prefix(3)))
+        #expect(ReceiptParser.bounded(short).text == short.text)
+    }
 }
