@@ -28,8 +28,7 @@ extension Extraction {
         }
         let twice = printed.filter { $0.value.count >= 2 }
         guard twice.count == 1, let (right, lines) = twice.first, !amounts.contains(where: { $0.checks.contains(.mended) }) else { return }
-        var reading = best.value
-        reading = AmountReading(minorUnits: right, fractionDigits: reading.fractionDigits, currencyHint: reading.currencyHint)
+        let reading = AmountReading(minorUnits: right, fractionDigits: best.value.fractionDigits, currencyHint: best.value.currencyHint)
         amounts.append(
             AmountCandidate(
                 value: reading, role: .total, score: best.score + 0.02, evidence: line, checks: best.checks.union([.mended]),
@@ -40,10 +39,9 @@ extension Extraction {
     /// Two amounts of as many digits that differ in exactly one of them, not the last: a last digit apart is as often
     /// cash rounding (46.54 paid as 46.55) as a misread.
     static func oneDigitApart(_ a: Int64, _ b: Int64) -> Bool {
-        let x = Array(String(a))
-        let y = Array(String(b))
-        guard x.count == y.count, x.last == y.last else { return false }
-        return zip(x, y).filter { $0 != $1 }.count == 1
+        let x = String(a)
+        let y = String(b)
+        return x.last == y.last && oneDigitApart(x, y)
     }
 }
 
@@ -68,7 +66,7 @@ extension Extraction {
         dates[i].notes.append("read alike by both readers; \(day.iso) on another line was read by tesseract alone, one digit apart")
     }
 
-    /// Two ISO days that differ in exactly one character.
+    /// Two texts of as many characters that differ in exactly one (two ISO days, two amounts' digits).
     static func oneDigitApart(_ a: String, _ b: String) -> Bool {
         a.count == b.count && zip(a, b).filter { $0 != $1 }.count == 1
     }

@@ -166,12 +166,11 @@ extension ReceiptParser {
     /// "10115 berlin" in a folded line: five digits on their own, a space, then a word of three letters or more.
     static func germanPostcodeAndTown(_ folded: String) -> String? {
         let b = Array(folded.utf8)
+        func isDigit(_ k: Int) -> Bool { k >= 0 && k < b.count && b[k] >= 0x30 && b[k] <= 0x39 }
         var i = 0
         while i + 5 < b.count {
-            let isDigit = { (k: Int) in k >= 0 && k < b.count && b[k] >= 0x30 && b[k] <= 0x39 }
-            if isDigit(i) && !isDigit(i - 1) && (i == 0 || !TextFolding.isLetterByte(b[i - 1])) && (i..<(i + 5)).allSatisfy(isDigit)
-                && !isDigit(i + 5) && i + 5 < b.count && b[i + 5] == 0x20
-            {
+            // Five digits, nothing glued before them, a space after.
+            if (i == 0 || !(isDigit(i - 1) || TextFolding.isLetterByte(b[i - 1]))) && (i..<(i + 5)).allSatisfy(isDigit) && b[i + 5] == 0x20 {
                 var j = i + 6
                 while j < b.count && TextFolding.isLetterByte(b[j]) { j += 1 }
                 if j - (i + 6) >= 3 { return String(decoding: b[i..<j], as: UTF8.self) }

@@ -25,7 +25,7 @@ extension ReceiptParser {
         let greetings = closingLineNames(lines)
         ReceiptParser.confirmNames(&out, greetings: greetings, domains: ReceiptParser.webNames(lines))
         out += greetings
-        out += imprintNames(lines, below: header.top.count > 0 ? searchedUntil(header) : 0)
+        if let imprint = imprintName(lines, below: searchedUntil(header)) { out.append(imprint) }
         out.sort { $0.score > $1.score }
         mendLikeliestNames(&out, lines)
         return out
@@ -433,24 +433,21 @@ extension ReceiptParser {
     /// receipt's footer, under a logo no reader reads as a name): a line of the first page that is a name with a legal
     /// form of a company and nothing else. Scored below a name in the header, so it stands only where the header
     /// printed none.
-    func imprintNames(_ lines: [Line], below start: Int) -> [TextCandidate] {
-        guard let firstPage = lines.first?.page else { return [] }
-        var out: [TextCandidate] = []
+    func imprintName(_ lines: [Line], below start: Int) -> TextCandidate? {
+        guard let firstPage = lines.first?.page else { return nil }
         for line in lines where line.page == firstPage && line.index >= start && line.segments.count == 1 && line.amounts.isEmpty {
-            let fs = line.folded
-            // A legal form of a company, and none of what `isNoName` finds in a line without one (a greeting, a notice).
-            guard let legal = TextFolding.firstKeyword(in: fs, of: Keywords.companyForms), !ReceiptParser.isNoName(fs, legal: nil),
-                !Keywords.registration.any(in: fs), !Keywords.taxID.any(in: fs), !Keywords.phone.any(in: fs),
-                !ReceiptParser.looksLikeStreetOrPlace(fs), !ReceiptParser.isSentence(fs),
+            // A legal form of a company, none of what `isNoName` finds in a line without one (a greeting, a notice, an
+            // address), and nothing `isNotAName` finds (a registration, tax or phone number).
+            guard let legal = TextFolding.firstKeyword(in: line.folded, of: Keywords.companyForms),
+                !ReceiptParser.isNoName(line.folded, legal: nil), !ReceiptParser.isNotAName(line.text),
                 let name = ReceiptParser.merchantName(line.text, today: today, mayHoldDate: false, mayHoldAmount: false),
                 (2...8).contains(name.split(separator: " ").count)
             else { continue }
-            out.append(
-                Candidate(
-                    value: name, role: .merchant, score: MerchantWeights.imprint, evidence: line.evidence,
-                    notes: ["line \(line.index + 1) of the page: a legal name ('\(legal)') below the header"]))
+            return Candidate(
+                value: name, role: .merchant, score: MerchantWeights.imprint, evidence: line.evidence,
+                notes: ["line \(line.index + 1) of the page: a legal name ('\(legal)') below the header"])
         }
-        return Array(out.prefix(1))
+        return nil
     }
 
     /// The shop a sign-off names: "Ihr EDEKA Team" and "Ihr REWE-Team" name "EDEKA" and "REWE", "Your Tesco team"

@@ -140,7 +140,7 @@ extension ReceiptParser {
         static let joinedWords = 8
         /// A name after a greeting ("Thank you for shopping at …").
         static let afterGreeting = 0.72
-        /// A legal name printed below the header, the imprint of a receipt whose name is a logo (`imprintNames`):
+        /// A legal name printed below the header, the imprint of a receipt whose name is a logo (`imprintName`):
         /// under any name the header prints.
         static let imprint = 0.45
 
