@@ -249,6 +249,12 @@ public struct Extraction: Sendable, Codable {
     public var yearsContradicted: Set<CalendarDay> = []
     /// The latest year printed after a copyright sign ("© 2018"): a chosen date before it is implausible.
     public var copyrightYear: Int?
+    /// The days the tax the page names was levied ("GST" on a Malaysian receipt: 1 April 2015 to 31 August 2018):
+    /// a chosen date outside them is implausible (`ReceiptParser.taxInForce`).
+    public var taxInForce: ClosedRange<CalendarDay>?
+    /// Days read with one digit of the year put right because the tax the page names was not levied in the year
+    /// as read: one inference however many readers read the year alike, so a person confirms it.
+    public var yearsMended: Set<CalendarDay> = []
     /// Whether the page settled the order of its numeric dates (its own dates, language, country, currency).
     public var dateOrderSettled = false
     /// Days read from dates whose day and month fit either order, when nothing settled the order.

@@ -277,8 +277,10 @@ public struct RecordMerger: Sendable {
             }
             if let r = RecordMerger.readersCheck(c, .date) { reasons.append(r) }
             // A day read only by taking letters for digits (or a separator put right) waits for a person, unless the
-            // other reader or another line of the page reads the same day.
-            let confirmed = c.checks.contains { if case .printed = $0 { true } else { $0 == .bothReaders } }
+            // other reader or another line of the page reads the same day; a year put right by the tax the page
+            // names waits however the readers read it.
+            let confirmed =
+                !extraction.yearsMended.contains(c.value) && c.checks.contains { if case .printed = $0 { true } else { $0 == .bothReaders } }
             if c.checks.contains(.mended) && !confirmed { reasons.append(.lowConfidence(.date)) }
         }
         if let given = sidecar?.date {

@@ -65,6 +65,10 @@ extension ReceiptParser {
             lines, found: found, order: order, years: &extraction.printedYears, contradicted: &extraction.yearsContradicted)
         extraction.unreadDates = unreadDates(lines)
         extraction.copyrightYear = lines.flatMap { ReceiptParser.copyrightYears($0.folded, today: today) }.max()
+        if let tax = ReceiptParser.taxInForce(lines) {
+            extraction.taxInForce = tax.days
+            extraction.yearsMended = ReceiptParser.yearsAgainstTaxInForce(&extraction.dates, tax, today: today)
+        }
         extraction.dateOrderSettled = order.evidence != nil
         // Terms that name a day are read in the page's own date order.
         let texts = lines.map(\.text)
@@ -194,6 +198,74 @@ extension ReceiptParser {
             }
         }
         return misread
+    }
+
+    /// A tax levied only between two days, and the words that name it on the page.
+    struct TaxInForce {
+        let name: String
+        let days: ClosedRange<CalendarDay>
+    }
+
+    /// Malaysia levied GST from 1 April 2015 until 31 August 2018, when SST replaced it; it had none before.
+    static let malaysianGST = TaxInForce(
+        name: "Malaysian GST", days: CalendarDay(year: 2015, month: 4, day: 1)!...CalendarDay(year: 2018, month: 8, day: 31)!)
+
+    /// The tax the page names that dates it: "GST" on a page whose first country is Malaysia by a hint that is no tax
+    /// word (a legal form, a place, a calling code: Singapore's receipts print "GST Reg No" too), that does not also
+    /// name SST (a receipt of the change-over may print both). Nil for every other page.
+    static func taxInForce(_ lines: [Line]) -> TaxInForce? {
+        guard let country = countryHints(lines).first, country.currency == "MYR", !country.kinds.subtracting([.tax]).isEmpty else { return nil }
+        let names: KeywordList = ["gst", "sst"]
+        let named = Set(lines.flatMap { names.all(in: $0.folded) })
+        return named == ["gst"] ? malaysianGST : nil
+    }
+
+    /// Digits the print of a year is misread as ("2013" for "2018", "2016" for "2015"), the likeliest first.
+    static let yearDigitLookalikes: [Character: [Character]] = [
+        "0": ["8", "6", "9"], "1": ["7", "4"], "3": ["8", "5"], "5": ["6", "3", "8"], "6": ["5", "8", "0"], "7": ["1"],
+        "8": ["3", "0", "6", "9", "5"], "9": ["8", "0"], "4": ["1"]
+    ]
+
+    /// Transaction dates the tax the page names contradicts: read on a day it was not levied ("GST 6 %" on a receipt
+    /// of 2013). When one misread digit of the year, likelier than any other, puts the day inside the tax's days (not after `today`),
+    /// that day is added, at the date's score, as a mended reading (held for a person: no agreement of the readers
+    /// carries over to it), and the date as read falls by `DateWeights.yearContradicted` (it stays an alternate).
+    /// Otherwise the date stays, and `Extraction.dateInDoubt` sends it to review. Returns the days added.
+    static func yearsAgainstTaxInForce(_ out: inout [DateCandidate], _ tax: TaxInForce, today: CalendarDay) -> Set<CalendarDay> {
+        var added: Set<CalendarDay> = []
+        for i in out.indices where out[i].role == .transaction && !tax.days.contains(out[i].value) {
+            let day = out[i].value
+            let digits = Array(String(day.year))
+            // Each year one misread digit away that fits, by how often that misreading happens (its place in the list).
+            var years: [(rank: Int, year: Int)] = []
+            for (k, d) in digits.enumerated() {
+                for (rank, other) in (yearDigitLookalikes[d] ?? []).enumerated() {
+                    var t = digits
+                    t[k] = other
+                    if let y = Int(String(t)), let mended = CalendarDay(year: y, month: day.month, day: day.day), tax.days.contains(mended),
+                        mended <= today
+                    {
+                        years.append((rank, y))
+                    }
+                }
+            }
+            let likeliest = years.filter { $0.rank == years.map(\.rank).min() }
+            guard likeliest.count == 1, let mended = CalendarDay(year: likeliest[0].year, month: day.month, day: day.day) else { continue }
+            var c = out[i]
+            if !out.contains(where: { $0.role == .transaction && $0.value == mended }) {
+                added.insert(mended)
+                out.append(
+                    Candidate(
+                        value: mended, role: .transaction, score: c.score, evidence: c.evidence, checks: [.mended],
+                        notes: c.notes.filter { !$0.hasPrefix("both") } + [
+                            "year read \(day.year): \(tax.name) was levied from \(tax.days.lowerBound) to \(tax.days.upperBound); one digit misread"
+                        ]))
+            }
+            c.score = max(DateWeights.floor, c.score - DateWeights.yearContradicted)
+            c.notes.append("year \(day.year): no \(tax.name) then")
+            out[i] = c
+        }
+        return added
     }
 
     /// Lines whose date shape reads as no plausible date, outside lines about other dates (due, valid until).
@@ -354,6 +426,8 @@ extension Extraction {
         printedYears.formUnion(other.printedYears)
         yearsContradicted.formUnion(other.yearsContradicted)
         copyrightYear = [copyrightYear, other.copyrightYear].compactMap { $0 }.max()
+        taxInForce = taxInForce ?? other.taxInForce
+        yearsMended.formUnion(other.yearsMended)
         dateOrderSettled = dateOrderSettled || other.dateOrderSettled
         orderUnsettledDates = dateOrderSettled ? [] : orderUnsettledDates.union(other.orderUnsettledDates)
     }
@@ -361,9 +435,10 @@ extension Extraction {
     /// Whether the page itself doubts `day`, the date chosen: another year it prints in a date is one digit away
     /// (one of the two is misread, "2016" for "2018"), its due and delivery dates contradict its year
     /// (`ReceiptParser.yearsAgainstOtherDates`), the page's copyright year is later (a till does not print
-    /// a date before its own software), or its day and month fit either order and nothing settles which.
+    /// a date before its own software), the tax the page names was not levied that day, or its day and month fit
+    /// either order and nothing settles which.
     public func dateInDoubt(_ day: CalendarDay) -> Bool {
         orderUnsettledDates.contains(day) || yearsContradicted.contains(day) || printedYears.contains { DateReader.oneDigitApart($0, day.year) }
-            || (copyrightYear ?? 0) > day.year
+            || (copyrightYear ?? 0) > day.year || taxInForce.map { !$0.contains(day) } == true
     }
 }

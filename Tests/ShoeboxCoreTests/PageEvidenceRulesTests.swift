@@ -45,6 +45,26 @@ struct PageEvidenceRulesTests {
         #expect(number.dates.isEmpty, "\(number.dates.map(\.value.iso))")
     }
 
+    @Test func aYearTheTaxOnThePageWasNotLeviedInIsPutRightAndHeld() {
+        // Malaysian GST (April 2015 to August 2018) on a receipt read as of 2013: "3" is the misread "8".
+        let gst = ["KEDAI MAJU SDN BHD", "JALAN AMPANG, KUALA LUMPUR", "GST ID: 000123456789", "04-05-2013 16:07", "TOTAL RM 5.30"]
+        let mended = rules.record(gst)
+        #expect(mended.date?.iso == "2018-05-04")
+        #expect(mended.reasons.contains(.lowConfidence(.date)), "\(mended.reasons)")
+        // Printed twice alike, still one inference: held.
+        let twice = rules.record(gst + ["04-05-2013 16:07"])
+        #expect(twice.date?.iso == "2018-05-04" && twice.reasons.contains(.lowConfidence(.date)), "\(twice.reasons)")
+        // A date inside GST's days, or a page that names SST too, or no Malaysian page: as read.
+        #expect(rules.record(gst.map { $0.replacingOccurrences(of: "2013", with: "2017") }).date?.iso == "2017-05-04")
+        #expect(rules.record(gst + ["SST 6%"]).date?.iso == "2013-05-04")
+        let singapore = rules.record(["KEDAI MAJU PTE LTD", "GST Reg No: 201234567K", "04-05-2013 16:07", "TOTAL 5.30"])
+        #expect(singapore.date?.iso == "2013-05-04")
+        // No misread digit puts 2012 inside GST's days: left as read, in doubt.
+        let unsure = rules.record(gst.map { $0.replacingOccurrences(of: "04-05-2013", with: "04-05-2012") })
+        #expect(unsure.date?.iso == "2012-05-04")
+        #expect(unsure.reasons.contains(.ambiguous(.date)), "\(unsure.reasons)")
+    }
+
     @Test func theDayToPayByIsNotTheDayOfIssue() {
         for (lines, language) in [
             (["Garage Dupont SARL", "Date limite de paiement : 15/04/2026", "Date : 15/03/2026", "TOTAL TTC 120,00 EUR"], "fra"),
