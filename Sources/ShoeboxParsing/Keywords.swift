@@ -66,6 +66,8 @@ public enum Keywords {
         "inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "t.t.c", "y compris", "iva incluido", "termasuk", "brutto",
         "con iva"
     ]
+    /// "Inc" as a tax line abbreviates "included" ("INC 6% GST 1.62"); on other lines it may be a company's "Inc.".
+    static let includedShort: KeywordList = ["inc", "enthalten", "incluida", "incluido", "comprise", "comprises"]
     /// Words that make a total line exclude the tax: it is a net amount ("Total HT", "Summe ohne USt.").
     static let exclusive: KeywordList = [
         "ohne", "excl", "exkl", "excluding", "exclusive", "ht", "h.t", "hors taxe", "hors taxes", "sin iva", "sin impuestos", "netto", "net", "neto",

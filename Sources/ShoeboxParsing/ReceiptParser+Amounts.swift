@@ -384,6 +384,12 @@ extension ReceiptParser {
         return PaidAfterRounding(units: units, how: how, before: before, paymentAgrees: paymentAgrees)
     }
 
+    /// Whether a tax line says its tax is included in the amounts ("Incl. GST", "inkl. MwSt", "INC 6% GST", "IVA
+    /// incluido", "termasuk"): "inc" counts as a word of its own, a tax line being no company's name.
+    static func saysTaxIncluded(_ folded: String) -> Bool {
+        Keywords.inclusive.any(in: folded) || Keywords.includedShort.any(in: folded)
+    }
+
     /// The totals the arithmetic gives: each total above a rounding line rounded by it, each tendered − change,
     /// each subtotal + tax (+ tips − discounts). The rounding first: where tendered − change gives the same amount,
     /// it confirms the rounding.
@@ -404,8 +410,10 @@ extension ReceiptParser {
                 computed.append((t.value.minorUnits - ch.value.minorUnits, ch.evidence, .tenderedMinusChange, t.value.currencyHint))
             }
         }
+        // A tax its line says is included ("INC 6% GST 1.62", "inkl. MwSt 1,60") is already in the amounts above it.
+        let added = e.amounts(withRole: .tax).filter { t in t.evidence.map { !ReceiptParser.saysTaxIncluded(TextFolding.fold($0.text)) } ?? true }
         for s in e.amounts(withRole: .subtotal) {
-            for t in e.amounts(withRole: .tax) where s.value.minorUnits + t.value.minorUnits > 0 {
+            for t in added where s.value.minorUnits + t.value.minorUnits > 0 {
                 let extra = page.tips - page.discounts
                 computed.append(
                     (

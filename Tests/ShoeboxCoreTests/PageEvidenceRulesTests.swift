@@ -65,6 +65,20 @@ struct PageEvidenceRulesTests {
         #expect(unsure.reasons.contains(.ambiguous(.date)), "\(unsure.reasons)")
     }
 
+    @Test func aTaxItsLineSaysIsIncludedIsNotAddedToTheSubtotal() {
+        let lines = [
+            "KEDAI MAKAN SDN BHD", "05/03/2018", "NASI LEMAK 9.80", "TEH 4.30", "SUBTOTAL 14.10", "INC 6% GST 0.80", "CASH 20.00", "CHANGE 5.90"
+        ]
+        let e = parser.parse(pages: [page(lines)], language: "eng")
+        #expect(!e.amounts.contains { $0.computed && $0.value.minorUnits == 1490 }, "\(e.amounts.map(\.value.minorUnits))")
+        #expect(rules.record(lines).total?.decimalString == "14.10")
+        // A tax line that does not say so is added: subtotal + tax is the total.
+        let added = parser.parse(pages: [page(lines.map { $0.replacingOccurrences(of: "INC 6% GST", with: "GST 6%") })], language: "eng")
+        #expect(added.amounts.contains { $0.computed && $0.value.minorUnits == 1490 })
+        #expect(ReceiptParser.saysTaxIncluded("inkl. mwst 19% 1,60") && ReceiptParser.saysTaxIncluded("iva incluido 2,10"))
+        #expect(!ReceiptParser.saysTaxIncluded("gst 6% 0.80"))
+    }
+
     @Test func theDayToPayByIsNotTheDayOfIssue() {
         for (lines, language) in [
             (["Garage Dupont SARL", "Date limite de paiement : 15/04/2026", "Date : 15/03/2026", "TOTAL TTC 120,00 EUR"], "fra"),
