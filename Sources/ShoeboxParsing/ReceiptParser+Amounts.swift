@@ -18,7 +18,7 @@ extension ReceiptParser {
         if let k = has(Keywords.strongTotal), exclusive.map({ k.contains($0) }) ?? true { return (.total, k) }
         // "Total Ammt Psyable": the word that says it is what was paid, one letter misread, beside a total word.
         if totalWord != nil, exclusive == nil, let k = misreadPaidWord(folded) { return (.total, k) }
-        if totalWord != nil, exclusive == nil, let k = has(Keywords.inclusive) { return (.total, k) }
+        if totalWord != nil, exclusive == nil, let k = has(Keywords.inclusive) ?? misreadInclWord(folded) { return (.total, k) }
         if let k = has(Keywords.cashback) { return (.cashback, k) }
         if let k = has(Keywords.advert) { return (.advert, k) }
         if let k = has(Keywords.change) { return (.change, k) }
@@ -92,6 +92,17 @@ extension ReceiptParser {
             for word in paidWords where t != word && abs(t.count - word.count) <= 1 && editDistance(t, word) <= 1 {
                 return "\(String(word)) (read '\(String(t))')"
             }
+        }
+        return nil
+    }
+
+    /// "Incl" with its first or last letter misread the way OCR misreads "l" and "i" ("Inci", "lncl", "Inc1", "Inc|"),
+    /// as a word of its own (a dot may follow): the keyword as read ("incl (read 'inci')").
+    static func misreadInclWord(_ folded: String) -> String? {
+        for token in folded.split(whereSeparator: { $0 == " " || $0 == "." || $0 == "," || $0 == ":" }) where token.count == 4 {
+            let t = Array(token)
+            guard t[1] == "n", t[2] == "c", "il1|".contains(t[0]), "il1|!".contains(t[3]), String(t) != "incl" else { continue }
+            return "incl (read '\(String(t))')"
         }
         return nil
     }

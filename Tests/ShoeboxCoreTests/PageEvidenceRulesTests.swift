@@ -79,6 +79,16 @@ struct PageEvidenceRulesTests {
         #expect(!ReceiptParser.saysTaxIncluded("gst 6% 0.80"))
     }
 
+    @Test func anInclWordWithALetterMisreadStillMakesTheTotalInclusive() {
+        for label in ["Total Inci. of GST", "Total lncl GST", "Total Inc1. GST"] {
+            #expect(ReceiptParser.role(of: TextFolding.fold("\(label) 104.00")).0 == .total, "\(label)")
+        }
+        #expect(ReceiptParser.misreadInclWord("total incl gst") == nil, "spelt right, the keyword list finds it")
+        #expect(ReceiptParser.misreadInclWord("zinc1 gst 2.00") == nil)
+        // Without a total word it is no total: a tax line.
+        #expect(ReceiptParser.role(of: TextFolding.fold("Inci. GST 5.89")).0 == .tax)
+    }
+
     @Test func theDayToPayByIsNotTheDayOfIssue() {
         for (lines, language) in [
             (["Garage Dupont SARL", "Date limite de paiement : 15/04/2026", "Date : 15/03/2026", "TOTAL TTC 120,00 EUR"], "fra"),
