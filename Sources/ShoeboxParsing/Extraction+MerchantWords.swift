@@ -40,12 +40,16 @@ extension Extraction {
         return pairs.contains { $0.tesseract != $0.second && $0.chosen != nil } ? pairs : nil
     }
 
-    /// One word as the two readers read it: the longer when the shorter is it with one or two characters left out
+    /// One word as the two readers read it: the trade word when only one reading is one (`NameMender.vocabulary`), the longer when the shorter is it with one or two characters left out
     /// (a dropped letter; either reader) and keeps two letters or digits (in "(M)" against "(MH)" the extra letter
     /// is as likely noise), the second reader's when both are upper-case Latin letters alone, of equal
     /// length, one letter apart (tesseract's letter confusions in upper-case print); nil otherwise.
     static func chosenWord(tesseract t: String, second s: String) -> String? {
         if ReceiptParser.normalizedMerchant(t) == ReceiptParser.normalizedMerchant(s) { return t }
+        // One reading a trade word of the names' vocabulary and the other not ("CONFECTIONERY", "CONFECTEONERY"):
+        // the trade word, whichever reader read it.
+        func isTradeWord(_ w: String) -> Bool { NameMender.vocabularySet.contains(TextFolding.fold(TextFolding.trim(w, NameMender.punctuation))) }
+        if isTradeWord(t) != isTradeWord(s) { return isTradeWord(t) ? t : s }
         let (long, short) = t.count > s.count ? (t, s) : (s, t)
         if (1...2).contains(long.count - short.count), ReceiptParser.normalizedMerchant(short).count >= 2,
             isSubsequence(short.uppercased(), of: long.uppercased())

@@ -36,7 +36,10 @@ extension SecondReadingTests {
             ("S/B", "/B", nil),
             ("HARTA", "MARTO", nil), // two letters apart
             ("F&B", "F&E", nil), // not letters alone
-            ("Hart", "Mart", nil) // not upper-case print
+            ("Hart", "Mart", nil), // not upper-case print
+            ("CONFECTIONERY", "CONFECTEONERY", "CONFECTIONERY"), // the trade word, although tesseract read it
+            ("Bakerles", "Bakeries", "Bakeries"), // the trade word, in any case
+            ("HARDWAKE", "HARUWARE", nil) // neither is a trade word as read
         ] as [(String, String, String?)])
     func aWordIsSettledOnlyByAClassOfMisreading(tesseract: String, second: String, chosen: String?) {
         #expect(Extraction.chosenWord(tesseract: tesseract, second: second) == chosen)
