@@ -77,6 +77,7 @@ run: release
 # The project's own fixtures: every field must be right.
 regress: release
 	.build/release/shoebox regress Fixtures/receipts --today $(TODAY)
+	.build/release/shoebox regress Fixtures/screens --today $(TODAY)
 	.build/release/shoebox regress Fixtures/sample-expected --today $(TODAY) --scans $(SAMPLE)
 	.build/release/shoebox regress Fixtures/items --today $(TODAY)
 

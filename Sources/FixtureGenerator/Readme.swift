@@ -70,6 +70,21 @@ func readme() -> String {
         """
     text += head
     text += itemFixtures.map { row($0, name: "`\($0.fileName)`") }.joined(separator: "\n") + "\n"
+    text += """
+
+        ## screens/
+
+        Phone payment screens in colour at 1080 × 2340 with a status bar (docs/screens.md): each `<id>.expected.json`
+        states the payee (`merchant`), amount (`total`), date, reference, `documentKind`, `provider` and `screenPurpose`
+        (payment, or the screen of no purchase it is). Made-up shops and people.
+
+        | file | provider | shows | language | dark |
+        |---|---|---|---|---|
+
+        """
+    text +=
+        screenFixtures.map { "| `\($0.id).png` | \($0.provider ?? "—") | \($0.purpose) | \($0.language.rawValue) | \($0.dark ? "yes" : "no") |" }
+        .joined(separator: "\n") + "\n"
     text += eInvoiceReadme()
     return text
 }

@@ -139,6 +139,14 @@ do {
         try writeText(expectedJSON(receipt, totals), to: expected)
         print("wrote \(scan.path)")
     }
+    let screensDir = root.appendingPathComponent("screens")
+    try recreateDirectory(screensDir)
+    for spec in screenFixtures {
+        let painter = ScreenPainter(spec: spec)
+        try painter.write(to: screensDir.appendingPathComponent("\(spec.id).png"))
+        try writeText(painter.expectedJSON(), to: screensDir.appendingPathComponent("\(spec.id).expected.json"))
+        print("wrote \(spec.id).png")
+    }
     let scratch = try Scratch()
     defer { scratch.clean() }
     try writeEInvoices(receiptsDir: receiptsDir, scansDir: scansDir, expectedDir: expectedDir, scratch: scratch)

@@ -17,6 +17,9 @@ extension DocumentRecord {
         case "tax": return comparedValue("taxByRate")
         case "net": return subtotal?.decimalString
         case "dueDate": return dueDate?.iso
+        case "documentKind": return documentKind?.rawValue
+        case "provider": return payment?.provider
+        case "screenPurpose": return payment?.purpose.rawValue
         case "receivedOn": return receivedOn?.iso
         case "endOfTerm": return deadlineFacts?.contract?.endOfTerm?.iso
         case "noticePeriod": return deadlineFacts?.contract?.notice.map(ContractTerms.text)

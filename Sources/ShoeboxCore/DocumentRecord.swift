@@ -169,6 +169,9 @@ public struct DocumentRecord: Hashable, Sendable {
     public var deadlineFacts: DeadlineFacts?
     /// The structured invoice, when the document is an e-invoice or carries one (ZUGFeRD, Factur-X, XRechnung).
     public var eInvoice: EInvoice?
+    /// What a phone's payment screen says beside the record's fields: provider, paid from, the recipient's bank
+    /// (`PaymentScreen`); nil for paper.
+    public var payment: PaymentScreen?
     /// What a person should know about the e-invoice: sums it states that its figures do not give, values the
     /// page prints otherwise, an attachment that could not be read. Empty when all is well.
     public var eInvoiceProblems: [String]
@@ -222,7 +225,7 @@ extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
         case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, deadlines,
-            settledDeadlines, receivedOn, deadlineFacts, eInvoice,
+            settledDeadlines, receivedOn, deadlineFacts, eInvoice, payment,
             eInvoiceProblems, items, itemsCheck, sidecarProblems,
             confidence, trust,
             evidence,
@@ -270,6 +273,7 @@ extension DocumentRecord: Codable {
         try c.encodeIfPresent(receivedOn, forKey: .receivedOn)
         try c.encodeIfPresent(deadlineFacts, forKey: .deadlineFacts)
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
+        try c.encodeIfPresent(payment, forKey: .payment)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
         // Only when read: records without items read as before.
         if !items.isEmpty {
@@ -360,6 +364,7 @@ extension DocumentRecord: Codable {
         receivedOn = try c.decodeIfPresent(CalendarDay.self, forKey: .receivedOn)
         deadlineFacts = try c.decodeIfPresent(DeadlineFacts.self, forKey: .deadlineFacts)
         eInvoice = try c.decodeIfPresent(EInvoice.self, forKey: .eInvoice)
+        payment = try c.decodeIfPresent(PaymentScreen.self, forKey: .payment)
         eInvoiceProblems = try c.decodeIfPresent([String].self, forKey: .eInvoiceProblems) ?? []
         if c.contains(.items), try !c.decodeNil(forKey: .items) {
             guard let cur else { throw bad(.items, "(items without a currency)") }

@@ -225,6 +225,8 @@ public enum DocumentKind: String, Sendable, Codable, CaseIterable {
     case contract
     /// A fine or penalty notice (parking, speeding): its deadlines count from the day it was received.
     case fine
+    /// A phone's payment screen (an e-wallet, DuitNow QR, a bank app, a card payment): `PaymentScreen` says more.
+    case paymentConfirmation = "payment-confirmation"
 }
 
 /// Everything the deterministic parser found in a document: every candidate for every field.
@@ -262,6 +264,8 @@ public struct Extraction: Sendable, Codable {
     /// Pages in the middle of a long document the parser did not read (`ReceiptParser.pagesReadAtEachEnd`).
     public var pagesSkipped = 0
     public var documentKind: DocumentKind = .receipt
+    /// What a phone's payment screen says (nil for paper).
+    public var screen: PaymentScreen?
     /// An invoice's payment term as printed ("Zahlungsziel 30 Tage netto", "due date 14.04.2026"); nil when none is.
     public var paymentTerm: PaymentTermReading?
     /// A contract's notice period and end of term, as far as they are printed.

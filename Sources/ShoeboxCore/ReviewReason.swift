@@ -56,6 +56,10 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     /// The sidecar or the folder's preset says the document is another kind than the page reads as (a credit note
     /// in a folder of invoices): the given kind is used, and a person checks it.
     case documentKindDisagrees
+    /// A phone's payment screen that moved no money for a purchase (`PaymentScreen.Purpose`): a failed or pending
+    /// payment, a balance, points, a top-up into one's own wallet, a transfer between one's own accounts, or a
+    /// screen with no payment at all. Kept, never exported as an expense; a person may still make it one.
+    case screenNoExpense(PaymentScreen.Purpose)
     /// Any other code: a failed record's reason (its `DocumentFailure.code`), or a code read from a store
     /// written by another version, kept as it was read.
     case other(String)
@@ -87,6 +91,16 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
         case .eInvoiceAttachmentsDisagree: "e-invoice-attachments-disagree"
         case .chargedAfterCancellation: "charged-after-cancellation"
         case .documentKindDisagrees: "document-kind-disagrees"
+        case .screenNoExpense(let purpose):
+            switch purpose {
+            case .failed: "payment-failed"
+            case .pending: "payment-pending"
+            case .balance: "balance-screen"
+            case .points: "points-screen"
+            case .topUp: "top-up-screen"
+            case .ownTransfer: "own-account-transfer"
+            case .noPayment, .payment, .refund: "screen-without-payment"
+            }
         case .other(let code): code
         }
     }
@@ -102,6 +116,9 @@ public enum ReviewReason: Sendable, CustomStringConvertible {
     static let byCode: [String: ReviewReason] = {
         var out: [String: ReviewReason] = [:]
         for r in simple { out[r.code] = r }
+        for p in PaymentScreen.Purpose.allCases where p != .payment && p != .refund {
+            out[ReviewReason.screenNoExpense(p).code] = .screenNoExpense(p)
+        }
         for f in Field.allCases {
             for r in [ReviewReason.missing(f), .lowConfidence(f), .ambiguous(f), .readersDisagree(f), .memoryDisagrees(f)] { out[r.code] = r }
         }

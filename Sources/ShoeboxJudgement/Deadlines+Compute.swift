@@ -19,7 +19,7 @@ extension Deadlines {
         case .invoice:
             payment(facts, into: &result)
             purchaseWindows(facts, into: &result)
-        case .receipt:
+        case .receipt, .paymentConfirmation:
             purchaseWindows(facts, into: &result)
         case .fine:
             fineWindows(facts, into: &result)

@@ -32,6 +32,8 @@ public import ShoeboxCore
 ///    (`sameNumbersShare`) both say the same paper, but one of the total, day, seller or time of day read differs
 ///    (a total or day by one digit), and the pages print no clearly other times. Two values read otherwise on a
 ///    slip of the same layout are more often another purchase (a canteen's same meal on another day).
+/// A phone's payment screen is judged by rules 4 and 5 alone, its reference needing no merchant: all screens of an app
+/// share their look and their status bar, whatever was paid.
 /// Rules 2 and 3 ask the day read to be the same (a re-scan reads the same date), rules 4 and 5 within the
 /// window; all of 2–5 ask the total (its amount: a currency is often inferred) and the seller not to differ.
 public struct DuplicateRules: Sendable {
@@ -56,6 +58,9 @@ public struct DuplicateRules: Sendable {
         let isEInvoice: Bool
         /// The seller's tax ID or VAT ID, capitals and digits only.
         let sellerTaxID: String?
+        /// A phone's payment screen: every screen of an app looks alike and prints the same status bar, so neither
+        /// its image nor its numbers say the same paper; its reference number says the same payment.
+        let isScreen: Bool
 
         public init(_ r: DocumentRecord, fingerprint: PageFingerprint? = nil, firstPageText: String? = nil) {
             numbers = firstPageText.map(DuplicateRules.printedNumbers) ?? []
@@ -67,6 +72,7 @@ public struct DuplicateRules: Sendable {
             date = r.date
             self.fingerprint = fingerprint
             isEInvoice = r.eInvoice != nil
+            isScreen = r.payment != nil
             sellerTaxID = r.sellerTaxID.map { String($0.uppercased().filter { $0.isASCII && ($0.isLetter || $0.isNumber) }) }
                 .flatMap { $0.isEmpty ? nil : $0 }
         }
@@ -204,6 +210,15 @@ public struct DuplicateRules: Sendable {
                 if totalDiffers { return found(6, "the same seller and invoice number with another total", .eInvoiceReissued) }
                 return found(1, "the same seller, invoice number and total")
             }
+        }
+        if a.isScreen || b.isScreen {
+            // One payment seen twice (the success screen and the wallet's history entry, or the screen shared twice):
+            // the same reference and amount; else the same payee and amount within the window (rule 5 below).
+            if let x = a.reference, x == b.reference, !totalDiffers { return found(4, "the same payment reference") }
+            guard let merchant = a.merchant, merchant == b.merchant, sameTotal,
+                a.date.flatMap({ d in b.date.map { abs(d.daysSince($0)) <= windowDays } }) == true
+            else { return nil }
+            return found(5, "the same payee and amount within \(windowDays) day\(windowDays == 1 ? "" : "s")")
         }
         let sameDay = a.date != nil && a.date == b.date
         let dayDiffers = a.date != nil && b.date != nil && !sameDay

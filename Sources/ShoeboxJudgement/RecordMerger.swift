@@ -131,6 +131,7 @@ public struct RecordMerger: Sendable {
         record.pages = pages
         record.language = language.language
         record.documentKind = extraction.documentKind
+        record.payment = extraction.screen
         var reasons: [ReviewReason] = []
         let sidecar = other.sidecar
         mergeCurrency(extraction, sidecar: sidecar, declared: other.declaredCurrency, into: &record, reasons: &reasons)
@@ -361,7 +362,11 @@ public struct RecordMerger: Sendable {
     /// validate.
     static func documentReasons(_ extraction: Extraction, sidecar: Sidecar?) -> [ReviewReason] {
         var reasons: [ReviewReason] = []
-        if extraction.documentKind == .notAPurchase { reasons.append(.notAPurchase) }
+        if let screen = extraction.screen, ![.payment, .refund].contains(screen.purpose) {
+            reasons.append(.screenNoExpense(screen.purpose))
+        } else if extraction.documentKind == .notAPurchase {
+            reasons.append(.notAPurchase)
+        }
         if extraction.pagesSkipped > 0 { reasons.append(.longDocument) }
         if let problems = sidecar?.problems, !problems.isEmpty { reasons.append(.sidecarInvalid) }
         return reasons

@@ -137,6 +137,59 @@ public enum Keywords {
     ]
     static let cash: KeywordList = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
 
+    // Phone payment screens (`ReceiptParser+Screens`), English and Malay.
+    static let screenSucceeded: KeywordList = [
+        "payment successful", "transaction successful", "transfer successful", "successful", "success", "pembayaran berjaya", "berjaya",
+        "you paid", "paid", "completed", "approved", "selesai"
+    ]
+    static let screenFailed: KeywordList = [
+        "payment failed", "transaction failed", "failed", "unsuccessful", "tidak berjaya", "gagal", "declined", "rejected", "ditolak"
+    ]
+    static let screenPending: KeywordList = ["pending", "processing", "dalam proses", "sedang diproses", "menunggu", "belum selesai"]
+    static let screenRefund: KeywordList = ["refund", "refunded", "bayaran balik", "pemulangan wang", "dikembalikan"]
+    static let screenOwnTransfer: KeywordList = [
+        "own account", "own accounts", "between my accounts", "to my account", "akaun sendiri", "ke akaun sendiri"
+    ]
+    static let screenTopUp: KeywordList = ["reload", "top up", "top-up", "topup", "tambah nilai", "add money", "cash in", "isi semula"]
+    static let screenPoints: KeywordList = ["points", "poin", "mata ganjaran", "rewards", "ganjaran", "vouchers", "baucar"]
+    static let screenBalance: KeywordList = ["available balance", "wallet balance", "balance", "baki", "baki tersedia"]
+    /// Labels before the payee ("Kepada", "Paid to", "Merchant").
+    static let screenPayee = [
+        "paid to", "pay to", "transfer to", "merchant name", "merchant", "recipient name", "recipient", "payee", "beneficiary name",
+        "beneficiary", "kepada", "dibayar kepada", "nama penerima", "penerima", "nama peniaga", "peniaga", "to"
+    ]
+    static let screenPaidFrom = [
+        "paid from", "pay from", "payment method", "paid with", "pay with", "debit from", "from account", "from", "dari", "kaedah pembayaran",
+        "sumber dana", "dibayar dari", "dari akaun"
+    ]
+    static let screenRecipientBank = [
+        "recipient bank", "recipient's bank", "beneficiary bank", "receiving bank", "to bank", "bank penerima", "bank penerima wang"
+    ]
+    static let screenReference = [
+        "reference no", "reference no.", "reference number", "reference id", "reference", "ref no", "ref. no", "ref no.", "ref id",
+        "no. rujukan", "no rujukan", "nombor rujukan", "rujukan", "transaction id", "transaction no", "transaction no.", "transaction number",
+        "txn id", "id transaksi", "no. transaksi", "no transaksi", "duitnow ref", "order id", "order no"
+    ]
+    static let screenAmount = [
+        "amount", "total amount", "payment amount", "amount paid", "you paid", "total", "jumlah", "jumlah bayaran", "amaun", "jumlah dibayar"
+    ]
+    /// Lines whose amount is not the payment's: cashback, points, a balance, an offer.
+    static let screenNotTheAmount: KeywordList = [
+        "cashback", "cash back", "points", "pts", "poin", "balance", "baki", "earn", "get", "save", "off", "voucher", "baucar", "promo",
+        "reward", "rewards", "ganjaran", "rebate", "up to", "min spend", "min. spend", "daily limit", "limit", "had"
+    ]
+    /// Names apps and banks print on their screens, and the provider each stands for.
+    static let screenProviders: [String: String] = [
+        "touch 'n go": "Touch 'n Go eWallet", "touch n go": "Touch 'n Go eWallet", "tng ewallet": "Touch 'n Go eWallet",
+        "tng": "Touch 'n Go eWallet", "grabpay": "GrabPay", "grab pay": "GrabPay", "boost": "Boost", "shopeepay": "ShopeePay",
+        "shopee pay": "ShopeePay", "mae": "MAE (Maybank)", "maybank2u": "Maybank", "maybank": "Maybank", "cimb octo": "CIMB OCTO",
+        "octo": "CIMB OCTO", "cimb clicks": "CIMB", "cimb": "CIMB", "rhb": "RHB", "public bank": "Public Bank", "pbe": "Public Bank",
+        "hong leong": "Hong Leong Bank", "hlb connect": "Hong Leong Bank", "apple pay": "Apple Pay", "google pay": "Google Pay",
+        "bigpay": "BigPay", "ambank": "AmBank", "bank islam": "Bank Islam", "bsn": "BSN", "alliance bank": "Alliance Bank",
+        "affin": "Affin Bank", "setel": "Setel"
+    ]
+    static let screenProviderNames = KeywordList(screenProviders.keys.sorted { ($0.count, $0) > ($1.count, $1) })
+
     /// Paper that proves no purchase: quotes, statements, balance enquiries, pro-forma invoices.
     static let notAPurchase: KeywordList = [
         "quotation", "quote", "estimate", "angebot", "kostenvoranschlag", "devis", "presupuesto", "sebut harga", "statement of account",

@@ -143,7 +143,7 @@ extension ReceiptParser {
         if head.contains(where: { TextFolding.firstKeyword(in: $0.folded, of: Keywords.creditNote) != nil }) { return .creditNote }
         if head.contains(where: { line in
             TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil && !TextFolding.containsSubstring(line.folded, "tax invoice")
-                && !TextFolding.containsSubstring(line.folded, "simplified")
+                && !["simplified", "simplificada", "simplifiee"].contains { TextFolding.containsSubstring(line.folded, $0) }
         }) {
             return .invoice
         }

@@ -58,7 +58,8 @@ public struct ReceiptParser: Sendable {
     /// parse stay bounded (a 2,000-page PDF took 40 s of cross-checks before). Such a record goes to review.
     public static let pagesReadAtEachEnd = 25
 
-    public func parse(pages all: [OCRPage], language: String?) -> Extraction {
+    /// `screen`: what the first page's pixels say of a phone's screen (nil: not measured, or a text page).
+    public func parse(pages all: [OCRPage], language: String?, screen: ScreenTraits? = nil) -> Extraction {
         let n = ReceiptParser.pagesReadAtEachEnd
         let pages = all.count > 2 * n ? Array(all.prefix(n) + all.suffix(n)) : all
         let lines = ReceiptParser.prepare(pages)
@@ -75,6 +76,7 @@ public struct ReceiptParser: Sendable {
         extraction.sellerTaxIDs = sellerTaxIDCandidates(lines)
         extraction.paymentMethods = paymentCandidates(lines)
         extraction.documentKind = documentKind(lines)
+        if isScreen(lines, screen: screen) { readScreen(lines, into: &extraction) }
         ReceiptParser.attachWordConfidences(&extraction, lines: lines)
         extraction.proposeTotalsOneDigitOff()
         extraction.pagesSkipped = all.count - pages.count

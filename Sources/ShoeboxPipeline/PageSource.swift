@@ -1,6 +1,7 @@
 internal import Foundation
 internal import ShoeboxCore
 internal import ShoeboxEngines
+internal import ShoeboxImaging
 
 /// A document's pages, rendered when a pass asks for them and kept only within a memory budget, so a scanned
 /// PDF or TIFF of thousands of pages is read in the memory of a few: text-layer pages are kept (they are
@@ -19,6 +20,8 @@ final class PageSource {
     /// Text-layer pages by index (PDF only); the other pages are images.
     private var textPages: [Int: OCRPage] = [:]
     private var kept: [Int: PageImage] = [:]
+    /// What the first page's pixels say of a phone's screen, measured when a photo or screenshot is opened.
+    private(set) var screen: ScreenTraits?
     private var keptBytes = 0
     /// Gray bytes of page images kept between passes (a 300-dpi A4 page is 8.7 MB).
     static let imageBudget = 96 << 20
@@ -72,7 +75,12 @@ final class PageSource {
         case .jpeg, .png:
             return ImageLoader.load(bytes, kind: source.kind, maxMegapixels: render.maxMegapixels).flatMap { images in
                 guard let first = images.first else { return .failure(.corruptImage("no image in the file")) }
-                return .success(PageSource(backing: .image(first), count: 1, render: render, cpu: cpu))
+                // A phone's screen is read with its app's colours taken away (`PageImage.flattenedScreen`).
+                let screen = cpu.measure("screen") { ScreenTraits.measure(gray: first.gray, width: first.width, height: first.height) }
+                let image = screen.looksLikeScreen ? cpu.measure("screen") { first.flattenedScreen() } : first
+                let pages = PageSource(backing: .image(image), count: 1, render: render, cpu: cpu)
+                pages.screen = screen
+                return .success(pages)
             }
         }
     }

@@ -203,6 +203,8 @@ struct DocumentState {
     var attached: EInvoiceStage.Attached = .none
     var reading = DocumentProcessor.Reading(pages: [], pass: OCRPass(languages: [], pageSegmentationMode: 0))
     var guess = LanguageGuess(language: nil, confidence: 0)
+    /// What the first page's pixels say of a phone's screen (First reading); nil for a text page.
+    var screen: ScreenTraits?
     var extraction = Extraction()
     /// The pages as the second reader read them again (none when it read no line).
     var secondPages: [OCRPage] = []
@@ -325,7 +327,9 @@ public final class DocumentProcessor {
     /// the page check.
     func readFirst(_ state: inout DocumentState) {
         switch firstReading(&state.reader, in: ocr.firstPassLanguages(declared: state.document.other.declaredLanguage)) {
-        case .success(let r): state.reading = r
+        case .success(let r):
+            state.reading = r
+            state.screen = state.reader.screen()
         case .failure(let f):
             state.reader.saveCache()
             let source = state.document.source
@@ -340,8 +344,8 @@ public final class DocumentProcessor {
 
     /// Parse: every candidate for every field from the reading.
     func parseReading(_ state: inout DocumentState) {
-        let (pages, guess) = (state.reading.pages, state.guess)
-        state.extraction = cpu.measure("parse") { parse.run(pages, language: guess) }
+        let (pages, guess, screen) = (state.reading.pages, state.guess, state.screen)
+        state.extraction = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
     }
 
     /// Second reading: the lines that carry a field, or were read unsure, read again by the second reader; what it
@@ -353,8 +357,8 @@ public final class DocumentProcessor {
         let reread = pages.flatMap { page in
             page.lines.filter { $0.reader == .secondReader }.map { Extraction.LinePlace(page: page.pageNumber, box: $0.box) }
         }
-        let guess = state.guess
-        let parsed = cpu.measure("parse") { parse.run(pages, language: guess) }
+        let (guess, screen) = (state.guess, state.screen)
+        let parsed = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
         state.extraction = state.extraction.joining(secondReading: parsed, reread: reread)
         state.secondPages = pages
         state.secondItemBlock = parsed.itemBlock
@@ -371,8 +375,8 @@ public final class DocumentProcessor {
         guard let block,
             let pages = state.reader.itemLinesReading(of: state.reading, base: base, block: block, by: second, language: state.guess.language)
         else { return }
-        let guess = state.guess
-        let again = cpu.measure("parse") { parse.run(pages, language: guess) }
+        let (guess, screen) = (state.guess, state.screen)
+        let again = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
         if let read = again.items, read.check.proven { state.extraction.items = read }
     }
 
@@ -391,8 +395,8 @@ public final class DocumentProcessor {
         // Its own tally as well (the second reader's tallies count it too): what this step costs, in `--log-json`.
         let read = cpu.measure("pages-read-whole") { state.reader.pagesReadWhole(of: state.reading, by: second) }
         guard let pages = read else { return }
-        let guess = state.guess
-        let parsed = cpu.measure("parse") { parse.run(pages, language: guess) }
+        let (guess, screen) = (state.guess, state.screen)
+        let parsed = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
         state.extraction = state.extraction.union(parsed, fields: fields)
         mergeExtraction(&state)
     }
@@ -401,7 +405,7 @@ public final class DocumentProcessor {
     /// and the record is merged again. An e-invoice's values come from its XML: its pages are read once.
     func readFurther(_ state: inout DocumentState) {
         let further = state.exact ? [] : furtherPasses(after: state.reading)
-        let guess = state.guess
+        let (guess, screen) = (state.guess, state.screen)
         for (index, pass) in further.enumerated() where state.reader.hasImages {
             guard
                 let trigger = RereadTrigger.of(
@@ -415,12 +419,12 @@ public final class DocumentProcessor {
                 let places = zip(state.reading.pages, chosen).flatMap { page, lines in
                     lines.map { Extraction.LinePlace(page: page.pageNumber, box: page.lines[$0].box) }
                 }
-                let read = cpu.measure("parse") { parse.run(pages, language: guess) }
+                let read = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
                 state.extraction = state.extraction.union(read.readOn(places), fields: trigger.fields)
             } else {
                 if index + 1 < further.count { state.reader.prefetch(further[index + 1]) }
                 guard case .success(let pages) = state.reader.read(pass) else { continue }
-                state.extraction = state.extraction.union(parse.run(pages, language: guess), fields: trigger.fields)
+                state.extraction = state.extraction.union(parse.run(pages, language: guess, screen: screen), fields: trigger.fields)
             }
             mergeExtraction(&state)
         }

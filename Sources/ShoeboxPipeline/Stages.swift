@@ -230,7 +230,9 @@ public struct LanguageStage: Sendable {
 public struct ParseStage: Sendable {
     public let parser: ReceiptParser
     public init(today: CalendarDay) { parser = ReceiptParser(today: today) }
-    public func run(_ pages: [OCRPage], language: LanguageGuess) -> Extraction { parser.parse(pages: pages, language: language.language) }
+    public func run(_ pages: [OCRPage], language: LanguageGuess, screen: ScreenTraits? = nil) -> Extraction {
+        parser.parse(pages: pages, language: language.language, screen: screen)
+    }
 }
 
 /// Merge: one value per field from the candidates and the document's other sources (file-name date,
@@ -436,6 +438,26 @@ struct PassReader {
             dirty = true
         }
         return f
+    }
+
+    /// What the first page's pixels say of a phone's screen (`ScreenTraits`): from the cache when it was measured
+    /// before, else from the rendered image (and then kept in the cache); nil for a text-layer page.
+    mutating func screen() -> ScreenTraits? {
+        if let t = cached?.screen { return t }
+        guard hasImages, ensureOpened() == nil, let pages else { return nil }
+        let t: ScreenTraits
+        if let measured = pages.screen {
+            t = measured
+        } else {
+            guard case .success(.image(let image)) = pages.page(0) else { return nil }
+            t = processor.cpu.measure("screen") { ScreenTraits.measure(gray: image.gray, width: image.width, height: image.height) }
+        }
+        if var c = cached {
+            c.screen = t
+            cached = c
+            dirty = true
+        }
+        return t
     }
 
     /// Near the end of a run a worker may have nothing left to read while this one still reads a one-page
@@ -651,6 +673,8 @@ public struct TextOfDocument: Sendable, Codable {
     public var turns: [Int]?
     /// The first page's fingerprint, once computed.
     public var fingerprint: PageFingerprint?
+    /// What the first page's pixels say of a phone's screen, once measured (nil for a text page).
+    public var screen: ScreenTraits?
     /// The number of pages, once the document was opened for it.
     public var pageCount: Int?
 }

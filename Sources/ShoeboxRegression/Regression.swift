@@ -104,7 +104,9 @@ public enum RegressionAdapters {
     /// The project's own fixtures: `<name>.expected.json` with "file" and the record's field names.
     static func fixture(_ o: [String: Any], file: String) -> RegressionCase {
         var e: [String: String] = [:]
-        for key in ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID", "net", "dueDate", "taxByRate"] {
+        for key in ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID", "net", "dueDate", "taxByRate"]
+            + RegressionReport.screenFields
+        {
             if let v = o[key] as? String { e[key] = v }
         }
         let items = (o["items"] as? [[String: Any]]).map { $0.compactMap(RegressionCase.ExpectedItem.init) }
@@ -246,7 +248,10 @@ public struct RegressionReport: Sendable {
         }
     }
 
-    public static let fields = ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID", "net", "taxByRate", "dueDate"]
+    public static let fields =
+        ["merchant", "date", "total", "currency", "referenceNumber", "sellerTaxID", "net", "taxByRate", "dueDate"] + screenFields
+    /// What the fixtures of phone payment screens also state: the kind of document, the provider and what the screen shows.
+    public static let screenFields = ["documentKind", "provider", "screenPurpose"]
     public private(set) var scores: [String: FieldScore] = [:]
     /// The same scores per adapter format ("sroie", "zugferd", "fixture"): the targets are per set.
     public private(set) var scoresByFormat: [String: [String: FieldScore]] = [:]

@@ -26,7 +26,10 @@ struct DocumentKindAndRecountTests {
         #expect(sidecar(#"{"documentKind": "fine"}"#).documentKind == .fine)
         let bad = sidecar("{\n\"documentKind\": \"ticket\"\n}")
         #expect(bad.documentKind == nil)
-        #expect(bad.problems == ["'documentKind' ticket (line 2) is not one of receipt, invoice, credit-note, not-a-purchase, contract, fine"])
+        #expect(
+            bad.problems == [
+                "'documentKind' ticket (line 2) is not one of receipt, invoice, credit-note, not-a-purchase, contract, fine, payment-confirmation"
+            ])
     }
 
     @Test func aFoldersPresetKindIsReadFromThePipelineFileAndABadOneRefused() throws {

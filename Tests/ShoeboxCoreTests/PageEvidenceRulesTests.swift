@@ -89,6 +89,15 @@ struct PageEvidenceRulesTests {
         #expect(ReceiptParser.role(of: TextFolding.fold("Inci. GST 5.89")).0 == .tax)
     }
 
+    @Test func aScreensReferenceIsItsCodeEvenWhenAReaderSplitIt() {
+        #expect(ReceiptParser.screenReference("A7X2K9QW 3R") == "A7X2K9QW3R")
+        #expect(ReceiptParser.screenReference("2611151405230017") == "2611151405230017")
+        #expect(ReceiptParser.screenReference("dinner with Ali") == nil, "a transfer's own words are no reference")
+        #expect(ReceiptParser.screenReference("MB2610211944 ref copy") == "MB2610211944")
+        #expect(ReceiptParser.startingLabel("top up rm50", Keywords.screenPayee) == nil, "'to' is a word of its own")
+        #expect(ReceiptParser.startingLabel("paid to kedai maju", Keywords.screenPayee) == "paid to")
+    }
+
     @Test func theDayToPayByIsNotTheDayOfIssue() {
         for (lines, language) in [
             (["Garage Dupont SARL", "Date limite de paiement : 15/04/2026", "Date : 15/03/2026", "TOTAL TTC 120,00 EUR"], "fra"),

@@ -1,0 +1,164 @@
+public import Foundation
+public import ShoeboxCore
+
+/// Phone payment screens (e-wallets, DuitNow QR, bank apps, card payments): told from paper by their pixels (a
+/// phone's shape and an app's flat colours, `ScreenTraits`) and the status bar; read by their labels, in English and
+/// Malay: who was paid, how much, when, the reference, what it was paid from, the provider, and what the screen
+/// shows (a payment, or a balance, points, a top-up, a failed payment: no expense).
+extension ReceiptParser {
+    /// Whether the page is a phone's screen: its pixels say so, or a phone-shaped page with a status bar (a time at
+    /// the very top), or flat app colours with a payment status near the top (a cropped screen).
+    func isScreen(_ lines: [Line], screen: ScreenTraits?) -> Bool {
+        guard let screen else { return false }
+        if screen.looksLikeScreen { return true }
+        let firstPage = lines.filter { $0.page == lines.first?.page }
+        if screen.phoneShaped && ReceiptParser.hasStatusBar(firstPage, height: screen.height) { return true }
+        return screen.flatAppColours && firstPage.prefix(8).contains { Keywords.screenSucceeded.any(in: $0.folded) }
+    }
+
+    /// A status bar: a short line in the top 5 % of the page that holds a time ("9:41", "14:05").
+    static func hasStatusBar(_ lines: [Line], height: Int) -> Bool {
+        lines.contains { line in
+            line.line.box.bottom < height / 20 && line.text.split(separator: " ").count <= 8 && DateReader.containsTime(line.text)
+        }
+    }
+
+    /// What the screen shows and says, and the candidates its labels give (added to `extraction`'s with scores above
+    /// any paper rule's, each noting its label).
+    func readScreen(_ lines: [Line], into extraction: inout Extraction) {
+        let purpose = ReceiptParser.screenPurpose(lines)
+        var screen = PaymentScreen(purpose: purpose, provider: ReceiptParser.provider(lines))
+        screen.paidFrom = ReceiptParser.labelled(lines, Keywords.screenPaidFrom)?.value
+        screen.recipientBank = ReceiptParser.labelled(lines, Keywords.screenRecipientBank)?.value
+        // A screen's headings name the app and the screen, never the payee: only a payee label gives the merchant
+        // (a top-up or a balance has none).
+        extraction.merchants = []
+        if [.payment, .refund, .failed, .pending].contains(purpose), let payee = ReceiptParser.labelled(lines, Keywords.screenPayee),
+            !ReceiptParser.isNotAName(payee.value)
+        {
+            extraction.merchants = [
+                Candidate(
+                    value: payee.value, role: .merchant, score: ScreenWeights.payee, evidence: payee.line.evidence,
+                    notes: ["payee after '\(payee.label)' on a payment screen"])
+            ]
+        }
+        // A balance or a points screen shows what one has, not what one paid: no amount of it is a total.
+        if [.balance, .points, .noPayment].contains(purpose) { extraction.amounts = [] }
+        if ![.balance, .points, .noPayment].contains(purpose), let amount = ReceiptParser.screenAmount(lines) {
+            extraction.amounts.append(
+                Candidate(
+                    value: amount.reading, role: .total, score: ScreenWeights.amount, evidence: amount.line.evidence,
+                    checks: [.keyword(amount.label)], notes: ["the payment's amount ('\(amount.label)') on a payment screen"]))
+        }
+        if let reference = ReceiptParser.labelled(lines, Keywords.screenReference), let token = ReceiptParser.screenReference(reference.value) {
+            extraction.references.insert(
+                Candidate(
+                    value: String(token), role: .reference, score: ScreenWeights.reference, evidence: reference.line.evidence,
+                    notes: ["after '\(reference.label)' on a payment screen"]), at: 0)
+        }
+        extraction.screen = screen
+        extraction.documentKind =
+            purpose == .refund ? .creditNote : [.payment, .failed, .pending].contains(purpose) ? .paymentConfirmation : .notAPurchase
+    }
+
+    /// The reference in what follows its label: the whole of it when it is one code a reader split ("A7X2K9QW 3R":
+    /// capitals and digits only, three pieces at most), else its first piece of six characters or more with a digit.
+    /// A transfer's own words ("Recipient reference: dinner") are no reference.
+    static func screenReference(_ value: String) -> String? {
+        let pieces = value.split(separator: " ")
+        let code = pieces.allSatisfy { $0.allSatisfy { ($0.isASCII && $0.isUppercase) || $0.isNumber || $0 == "-" } }
+        let joined = pieces.joined()
+        if code, pieces.count <= 3, joined.count >= 6, joined.contains(where: \.isNumber) { return joined }
+        return pieces.first { $0.count >= 6 && $0.contains(where: \.isNumber) }.map(String.init)
+    }
+
+    /// What the screen shows, from its words: a failed or pending status first, then money back, then what a
+    /// successful screen moved (one's own wallet or account, or a payment), then screens with no payment.
+    static func screenPurpose(_ lines: [Line]) -> PaymentScreen.Purpose {
+        func any(_ list: KeywordList) -> Bool { lines.contains { list.any(in: $0.folded) } }
+        let head = lines.prefix(max(6, lines.count / 2))
+        func inHead(_ list: KeywordList) -> Bool { head.contains { list.any(in: $0.folded) } }
+        if inHead(Keywords.screenFailed) { return .failed }
+        if inHead(Keywords.screenPending) { return .pending }
+        if inHead(Keywords.screenRefund) { return .refund }
+        if any(Keywords.screenOwnTransfer) { return .ownTransfer }
+        let paid = any(Keywords.screenSucceeded) || labelled(lines, Keywords.screenPayee) != nil
+        // A home screen's "Reload" button is no reload: a reload says it succeeded.
+        if inHead(Keywords.screenTopUp) && any(Keywords.screenSucceeded) { return .topUp }
+        if paid && screenAmount(lines) != nil { return .payment }
+        if any(Keywords.screenPoints) { return .points }
+        if any(Keywords.screenBalance) { return .balance }
+        return .noPayment
+    }
+
+    /// The app or bank that paid, by the names apps print (`Keywords.screenProviders`): the first one on the page, and
+    /// on its line the one printed first ("MAE by Maybank2u" is MAE).
+    static func provider(_ lines: [Line]) -> String? {
+        for line in lines {
+            let found = Keywords.screenProviderNames.all(in: line.folded)
+            let first = found.min { a, b in
+                let (i, j) = (line.folded.range(of: a)!.lowerBound, line.folded.range(of: b)!.lowerBound)
+                return i != j ? i < j : a.count > b.count
+            }
+            if let first { return Keywords.screenProviders[first] }
+        }
+        return nil
+    }
+
+    /// A label of `labels` starting a line, and what follows it: the rest of the line, or the next line when the label
+    /// stands alone ("Kepada" above "KEDAI MAJU").
+    static func labelled(_ lines: [Line], _ labels: [String]) -> (label: String, value: String, line: Line)? {
+        for (k, line) in lines.enumerated() {
+            guard let label = startingLabel(line.folded, labels) else { continue }
+            let rest = TextFolding.trim(String(line.text.dropFirst(label.count)), labelJunk)
+            // "Merchant Reference No": another label that starts with this one's word.
+            if let first = rest.split(separator: " ").first, labelContinuations.contains(TextFolding.fold(String(first))) { continue }
+            if !rest.isEmpty { return (label, rest, line) }
+            if k + 1 < lines.count {
+                let next = TextFolding.trim(lines[k + 1].text, labelJunk)
+                if !next.isEmpty { return (label, next, lines[k + 1]) }
+            }
+        }
+        return nil
+    }
+
+    static let labelJunk: Set<Character> = Set(" :|-–—")
+    static let labelContinuations: Set<String> = ["reference", "ref", "ref.", "id", "no", "no.", "number", "bank", "account"]
+
+    /// The longest label of `labels` the folded line starts with, as a word of its own ("to" not in "top up").
+    static func startingLabel(_ folded: String, _ labels: [String]) -> String? {
+        var best: String?
+        for label in labels where folded.hasPrefix(label) && label.count > (best?.count ?? 0) {
+            let next = folded.dropFirst(label.count).first
+            if next == nil || !(next!.isLetter || next!.isNumber) { best = label }
+        }
+        return best
+    }
+
+    /// The payment's amount: after an amount label, else the first amount near the top with a currency mark. Never
+    /// one on a line about cashback, points, a balance or an offer. A debit's sign ("-RM23.50") is dropped.
+    static func screenAmount(_ lines: [Line]) -> (reading: AmountReading, label: String, line: Line)? {
+        func usable(_ line: Line) -> AmountReading? {
+            guard !Keywords.screenNotTheAmount.any(in: line.folded) else { return nil }
+            guard let found = line.amounts.first(where: { !$0.isRate && $0.reading.minorUnits != 0 }) else { return nil }
+            let r = found.reading
+            return AmountReading(minorUnits: abs(r.minorUnits), fractionDigits: r.fractionDigits, currencyHint: r.currencyHint)
+        }
+        for (k, line) in lines.enumerated() {
+            guard let label = startingLabel(line.folded, Keywords.screenAmount) else { continue }
+            if let r = usable(line) { return (r, label, line) }
+            if k + 1 < lines.count, let r = usable(lines[k + 1]) { return (r, label, lines[k + 1]) }
+        }
+        for line in lines.prefix(max(8, lines.count / 2)) {
+            if let r = usable(line), r.currencyHint != nil { return (r, "amount with its currency", line) }
+        }
+        return nil
+    }
+}
+
+/// The scores of what a payment screen's labels give: above every paper rule (a screen's label says what the value is).
+enum ScreenWeights {
+    static let payee = 1.6
+    static let amount = 1.5
+    static let reference = 1.2
+}

@@ -1,0 +1,85 @@
+import Foundation
+import ShoeboxTestSupport
+import Testing
+
+/// Issue 52: phone payment screens (the generator's `Fixtures/screens`, rendered in colour at a phone's size, light and
+/// dark, English and Malay) through the built binary and real tesseract: each is a payment confirmation with its
+/// payee, amount, date, reference and provider, or a screen of no purchase kept with its own reason and never
+/// exported; paper receipts stay receipts.
+@Suite(.serialized) struct PaymentScreensEndToEndTests {
+    @Test func screensAreReadAsPaymentsOrNamedAsNoPurchaseAndOnlyPaymentsAreExported() throws {
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let source = fixtures.appendingPathComponent("screens")
+        let names = try FileManager.default.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".png") }.sorted()
+        #expect(names.count >= 10)
+        let folder = work.appendingPathComponent("scans/phone")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in names { try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: folder.appendingPathComponent(name)) }
+        // A paper receipt beside them stays a receipt (a clean PNG is flat too, but has no app colours).
+        try FileManager.default.copyItem(
+            at: fixtures.appendingPathComponent("receipts/deu-drogerie-logo.png"), to: folder.appendingPathComponent("paper.png"))
+        let out = work.appendingPathComponent("out")
+        let r = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out.path, "--today", today])
+        #expect(r.code <= 1, "\(r.out) \(r.err)")
+        var bySource: [String: [String: Any]] = [:]
+        for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            bySource[o["source"] as! String] = o
+        }
+        #expect(bySource["phone/paper.png"]?["documentKind"] as? String == "receipt")
+        #expect(bySource["phone/paper.png"]?["payment"] == nil)
+        var payments = 0
+        for name in names {
+            let expected = try #require(
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: source.appendingPathComponent(name.replacingOccurrences(of: ".png", with: ".expected.json"))))
+                    as? [String: Any])
+            let rec = try #require(bySource["phone/\(name)"], "\(name)")
+            let payment = rec["payment"] as? [String: Any]
+            #expect(rec["documentKind"] as? String == expected["documentKind"] as? String, "\(name)")
+            #expect(payment?["purpose"] as? String == expected["screenPurpose"] as? String, "\(name)")
+            #expect(payment?["provider"] as? String == expected["provider"] as? String, "\(name)")
+            for key in ["merchant", "total", "date", "referenceNumber"] {
+                if let value = expected[key] as? String { #expect(rec[key] as? String == value, "\(name) \(key)") }
+            }
+            let reasons = rec["reasons"] as? [String] ?? []
+            let pair = ["phone/screen-tng-paid-eng.png", "phone/screen-tng-paid-eng-history.png"]
+            if pair.contains("phone/\(name)") {
+                // One payment seen twice (the success screen and the wallet's history entry): the one read second is a
+                // possible duplicate naming the other, the other is accepted.
+                let other = pair.first { $0 != "phone/\(name)" }!
+                let second = bySource[other]?["duplicateOf"] as? String != "phone/\(name)"
+                #expect(second ? reasons == ["possible-duplicate"] : rec["status"] as? String == "accepted", "\(name): \(reasons)")
+                if second { #expect(rec["duplicateOf"] as? String == other) }
+            } else if expected["screenPurpose"] as? String == "payment" {
+                payments += 1
+                #expect(rec["status"] as? String == "accepted", "\(name): \(reasons)")
+                #expect(!(rec["total"] as? String ?? "-").hasPrefix("-"), "a debit's sign is no negative total")
+            } else {
+                // Kept, with its own reason first, and waiting for a person.
+                #expect(rec["status"] as? String == "review", "\(name)")
+                let code = [
+                    "failed": "payment-failed", "balance": "balance-screen", "points": "points-screen", "top-up": "top-up-screen",
+                    "own-transfer": "own-account-transfer"
+                ][expected["screenPurpose"] as? String ?? ""]
+                #expect(reasons.first == code, "\(name): \(reasons)")
+            }
+            // The screen's title is never the merchant.
+            #expect(!["Transaction Details", "Butiran Transaksi", "DuitNow QR", "Transfer", "eWallet"].contains(rec["merchant"] as? String ?? ""))
+        }
+        #expect(payments >= 5)
+        // Export: the payments are expenses; nothing of no purchase is in the zip.
+        let export = try runProgram(shoebox, ["export", "--out", out.path])
+        #expect(export.code == 0, "\(export.err)")
+        let unzip = try #require(which("unzip"), "unzip is missing (make setup)")
+        let zip = out.appendingPathComponent("exports/phone.zip").path
+        #expect(try runProgram(unzip, ["-t", zip]).code == 0)
+        let rows = try readCSV(Data(try runProgram(unzip, ["-p", zip, "summary.csv"]).out.utf8))
+        let accepted = bySource.values.filter { $0["status"] as? String == "accepted" }
+        #expect(rows.count - 1 == accepted.count)
+        let column = Dictionary(uniqueKeysWithValues: rows[0].enumerated().map { ($1, $0) })
+        let merchants = Set(rows.dropFirst().map { $0[column["merchant"]!] })
+        #expect(merchants.contains("KEDAI KOPI MAJU JAYA") && !merchants.contains(""))
+    }
+}
