@@ -172,6 +172,8 @@ public struct DocumentRecord: Hashable, Sendable {
     /// What a phone's payment screen says beside the record's fields: provider, paid from, the recipient's bank
     /// (`PaymentScreen`); nil for paper.
     public var payment: PaymentScreen?
+    /// The card or account paid with: its scheme and last four digits (never more of its number).
+    public var card: CardUsed?
     /// What a person should know about the e-invoice: sums it states that its figures do not give, values the
     /// page prints otherwise, an attachment that could not be read. Empty when all is well.
     public var eInvoiceProblems: [String]
@@ -225,7 +227,7 @@ extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
         case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, deadlines,
-            settledDeadlines, receivedOn, deadlineFacts, eInvoice, payment,
+            settledDeadlines, receivedOn, deadlineFacts, eInvoice, payment, card,
             eInvoiceProblems, items, itemsCheck, sidecarProblems,
             confidence, trust,
             evidence,
@@ -274,6 +276,7 @@ extension DocumentRecord: Codable {
         try c.encodeIfPresent(deadlineFacts, forKey: .deadlineFacts)
         try c.encodeIfPresent(eInvoice, forKey: .eInvoice)
         try c.encodeIfPresent(payment, forKey: .payment)
+        try c.encodeIfPresent(card, forKey: .card)
         if !eInvoiceProblems.isEmpty { try c.encode(eInvoiceProblems, forKey: .eInvoiceProblems) }
         // Only when read: records without items read as before.
         if !items.isEmpty {
@@ -365,6 +368,7 @@ extension DocumentRecord: Codable {
         deadlineFacts = try c.decodeIfPresent(DeadlineFacts.self, forKey: .deadlineFacts)
         eInvoice = try c.decodeIfPresent(EInvoice.self, forKey: .eInvoice)
         payment = try c.decodeIfPresent(PaymentScreen.self, forKey: .payment)
+        card = try c.decodeIfPresent(CardUsed.self, forKey: .card)
         eInvoiceProblems = try c.decodeIfPresent([String].self, forKey: .eInvoiceProblems) ?? []
         if c.contains(.items), try !c.decodeNil(forKey: .items) {
             guard let cur else { throw bad(.items, "(items without a currency)") }

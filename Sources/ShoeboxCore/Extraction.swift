@@ -266,6 +266,8 @@ public struct Extraction: Sendable, Codable {
     public var documentKind: DocumentKind = .receipt
     /// What a phone's payment screen says (nil for paper).
     public var screen: PaymentScreen?
+    /// The card or account paid with, by scheme and last four (`ReceiptParser.cardUsed`).
+    public var card: CardUsed?
     /// An invoice's payment term as printed ("Zahlungsziel 30 Tage netto", "due date 14.04.2026"); nil when none is.
     public var paymentTerm: PaymentTermReading?
     /// A contract's notice period and end of term, as far as they are printed.

@@ -3,7 +3,7 @@ import ShoeboxCore
 /// `totals.csv` and `ledger.beancount`: sums and bookings computed from the same rows as the summary, in
 /// minor units (never in floating point).
 public enum ExportSummaries {
-    /// Per currency, then per category and currency: record count, total, tax and net summed exactly, signs kept
+    /// Per currency, then per category and currency, then per card paid with and currency: record count, total, tax and net summed exactly, signs kept
     /// (a credit note's negative amounts lower the sums). Amounts in different currencies are never added together.
     /// The net of a group is left empty when a row of it has none (no tax read): a partial sum would pass for
     /// the whole.
@@ -19,6 +19,7 @@ public enum ExportSummaries {
         }
         var byCurrency: [String: Sum] = [:]
         var byCategory: [String: [String: Sum]] = [:]
+        var byCard: [String: [String: Sum]] = [:]
         for row in table.rows {
             guard let total = row.record.total else { continue }
             let code = total.currency.code
@@ -36,6 +37,7 @@ public enum ExportSummaries {
             }
             add(&byCurrency[code, default: Sum()])
             add(&byCategory[row.category ?? "", default: [:]][code, default: Sum()])
+            if let card = row.record.card { add(&byCard[card.display, default: [:]][code, default: Sum()]) }
         }
         var csv = CSVWriter(header: ["group", "category", "currency", "records", "total", "tax", "net"], profile: profile)
         func line(_ group: String, _ category: String, _ code: String, _ s: Sum) {
@@ -45,6 +47,10 @@ public enum ExportSummaries {
         for code in byCurrency.keys.sorted() { line("currency", "", code, byCurrency[code]!) }
         for category in byCategory.keys.sorted() {
             for code in byCategory[category]!.keys.sorted() { line("category", category, code, byCategory[category]![code]!) }
+        }
+        // Per card paid with ("VISA ••••4242"), in the category column: what each card carried.
+        for card in byCard.keys.sorted() {
+            for code in byCard[card]!.keys.sorted() { line("card", card, code, byCard[card]![code]!) }
         }
         return csv.text
     }

@@ -133,6 +133,12 @@ public struct ExportTable: Sendable {
             Column(name: "tip") { $0.record.tip.map { .amount($0) } ?? .empty },
             Column(name: "amount_due") { ExportTable.amountDue($0.record) },
             Column(name: "payment_method") { ExportTable.text($0.record.paymentMethod) },
+            // The card or account paid with: its scheme and last four digits, never more of the number.
+            Column(name: "card_scheme") { ExportTable.text($0.record.card?.scheme) },
+            Column(name: "card_last4") { ExportTable.text($0.record.card?.last4) },
+            // A payment screen's app or bank, and what it was paid from (docs/screens.md).
+            Column(name: "provider") { ExportTable.text($0.record.payment?.provider) },
+            Column(name: "paid_from") { ExportTable.text($0.record.payment?.paidFrom) },
             Column(name: "category") { ExportTable.text($0.category) },
             Column(name: "note") { ExportTable.text($0.record.note) },
             // The invoice number (an e-invoice's BT-1) or a receipt's reference: one column for both.

@@ -132,6 +132,7 @@ public struct RecordMerger: Sendable {
         record.language = language.language
         record.documentKind = extraction.documentKind
         record.payment = extraction.screen
+        record.card = extraction.card
         var reasons: [ReviewReason] = []
         let sidecar = other.sidecar
         mergeCurrency(extraction, sidecar: sidecar, declared: other.declaredCurrency, into: &record, reasons: &reasons)

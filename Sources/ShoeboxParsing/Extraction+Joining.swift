@@ -33,6 +33,7 @@ extension Extraction {
         out.sellerTaxIDs = join(sellerTaxIDs, other.sellerTaxIDs, .sellerTaxID)
         out.paymentMethods = join(paymentMethods, other.paymentMethods, .paymentMethod)
         if out.taxes.isEmpty && (fields?.contains(.total) ?? true) { out.taxes = other.taxes }
+        out.card = card ?? other.card
         return out
     }
 
@@ -89,6 +90,8 @@ extension Extraction {
         out.sellerTaxIDs = join(sellerTaxIDs, second.sellerTaxIDs) { ReceiptParser.normalizedMerchant($0) }
         out.paymentMethods = join(paymentMethods, second.paymentMethods) { $0 }
         if out.taxes.isEmpty { out.taxes = second.taxes }
+        // The card paid with: the second reader's reading of it where it read one (it misreads masks less).
+        out.card = second.card ?? card
         // The items of the reading whose sum the page proves; tesseract's when neither's is.
         if out.items?.check.proven != true, let items = second.items, items.check.proven { out.items = items }
         // A date shape tesseract read as no date ("17-66-13") on a line the second reader read as a date is

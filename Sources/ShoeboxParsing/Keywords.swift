@@ -137,6 +137,14 @@ public enum Keywords {
     ]
     static let cash: KeywordList = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
 
+    /// Card schemes as receipts print them, longest first, and the name each is recorded as.
+    static let cardSchemeNames: [String: String] = [
+        "mastercard": "MASTERCARD", "master card": "MASTERCARD", "master": "MASTERCARD", "mc": "MASTERCARD", "visa": "VISA",
+        "american express": "AMEX", "amex": "AMEX", "maestro": "MAESTRO", "girocard": "GIROCARD", "ec-karte": "GIROCARD",
+        "unionpay": "UNIONPAY", "union pay": "UNIONPAY", "mydebit": "MYDEBIT", "jcb": "JCB", "diners": "DINERS", "discover": "DISCOVER"
+    ]
+    static let cardSchemes = KeywordList(cardSchemeNames.keys.sorted { ($0.count, $0) > ($1.count, $1) })
+
     // Phone payment screens (`ReceiptParser+Screens`), English and Malay.
     static let screenSucceeded: KeywordList = [
         "payment successful", "transaction successful", "transfer successful", "successful", "success", "pembayaran berjaya", "berjaya",

@@ -29,6 +29,7 @@ extension ReceiptParser {
         let purpose = ReceiptParser.screenPurpose(lines)
         var screen = PaymentScreen(purpose: purpose, provider: ReceiptParser.provider(lines))
         screen.paidFrom = ReceiptParser.labelled(lines, Keywords.screenPaidFrom)?.value
+        if let from = screen.paidFrom, let card = ReceiptParser.accountLastFour(from) { extraction.card = card }
         screen.recipientBank = ReceiptParser.labelled(lines, Keywords.screenRecipientBank)?.value
         // A screen's headings name the app and the screen, never the payee: only a payee label gives the merchant
         // (a top-up or a balance has none).

@@ -76,6 +76,7 @@ public struct ReceiptParser: Sendable {
         extraction.sellerTaxIDs = sellerTaxIDCandidates(lines)
         extraction.paymentMethods = paymentCandidates(lines)
         extraction.documentKind = documentKind(lines)
+        extraction.card = ReceiptParser.cardUsed(lines)
         if isScreen(lines, screen: screen) { readScreen(lines, into: &extraction) }
         ReceiptParser.attachWordConfidences(&extraction, lines: lines)
         extraction.proposeTotalsOneDigitOff()
@@ -125,7 +126,8 @@ public struct ReceiptParser: Sendable {
         var out: [Line] = []
         for (p, page) in pages.enumerated() {
             for (i, whole) in page.lines.enumerated() {
-                let line = ReceiptParser.bounded(whole)
+                // A full card number is cut to its last four before any rule reads the line.
+                let line = CardNumbers.masked(ReceiptParser.bounded(whole))
                 let text = line.text
                 let y = page.height > 0 ? Double(line.box.centerY) / Double(page.height) : 0
                 let folded = TextFolding.fold(text)

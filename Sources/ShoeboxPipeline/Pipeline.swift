@@ -237,9 +237,11 @@ struct DocumentState {
         reader.saveCache()
         let source = document.source
         var outcome = DocumentOutcome(
-            record: final, size: source.size, kind: source.kind, pages: reader.turned(reading), extraction: extraction, fingerprint: fingerprint)
+            record: final, size: source.size, kind: source.kind, pages: reader.turned(reading).map(CardNumbers.masked), extraction: extraction,
+            fingerprint: fingerprint)
         if final != record { outcome.pageRecord = record }
-        outcome.secondReading = secondPages
+        // What is stored of the pages never holds a full card number (`CardNumbers.masked`).
+        outcome.secondReading = secondPages.map(CardNumbers.masked)
         return outcome
     }
 }

@@ -647,19 +647,20 @@ enum RegressCommand {
 }
 
 extension RegressCommand {
-    /// One line of `--items`: the document, what proves its items, the items, its total and the lines of its pages, to
+    /// One line of `--items`: the document, what proves its items, the items, its total, the card paid with and the lines of its pages, to
     /// look at by hand.
     static func itemsLine(_ document: String, _ outcome: DocumentOutcome) -> String {
         struct Row: Encodable {
             let document: String
             let itemsCheck: String?
             let total: String?
+            let card: CardUsed?
             let items: [LineItem]
             let lines: [String]
         }
         let r = outcome.record
         let row = Row(
-            document: document, itemsCheck: r.itemsCheck?.rawValue, total: r.total?.decimalString, items: r.items,
+            document: document, itemsCheck: r.itemsCheck?.rawValue, total: r.total?.decimalString, card: r.card, items: r.items,
             lines: outcome.pages.flatMap { p in p.lines.map { "\(p.pageNumber)|\($0.box.left)-\($0.box.right)| \($0.text)" } })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -469,8 +469,8 @@ enum Help {
                              an entry whose label the suite no longer has is refused
           --trust-rows FILE  write per document what the trust model reads (features, right or not,
                              the other reasons) as JSON, to study other models or policies
-          --items FILE       write per document its line items, what proves them, its total and the
-                             lines of its pages (JSON lines), to look at by hand
+          --items FILE       write per document its line items, what proves them, its total, the card
+                             paid with and the lines of its pages (JSON lines), to look at by hand
           --quiet            leave out the list of wrong fields
           --jobs N           OCR worker threads, 1…64 (default: the pipeline's jobs, 0 = one per core)
 

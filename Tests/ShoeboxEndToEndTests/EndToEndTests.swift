@@ -765,8 +765,9 @@ func readExportZip(_ zip: String, delimiter: String = ",") throws -> [String: An
         let col = Dictionary(uniqueKeysWithValues: header.enumerated().map { ($1, $0) })
         #expect(Array(header.prefix(5)) == ["date", "merchant", "total", "currency", "net"])
         #expect(
-            Array(header.suffix(15)) == [
-                "tip", "amount_due", "payment_method", "category", "note", "reference_number", "seller_tax_id", "document_kind", "due_date", "file",
+            Array(header.suffix(19)) == [
+                "tip", "amount_due", "payment_method", "card_scheme", "card_last4", "provider", "paid_from", "category", "note", "reference_number",
+                "seller_tax_id", "document_kind", "due_date", "file",
                 "original_path", "sha256", "confidence", "reviewed_by", "record_id"
             ])
         #expect(header.contains("tax_19"), "a tax column per rate: \(header)")

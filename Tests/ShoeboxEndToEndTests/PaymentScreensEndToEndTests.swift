@@ -81,5 +81,11 @@ import Testing
         let column = Dictionary(uniqueKeysWithValues: rows[0].enumerated().map { ($1, $0) })
         let merchants = Set(rows.dropFirst().map { $0[column["merchant"]!] })
         #expect(merchants.contains("KEDAI KOPI MAJU JAYA") && !merchants.contains(""))
+        // The provider, what it was paid from and the account's last four are columns of their own.
+        let mae = try #require(rows.first { $0[column["merchant"]!] == "PASAR MINI SRI MURNI" })
+        #expect(mae[column["provider"]!] == "MAE (Maybank)" && mae[column["paid_from"]!] == "Savings Account-i 1234")
+        #expect(mae[column["card_last4"]!] == "1234" && mae[column["document_kind"]!] == "payment-confirmation")
+        let totals = try readCSV(Data(try runProgram(unzip, ["-p", zip, "totals.csv"]).out.utf8))
+        #expect(totals.contains { $0.first == "card" && $0[1] == "••••1234" && $0[4] == "45.00" }, "\(totals)")
     }
 }
