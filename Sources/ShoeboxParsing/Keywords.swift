@@ -150,6 +150,11 @@ public enum Keywords {
         "payment successful", "transaction successful", "transfer successful", "successful", "success", "pembayaran berjaya", "berjaya",
         "you paid", "paid", "completed", "approved", "selesai"
     ]
+    /// Status phrases only an app's screen shows (a till prints "Thank you", a card slip "APPROVED").
+    static let screenStatusPhrases: KeywordList = [
+        "payment successful", "transaction successful", "transfer successful", "payment failed", "transaction failed", "pembayaran berjaya",
+        "transaksi berjaya", "pemindahan berjaya", "pembayaran gagal", "you paid", "payment pending", "reload successful"
+    ]
     static let screenFailed: KeywordList = [
         "payment failed", "transaction failed", "failed", "unsuccessful", "tidak berjaya", "gagal", "declined", "rejected", "ditolak"
     ]

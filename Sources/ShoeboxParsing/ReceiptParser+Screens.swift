@@ -6,9 +6,17 @@ public import ShoeboxCore
 /// Malay: who was paid, how much, when, the reference, what it was paid from, the provider, and what the screen
 /// shows (a payment, or a balance, points, a top-up, a failed payment: no expense).
 extension ReceiptParser {
-    /// Whether the page is a phone's screen: its pixels say so, or a phone-shaped page with a status bar (a time at
-    /// the very top), or flat app colours with a payment status near the top (a cropped screen).
+    /// Whether the page is a phone's screen: its words say so (a screen's status phrase and a payee label), its pixels
+    /// say so, or a phone-shaped page with a status bar (a time at the very top), or flat app colours with a payment
+    /// status near the top (a cropped screen).
     func isScreen(_ lines: [Line], screen: ScreenTraits?) -> Bool {
+        // What only a payment screen says: a screen's status phrase near the top and a payee label ("Payment
+        // Successful" over "Merchant"), whatever the pixels (a photo of a screen, a crop without its status bar).
+        if lines.prefix(10).contains(where: { Keywords.screenStatusPhrases.any(in: $0.folded) }),
+            ReceiptParser.labelled(lines, Keywords.screenPayee) != nil
+        {
+            return true
+        }
         guard let screen else { return false }
         if screen.looksLikeScreen { return true }
         let firstPage = lines.filter { $0.page == lines.first?.page }

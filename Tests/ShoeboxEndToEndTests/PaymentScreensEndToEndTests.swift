@@ -88,4 +88,57 @@ import Testing
         let totals = try readCSV(Data(try runProgram(unzip, ["-p", zip, "totals.csv"]).out.utf8))
         #expect(totals.contains { $0.first == "card" && $0[1] == "••••1234" && $0[4] == "45.00" }, "\(totals)")
     }
+
+    /// Screens as people send them: a chat, a web page, a photo of a screen, a crop without the status bar, a capture
+    /// of 4000 × 9000. Each is read or named; none is lost, and a screen's app name is never accepted as the merchant.
+    @Test func oddScreensAreReadOrNamedAndNoneIsLost() throws {
+        let convert = try #require(which("convert"), "imagemagick is missing (make setup)")
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let dir = work.appendingPathComponent("scans/phone")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let screens = fixtures.appendingPathComponent("screens")
+        let paid = screens.appendingPathComponent("screen-tng-paid-eng.png").path
+        for args in [
+            [
+                "-size", "1080x2340", "xc:#ECE5DD", "-fill", "#075E54", "-draw", "rectangle 0,0 1080,200", "-fill", "white", "-font", "DejaVu-Sans",
+                "-pointsize", "48", "-annotate", "+140+130", "Ahmad", "-fill", "#DCF8C6", "-draw", "roundrectangle 400,400 1040,560 30,30", "-fill",
+                "black", "-pointsize", "40", "-annotate", "+430+490", "Are we meeting at 8?", "-annotate", "+40+60", "9:41", dir.path + "/chat.png"
+            ],
+            [
+                "-size", "1280x800", "xc:white", "-fill", "black", "-font", "DejaVu-Sans", "-pointsize", "30", "-annotate", "+40+200",
+                "Thank you for your order!", "-annotate", "+40+260", "Order no. 88812345", "-annotate", "+40+320", "Total: RM 59.90",
+                dir.path + "/web.png"
+            ],
+            [
+                paid, "-rotate", "4", "-blur", "0x1.2", "-attenuate", "0.6", "+noise", "Gaussian", "-resize", "80%", "-quality", "85",
+                dir.path + "/photo.jpg"
+            ],
+            [paid, "-crop", "1080x1500+0+300", "+repage", dir.path + "/cropped.png"],
+            [screens.appendingPathComponent("screen-mae-duitnow-eng.png").path, "-resize", "4000x9000!", dir.path + "/huge.png"]
+        ] {
+            #expect(try runProgram(convert, args).code == 0, "\(args.last!)")
+        }
+        let out = work.appendingPathComponent("out")
+        let r = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out.path, "--today", today])
+        #expect(r.code <= 1, "\(r.out) \(r.err)")
+        var bySource: [String: [String: Any]] = [:]
+        for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            bySource[o["source"] as! String] = o
+        }
+        #expect(bySource.count == 5, "nothing lost: \(bySource.keys.sorted())")
+        let chat = try #require(bySource["phone/chat.png"])
+        #expect((chat["reasons"] as? [String])?.first == "screen-without-payment" && chat["status"] as? String == "review")
+        // A crop without its status bar and a photo of the screen are still the payment (the second one seen twice).
+        for name in ["cropped.png", "photo.jpg", "huge.png"] {
+            let rec = try #require(bySource["phone/\(name)"])
+            #expect(rec["documentKind"] as? String == "payment-confirmation", "\(name)")
+            #expect(!(rec["total"] as? String ?? "-").hasPrefix("-"), "\(name)")
+            #expect(rec["merchant"] as? String != "Touch 'n Go eWallet", "\(name)")
+        }
+        #expect(bySource["phone/cropped.png"]?["total"] as? String == "23.50")
+        let web = try #require(bySource["phone/web.png"])
+        #expect(web["status"] as? String == "review" && web["payment"] == nil, "a web page is read as paper: \(web["reasons"] ?? "")")
+    }
 }
