@@ -111,7 +111,30 @@ let screenFixtures: [ScreenSpec] = [
         advert: nil, button: "Back",
         purpose: "payment", documentKind: "payment-confirmation", merchant: "KEDAI KOPI MAJU JAYA", total: "23.50", date: "2026-11-15",
         reference: "2611151405230017", provider: "Touch 'n Go eWallet"),
+    // A card payment: the card's last four on the screen.
+    ScreenSpec(
+        id: "screen-applepay-card-eng-dark", language: .eng, dark: true, brand: RGB(0x3A3A3C), appName: "Apple Pay", title: "Wallet",
+        status: "Payment Successful", amount: "RM 64.20",
+        rows: [("Merchant", "KEDAI BUKU ILMU"), ("Card", "Visa ••••4242"), ("Date", "19 Nov 2026, 11:47"), ("Transaction ID", "AP77120931")],
+        advert: nil, button: "Done",
+        purpose: "payment", documentKind: "payment-confirmation", merchant: "KEDAI BUKU ILMU", total: "64.20", date: "2026-11-19",
+        reference: "AP77120931", provider: "Apple Pay"),
+    // Money back: a refund is a credit note.
+    ScreenSpec(
+        id: "screen-grab-refund-eng", language: .eng, brand: RGB(0x00B14F), appName: "GrabPay", title: "Refund",
+        status: "Refund Successful", amount: "+RM 18.90",
+        rows: [("Merchant", "MAMAK CORNER SS2"), ("Date", "29 Oct 2026, 09:10 AM"), ("Transaction ID", "R9Q2K7XW1Z")],
+        advert: nil, button: "Done",
+        purpose: "refund", documentKind: "credit-note", merchant: "MAMAK CORNER SS2", total: "-18.90", date: "2026-10-29",
+        reference: "R9Q2K7XW1Z", provider: "GrabPay"),
     // No purchase.
+    ScreenSpec(
+        id: "screen-shopee-pending-msa", language: .msa, layout: .list, brand: RGB(0xEE4D2D), appName: "ShopeePay", title: "Butiran Pembayaran",
+        status: "Pembayaran Sedang Diproses", amount: "RM 27.00",
+        rows: [("Peniaga", "KEDAI ELEKTRIK SINAR"), ("Tarikh", "20/11/2026 16:45"), ("ID Transaksi", "SPP261120164577")],
+        advert: nil, button: "Selesai",
+        purpose: "pending", documentKind: "payment-confirmation", merchant: "KEDAI ELEKTRIK SINAR", total: "27.00", date: "2026-11-20",
+        reference: "SPP261120164577", provider: "ShopeePay"),
     ScreenSpec(
         id: "screen-tng-balance-eng", language: .eng, layout: .banner, brand: RGB(0x005ABB), appName: "Touch 'n Go eWallet", title: "eWallet",
         status: "Available Balance", amount: "RM 152.30", rows: [("Reload", "Transfer"), ("Pay", "Scan")], advert: nil, button: "Reload",

@@ -54,9 +54,13 @@ extension ReceiptParser {
         // A balance or a points screen shows what one has, not what one paid: no amount of it is a total.
         if [.balance, .points, .noPayment].contains(purpose) { extraction.amounts = [] }
         if ![.balance, .points, .noPayment].contains(purpose), let amount = ReceiptParser.screenAmount(lines) {
+            // Money back is negative, as a credit note's amounts are in every export.
+            let r = amount.reading
+            let value =
+                purpose == .refund ? AmountReading(minorUnits: -r.minorUnits, fractionDigits: r.fractionDigits, currencyHint: r.currencyHint) : r
             extraction.amounts.append(
                 Candidate(
-                    value: amount.reading, role: .total, score: ScreenWeights.amount, evidence: amount.line.evidence,
+                    value: value, role: .total, score: ScreenWeights.amount, evidence: amount.line.evidence,
                     checks: [.keyword(amount.label)], notes: ["the payment's amount ('\(amount.label)') on a payment screen"]))
         }
         if let reference = ReceiptParser.labelled(lines, Keywords.screenReference), let token = ReceiptParser.screenReference(reference.value) {

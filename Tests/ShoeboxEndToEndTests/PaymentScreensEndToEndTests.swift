@@ -52,6 +52,9 @@ import Testing
                 let second = bySource[other]?["duplicateOf"] as? String != "phone/\(name)"
                 #expect(second ? reasons == ["possible-duplicate"] : rec["status"] as? String == "accepted", "\(name): \(reasons)")
                 if second { #expect(rec["duplicateOf"] as? String == other) }
+            } else if expected["screenPurpose"] as? String == "refund" {
+                // Money back: a credit note, negative.
+                #expect(rec["status"] as? String == "accepted" && (rec["total"] as? String ?? "").hasPrefix("-"), "\(name): \(reasons)")
             } else if expected["screenPurpose"] as? String == "payment" {
                 payments += 1
                 #expect(rec["status"] as? String == "accepted", "\(name): \(reasons)")
@@ -60,7 +63,8 @@ import Testing
                 // Kept, with its own reason first, and waiting for a person.
                 #expect(rec["status"] as? String == "review", "\(name)")
                 let code = [
-                    "failed": "payment-failed", "balance": "balance-screen", "points": "points-screen", "top-up": "top-up-screen",
+                    "failed": "payment-failed", "pending": "payment-pending", "balance": "balance-screen", "points": "points-screen",
+                    "top-up": "top-up-screen",
                     "own-transfer": "own-account-transfer"
                 ][expected["screenPurpose"] as? String ?? ""]
                 #expect(reasons.first == code, "\(name): \(reasons)")
@@ -81,6 +85,8 @@ import Testing
         let column = Dictionary(uniqueKeysWithValues: rows[0].enumerated().map { ($1, $0) })
         let merchants = Set(rows.dropFirst().map { $0[column["merchant"]!] })
         #expect(merchants.contains("KEDAI KOPI MAJU JAYA") && !merchants.contains(""))
+        let card = try #require(bySource["phone/screen-applepay-card-eng-dark.png"]?["card"] as? [String: Any])
+        #expect(card["scheme"] as? String == "VISA" && card["last4"] as? String == "4242")
         // The provider, what it was paid from and the account's last four are columns of their own.
         let mae = try #require(rows.first { $0[column["merchant"]!] == "PASAR MINI SRI MURNI" })
         #expect(mae[column["provider"]!] == "MAE (Maybank)" && mae[column["paid_from"]!] == "Savings Account-i 1234")
