@@ -32,8 +32,9 @@ public import ShoeboxCore
 ///    (`sameNumbersShare`) both say the same paper, but one of the total, day, seller or time of day read differs
 ///    (a total or day by one digit), and the pages print no clearly other times. Two values read otherwise on a
 ///    slip of the same layout are more often another purchase (a canteen's same meal on another day).
-/// A phone's payment screen is judged by rules 4 and 5 alone, its reference needing no merchant: all screens of an app
-/// share their look and their status bar, whatever was paid.
+/// A phone's payment screen is judged by its reference and amount alone, or else by the same payee and amount on the
+/// same day at times within `screenMinutes`: all screens of an app share their look and their status bar, whatever
+/// was paid.
 /// Rules 2 and 3 ask the day read to be the same (a re-scan reads the same date), rules 4 and 5 within the
 /// window; all of 2–5 ask the total (its amount: a currency is often inferred) and the seller not to differ.
 public struct DuplicateRules: Sendable {
@@ -213,12 +214,12 @@ public struct DuplicateRules: Sendable {
         }
         if a.isScreen || b.isScreen {
             // One payment seen twice (the success screen and the wallet's history entry, or the screen shared twice):
-            // the same reference and amount; else the same payee and amount within the window (rule 5 below).
+            // the same reference and amount; else the same payee and amount on the same day, at times within minutes.
             if let x = a.reference, x == b.reference, !totalDiffers { return found(4, "the same payment reference") }
-            guard let merchant = a.merchant, merchant == b.merchant, sameTotal,
-                a.date.flatMap({ d in b.date.map { abs(d.daysSince($0)) <= windowDays } }) == true
+            guard let merchant = a.merchant, merchant == b.merchant, sameTotal, a.date != nil, a.date == b.date,
+                a.times.isEmpty || b.times.isEmpty || DuplicateRules.timesWithin(a.times, b.times, minutes: DuplicateRules.screenMinutes)
             else { return nil }
-            return found(5, "the same payee and amount within \(windowDays) day\(windowDays == 1 ? "" : "s")")
+            return found(5, "the same payee and amount on the same day, within \(DuplicateRules.screenMinutes) minutes")
         }
         let sameDay = a.date != nil && a.date == b.date
         let dayDiffers = a.date != nil && b.date != nil && !sameDay
@@ -262,6 +263,16 @@ public struct DuplicateRules: Sendable {
             return found(7, "the same page image and printed numbers, another \(differ[0]) read", .samePaperReadsDifferently)
         }
         return nil
+    }
+
+    /// Two screens of one payment without a reference print times this close (the payment's, or the status bar's when
+    /// each screenshot was taken).
+    static let screenMinutes = 10
+
+    /// Whether some time of `a` and some time of `b` ("HHMM") lie within `minutes` of each other.
+    static func timesWithin(_ a: Set<String>, _ b: Set<String>, minutes: Int) -> Bool {
+        func m(_ t: String) -> Int? { Int(t).map { $0 / 100 * 60 + $0 % 100 } }
+        return a.contains { x in b.contains { y in m(x).flatMap { mx in m(y).map { abs(mx - $0) <= minutes } } ?? false } }
     }
 
     /// Whether two readings of one length differ in one character: "8.70" and "3.70", "2017-05-22" and "2017-08-22".

@@ -196,6 +196,27 @@ struct DuplicateRulesTests {
         return r
     }
 
+    @Test func onePaymentSeenTwiceOnScreensIsOneAndLookalikeScreensAreNot() {
+        let rules = DuplicateRules(windowHours: 48)
+        func screen(_ source: String, _ merchant: String, _ total: String, reference: String?) -> DocumentRecord {
+            var r = record(source, merchant: merchant, total: total, date: "2026-11-15", reference: reference)
+            r.payment = PaymentScreen(purpose: .payment, provider: "Touch 'n Go eWallet")
+            return r
+        }
+        let paid = DuplicateRules.Entry(screen("p/a.png", "KEDAI KOPI MAJU", "23.50", reference: "2611151405230017"), firstPageText: "9:41\n14:05")
+        // The history entry of the same payment: the same reference and amount.
+        let history = DuplicateRules.Entry(screen("p/b.png", "KEDAI KOPI MAJU", "23.50", reference: "2611151405230017"), firstPageText: "10:02")
+        #expect(rules.match(history, in: [paid])?.source == "p/a.png")
+        // No reference: the same payee and amount at times within minutes is one; hours apart, two coffees.
+        let shared = DuplicateRules.Entry(screen("p/c.png", "KEDAI KOPI MAJU", "23.50", reference: nil), firstPageText: "9:44 14:05")
+        #expect(rules.match(shared, in: [paid])?.source == "p/a.png")
+        let later = DuplicateRules.Entry(screen("p/d.png", "KEDAI KOPI MAJU", "23.50", reference: nil), firstPageText: "17:30 17:31")
+        #expect(rules.match(later, in: [paid]) == nil)
+        // Another payee on a screen of the same app (same image, same status bar): none.
+        let other = DuplicateRules.Entry(screen("p/e.png", "PASAR MINI", "45.00", reference: "MB2610211944000123"), firstPageText: "9:41\n14:05")
+        #expect(rules.match(other, in: [paid]) == nil)
+    }
+
     @Test func theSamePurchaseIsSuspectedAndOtherPurchasesAreNot() {
         let rules = DuplicateRules(windowHours: 48)
         let first = DuplicateRules.Entry(record("a/1.jpg", merchant: "REWE Markt GmbH", total: "23.45", date: "2026-03-14", reference: "4711"))
