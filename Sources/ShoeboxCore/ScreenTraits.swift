@@ -117,6 +117,16 @@ public struct PaymentScreen: Hashable, Sendable, Codable {
         self.recipientBank = recipientBank
     }
 
+    /// The fields such a screen does not show, so their absence is no reason of its own: a balance has no payee,
+    /// day or amount paid; a top-up or a transfer between one's own accounts has no payee.
+    public var fieldsNotShown: Set<Field> {
+        switch purpose {
+        case .balance, .points, .noPayment: [.merchant, .date, .total, .currency]
+        case .topUp, .ownTransfer: [.merchant]
+        case .payment, .refund, .failed, .pending: []
+        }
+    }
+
     /// The payment's status as the screen shows it.
     public var status: String {
         switch purpose {

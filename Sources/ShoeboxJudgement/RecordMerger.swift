@@ -386,7 +386,7 @@ public struct RecordMerger: Sendable {
             case .referenceNumber, .sellerTaxID, .paymentMethod, .category, .note, .tax, .receivedOn, .endOfTerm, .noticePeriod, .item: present = true
             }
             if !present {
-                reasons.append(.missing(field))
+                if record.payment?.fieldsNotShown.contains(field) != true { reasons.append(.missing(field)) }
             } else if let conf = record.trust[field]?.ruleConfidence ?? record.confidence[field], conf < acceptThreshold,
                 !RecordMerger.confirmedElsewhere(record.evidence[field])
             {
