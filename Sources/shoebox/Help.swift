@@ -278,7 +278,8 @@ enum Help {
                shoebox review --apply FILE [--out DIR] [--store URL] [--today YYYY-MM-DD] [--wait]
 
         Walks the review queue one record at a time: folder, file and document kind, the reasons, each field
-        with its value, confidence and the line it was read from, the record's deadlines, the recurring
+        with its value, confidence and the line it was read from, how it was paid (a payment screen's app,
+        what from, the card's last four), the record's deadlines, the recurring
         series it is a charge of, and the alternates as numbered choices. Reads one command per line (a
         terminal or piped input):
 

@@ -517,6 +517,7 @@ final class ReviewSession {
             let due = r.dueDate.map { ", due \($0.iso)" } ?? ""
             say("e-invoice: \(e.syntax.rawValue) \(e.typeName)\(due)\(r.sellerTaxID.map { ", seller tax ID \($0)" } ?? "")")
         }
+        if let paid = r.paidWithText { say(paid) }
         for p in r.eInvoiceProblems { say("  ! \(p)") }
         for p in r.sidecarProblems { say("  ! sidecar: \(p)") }
         if !r.items.isEmpty { for line in ReviewSession.itemLines(r) { say(line) } }

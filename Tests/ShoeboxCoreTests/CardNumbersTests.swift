@@ -45,4 +45,15 @@ struct CardNumbersTests {
         #expect(ReceiptParser.accountLastFour("Savings Account-i 1234") == CardUsed(scheme: nil, last4: "1234"))
         #expect(ReceiptParser.accountLastFour("eWallet Balance") == nil)
     }
+
+    @Test func howItWasPaidIsOneLine() {
+        var r = DocumentRecord(source: "a.png", folder: "", sha256: "00", status: .review)
+        #expect(r.paidWithText == nil)
+        r.payment = PaymentScreen(purpose: .payment, provider: "MAE (Maybank)", paidFrom: "Savings Account-i 1234")
+        r.card = CardUsed(scheme: nil, last4: "1234")
+        #expect(r.paidWithText == "paid with MAE (Maybank) · from Savings Account-i 1234 · card ••••1234")
+        r.payment = PaymentScreen(purpose: .topUp, provider: "Touch 'n Go eWallet")
+        r.card = CardUsed(scheme: "VISA", last4: "4242")
+        #expect(r.paidWithText == "paid with Touch 'n Go eWallet · card VISA ••••4242 · screen shows: top-up")
+    }
 }
