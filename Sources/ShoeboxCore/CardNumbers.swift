@@ -100,16 +100,3 @@ public enum CardNumbers {
         return out.isEmpty ? nil : out
     }
 }
-
-extension DocumentRecord {
-    /// How it was paid, as the page says (the review desk shows the same line): "paid with MAE (Maybank) · from
-    /// Savings Account-i 1234 · card ••••1234"; nil when the page says none of it.
-    public var paidWithText: String? {
-        let p = payment
-        let parts = [
-            p?.provider.map { "paid with \($0)" }, p?.paidFrom.map { "from \($0)" }, card.map { "card \($0.display)" },
-            p?.recipientBank.map { "to an account at \($0)" }, p.flatMap { $0.purpose == .payment ? nil : "screen shows: \($0.purpose.rawValue)" }
-        ].compactMap { $0 }
-        return parts.isEmpty ? nil : parts.joined(separator: " · ")
-    }
-}

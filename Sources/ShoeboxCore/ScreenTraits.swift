@@ -24,7 +24,7 @@ public struct ScreenTraits: Hashable, Sendable, Codable {
     public var phoneShaped: Bool {
         guard width > 0 else { return false }
         let aspect = Double(height) / Double(width)
-        return (ScreenTraits.phoneWidths).contains(width) && aspect >= 1.7 && aspect <= 7
+        return ScreenTraits.phoneWidths.contains(width) && aspect >= 1.7 && aspect <= 7
     }
 
     /// Flat enough for pixels drawn by an app, with the app's own colours (or a dark background): no paper shows so.
@@ -77,62 +77,5 @@ public struct ScreenTraits: Hashable, Sendable, Codable {
         }
         let n = Double(max(1, sampled))
         return ScreenTraits(width: width, height: height, flat: Double(flat) / n, toned: Double(toned) / n, median: median)
-    }
-}
-
-/// What a phone's payment screen says beside the fields every record has (the payee is the record's merchant, the
-/// amount its total, the reference its reference number): the app or bank that paid, what it was paid from, the
-/// recipient's bank for a transfer, and what the screen shows.
-public struct PaymentScreen: Hashable, Sendable, Codable {
-    /// What the screen shows. Only `payment` and `refund` are money that moved; the others are kept and named.
-    public enum Purpose: String, Hashable, Sendable, Codable, CaseIterable {
-        case payment
-        /// Money back: like a credit note.
-        case refund
-        case failed, pending
-        /// A balance or home screen.
-        case balance
-        /// Points, rewards, vouchers.
-        case points
-        /// Money into one's own wallet: a reload or top-up.
-        case topUp = "top-up"
-        /// A transfer between one's own accounts.
-        case ownTransfer = "own-transfer"
-        /// A screen with no payment on it at all (a chat, a web page).
-        case noPayment = "no-payment"
-    }
-
-    public var purpose: Purpose
-    /// The app or bank that paid ("Touch 'n Go eWallet", "MAE", "CIMB OCTO").
-    public var provider: String?
-    /// What it was paid from as the screen says ("eWallet Balance", "Visa ****4242", "Savings Account 1234").
-    public var paidFrom: String?
-    /// For a transfer between banks, the recipient's bank (never the merchant).
-    public var recipientBank: String?
-
-    public init(purpose: Purpose, provider: String? = nil, paidFrom: String? = nil, recipientBank: String? = nil) {
-        self.purpose = purpose
-        self.provider = provider
-        self.paidFrom = paidFrom
-        self.recipientBank = recipientBank
-    }
-
-    /// The fields such a screen does not show, so their absence is no reason of its own: a balance has no payee,
-    /// day or amount paid; a top-up or a transfer between one's own accounts has no payee.
-    public var fieldsNotShown: Set<Field> {
-        switch purpose {
-        case .balance, .points, .noPayment: [.merchant, .date, .total, .currency]
-        case .topUp, .ownTransfer: [.merchant]
-        case .payment, .refund, .failed, .pending: []
-        }
-    }
-
-    /// The payment's status as the screen shows it.
-    public var status: String {
-        switch purpose {
-        case .failed: "failed"
-        case .pending: "pending"
-        default: "successful"
-        }
     }
 }

@@ -137,6 +137,8 @@ public enum Keywords {
     ]
     static let cash: KeywordList = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
 
+    /// The names of Malaysia's two sales taxes (`ReceiptParser.taxInForce`).
+    static let gstOrSST: KeywordList = ["gst", "sst"]
     /// Card schemes as receipts print them, longest first, and the name each is recorded as.
     static let cardSchemeNames: [String: String] = [
         "mastercard": "MASTERCARD", "master card": "MASTERCARD", "master": "MASTERCARD", "mc": "MASTERCARD", "visa": "VISA",

@@ -214,10 +214,11 @@ extension ReceiptParser {
     /// word (a legal form, a place, a calling code: Singapore's receipts print "GST Reg No" too), that does not also
     /// name SST (a receipt of the change-over may print both). Nil for every other page.
     static func taxInForce(_ lines: [Line]) -> TaxInForce? {
-        guard let country = countryHints(lines).first, country.currency == "MYR", !country.kinds.subtracting([.tax]).isEmpty else { return nil }
-        let names: KeywordList = ["gst", "sst"]
-        let named = Set(lines.flatMap { names.all(in: $0.folded) })
-        return named == ["gst"] ? malaysianGST : nil
+        // The words first (a page naming no GST needs no country hints read).
+        guard Set(lines.flatMap { Keywords.gstOrSST.all(in: $0.folded) }) == ["gst"], let country = countryHints(lines).first,
+            country.currency == "MYR", !country.kinds.subtracting([.tax]).isEmpty
+        else { return nil }
+        return malaysianGST
     }
 
     /// Digits the print of a year is misread as ("2013" for "2018", "2016" for "2015"), the likeliest first.

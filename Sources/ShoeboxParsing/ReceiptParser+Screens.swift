@@ -34,7 +34,10 @@ extension ReceiptParser {
     /// What the screen shows and says, and the candidates its labels give (added to `extraction`'s with scores above
     /// any paper rule's, each noting its label).
     func readScreen(_ lines: [Line], into extraction: inout Extraction) {
-        let purpose = ReceiptParser.screenPurpose(lines)
+        // The payee's label and the payment's amount, read once: what the screen shows turns on them too.
+        let payee = ReceiptParser.labelled(lines, Keywords.screenPayee)
+        let amount = ReceiptParser.screenAmount(lines)
+        let purpose = ReceiptParser.screenPurpose(lines, payee: payee != nil, amount: amount != nil)
         var screen = PaymentScreen(purpose: purpose, provider: ReceiptParser.provider(lines))
         screen.paidFrom = ReceiptParser.labelled(lines, Keywords.screenPaidFrom)?.value
         if let from = screen.paidFrom, let card = ReceiptParser.accountLastFour(from) { extraction.card = card }
@@ -42,9 +45,7 @@ extension ReceiptParser {
         // A screen's headings name the app and the screen, never the payee: only a payee label gives the merchant
         // (a top-up or a balance has none).
         extraction.merchants = []
-        if [.payment, .refund, .failed, .pending].contains(purpose), let payee = ReceiptParser.labelled(lines, Keywords.screenPayee),
-            !ReceiptParser.isNotAName(payee.value)
-        {
+        if !screen.fieldsNotShown.contains(.merchant), let payee, !ReceiptParser.isNotAName(payee.value) {
             extraction.merchants = [
                 Candidate(
                     value: payee.value, role: .merchant, score: ScreenWeights.payee, evidence: payee.line.evidence,
@@ -52,8 +53,8 @@ extension ReceiptParser {
             ]
         }
         // A balance or a points screen shows what one has, not what one paid: no amount of it is a total.
-        if [.balance, .points, .noPayment].contains(purpose) { extraction.amounts = [] }
-        if ![.balance, .points, .noPayment].contains(purpose), let amount = ReceiptParser.screenAmount(lines) {
+        if screen.fieldsNotShown.contains(.total) { extraction.amounts = [] }
+        if !screen.fieldsNotShown.contains(.total), let amount {
             // Money back is negative, as a credit note's amounts are in every export.
             let r = amount.reading
             let value =
@@ -87,7 +88,8 @@ extension ReceiptParser {
 
     /// What the screen shows, from its words: a failed or pending status first, then money back, then what a
     /// successful screen moved (one's own wallet or account, or a payment), then screens with no payment.
-    static func screenPurpose(_ lines: [Line]) -> PaymentScreen.Purpose {
+    /// `payee`, `amount`: whether a payee label and the payment's amount were read (`labelled`, `screenAmount`).
+    static func screenPurpose(_ lines: [Line], payee: Bool, amount: Bool) -> PaymentScreen.Purpose {
         func any(_ list: KeywordList) -> Bool { lines.contains { list.any(in: $0.folded) } }
         let head = lines.prefix(max(6, lines.count / 2))
         func inHead(_ list: KeywordList) -> Bool { head.contains { list.any(in: $0.folded) } }
@@ -95,10 +97,10 @@ extension ReceiptParser {
         if inHead(Keywords.screenPending) { return .pending }
         if inHead(Keywords.screenRefund) { return .refund }
         if any(Keywords.screenOwnTransfer) { return .ownTransfer }
-        let paid = any(Keywords.screenSucceeded) || labelled(lines, Keywords.screenPayee) != nil
+        let paid = any(Keywords.screenSucceeded) || payee
         // A home screen's "Reload" button is no reload: a reload says it succeeded.
         if inHead(Keywords.screenTopUp) && any(Keywords.screenSucceeded) { return .topUp }
-        if paid && screenAmount(lines) != nil { return .payment }
+        if paid && amount { return .payment }
         if any(Keywords.screenPoints) { return .points }
         if any(Keywords.screenBalance) { return .balance }
         return .noPayment
@@ -167,11 +169,4 @@ extension ReceiptParser {
         }
         return nil
     }
-}
-
-/// The scores of what a payment screen's labels give: above every paper rule (a screen's label says what the value is).
-enum ScreenWeights {
-    static let payee = 1.6
-    static let amount = 1.5
-    static let reference = 1.2
 }

@@ -251,3 +251,10 @@ extension ReceiptParser {
         static let cash = 0.7
     }
 }
+
+/// The scores of what a payment screen's labels give: above every paper rule (a screen's label says what the value is).
+enum ScreenWeights {
+    static let payee = 1.6
+    static let amount = 1.5
+    static let reference = 1.2
+}

@@ -122,8 +122,11 @@ public final class ReviewApp: @unchecked Sendable {
         return PageView.image(file: file, page: number, turn: turn)
     }
 
+    /// The record as the desk reads it: its JSON line, and how it was paid in words (`paidWithText`, as the terminal says it).
     static func object(_ r: DocumentRecord) -> Any {
-        (try? JSONSerialization.jsonObject(with: Data(r.jsonLine().utf8))) ?? [:]
+        guard var o = (try? JSONSerialization.jsonObject(with: Data(r.jsonLine().utf8))) as? [String: Any] else { return [String: Any]() }
+        if let paid = r.paidWithText { o["paidWith"] = paid }
+        return o
     }
 
     func decide(_ body: [UInt8]) throws -> HTTPResponse {

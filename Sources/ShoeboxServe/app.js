@@ -200,20 +200,6 @@ function alternatesOf(r) {
   return out.slice(0, 9);
 }
 
-// How it was paid, as the screen or the receipt says: the app or bank, what from, the card's last four, the
-// recipient's bank of a transfer (docs/screens.md). Nothing when the page says none of it.
-function paidWith(r) {
-  const p = r.payment || {};
-  const parts = [
-    p.provider ? `paid with ${p.provider}` : null,
-    p.paidFrom ? `from ${p.paidFrom}` : null,
-    r.card ? `card ${r.card.scheme ? r.card.scheme + " " : ""}••••${r.card.last4}` : null,
-    p.recipientBank ? `to an account at ${p.recipientBank}` : null,
-    p.purpose && p.purpose !== "payment" ? `screen shows: ${p.purpose}` : null
-  ].filter((x) => x);
-  return parts.length ? el("p", { class: "paid-with" }, parts.join(" · ")) : null;
-}
-
 function show(r) {
   const taxText = (r.tax || []).map((t) => `${t.rate}=${t.amount}`).join("; ");
   const shown = (f) => (f === "tax" ? taxText || null : f in contractTerms ? contractTerms[f](r) : r[f]);
@@ -235,7 +221,8 @@ function show(r) {
     el("h2", {}, r.source),
     el("p", {}, `${r.status}`, r.documentKind ? ` · ${r.documentKind}` : "", " ", ...(r.reasons || []).map((x) => el("span", { class: "reason" }, x))),
     ...[...(r.eInvoiceProblems || []), ...(r.sidecarProblems || []).map((p) => `sidecar: ${p}`)].map((p) => el("p", { class: "problem" }, `! ${p}`)),
-    paidWith(r),
+    // How it was paid, as the page says it (the server's words, `DocumentRecord.paidWithText`).
+    r.paidWith ? el("p", { class: "paid-with" }, r.paidWith) : null,
     el("table", {}, ...rows),
     alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null,
     itemList(r), deadlineList(r), el("div", { id: "series" }));

@@ -59,8 +59,8 @@ enum Help {
 
         A JSON file next to a scan, named after it (IMG_0412.jpg.json), is that scan's sidecar: fields a
         person or another tool gave ("merchant", "date", "total", "currency", "referenceNumber"; "receivedOn",
-        the day a fine's letter arrived; "documentKind": receipt, invoice, credit-note, not-a-purchase, contract
-        or fine; "language": eng, deu, spa, fra or msa, what its pages are first read in, over its folder's
+        the day a fine's letter arrived; "documentKind": receipt, invoice, credit-note, not-a-purchase, contract,
+        fine or payment-confirmation; "language": eng, deu, spa, fra or msa, what its pages are first read in, over its folder's
         .shoebox.json). It is checked like any reading; agreeing raises confidence, disagreeing sends the record to
         review (sources-disagree; a kind the page contradicts: document-kind-disagrees). A sidecar written,
         changed or removed after a run has its record judged again on the next run.

@@ -7,6 +7,16 @@ import Testing
 /// payee, amount, date, reference and provider, or a screen of no purchase kept with its own reason and never
 /// exported; paper receipts stay receipts.
 @Suite(.serialized) struct PaymentScreensEndToEndTests {
+    /// The run's records by their source path.
+    func records(_ out: URL) throws -> [String: [String: Any]] {
+        var bySource: [String: [String: Any]] = [:]
+        for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
+            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            bySource[o["source"] as! String] = o
+        }
+        return bySource
+    }
+
     @Test func screensAreReadAsPaymentsOrNamedAsNoPurchaseAndOnlyPaymentsAreExported() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
@@ -22,11 +32,7 @@ import Testing
         let out = work.appendingPathComponent("out")
         let r = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out.path, "--today", today])
         #expect(r.code <= 1, "\(r.out) \(r.err)")
-        var bySource: [String: [String: Any]] = [:]
-        for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
-            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            bySource[o["source"] as! String] = o
-        }
+        let bySource = try records(out)
         #expect(bySource["phone/paper.png"]?["documentKind"] as? String == "receipt")
         #expect(bySource["phone/paper.png"]?["payment"] == nil)
         var payments = 0
@@ -130,11 +136,7 @@ import Testing
         let out = work.appendingPathComponent("out")
         let r = try runProgram(shoebox, ["run", work.appendingPathComponent("scans").path, "--out", out.path, "--today", today])
         #expect(r.code <= 1, "\(r.out) \(r.err)")
-        var bySource: [String: [String: Any]] = [:]
-        for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
-            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            bySource[o["source"] as! String] = o
-        }
+        let bySource = try records(out)
         #expect(bySource.count == 5, "nothing lost: \(bySource.keys.sorted())")
         let chat = try #require(bySource["phone/chat.png"])
         #expect((chat["reasons"] as? [String])?.first == "screen-without-payment" && chat["status"] as? String == "review")
