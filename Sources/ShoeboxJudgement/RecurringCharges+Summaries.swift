@@ -50,12 +50,19 @@ extension RecurringCharges {
         totals(series) { $0.paymentMethod ?? unknownPaymentMethod }
     }
 
+    /// Every series charge that names the card it was paid with ("VISA ••••4242"), summed per card and currency, sorted
+    /// by card, then currency; a charge that names no card is in no group.
+    public static func totalsByCard(_ series: [Series]) -> [Total] {
+        totals(series) { $0.card?.display }
+    }
+
     /// A group whose sum would overflow is left out rather than given wrong.
-    static func totals(_ series: [Series], by group: (Charge) -> String) -> [Total] {
+    static func totals(_ series: [Series], by group: (Charge) -> String?) -> [Total] {
         var sums: [String: [CurrencyCode: (units: Int64?, count: Int)]] = [:]
         for charge in series.flatMap(\.history) {
-            let old = sums[group(charge), default: [:]][charge.currency, default: (0, 0)]
-            sums[group(charge), default: [:]][charge.currency] = (
+            guard let key = group(charge) else { continue }
+            let old = sums[key, default: [:]][charge.currency, default: (0, 0)]
+            sums[key, default: [:]][charge.currency] = (
                 old.units.flatMap { Money.checkedSum([$0, charge.amount.minorUnits]) }, old.count + 1
             )
         }

@@ -63,13 +63,16 @@ public struct Charge: Sendable, Hashable, Codable {
     public let day: CalendarDay
     public let amount: Money
     public let paymentMethod: String?
+    /// The card or account it was paid with, where the page names its last four digits.
+    public let card: CardUsed?
 
-    public init(source: String, merchant: String, day: CalendarDay, amount: Money, paymentMethod: String? = nil) {
+    public init(source: String, merchant: String, day: CalendarDay, amount: Money, paymentMethod: String? = nil, card: CardUsed? = nil) {
         self.source = source
         self.merchant = merchant
         self.day = day
         self.amount = amount
         self.paymentMethod = paymentMethod
+        self.card = card
     }
 
     /// The charge a record with a merchant, a date and a total stands for when it is accepted, or waits in review
@@ -80,7 +83,7 @@ public struct Charge: Sendable, Hashable, Codable {
         let heldAfterCancellation = record.status == .review && record.reasons.contains(.chargedAfterCancellation)
         guard record.status == .accepted || heldAfterCancellation, let merchant = record.merchant, let day = record.date, let total = record.total
         else { return nil }
-        self.init(source: record.source, merchant: merchant, day: day, amount: total, paymentMethod: record.paymentMethod)
+        self.init(source: record.source, merchant: merchant, day: day, amount: total, paymentMethod: record.paymentMethod, card: record.card)
     }
 
     public var currency: CurrencyCode { amount.currency }
@@ -160,6 +163,8 @@ public struct Series: Sendable, Hashable, Codable {
     public let history: [Charge]
     /// The latest payment method a charge names.
     public let paymentMethod: String?
+    /// The latest card a charge names.
+    public let card: CardUsed?
     public let lastCharge: CalendarDay
     /// The next due day on the series' schedule after its last charge.
     public let nextExpected: CalendarDay
@@ -364,7 +369,8 @@ extension RecurringCharges {
         }
         return Series(
             merchant: latest.merchant, cadence: chain.schedule.cadence, amount: latest.amount, history: history,
-            paymentMethod: history.last { $0.paymentMethod != nil }?.paymentMethod, lastCharge: latest.day, nextExpected: next, status: status,
+            paymentMethod: history.last { $0.paymentMethod != nil }?.paymentMethod, card: history.last { $0.card != nil }?.card,
+            lastCharge: latest.day, nextExpected: next, status: status,
             cancelledOn: cancelledOn, chargesAfterCancellation: after.map(\.source))
     }
 

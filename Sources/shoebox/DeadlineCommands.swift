@@ -97,7 +97,8 @@ enum RecurringCommand {
                 "series": series.map { s -> [String: Any] in
                     [
                         "merchant": s.merchant, "cadence": s.cadence.rawValue, "amount": money(s.amount), "currency": s.currency.code,
-                        "paymentMethod": s.paymentMethod ?? NSNull(), "firstCharge": s.firstCharge.iso, "lastCharge": s.lastCharge.iso,
+                        "paymentMethod": s.paymentMethod ?? NSNull(), "card": s.card?.display ?? NSNull(), "firstCharge": s.firstCharge.iso,
+                        "lastCharge": s.lastCharge.iso,
                         "nextExpected": s.nextExpected.iso, "status": s.status.rawValue, "cancelledOn": s.cancelledOn?.iso ?? NSNull(),
                         "chargesAfterCancellation": s.chargesAfterCancellation,
                         "history": s.history.map { ["day": $0.day.iso, "amount": money($0.amount), "source": $0.source] }
@@ -109,6 +110,9 @@ enum RecurringCommand {
                 },
                 "byPaymentMethod": RecurringCharges.totalsByPaymentMethod(series).map {
                     ["paymentMethod": $0.group, "amount": money($0.amount), "currency": $0.amount.currency.code, "charges": $0.charges]
+                },
+                "byCard": RecurringCharges.totalsByCard(series).map {
+                    ["card": $0.group, "amount": money($0.amount), "currency": $0.amount.currency.code, "charges": $0.charges]
                 }
             ]
             let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
@@ -121,7 +125,7 @@ enum RecurringCommand {
         }
         for s in series {
             print(
-                "\(s.merchant): \(s.cadence.rawValue), \(s.amount.decimalString) \(s.currency.code)\(s.paymentMethod.map { " by \($0)" } ?? ""), "
+                "\(s.merchant): \(s.cadence.rawValue), \(s.amount.decimalString) \(s.currency.code)\(s.paymentMethod.map { " by \($0)" } ?? "")\(s.card.map { " (\($0.display))" } ?? ""), "
                     + "\(s.history.count) charges \(s.firstCharge.iso) … \(s.lastCharge.iso), next expected \(s.nextExpected.iso), \(s.status.rawValue)"
             )
             for change in s.amountChanges { print("  price \(change.from.decimalString) → \(change.to.decimalString) on \(change.day.iso)") }
@@ -135,6 +139,8 @@ enum RecurringCommand {
         let recent = Set(Array(Set(months.map(\.group))).sorted().suffix(12))
         print("charged by month: " + line(months.filter { recent.contains($0.group) }))
         print("charged by payment method: " + line(RecurringCharges.totalsByPaymentMethod(series)))
+        let byCard = RecurringCharges.totalsByCard(series)
+        if !byCard.isEmpty { print("charged by card: " + line(byCard)) }
         return ExitCode.success
     }
 

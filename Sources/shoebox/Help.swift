@@ -192,14 +192,14 @@ enum Help {
         Finds series of charges from the same shop at a regular cadence (weekly, monthly, quarterly,
         yearly) among the accepted records and the charges in review as charged-after-cancellation: at
         least three charges, each within a few days of its due day (1, 4, 7, 10), a changed price kept
-        in its series. Per series: cadence, amount and its changes, payment method, last charge, next
-        expected day and status (active, stopped, cancelled, charged-after-cancellation); then the
-        monthly burn per currency, and what was charged in each of the last twelve months and by payment
-        method.
+        in its series. Per series: cadence, amount and its changes, payment method and card, last
+        charge, next expected day and status (active, stopped, cancelled, charged-after-cancellation);
+        then the monthly burn per currency, and what was charged in each of the last twelve months, by
+        payment method and by card (scheme and last four digits, where the receipts print them).
 
-          --json             {"series": [{merchant, cadence, amount, currency, paymentMethod, firstCharge,
-                             lastCharge, nextExpected, status, history}], "monthlyBurn", "byMonth",
-                             "byPaymentMethod"}
+          --json             {"series": [{merchant, cadence, amount, currency, paymentMethod, card,
+                             firstCharge, lastCharge, nextExpected, status, history}], "monthlyBurn",
+                             "byMonth", "byPaymentMethod", "byCard"}
           --today DATE       judge "stopped" from this day instead of the system date
           --cancel NAME      mark the series NAME (or a unique part of it) cancelled from --on DAY: any
                              later charge the pipeline accepted goes to review as

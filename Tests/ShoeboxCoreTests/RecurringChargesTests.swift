@@ -251,7 +251,8 @@ struct RecurringChargesTests {
     ) -> Series {
         let money = money(amount, currency)
         return Series(
-            merchant: merchant, cadence: cadence, amount: money, history: history, paymentMethod: nil, lastCharge: day("2026-03-01"),
+            merchant: merchant, cadence: cadence, amount: money, history: history, paymentMethod: nil, card: history.last { $0.card != nil }?.card,
+            lastCharge: day("2026-03-01"),
             nextExpected: day("2026-04-01"), status: status, cancelledOn: nil, chargesAfterCancellation: [])
     }
 
@@ -292,6 +293,29 @@ struct RecurringChargesTests {
                 RecurringCharges.Total(group: "Visa", amount: Self.money("5.00", "USD"), charges: 1),
                 RecurringCharges.Total(group: "unknown", amount: Self.money("10.00"), charges: 2)
             ])
+    }
+
+    @Test func chargesSumPerCardTheirPagesNameAndASeriesNamesItsLatestCard() throws {
+        let visa = CardUsed(scheme: "VISA", last4: "4242")
+        let master = CardUsed(scheme: "MASTERCARD", last4: "9876")
+        func charge(_ day: String, _ card: CardUsed?) -> Charge {
+            Charge(source: "gym-\(day).jpg", merchant: "Gym", day: Self.day(day), amount: Self.money("40.00"), card: card)
+        }
+        // The card changed in March; one receipt names none.
+        let history = [charge("2026-01-03", visa), charge("2026-02-03", nil), charge("2026-03-03", master), charge("2026-04-03", master)]
+        let found = try #require(Self.find(history, today: "2026-04-10").only)
+        #expect(found.card == master)
+        #expect(
+            RecurringCharges.totalsByCard([found]) == [
+                RecurringCharges.Total(group: "MASTERCARD ••••9876", amount: Self.money("80.00"), charges: 2),
+                RecurringCharges.Total(group: "VISA ••••4242", amount: Self.money("40.00"), charges: 1)
+            ])
+        #expect(
+            RecurringCharges.totalsByCard([Self.series("Cleaner", .weekly, "5.00", history: Self.charges("Cleaner", "5.00", ["2026-03-02"]))]).isEmpty
+        )
+        var record = DocumentRecord(source: "a.jpg", folder: "", sha256: "00", status: .accepted)
+        (record.merchant, record.date, record.total, record.card) = ("Gym", Self.day("2026-03-03"), Self.money("40.00"), master)
+        #expect(Charge(record)?.card == master)
     }
 
     @Test func aTypedNameIsTheSeriesItNamesOrAnErrorWithTheClosestNames() {

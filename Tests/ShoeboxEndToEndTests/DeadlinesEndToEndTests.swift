@@ -180,9 +180,14 @@ import Testing
         #expect(next.hasPrefix("2027-01-0") && ["2027-01-04", "2027-01-05"].contains(next), "\(next)")
         #expect((s["history"] as? [[String: Any]])?.count == 12)
         #expect((object["monthlyBurn"] as? [String: String])?["MYR"] != nil)
+        // Each receipt prints the card it was paid with ("VISA **** 4471"): the series names it and sums the year by it.
+        #expect(s["card"] as? String == "VISA ••••4471", "\(s)")
+        let byCard = try #require(object["byCard"] as? [[String: Any]])
+        #expect(byCard.count == 1 && byCard.first?["card"] as? String == "VISA ••••4471" && byCard.first?["charges"] as? Int == 12, "\(byCard)")
         let text = try runProgram(shoebox, ["recurring", "--out", out, "--today", "2026-12-20"])
         #expect(text.out.contains("Kedai Buku Cahaya Ilmu SDN BHD: monthly") && text.out.contains("monthly burn:"), "\(text.out)")
         #expect(text.out.contains("charged by month: 2026-01 26.50 MYR") && text.out.contains("charged by payment method: card "), "\(text.out)")
+        #expect(text.out.contains("charged by card: VISA ••••4471 "), "\(text.out)")
         // The terminal review shows a charge's series.
         let shown = try runProgram(shoebox, ["review", "--out", out, "--source", "books/kedai-logo-12.png", "--today", "2026-12-20"], input: "q\n")
         #expect(
