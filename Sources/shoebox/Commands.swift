@@ -287,6 +287,19 @@ enum StatusCommand {
         let counts = Dictionary(grouping: records, by: \.status).mapValues(\.count)
         let parts = RecordStatus.allCases.map { "\(counts[$0] ?? 0) \($0.rawValue)" }
         print("store: \(records.count) documents: " + parts.joined(separator: ", "))
+        // Phone screens of no purchase wait in review as well, but a person has nothing to correct on them: said apart.
+        let noPurchase = records.filter { r in
+            r.status == .review && r.reasons.contains { if case .screenNoExpense = $0 { true } else { false } }
+        }
+        if !noPurchase.isEmpty {
+            let kinds = Dictionary(
+                grouping: noPurchase.flatMap(\.reasons).filter { if case .screenNoExpense = $0 { true } else { false } }, by: \.code
+            )
+            .map { "\($0.value.count) \($0.key)" }.sorted()
+            print(
+                "  of the review, \(noPurchase.count) phone screen\(noPurchase.count == 1 ? " shows" : "s show") no purchase (\(kinds.joined(separator: ", "))): "
+                    + "kept, never exported; review makes one an expense if it was")
+        }
     }
 }
 

@@ -81,12 +81,23 @@ import Testing
             #expect(!["Transaction Details", "Butiran Transaksi", "DuitNow QR", "Transfer", "eWallet"].contains(rec["merchant"] as? String ?? ""))
         }
         #expect(payments >= 5)
+        // `status` says the screens of no purchase apart from the records a person must correct.
+        let status = try runProgram(shoebox, ["status", "--out", out.path])
+        let noPurchase = bySource.values.filter {
+            ($0["reasons"] as? [String])?.contains {
+                ["payment-failed", "payment-pending", "balance-screen", "points-screen", "top-up-screen", "own-account-transfer"].contains($0)
+            } == true
+        }
+        #expect(status.out.contains("of the review, \(noPurchase.count) phone screens show no purchase (1 balance-screen, "), "\(status.out)")
         // Export: the payments are expenses; nothing of no purchase is in the zip.
         let export = try runProgram(shoebox, ["export", "--out", out.path])
         #expect(export.code == 0, "\(export.err)")
         let unzip = try #require(which("unzip"), "unzip is missing (make setup)")
         let zip = out.appendingPathComponent("exports/phone.zip").path
         #expect(try runProgram(unzip, ["-t", zip]).code == 0)
+        // A screen's file in the zip is named by its payee, as a receipt's by its shop.
+        let listed = try runProgram(unzip, ["-Z1", zip]).out
+        #expect(listed.contains("receipts/2026-11-15_KEDAI-KOPI-MAJU-JAYA_23.50-MYR.png"), "\(listed)")
         let rows = try readCSV(Data(try runProgram(unzip, ["-p", zip, "summary.csv"]).out.utf8))
         let accepted = bySource.values.filter { $0["status"] as? String == "accepted" }
         #expect(rows.count - 1 == accepted.count)
