@@ -32,9 +32,10 @@ public import ShoeboxCore
 ///    (`sameNumbersShare`) both say the same paper, but one of the total, day, seller or time of day read differs
 ///    (a total or day by one digit), and the pages print no clearly other times. Two values read otherwise on a
 ///    slip of the same layout are more often another purchase (a canteen's same meal on another day).
-/// A phone's payment screen is judged by its reference and amount alone, or else by the same payee and amount on the
-/// same day at times within `screenMinutes`: all screens of an app share their look and their status bar, whatever
-/// was paid.
+/// Two phone payment screens are judged by their reference and amount alone, or else by the same payee and amount on
+/// the same day at times within `screenMinutes`: all screens of an app share their look and their status bar, whatever
+/// was paid. A screen and a paper receipt are one purchase only by rule 5 (the same merchant and total within the
+/// window): one is no image or print of the other.
 /// Rules 2 and 3 ask the day read to be the same (a re-scan reads the same date), rules 4 and 5 within the
 /// window; all of 2–5 ask the total (its amount: a currency is often inferred) and the seller not to differ.
 public struct DuplicateRules: Sendable {
@@ -212,7 +213,15 @@ public struct DuplicateRules: Sendable {
                 return found(1, "the same seller, invoice number and total")
             }
         }
-        if a.isScreen || b.isScreen {
+        if a.isScreen != b.isScreen {
+            // A payment screen and a paper receipt of one purchase: the same merchant and total within the window, as two
+            // receipts (rule 5). The image, the printed numbers and a reference are of two different things (a wallet's
+            // reference is no receipt number).
+            let withinWindow = a.date.flatMap { d in b.date.map { abs(d.daysSince($0)) <= windowDays } }
+            guard let merchant = a.merchant, merchant == b.merchant, sameTotal, withinWindow == true else { return nil }
+            return found(5, "the same merchant and total within \(windowDays) day\(windowDays == 1 ? "" : "s") (a payment screen and a receipt)")
+        }
+        if a.isScreen && b.isScreen {
             // One payment seen twice (the success screen and the wallet's history entry, or the screen shared twice):
             // the same reference and amount; else the same payee and amount on the same day, at times within minutes.
             if let x = a.reference, x == b.reference, !totalDiffers { return found(4, "the same payment reference") }

@@ -215,6 +215,15 @@ struct DuplicateRulesTests {
         // Another payee on a screen of the same app (same image, same status bar): none.
         let other = DuplicateRules.Entry(screen("p/e.png", "PASAR MINI", "45.00", reference: "MB2610211944000123"), firstPageText: "9:41\n14:05")
         #expect(rules.match(other, in: [paid]) == nil)
+        // The shop's paper receipt of the same purchase: a possible duplicate as two receipts are, by merchant and total
+        // within the window, whatever times, numbers and references each prints.
+        let paper = DuplicateRules.Entry(
+            record("p/receipt.jpg", merchant: "Kedai Kopi Maju", total: "23.50", date: "2026-11-16", reference: "INV-0042"), firstPageText: "13:58")
+        #expect(rules.match(paper, in: [paid])?.why == "the same merchant and total within 2 days (a payment screen and a receipt)")
+        #expect(rules.match(paid, in: [paper])?.source == "p/receipt.jpg")
+        let otherTotal = DuplicateRules.Entry(
+            record("p/receipt2.jpg", merchant: "Kedai Kopi Maju", total: "32.50", date: "2026-11-15", reference: "2611151405230017"))
+        #expect(rules.match(otherTotal, in: [paid]) == nil)
     }
 
     @Test func theSamePurchaseIsSuspectedAndOtherPurchasesAreNot() {
