@@ -76,14 +76,17 @@ func readme() -> String {
 
         Phone payment screens in colour at 1080 × 2340 with a status bar (docs/screens.md): each `<id>.expected.json`
         states the payee (`merchant`), amount (`total`), date, reference, `documentKind`, `provider` and `screenPurpose`
-        (payment, or the screen of no purchase it is). Made-up shops and people.
+        (payment, or the screen of no purchase it is). Made-up shops and people. A `.pdf` is a screen shared as a one-page
+        PDF (the screenshot its only content).
 
         | file | provider | shows | language | dark |
         |---|---|---|---|---|
 
         """
     text +=
-        screenFixtures.map { "| `\($0.id).png` | \($0.provider ?? "—") | \($0.purpose) | \($0.language.rawValue) | \($0.dark ? "yes" : "no") |" }
+        screenFixtures.map {
+            "| `\(ScreenPainter(spec: $0).fileName)` | \($0.provider ?? "—") | \($0.purpose) | \($0.language.rawValue) | \($0.dark ? "yes" : "no") |"
+        }
         .joined(separator: "\n") + "\n"
     text += eInvoiceReadme()
     return text

@@ -34,6 +34,8 @@ struct ScreenSpec {
     /// An offer with an amount of its own, which is not the payment's.
     var advert: String?
     var button: String
+    /// Shared as a one-page PDF (an app's "share receipt"), the screenshot its only content.
+    var asPDF = false
 
     // Expected values.
     var purpose: String
@@ -168,7 +170,17 @@ let screenFixtures: [ScreenSpec] = [
         ],
         advert: nil, button: "Done",
         purpose: "own-transfer", documentKind: "not-a-purchase", merchant: nil, total: "500.00", date: "2026-10-30",
-        reference: "CIMB8823499917", provider: "CIMB OCTO")
+        reference: "CIMB8823499917", provider: "CIMB OCTO"),
+    ScreenSpec(
+        id: "screen-hlb-jompay-eng-dark", language: .eng, dark: true, layout: .banner, brand: RGB(0x1B4F9C), appName: "HLB Connect",
+        title: "JomPAY", status: "Payment Successful", amount: "RM 128.45",
+        rows: [
+            ("Biller", "TENAGA NASIONAL BERHAD"), ("Bill Account No.", "220012345678"), ("Reference No.", "HLB2611210815553"),
+            ("Date & Time", "21 Nov 2026, 08:15 PM"), ("From", "Savings Account 7781")
+        ],
+        advert: nil, button: "Share Receipt", asPDF: true,
+        purpose: "payment", documentKind: "payment-confirmation", merchant: "TENAGA NASIONAL BERHAD", total: "128.45", date: "2026-11-21",
+        reference: "HLB2611210815553", provider: "Hong Leong Bank")
 ]
 
 /// Draws a screen in colour, as the phone shows it.
@@ -293,9 +305,16 @@ struct ScreenPainter {
         cairo_fill(cr)
         text(cr, spec.button, x: w / 2, y: Double(ScreenPainter.height) - 170, size: 48, bold: true, colour: white, align: .center)
         cairo_surface_flush(surface)
+        if spec.asPDF {
+            try writeScreenPDF(surface, width: ScreenPainter.width, height: ScreenPainter.height, to: url, title: spec.title)
+            return
+        }
         let status = cairo_surface_write_to_png(surface, url.path)
         guard status == CAIRO_STATUS_SUCCESS else { throw WriteError.failed("cairo could not write \(url.path)") }
     }
+
+    /// The file's name in `Fixtures/screens/`.
+    var fileName: String { "\(spec.id).\(spec.asPDF ? "pdf" : "png")" }
 
     /// The expected values, in the fixtures' format.
     func expectedJSON() -> String {
@@ -305,7 +324,7 @@ struct ScreenPainter {
         }
         let fields: [(String, String)] = [
             ("currency", q(spec.total == nil ? nil : "MYR")), ("date", q(spec.date)), ("documentKind", q(spec.documentKind)),
-            ("file", q("\(spec.id).png")), ("language", q(spec.language.rawValue)), ("layout", q("screen")),
+            ("file", q(fileName)), ("language", q(spec.language.rawValue)), ("layout", q("screen")),
             ("merchant", q(spec.merchant)), ("pages", "1"), ("provider", q(spec.provider)), ("referenceNumber", q(spec.reference)),
             ("screenPurpose", q(spec.purpose)), ("total", q(spec.total))
         ]

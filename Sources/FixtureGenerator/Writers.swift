@@ -136,6 +136,18 @@ func writeImagePDF(_ pages: [GrayImage], to url: URL, title: String, asJPEG: Boo
     try finishPDF(pdf, url)
 }
 
+/// Writes a colour screenshot as a one-page PDF of the phone's shape with no text layer (an app's "share receipt").
+func writeScreenPDF(_ image: OpaquePointer, width: Int, height: Int, to url: URL, title: String) throws {
+    let pdf = try createPDF(url, width: width, height: height, title: title)
+    let cr = cairo_create(pdf)!
+    cairo_scale(cr, pointsPerPixel, pointsPerPixel)
+    cairo_set_source_surface(cr, image, 0, 0)
+    cairo_paint(cr)
+    cairo_show_page(cr)
+    cairo_destroy(cr)
+    try finishPDF(pdf, url)
+}
+
 /// Writes a born-digital PDF: the lines are drawn as text, so `pdftotext` can read them.
 func writeTextPDF(_ renderer: Renderer, pages: [[Line]], to url: URL, title: String) throws {
     let width = renderer.geometry.width

@@ -143,9 +143,9 @@ do {
     try recreateDirectory(screensDir)
     for spec in screenFixtures {
         let painter = ScreenPainter(spec: spec)
-        try painter.write(to: screensDir.appendingPathComponent("\(spec.id).png"))
+        try painter.write(to: screensDir.appendingPathComponent(painter.fileName))
         try writeText(painter.expectedJSON(), to: screensDir.appendingPathComponent("\(spec.id).expected.json"))
-        print("wrote \(spec.id).png")
+        print("wrote \(painter.fileName)")
     }
     let scratch = try Scratch()
     defer { scratch.clean() }

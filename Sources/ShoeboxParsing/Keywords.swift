@@ -171,7 +171,8 @@ public enum Keywords {
     /// Labels before the payee ("Kepada", "Paid to", "Merchant").
     static let screenPayee = [
         "paid to", "pay to", "transfer to", "merchant name", "merchant", "recipient name", "recipient", "payee", "beneficiary name",
-        "beneficiary", "kepada", "dibayar kepada", "nama penerima", "penerima", "nama peniaga", "peniaga", "to"
+        "beneficiary", "kepada", "dibayar kepada", "nama penerima", "penerima", "nama peniaga", "peniaga", "to", "biller name", "biller",
+        "pembekal", "nama pembekal", "nama biller"
     ]
     static let screenPaidFrom = [
         "paid from", "pay from", "payment method", "paid with", "pay with", "debit from", "from account", "from", "dari", "kaedah pembayaran",

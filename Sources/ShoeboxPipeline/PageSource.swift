@@ -20,7 +20,8 @@ final class PageSource {
     /// Text-layer pages by index (PDF only); the other pages are images.
     private var textPages: [Int: OCRPage] = [:]
     private var kept: [Int: PageImage] = [:]
-    /// What the first page's pixels say of a phone's screen, measured when a photo or screenshot is opened.
+    /// What the first page's pixels say of a phone's screen, measured when a photo or screenshot is opened, or when
+    /// the page of a one-page PDF is first rendered.
     private(set) var screen: ScreenTraits?
     private var keptBytes = 0
     /// Gray bytes of page images kept between passes (a 300-dpi A4 page is 8.7 MB).
@@ -108,7 +109,15 @@ final class PageSource {
                 }
             }
         }
-        return result.map { image in
+        return result.map { rendered in
+            var image = rendered
+            // A one-page PDF that is a screenshot (an app's "share as PDF" of its screen, a screenshot printed to PDF) is
+            // read as the screenshot would be, its colours taken away.
+            if index == 0, count == 1, case .pdf = backing {
+                let traits = screen ?? cpu.measure("screen") { ScreenTraits.measure(gray: image.gray, width: image.width, height: image.height) }
+                screen = traits
+                if traits.looksLikeScreen { image = cpu.measure("screen") { image.flattenedScreen() } }
+            }
             if keptBytes + image.gray.count <= PageSource.imageBudget {
                 kept[index] = image
                 keptBytes += image.gray.count

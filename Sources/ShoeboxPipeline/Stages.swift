@@ -450,7 +450,8 @@ struct PassReader {
             t = measured
         } else {
             guard case .success(.image(let image)) = pages.page(0) else { return nil }
-            t = processor.cpu.measure("screen") { ScreenTraits.measure(gray: image.gray, width: image.width, height: image.height) }
+            // A one-page PDF's page is measured as it is rendered (before a screen's colours are taken away).
+            t = pages.screen ?? processor.cpu.measure("screen") { ScreenTraits.measure(gray: image.gray, width: image.width, height: image.height) }
         }
         if var c = cached {
             c.screen = t

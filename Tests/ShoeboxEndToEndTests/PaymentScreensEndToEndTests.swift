@@ -21,7 +21,9 @@ import Testing
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }
         let source = fixtures.appendingPathComponent("screens")
-        let names = try FileManager.default.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".png") }.sorted()
+        // The screenshots, and a screen shared as a one-page PDF.
+        let names = try FileManager.default.contentsOfDirectory(atPath: source.path).filter { $0.hasSuffix(".png") || $0.hasSuffix(".pdf") }.sorted()
+        #expect(names.contains { $0.hasSuffix(".pdf") })
         #expect(names.count >= 10)
         let folder = work.appendingPathComponent("scans/phone")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -39,7 +41,7 @@ import Testing
         for name in names {
             let expected = try #require(
                 try JSONSerialization.jsonObject(
-                    with: Data(contentsOf: source.appendingPathComponent(name.replacingOccurrences(of: ".png", with: ".expected.json"))))
+                    with: Data(contentsOf: source.appendingPathComponent(String(name.dropLast(4)) + ".expected.json")))
                     as? [String: Any])
             let rec = try #require(bySource["phone/\(name)"], "\(name)")
             let payment = rec["payment"] as? [String: Any]
@@ -98,6 +100,7 @@ import Testing
         // A screen's file in the zip is named by its payee, as a receipt's by its shop.
         let listed = try runProgram(unzip, ["-Z1", zip]).out
         #expect(listed.contains("receipts/2026-11-15_KEDAI-KOPI-MAJU-JAYA_23.50-MYR.png"), "\(listed)")
+        #expect(listed.contains("receipts/2026-11-21_TENAGA-NASIONAL-BERHAD_128.45-MYR.pdf"), "\(listed)")
         let rows = try readCSV(Data(try runProgram(unzip, ["-p", zip, "summary.csv"]).out.utf8))
         let accepted = bySource.values.filter { $0["status"] as? String == "accepted" }
         #expect(rows.count - 1 == accepted.count)
