@@ -19,6 +19,9 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
         case serverFull
         /// The store's schema is from a newer Shoebox.
         case newerSchema
+        /// The PostgreSQL server restarted under a command holding the writers' lock, and another command took it
+        /// before this one came back.
+        case lockLost
     }
 
     public init(message: String, kind: Kind = .unusable) {

@@ -6,7 +6,7 @@ public import ShoeboxJudgement
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public let operation: String
     public let code: Int32
-    public let message: String
+    public var message: String
     public var system = "SQLite"
     /// What kind of failure it is, where a user's next step depends on it (a PostgreSQL server's).
     public var kind: StoreError.Kind = .unusable
@@ -19,13 +19,16 @@ protocol SQLConnection: AnyObject {
     var dialect: SQLDialect { get }
     func execute(_ sql: String) throws(DatabaseError)
     @discardableResult func query(_ sql: String, _ arguments: [Database.Value]) throws(DatabaseError) -> [[Database.Value]]
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws. PostgreSQL's runs `body`
+    /// again when the server restarted before the commit (`PostgresConnection.transaction`): a body sets what it
+    /// finds, it does not add to what an earlier try found.
+    func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError)
 }
 
 extension SQLConnection {
     @discardableResult func query(_ sql: String) throws(DatabaseError) -> [[Database.Value]] { try query(sql, []) }
 
-    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws. SQLite's takes the write
-    /// lock at once, so two writers wait rather than fail half-way.
+    /// SQLite's transaction takes the write lock at once, so two writers wait rather than fail half-way.
     func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
         try execute(dialect == .sqlite ? "BEGIN IMMEDIATE" : "BEGIN")
         do {

@@ -9,19 +9,144 @@ final class PostgresConnection: SQLConnection {
     var dialect: SQLDialect { .postgresql }
     /// Statements sent to the server so far (each one round trip): what the store bench counts.
     private(set) var roundTrips = 0
+    /// The channels this connection listens on (`LISTEN`): listened on again after a reconnection.
+    private var channels: [String] = []
+    /// Inside `transaction`: a statement that fails there is not sent again on its own (the transaction is).
+    private var inTransaction = false
+    /// Run after the connection came back from a server restart, before the statement is sent again: the session's
+    /// state the server lost with it (the writers' lock) taken again, or a failure that stops the command.
+    var afterReconnect: (() throws(DatabaseError) -> Void)?
+
+    /// How long a command waits for a server that went away to accept connections again (a restart, a failover)
+    /// before it stops as `store-server-gone`: `SHOEBOX_STORE_RETRY_SECONDS`, 0…3600, default 60.
+    static var retrySeconds: Double {
+        guard let text = ProcessInfo.processInfo.environment["SHOEBOX_STORE_RETRY_SECONDS"], let n = Double(text), n.isFinite else { return 60 }
+        return min(3600, max(0, n))
+    }
 
     /// Connects to `url` (`postgresql://…`). A password is never part of it: libpq reads `PGPASSWORD` or `~/.pgpass`.
     init(url: String) throws(DatabaseError) {
-        let conn = PQconnectdb(url)
-        guard let conn, PQstatus(conn) == CONNECTION_OK else {
+        let deadline = Date().addingTimeInterval(PostgresConnection.retrySeconds)
+        var pause = 0.2
+        var opened: OpaquePointer?
+        while true {
+            let conn = PQconnectdb(url)
+            if let conn, PQstatus(conn) == CONNECTION_OK {
+                opened = conn
+                break
+            }
             let message = conn.map { PostgresConnection.trimmed(PQerrorMessage($0)) } ?? "libpq could not allocate a connection"
             // A failed connection still holds its memory until PQfinish (libpq docs, PQconnectdb).
             PQfinish(conn)
-            throw DatabaseError(operation: "connect", code: 0, message: message, system: "PostgreSQL", kind: .unreachable)
+            // A server that is starting or shutting down (a restart under way), or whose connections are all taken (other
+            // workers' end frees them), is waited for; any other refusal (a wrong address, a login refused, no such
+            // database) is said at once.
+            guard PostgresConnection.isRestarting(message) || PostgresConnection.connectKind(message) == .serverFull,
+                Date().addingTimeInterval(pause) < deadline
+            else {
+                throw DatabaseError(
+                    operation: "connect", code: 0, message: message, system: "PostgreSQL", kind: PostgresConnection.connectKind(message))
+            }
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(2, pause * 2)
         }
+        guard let conn = opened else { throw DatabaseError(operation: "connect", code: 0, message: "no connection", system: "PostgreSQL") }
         connection = conn
         // The server's notices (a table that already exists) are not the user's business: not printed on stderr.
         PQsetNoticeProcessor(conn, { _, _ in }, nil)
+    }
+
+    /// The server's answer while it starts, shuts down or recovers (SQLSTATE 57P03, which libpq does not give for a
+    /// connection that failed: its message).
+    static func isRestarting(_ message: String) -> Bool {
+        let m = message.lowercased()
+        return m.contains("the database system is starting up") || m.contains("the database system is shutting down")
+            || m.contains("the database system is in recovery mode") || m.contains("the database system is not yet accepting connections")
+    }
+
+    /// A connection refused for the server's connection limit ("sorry, too many clients already", "remaining connection
+    /// slots are reserved"): the server out of room, not a wrong address. libpq gives no SQLSTATE for a failed
+    /// connection, only the server's message.
+    static func connectKind(_ message: String) -> StoreError.Kind {
+        let m = message.lowercased()
+        return m.contains("too many clients") || m.contains("connection slots are reserved") ? .serverFull : .unreachable
+    }
+
+    /// Connects again after the server went away (`error`), within `retrySeconds`: a restart's few seconds pass unseen.
+    /// What the session held is listened on or taken again (`channels`, `afterReconnect`); not back in time, the
+    /// failure names how long it waited.
+    private func reconnect(after error: DatabaseError, until deadline: Date) throws(DatabaseError) {
+        let budget = PostgresConnection.retrySeconds
+        var pause = 0.2
+        while true {
+            PQreset(connection)
+            if PQstatus(connection) == CONNECTION_OK {
+                for channel in channels { _ = try rows(PQexec(connection, "LISTEN \(channel)"), "listen \(channel)") }
+                try afterReconnect?()
+                return
+            }
+            guard Date().addingTimeInterval(pause) < deadline else {
+                var gone = error
+                gone.message = "\(error.message); not back after \(Int(budget.rounded())) s"
+                throw gone
+            }
+            Thread.sleep(forTimeInterval: pause)
+            pause = min(2, pause * 2)
+        }
+    }
+
+    /// Whether a statement that failed with `error` may be sent again on a new connection: the server said it was
+    /// shutting down or the connection was gone before the statement ran (a SQLSTATE of class 08 or 57P0x: nothing of
+    /// it was done), or it only reads. A write whose answer was lost with the connection may have been committed:
+    /// never sent twice.
+    static func mayResend(_ sql: String, after error: DatabaseError) -> Bool {
+        guard error.kind == .serverGone else { return false }
+        if error.message.contains("(SQLSTATE 08") || error.message.contains("(SQLSTATE 57P0") { return true }
+        let head = sql.drop { $0.isWhitespace }.prefix(7).uppercased()
+        return head.hasPrefix("SELECT ") && !sql.uppercased().contains("FOR UPDATE") || head.hasPrefix("LISTEN ")
+    }
+
+    /// Sends a statement; where the server went away before it ran (a restart), connects again and sends it again,
+    /// within `retrySeconds`.
+    private func send(_ sql: String, _ operation: String, _ statement: () -> OpaquePointer?) throws(DatabaseError) -> [[Database.Value]] {
+        var deadline: Date?
+        while true {
+            roundTrips += 1
+            do {
+                return try rows(statement(), operation)
+            } catch {
+                guard !inTransaction, PostgresConnection.mayResend(sql, after: error) else { throw error }
+                let until = deadline ?? Date().addingTimeInterval(PostgresConnection.retrySeconds)
+                deadline = until
+                try reconnect(after: error, until: until)
+            }
+        }
+    }
+
+    /// One transaction; when the server went away before `COMMIT` was sent (a restart: the server rolled it back),
+    /// connects again and runs `body` again from the start, within `retrySeconds`. A `COMMIT` whose answer was lost is
+    /// not sent twice.
+    func transaction(_ body: () throws(DatabaseError) -> Void) throws(DatabaseError) {
+        var deadline: Date?
+        while true {
+            var committing = false
+            inTransaction = true
+            do {
+                try execute("BEGIN")
+                try body()
+                committing = true
+                try execute("COMMIT")
+                inTransaction = false
+                return
+            } catch {
+                if error.kind != .serverGone { try? execute("ROLLBACK") }
+                inTransaction = false
+                guard error.kind == .serverGone, !committing else { throw error }
+                let until = deadline ?? Date().addingTimeInterval(PostgresConnection.retrySeconds)
+                deadline = until
+                try reconnect(after: error, until: until)
+            }
+        }
     }
 
     deinit { PQfinish(connection) }
@@ -83,13 +208,12 @@ final class PostgresConnection: SQLConnection {
     }
 
     func execute(_ sql: String) throws(DatabaseError) {
-        roundTrips += 1
-        _ = try rows(PQexec(connection, sql), "exec \(sql.prefix(60))")
+        _ = try send(sql, "exec \(sql.prefix(60))") { PQexec(connection, sql) }
+        if sql.hasPrefix("LISTEN "), !channels.contains(String(sql.dropFirst(7))) { channels.append(String(sql.dropFirst(7))) }
     }
 
     @discardableResult
     func query(_ sql: String, _ arguments: [Database.Value]) throws(DatabaseError) -> [[Database.Value]] {
-        roundTrips += 1
         let statement = PostgresConnection.numbered(sql)
         // Typed parameters in text form: int8, float8, text; a null is a text null (the store binds nulls to text only).
         var types: [UInt32] = []
@@ -112,14 +236,15 @@ final class PostgresConnection: SQLConnection {
         }
         let cStrings = values.map { $0.map { strdup($0) } ?? nil }
         defer { for c in cStrings { free(c) } }
-        let result = cStrings.withUnsafeBufferPointer { pointers in
-            types.withUnsafeBufferPointer { typePointer in
-                pointers.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, pointers.count)) { p in
-                    PQexecParams(connection, statement, Int32(arguments.count), typePointer.baseAddress, p, nil, nil, 0)
+        return try send(sql, "query \(sql.prefix(60))") {
+            cStrings.withUnsafeBufferPointer { pointers in
+                types.withUnsafeBufferPointer { typePointer in
+                    pointers.baseAddress!.withMemoryRebound(to: UnsafePointer<CChar>?.self, capacity: max(1, pointers.count)) { p in
+                        PQexecParams(connection, statement, Int32(arguments.count), typePointer.baseAddress, p, nil, nil, 0)
+                    }
                 }
             }
         }
-        return try rows(result, "query \(sql.prefix(60))")
     }
 
     /// Waits up to `seconds` for a notification on a channel this connection listens to (`LISTEN`); true when one

@@ -1,4 +1,5 @@
 public import ShoeboxJudgement
+internal import Synchronization
 
 /// A PostgreSQL store's address as a user gives it (`--store postgresql://user@host/db`).
 public enum PostgresURL {
@@ -27,9 +28,23 @@ public final class StoreWriterLock {
         case store(StoreError)
     }
 
+    let url: String
+
     public init(url: String, wait: Bool) throws(Refusal) {
+        self.url = url
         do {
             connection = try PostgresConnection(url: url)
+            // The server forgets a session's locks when it restarts: taken again when the connection comes back, unless
+            // another command took it meanwhile (this one must then stop: two writers at once is what the lock is for).
+            connection.afterReconnect = { [connection] () throws(DatabaseError) in
+                guard try connection.query("SELECT pg_try_advisory_lock(\(StoreWriterLock.key))").first?.first?.text == "t" else {
+                    throw DatabaseError(
+                        operation: "lock", code: 0,
+                        message: "another shoebox command took the store's writers' lock while the server restarted", system: "PostgreSQL",
+                        kind: .lockLost)
+                }
+            }
+            defer { StoreWriterLock.register(self) }
             if wait {
                 try connection.execute("SELECT pg_advisory_lock(\(StoreWriterLock.key))")
                 return
@@ -46,6 +61,30 @@ public final class StoreWriterLock {
             throw refusal
         } catch {
             throw .store(StoreError(message: "cannot lock the store \(url): \(error)"))
+        }
+    }
+}
+
+extension StoreWriterLock {
+    /// The writers' locks this process holds, by store URL, so that any of its connections that came back from a server
+    /// restart has the lock checked (and taken again) before it writes (`retake`).
+    private static let held = Mutex<[String: WeakLock]>([:])
+
+    private struct WeakLock: @unchecked Sendable {
+        weak var lock: StoreWriterLock?
+    }
+
+    fileprivate static func register(_ lock: StoreWriterLock) {
+        held.withLock { $0[lock.url] = WeakLock(lock: lock) }
+    }
+
+    /// After a connection of this process to `url` came back: the writers' lock this process holds there (if any) still
+    /// held, or taken again on its own connection, or `lockLost`. Its connection answers `SELECT 1` while its session
+    /// lives; one that died with the restart connects again and takes the lock (`afterReconnect`).
+    static func retake(url: String) throws(DatabaseError) {
+        try held.withLock { (locks: inout [String: WeakLock]) throws(DatabaseError) in
+            guard let lock = locks[url]?.lock else { return }
+            try lock.connection.query("SELECT 1")
         }
     }
 }

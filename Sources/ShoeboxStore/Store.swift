@@ -292,7 +292,9 @@ public final class Store: RecordStore {
             )
         }
         do {
-            db = try PostgresConnection(url: url)
+            let connection = try PostgresConnection(url: url)
+            connection.afterReconnect = { () throws(DatabaseError) in try StoreWriterLock.retake(url: url) }
+            db = connection
             try migrate()
         } catch let error as DatabaseError where error.kind == .unusable {
             throw StoreError(
@@ -357,13 +359,23 @@ public final class Store: RecordStore {
         case .serverGone:
             StoreError(
                 message:
-                    "the PostgreSQL server of the store \(StoredPath.shown(path)) went away (\(error.message)). Every transaction it finished stays, a half-done one is rolled back. Run the command again when the server is back: it takes up where it stopped.",
+                    "the PostgreSQL server of the store \(StoredPath.shown(path)) went away (\(error.message)). Every transaction it finished stays, a half-done one is rolled back. Run the command again when the server is back: it takes up where it stopped (SHOEBOX_STORE_RETRY_SECONDS sets how long a command waits for it to come back, default 60).",
                 kind: .serverGone)
+        case .serverFull where PostgresConnection.connectKind(error.message) == .serverFull:
+            StoreError(
+                message:
+                    "the PostgreSQL server of the store \(StoredPath.shown(path)) has no connection left (\(error.message)) and none came free within \(Int(PostgresConnection.retrySeconds.rounded())) s. Nothing was changed by this command. Run fewer workers (each takes up to three connections), or raise the server's max_connections, then run it again.",
+                kind: .serverFull)
         case .serverFull:
             StoreError(
                 message:
                     "the PostgreSQL server of the store \(StoredPath.shown(path)) is out of room (\(error.message)). Nothing half-written is kept. Free space on the server, or raise its limits, then run the command again.",
                 kind: .serverFull)
+        case .lockLost:
+            StoreError(
+                message:
+                    "the PostgreSQL server of the store \(StoredPath.shown(path)) restarted, and \(error.message): this command stops so that two do not write at once. Every transaction it finished stays. Run it again when the other is done (or give --wait).",
+                kind: .lockLost)
         case .unreachable:
             StoreError(
                 message:

@@ -140,6 +140,7 @@ public enum StoreJSON {
         var decisionCount = 0
         try wrap(store) { () throws(DatabaseError) in
             try db.transaction { () throws(DatabaseError) in
+                (added, skipped, decisionCount) = (0, 0, 0)
                 for doc in parsed {
                     guard let (decisions, record) = try insert(doc, into: store) else {
                         skipped += 1

@@ -32,7 +32,10 @@ extension WorkQueue {
         try wrap { () throws(DatabaseError) in
             var queued: [String] = []
             for d in documents {
+                // Set in the transaction, used once it committed (a transaction the server's restart broke runs again).
+                var isQueued = false
                 try db.transaction { () throws(DatabaseError) in
+                    isQueued = false
                     if try db.query("SELECT 1 FROM blobs WHERE sha256 = ?", [.text(d.sha256)]).isEmpty {
                         guard let bytes = d.bytes() else { return }
                         try db.query(
@@ -59,11 +62,12 @@ extension WorkQueue {
                         ON CONFLICT (path, sha256, page) DO NOTHING RETURNING id
                         """, key + [.text(d.job), .text(d.settings)])
                     if !added.isEmpty || !again.isEmpty {
-                        queued.append(d.path)
+                        isQueued = true
                         // Idle workers wake (delivered when the transaction commits).
                         try db.execute("NOTIFY shoebox_work")
                     }
                 }
+                if isQueued { queued.append(d.path) }
             }
             return queued
         }

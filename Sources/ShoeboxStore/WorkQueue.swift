@@ -32,6 +32,7 @@ public final class WorkQueue {
     /// Connects worker `worker` (a name unique to the process: host and pid) to the store at `url`.
     public init(url: String, worker: String, leaseSeconds: Double = 60, backoffSeconds: Double = 5, maxAttempts: Int = 3) throws(StoreError) {
         do { db = try PostgresConnection(url: url) } catch { throw Store.failure(error, store: url) }
+        db.afterReconnect = { () throws(DatabaseError) in try StoreWriterLock.retake(url: url) }
         self.url = url
         self.worker = worker
         self.leaseSeconds = leaseSeconds
@@ -49,6 +50,7 @@ public final class WorkQueue {
         try wrap { () throws(DatabaseError) in
             var added = 0
             try db.transaction { () throws(DatabaseError) in
+                added = 0
                 for p in pages {
                     added += try db.query(
                         "INSERT INTO work(path, sha256, page) VALUES (?, ?, ?) ON CONFLICT (path, sha256, page) DO NOTHING RETURNING id",

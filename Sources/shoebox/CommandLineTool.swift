@@ -73,6 +73,7 @@ enum ExitCode: Int32, CaseIterable {
         case .serverGone: .storeServerGone
         case .newerSchema: .storeNewer
         case .serverFull: .storeServerFull
+        case .lockLost: .busy
         }
     }
 

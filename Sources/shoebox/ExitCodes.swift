@@ -17,7 +17,7 @@ extension ExitCode {
             "the pipeline file, or a file `regress` is given (`--folders`, `--errata`), is invalid (the message names the file and the key)"
         case .regressionFailed: "`regress` found a wrong field (or, with `--baseline`, a field fell below it)"
         case .busy:
-            "another `shoebox run`, `export`, `import` or `review --apply` holds the output folder's lock, or a PostgreSQL store's writers' lock from any machine (`--wait` waits for it instead); nothing else is exit 8"
+            "another `shoebox run`, `export`, `import` or `review --apply` holds the output folder's lock, or a PostgreSQL store's writers' lock from any machine (`--wait` waits for it instead), or took that lock while the server restarted under a running command, which stops; nothing else is exit 8"
         case .exportTooLarge: "`export` would pass `maxExportMegabytes` (default 2048): export a date range or one folder"
         case .originalChanged: "`export`: an original of an accepted record is missing or changed since it was read: restore it or re-run"
         case .importRefused:
@@ -29,7 +29,7 @@ extension ExitCode {
         case .storeUnreachable:
             "the PostgreSQL store (`--store`, `SHOEBOX_STORE`) cannot be reached or refused the login (a wrong URL, the server down, no such user or database): the message names the URL and the server's reason; nothing was changed"
         case .storeServerGone:
-            "the PostgreSQL server went away while the command used it (restarted, network gone): every finished write stays, a half-done one is rolled back; run the command again when the server is back, it takes up where it stopped"
+            "the PostgreSQL server went away while the command used it (stopped, network gone) and was not back within `SHOEBOX_STORE_RETRY_SECONDS` (default 60; a restart within it goes unseen): every finished write stays, a half-done one is rolled back; run the command again when the server is back, it takes up where it stopped"
         case .storeNewer:
             "the store's schema is from a newer Shoebox (the message names both versions): use that Shoebox, or another store; nothing was changed"
         case .storeServerFull:

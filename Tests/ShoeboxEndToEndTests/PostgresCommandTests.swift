@@ -25,8 +25,10 @@ import Testing
 
     /// A run of the sample folder (one job, pages read for real) started in the background, returned once it has
     /// stored its first document (or ended), with how many it had stored then.
-    static func runUntilFirstRecord(out: URL, server: PostgresServer, database: String, url: String, stderr: Pipe?) throws -> (Process, Int) {
-        let p = try PostgresRuns.start(["run", scans, "--out", out.path, "--today", day, "--jobs", "1", "--store", url], stderr: stderr)
+    static func runUntilFirstRecord(
+        out: URL, server: PostgresServer, database: String, url: String, stderr: Pipe?, with extra: [String: String] = [:]
+    ) throws -> (Process, Int) {
+        let p = try PostgresRuns.start(["run", scans, "--out", out.path, "--today", day, "--jobs", "1", "--store", url], stderr: stderr, with: extra)
         let stored = PostgresRuns.poll(
             "SELECT count(*) FROM records", on: server, database: database, seconds: 300, while: { p.isRunning }, until: { (Int($0) ?? 0) > 0 })
         return (p, Int(stored) ?? 0)
@@ -135,19 +137,62 @@ import Testing
         let out = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: out) }
         let err = Pipe()
-        // The server goes away once the run has stored its first document and before it has stored them all.
-        let (p, stored) = try Self.runUntilFirstRecord(out: out, server: server, database: "firm", url: url, stderr: err)
+        // The server goes away once the run has stored its first document and before it has stored them all, and is not
+        // back within the run's wait for it (here 2 s).
+        let (p, stored) = try Self.runUntilFirstRecord(
+            out: out, server: server, database: "firm", url: url, stderr: err, with: ["SHOEBOX_STORE_RETRY_SECONDS": "2"])
         server.halt()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
         #expect(stored > 0 && stored < 9, "the server went away after \(stored) of 9 documents")
         #expect(p.terminationStatus == 16, "\(message)")
         #expect(message.contains("went away") && message.contains("Run the command again when the server is back"), "\(message)")
+        #expect(message.contains("not back after 2 s") && message.contains("SHOEBOX_STORE_RETRY_SECONDS"), "\(message)")
         try server.start()
         let again = try Self.run(out: out, store: url)
         #expect(again.code == 0, "\(again.err)")
         #expect(try server.sql("SELECT count(*) FROM records", database: "firm") == "9")
         #expect(again.out.contains("9 files found"), "\(again.out)")
+    }
+
+    /// Issue 53: the server restarted (not stopped) under a run, and its sessions ended again and again under an export:
+    /// the run goes on once the server is back, the export's zips are byte for byte those of a calm export, and
+    /// nothing is stored twice.
+    @Test(.tags(.ocr)) func aServerRestartedMidRunOrMidExportGoesUnseenAndNothingIsDoubled() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let url = try server.database("firm")
+        let out = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let err = Pipe()
+        let (p, stored) = try Self.runUntilFirstRecord(out: out, server: server, database: "firm", url: url, stderr: err)
+        // Down for two seconds: the run's writes wait for it (its writers' lock taken again on the new server).
+        try server.restart(pause: 2)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(stored > 0 && stored < 9, "the server restarted after \(stored) of 9 documents")
+        #expect(p.terminationStatus == 0, "\(message)")
+        for table in ["records", "sources"] { #expect(try server.sql("SELECT count(*) FROM \(table)", database: "firm") == "9", "\(table)") }
+        #expect(try server.sql("SELECT count(*) FROM runs", database: "firm") == "1")
+        let again = try Self.run(out: out, store: url)
+        #expect(again.code == 0 && again.out.contains("0 processed, 9 already done"), "\(again.out)")
+
+        let calm = try runProgram(shoebox, ["export", "--out", out.path, "--store", url], environment: Self.environment)
+        #expect(calm.code == 0, "\(calm.err)")
+        let before = try Self.zips(out).map { try Data(contentsOf: out.appendingPathComponent($0)) }
+        for zip in Self.zips(out) { try FileManager.default.removeItem(at: out.appendingPathComponent(zip)) }
+        // Every session of the store's database ended (as a restart ends them) every few milliseconds while the export
+        // works, twenty times.
+        let export = try PostgresRuns.start(["export", "--out", out.path, "--store", url])
+        var ended = 0
+        while export.isRunning, ended < 20 {
+            let n = try server.sql("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = 'firm' AND pid <> pg_backend_pid()")
+            ended += Int(n) ?? 0
+        }
+        export.waitUntilExit()
+        #expect(export.terminationStatus == 0)
+        #expect(ended > 0, "no session was ended while the export ran")
+        #expect(try Self.zips(out).map { try Data(contentsOf: out.appendingPathComponent($0)) } == before)
     }
 
     /// The writers' lock is the store's, not a folder's: a run on one machine (here, one output folder) keeps an export

@@ -13,11 +13,11 @@ enum PostgresRuns {
 
     /// `shoebox` with `arguments` started in the background; its stderr into `stderr` and stdout into `stdout` when
     /// given, else discarded.
-    static func start(_ arguments: [String], stderr: Pipe? = nil, stdout: Pipe? = nil) throws -> Process {
+    static func start(_ arguments: [String], stderr: Pipe? = nil, stdout: Pipe? = nil, with extra: [String: String] = [:]) throws -> Process {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: shoebox)
         p.arguments = arguments
-        p.environment = environment
+        p.environment = environment.merging(extra) { $1 }
         p.standardOutput = stdout ?? FileHandle.nullDevice
         p.standardError = stderr ?? FileHandle.nullDevice
         try p.run()

@@ -58,6 +58,23 @@ public final class PostgresServer {
         running = true
     }
 
+    /// Restarts the server as an administrator or a package upgrade does (`pg_ctl restart -m fast`: every session is
+    /// ended, a transaction under way rolled back), waiting until it accepts connections again; `pause` seconds with
+    /// the server down in between (a slow start).
+    public func restart(pause: Double = 0) throws {
+        guard running else { return try start() }
+        if pause <= 0 {
+            try check(
+                asPostgres([bin + "/pg_ctl", "-D", folder.path + "/data", "-l", folder.path + "/log", "-m", "fast", "-w", "restart"]),
+                "pg_ctl restart")
+            return
+        }
+        try check(asPostgres([bin + "/pg_ctl", "-D", folder.path + "/data", "-m", "fast", "-w", "stop"]), "pg_ctl stop")
+        running = false
+        Thread.sleep(forTimeInterval: pause)
+        try start()
+    }
+
     /// Runs SQL with psql as the server's superuser; its output, unaligned, tuples only.
     @discardableResult
     public func sql(_ statement: String, database: String = "postgres") throws -> String {
