@@ -195,6 +195,36 @@ import Testing
         #expect(try Self.zips(out).map { try Data(contentsOf: out.appendingPathComponent($0)) } == before)
     }
 
+    /// Issue 53: every connection the server allows (`max_connections`) taken by others. A command waits for one to
+    /// come free within its wait for the server, and works; past it, it stops with its own sentence, and changes nothing.
+    @Test(.tags(.ocr)) func aConnectionLimitReachedIsWaitedForThenSaidByName() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let url = try server.database("firm")
+        try server.sql("ALTER SYSTEM SET max_connections = 6")
+        try server.restart()
+        func fill(seconds: Double) throws -> [Process] {
+            let held = try server.holdSessions(6, seconds: seconds)
+            // Nothing can ask the server whether they are in (no connection is left for it): they connect within a second.
+            Thread.sleep(forTimeInterval: 2)
+            return held
+        }
+        let out = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        var held = try fill(seconds: 8)
+        let refused = try runProgram(
+            shoebox, ["status", "--out", out.path, "--store", url], environment: Self.environment.merging(["SHOEBOX_STORE_RETRY_SECONDS": "1"]) { $1 })
+        #expect(refused.code == 18, "\(refused.err)")
+        #expect(refused.err.contains("has no connection left") && refused.err.contains("max_connections"), "\(refused.err)")
+        for p in held { p.waitUntilExit() }
+        // Full for a few seconds more while a run starts: it waits, then stores every document once.
+        held = try fill(seconds: 5)
+        let run = try Self.run(out: out, store: url)
+        for p in held { p.waitUntilExit() }
+        #expect(run.code == 0, "\(run.err)")
+        #expect(try server.sql("SELECT count(*) FROM records", database: "firm") == "9")
+    }
+
     /// The writers' lock is the store's, not a folder's: a run on one machine (here, one output folder) keeps an export
     /// from another (another folder) out, exit 8 naming both ways on; `--wait` waits for it.
     @Test(.tags(.ocr)) func oneWriterAtATimeAcrossMachines() throws {

@@ -113,6 +113,21 @@ public final class PostgresServer {
         ((try? runProgram("/usr/bin/id", [flag, "postgres"]))?.out ?? "0").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// `count` sessions of the superuser on `database`, each held for `seconds` (other programs' connections, many
+    /// workers'): psql processes, returned so that the test waits for them.
+    public func holdSessions(_ count: Int, seconds: Double, database: String = "postgres") throws -> [Process] {
+        try (0..<count).map { _ in
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: bin + "/psql")
+            p.arguments = ["-h", folder.path, "-U", "postgres", "-d", database, "-qAtX", "-c", "SELECT pg_sleep(\(seconds))"]
+            p.currentDirectoryURL = URL(fileURLWithPath: "/")
+            p.standardOutput = FileHandle.nullDevice
+            p.standardError = FileHandle.nullDevice
+            try p.run()
+            return p
+        }
+    }
+
     /// A fresh database on this server, and its URL.
     public func database(_ name: String) throws -> String {
         try check(asPostgres([bin + "/createdb", "-h", folder.path, "-U", "postgres", name]), "createdb")
