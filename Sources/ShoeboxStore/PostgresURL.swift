@@ -1,3 +1,4 @@
+internal import Foundation
 public import ShoeboxJudgement
 internal import Synchronization
 
@@ -30,10 +31,14 @@ public final class StoreWriterLock {
 
     let url: String
 
-    public init(url: String, wait: Bool) throws(Refusal) {
+    /// `verb`: the command taking the lock ("run", "export"), named with this machine and process in the lock's
+    /// session (`application_name`), so that a command refused names the holder.
+    public init(url: String, wait: Bool, verb: String = "command") throws(Refusal) {
         self.url = url
         do {
             connection = try PostgresConnection(url: url)
+            let name = String("shoebox \(verb) \(ProcessInfo.processInfo.hostName) \(getpid())".utf8.prefix(63)) ?? "shoebox \(verb)"
+            try connection.query("SELECT set_config('application_name', ?, false)", [.text(name)])
             // The server forgets a session's locks when it restarts: taken again when the connection comes back, unless
             // another command took it meanwhile (this one must then stop: two writers at once is what the lock is for).
             connection.afterReconnect = { [connection] () throws(DatabaseError) in
@@ -51,9 +56,21 @@ public final class StoreWriterLock {
             }
             let taken = try connection.query("SELECT pg_try_advisory_lock(\(StoreWriterLock.key))").first?.first?.text == "t"
             guard taken else {
-                throw Refusal.busy(
-                    "another shoebox run, export, import, review --apply, rescore, memory forget or recurring --cancel is working on the store \(url), on this machine or another. Wait for it, or give --wait to wait."
-                )
+                // The holder as its session names itself: "shoebox run office-pc 4711".
+                let holder = try connection.query(
+                    """
+                    SELECT a.application_name, to_char(a.backend_start AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24:MI') FROM pg_locks l
+                    JOIN pg_stat_activity a ON a.pid = l.pid
+                    WHERE l.locktype = 'advisory' AND l.granted AND l.classid = 0 AND l.objid = ?
+                        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                    """, [.int(Int64(StoreWriterLock.key))]
+                ).first
+                let parts = (holder?[0].text ?? "").split(separator: " ").map(String.init)
+                let named =
+                    parts.count >= 4 && parts[0] == "shoebox"
+                    ? "`shoebox \(parts[1..<(parts.count - 2)].joined(separator: " "))` on \(parts[parts.count - 2]) (process \(parts[parts.count - 1]), since \(holder?[1].text ?? "?") UTC)"
+                    : "another shoebox run, export, import, review --apply, rescore, memory forget or recurring --cancel"
+                throw Refusal.busy("\(named) is working on the store \(url), on this machine or another. Wait for it, or give --wait to wait.")
             }
         } catch let error as DatabaseError {
             throw .store(Store.failure(error, store: url))

@@ -204,7 +204,7 @@ enum CommandLineTool {
             throw LockBusy(message: error.message)
         }
         guard let url = try storeURL(a) else { return HeldLocks(folder: folder, store: nil) }
-        do { return HeldLocks(folder: folder, store: try StoreWriterLock(url: url, wait: a.flags.contains("--wait"))) } catch {
+        do { return HeldLocks(folder: folder, store: try StoreWriterLock(url: url, wait: a.flags.contains("--wait"), verb: verb)) } catch {
             switch error {
             case .busy(let message): throw LockBusy(message: message)
             case .store(let e): throw e

@@ -213,7 +213,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: out) }
         var held = try fill(seconds: 8)
         let refused = try runProgram(
-            shoebox, ["status", "--out", out.path, "--store", url], environment: Self.environment.merging(["SHOEBOX_STORE_RETRY_SECONDS": "1"]) { $1 })
+            shoebox, ["status", "--out", out.path, "--store", url], environment: Self.environment.merging(["SHOEBOX_STORE_RETRY_SECONDS": "1"]) { $1 }
+        )
         #expect(refused.code == 18, "\(refused.err)")
         #expect(refused.err.contains("has no connection left") && refused.err.contains("max_connections"), "\(refused.err)")
         for p in held { p.waitUntilExit() }
@@ -239,6 +240,13 @@ import Testing
         let busy = try runProgram(shoebox, ["export", "--out", laptop, "--store", url], environment: Self.environment)
         #expect(p.isRunning, "the run ended before the export was tried")
         #expect(busy.code == 8 && busy.err.contains("on this machine or another") && busy.err.contains("--wait"), "\(busy.err)")
+        // The refusal names the holder: its command, machine and process.
+        #expect(busy.err.contains("`shoebox run` on \(ProcessInfo.processInfo.hostName) (process \(p.processIdentifier), since "), "\(busy.err)")
+        // A second run of another scan folder on the same database is refused the same way, and changes nothing.
+        let other = try runProgram(
+            shoebox, ["run", packageRoot.appendingPathComponent("Fixtures/items").path, "--out", laptop, "--store", url, "--today", Self.day],
+            environment: Self.environment)
+        #expect(other.code == 8 && other.err.contains("`shoebox run` on "), "\(other.err)")
         // Reading is not writing: status answers while the run works.
         #expect(try runProgram(shoebox, ["status", "--out", laptop, "--store", url], environment: Self.environment).code == 0)
         let waited = try runProgram(shoebox, ["export", "--out", laptop, "--store", url, "--wait"], environment: Self.environment)
