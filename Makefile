@@ -9,7 +9,7 @@ PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpoppler-glib-dev lib
 	libsqlite3-dev libcld2-dev libxlsxwriter-dev libqpdf-dev libxml2 libxml2-dev zlib1g-dev libjpeg62-turbo-dev tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-spa tesseract-ocr-fra \
 	tesseract-ocr-msa tesseract-ocr-osd unzip zip poppler-utils python3 python3-pip python3-openpyxl qpdf sqlite3 imagemagick strace util-linux \
 	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf libmicrohttpd-dev curl \
-	chromium chromium-driver python3-selenium python3-icalendar postgresql libpq-dev
+	chromium chromium-driver python3-selenium python3-icalendar postgresql libpq-dev faketime
 
 SAMPLE := Fixtures/sample-scans
 OUT := shoebox-out

@@ -124,7 +124,7 @@ public struct StoreWorker: Sendable {
                     read += 1
                 } else {
                     say(
-                        "worker \(name): \(document.source.relativePath) was finished by another worker after this one's lease ran out; its reading is let go"
+                        "worker \(name): \(document.source.relativePath) was finished by another worker after this one's lease ran out; its reading is let go. If this worker was not stopped or cut off meanwhile, give it a longer --lease than \(Int(leaseSeconds)) s"
                     )
                 }
             }
