@@ -12,7 +12,10 @@ extension ReceiptParser {
     func isScreen(_ lines: [Line], screen: ScreenTraits?) -> Bool {
         // What only a payment screen says: a screen's status phrase near the top and a payee label ("Payment
         // Successful" over "Merchant"), whatever the pixels (a photo of a screen, a crop without its status bar).
-        if lines.prefix(10).contains(where: { Keywords.screenStatusPhrases.any(in: $0.folded) }),
+        // The phrase may wrap ("Payment" over "successful"): each line is read with the next one too.
+        let head = Array(lines.prefix(11))
+        let joined = zip(head, head.dropFirst()).map { $0.folded + " " + $1.folded }
+        if (head.prefix(10).map(\.folded) + joined).contains(where: { Keywords.screenStatusPhrases.any(in: $0) }),
             ReceiptParser.labelled(lines, Keywords.screenPayee) != nil
         {
             return true
@@ -64,7 +67,7 @@ extension ReceiptParser {
                     value: value, role: .total, score: ScreenWeights.amount, evidence: amount.line.evidence,
                     checks: [.keyword(amount.label)], notes: ["the payment's amount ('\(amount.label)') on a payment screen"]))
         }
-        if let reference = ReceiptParser.labelled(lines, Keywords.screenReference), let token = ReceiptParser.screenReference(reference.value) {
+        if let reference = ReceiptParser.screenReferenceLine(lines), let token = ReceiptParser.screenReference(reference.value) {
             extraction.references.insert(
                 Candidate(
                     value: String(token), role: .reference, score: ScreenWeights.reference, evidence: reference.line.evidence,
@@ -73,6 +76,15 @@ extension ReceiptParser {
         extraction.screen = screen
         extraction.documentKind =
             purpose == .refund ? .creditNote : [.payment, .failed, .pending].contains(purpose) ? .paymentConfirmation : .notAPurchase
+    }
+
+    /// The reference's label and what follows it; where that holds no reference (a "Copy" button beside the label),
+    /// the line under it.
+    static func screenReferenceLine(_ lines: [Line]) -> (label: String, value: String, line: Line)? {
+        guard let found = labelled(lines, Keywords.screenReference) else { return nil }
+        if screenReference(found.value) != nil { return found }
+        guard let k = lines.firstIndex(where: { $0.evidence == found.line.evidence }), k + 1 < lines.count else { return found }
+        return (found.label, TextFolding.trim(lines[k + 1].text, labelJunk), lines[k + 1])
     }
 
     /// The reference in what follows its label: the whole of it when it is one code a reader split ("A7X2K9QW 3R":
@@ -97,12 +109,19 @@ extension ReceiptParser {
         if inHead(Keywords.screenPending) { return .pending }
         if inHead(Keywords.screenRefund) { return .refund }
         if any(Keywords.screenOwnTransfer) { return .ownTransfer }
-        let paid = any(Keywords.screenSucceeded) || payee
+        let succeeded = any(Keywords.screenSucceeded)
+        let paid = succeeded || payee
         // A home screen's "Reload" button is no reload: a reload says it succeeded.
-        if inHead(Keywords.screenTopUp) && any(Keywords.screenSucceeded) { return .topUp }
-        if paid && amount { return .payment }
+        if inHead(Keywords.screenTopUp) && succeeded { return .topUp }
+        // A successful screen with a payee is a payment even where its amount was not read (white on the app's colour):
+        // the amount is then missing, not the payment.
+        if paid && amount || succeeded && payee { return .payment }
         if any(Keywords.screenPoints) { return .points }
-        if any(Keywords.screenBalance) { return .balance }
+        // "eWallet Balance" as what a payment was made from is no balance screen, nor is a screen that says it succeeded.
+        let fromLines = Set(lines.indices.filter { startingLabel(lines[$0].folded, Keywords.screenPaidFrom) != nil }.flatMap { [$0, $0 + 1] })
+        if !succeeded, lines.indices.contains(where: { !fromLines.contains($0) && Keywords.screenBalance.any(in: lines[$0].folded) }) {
+            return .balance
+        }
         return .noPayment
     }
 
@@ -122,20 +141,64 @@ extension ReceiptParser {
 
     /// A label of `labels` starting a line, and what follows it: the rest of the line, or the next line when the label
     /// stands alone ("Kepada" above "KEDAI MAJU").
+    /// A value that is itself another field's label ("MERCHANT" as a heading over "Category Food & Drinks") is passed
+    /// over. A payee whose legal form wrapped onto the next line ("TENAGA NASIONAL" over "BERHAD") is read whole.
     static func labelled(_ lines: [Line], _ labels: [String]) -> (label: String, value: String, line: Line)? {
         for (k, line) in lines.enumerated() {
-            guard let label = startingLabel(line.folded, labels) else { continue }
-            let rest = TextFolding.trim(String(line.text.dropFirst(label.count)), labelJunk)
+            guard let (label, skipped) = labelAtStart(line.folded, labels) else { continue }
+            let rest = TextFolding.trim(String(line.text.dropFirst(skipped + label.count)), labelJunk)
             // "Merchant Reference No": another label that starts with this one's word.
             if let first = rest.split(separator: " ").first, labelContinuations.contains(TextFolding.fold(String(first))) { continue }
-            if !rest.isEmpty { return (label, rest, line) }
-            if k + 1 < lines.count {
+            var found: (value: String, line: Line, at: Int)?
+            if !rest.isEmpty {
+                found = (rest, line, k)
+            } else if k + 1 < lines.count {
                 let next = TextFolding.trim(lines[k + 1].text, labelJunk)
-                if !next.isEmpty { return (label, next, lines[k + 1]) }
+                if !next.isEmpty { found = (next, lines[k + 1], k + 1) }
             }
+            guard var (value, valueLine, at) = found else { continue }
+            if startingLabel(TextFolding.fold(value), otherFieldLabels) != nil { continue }
+            if at + 1 < lines.count, legalFormLines.contains(TextFolding.trim(lines[at + 1].folded, labelJunk)) {
+                value += " " + TextFolding.trim(lines[at + 1].text, labelJunk)
+                at += 1
+            } else if at == k, at + 2 < lines.count, isWrappedValue(lines[at + 1], before: lines[at + 2]) {
+                // A value beside its label that wrapped ("Kepada Restoran Nasi Kandar Sri" over "Bayu", then "Jumlah …").
+                value += " " + TextFolding.trim(lines[at + 1].text, labelJunk)
+            }
+            return (label, value, valueLine)
         }
         return nil
     }
+
+    /// The rest of a value wrapped onto a line of its own: a word or three with no digit and no label, and the next
+    /// row's label after it.
+    static func isWrappedValue(_ line: Line, before next: Line) -> Bool {
+        let words = line.text.split(separator: " ")
+        guard (1...3).contains(words.count), !line.text.contains(where: \.isNumber), line.text.contains(where: \.isLetter) else { return false }
+        let labels =
+            Keywords.screenPayee + Keywords.screenAmount + Keywords.screenPaidFrom + Keywords.screenReference
+            + Keywords.screenRecipientBank + otherFieldLabels
+        return labelAtStart(line.folded, labels) == nil && labelAtStart(next.folded, labels) != nil
+    }
+
+    /// A label at the start of a folded line, or after one short token an app's icon was read as ("f Paid to", "€<
+    /// Payment Details"); with how many characters come before it.
+    static func labelAtStart(_ folded: String, _ labels: [String]) -> (label: String, skipped: Int)? {
+        if let label = startingLabel(folded, labels) { return (label, 0) }
+        guard let space = folded.firstIndex(of: " ") else { return nil }
+        let token = folded[..<space]
+        guard token.count <= 2, !token.contains(where: \.isNumber) else { return nil }
+        let rest = folded[folded.index(after: space)...]
+        return startingLabel(String(rest), labels).map { ($0, token.count + 1) }
+    }
+
+    /// Labels of a screen's other fields: a value that starts with one is no payee, paid-from or bank.
+    static let otherFieldLabels = [
+        "category", "status", "type", "date", "time", "amount", "card", "reference", "transaction", "payment method", "tarikh", "masa",
+        "jumlah", "kategori"
+    ]
+    /// A line that is only a company's legal form, wrapped from the name above it.
+    static let legalFormLines: Set<String> = ["berhad", "bhd", "bhd.", "sdn bhd", "sdn. bhd.", "sdn bhd.", "plt", "enterprise", "trading"]
 
     static let labelJunk: Set<Character> = Set(" :|-–—")
     static let labelContinuations: Set<String> = ["reference", "ref", "ref.", "id", "no", "no.", "number", "bank", "account"]
@@ -166,6 +229,8 @@ extension ReceiptParser {
         }
         for line in lines.prefix(max(8, lines.count / 2)) {
             if let r = usable(line), r.currencyHint != nil { return (r, "amount with its currency", line) }
+            // The big amount on a line of its own, its "RM" misread ("ru 18.60", "Rm 18.60"): three letters at most.
+            if let r = usable(line), line.text.filter(\.isLetter).count <= 3 { return (r, "amount standing alone", line) }
         }
         return nil
     }

@@ -1,0 +1,60 @@
+import ShoeboxCore
+import ShoeboxParsing
+import Testing
+
+/// Issue 52, screens rendered elsewhere: lines as Tesseract read them from phone screens drawn in layouts Shoebox's
+/// own fixtures do not have (HTML mock-ups of wallet and bank apps, rendered by Chromium at a phone's size). Each
+/// test is one class of layout, named before the rule that reads it.
+struct ScreenParsingTests {
+    let parser = ReceiptParser(today: CalendarDay(year: 2026, month: 12, day: 7)!)
+    /// A phone screen's pixels, as `ScreenTraits.measure` gives them for a 1080 × 2340 app screen.
+    let phone = ScreenTraits(width: 1081, height: 2343, flat: 0.9, toned: 0.3, median: 240)
+
+    func read(_ lines: [String]) -> Extraction { parser.parse(pages: [page(lines)], language: "eng", screen: phone) }
+
+    @Test func aLabelBehindAnIconAndAnAmountWhoseRMWasMisreadAreRead() {
+        // The payee's icon read as "f", a chevron as "J"; "RM" read as "ru"; a balance line below a success is no balance screen.
+        let e = read([
+            "12:48 OO = 4(9 64%", "€< Payment Details", "Payment Successful", "ru 18.60", "f Paid to Kedai Kopi Seri Mutiara",
+            "Date & Time 14 Mar 2026, 12:47 PM", "Payment Method eWallet Balance", "Transaction No. 260314124709583017", "Balance RM 123.45"
+        ])
+        #expect(e.screen?.purpose == .payment)
+        #expect(e.merchants.first?.value == "Kedai Kopi Seri Mutiara")
+        #expect(e.amounts.first { $0.role == .total }?.value.minorUnits == 1860)
+    }
+
+    @Test func aValueThatWrappedUnderItsLabelsRowIsReadWhole() {
+        let e = read([
+            "20:16 OOO 41%", "x Resit", "Pembayaran Berjaya", "Kepada Restoran Nasi Kandar Sri", "Bayu", "Jumlah RM 27.40",
+            "Tarikh & Masa 02 Apr 2026 20:15:32", "No. Rujukan 260402201532771094"
+        ])
+        #expect(e.merchants.first?.value == "Restoran Nasi Kandar Sri Bayu")
+        // A legal form on a line of its own belongs to the name above it.
+        let bill = read([
+            "21:03 52%", "€< Bill Payment", "ara Payment Successful", "Amount (RM)", "Biller TENAGA NASIONAL", "BERHAD", "Biller Code 68239",
+            "Reference No. 2610142102884105", "Status Successful"
+        ])
+        #expect(bill.merchants.first?.value == "TENAGA NASIONAL BERHAD")
+        // Its amount, white on the app's colour, was not read: still a payment, whose amount is missing.
+        #expect(bill.screen?.purpose == .payment)
+    }
+
+    @Test func aStatusOverTwoLinesAndAReferenceUnderACopyButtonAreRead() {
+        let e = read([
+            "1:06 al", "< DuitNow QR", "Payment", "successful", "Amount", "DuitNow QR Payment", "Paid to", "Warung Pak Mat Bangsar",
+            "Transaction No. Copy", "20260118MBBEMYKL0400QR58213477"
+        ])
+        #expect(e.screen?.purpose == .payment)
+        #expect(e.merchants.first?.value == "Warung Pak Mat Bangsar")
+        #expect(e.references.first?.value == "20260118MBBEMYKL0400QR58213477")
+    }
+
+    @Test func aHeadingOverAnotherFieldIsNoPayee() {
+        // Apple Wallet's "MERCHANT" section heading over "Category …": no payee rather than a wrong one.
+        let e = read([
+            "7:52 all", "< Back Done", "Lorong Sembilan Café", "RM64.20", "Saturday, 5 September 2026 at 7:48 PM", "Status Approved",
+            "Card Visa #4242", "MERCHANT", "Category Food & Drinks"
+        ])
+        #expect(!e.merchants.contains { $0.value.hasPrefix("Category") })
+    }
+}
