@@ -226,6 +226,61 @@ import Testing
         #expect(try server.sql("SELECT count(*) FROM records", database: "firm") == "9")
     }
 
+    /// Issue 53: a store copied from SQLite to PostgreSQL and back by `export --format json` / `import` gives zips byte
+    /// for byte the same either way; an import into a server whose disk fills stops by name and imports nothing, and
+    /// with room again imports everything; an export from a store whose disk is full works (it writes nothing there).
+    @Test(.tags(.ocr)) func aStoreCopiedBetweenSQLiteAndPostgreSQLExportsTheSameZipsAndAFullDiskLosesNothing() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let work = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: work) }
+        func zipBytes(_ out: URL) throws -> [String: Data] {
+            Dictionary(uniqueKeysWithValues: try Self.zips(out).map { ($0, try Data(contentsOf: out.appendingPathComponent($0))) })
+        }
+        func shoebox(_ args: [String]) throws -> (code: Int32, out: String, err: String) {
+            try runProgram(ShoeboxEndToEndTests.shoebox, args, environment: Self.environment)
+        }
+        let sqlite = work.appendingPathComponent("sqlite")
+        #expect(try Self.run(out: sqlite).code == 0)
+        #expect(try shoebox(["export", "--out", sqlite.path]).code == 0)
+        let original = try zipBytes(sqlite)
+        #expect(!original.isEmpty)
+        let json = work.appendingPathComponent("store.json").path
+        #expect(try shoebox(["export", "--out", sqlite.path, "--format", "json", "--file", json]).code == 0)
+
+        guard let small = try server.databaseOnSmallDisk("small", kilobytes: 16 * 1024) else {
+            Issue.record("no tmpfs can be mounted here (needs root): the full-disk import is not checked")
+            return
+        }
+        let firm = work.appendingPathComponent("firm")
+        // The store's tables made (a command that opens it), then the disk cut to what they take and a little more.
+        #expect(try shoebox(["status", "--out", firm.path, "--store", small.url]).code == 0)
+        func usedKilobytes() throws -> Int {
+            let a = try FileManager.default.attributesOfFileSystem(forPath: small.mount)
+            return ((a[.systemSize] as? Int ?? 0) - (a[.systemFreeSize] as? Int ?? 0)) / 1024
+        }
+        try server.roomy(small.mount, kilobytes: try usedKilobytes() + 48)
+        let full = try shoebox(["import", json, "--out", firm.path, "--store", small.url, "--today", Self.day])
+        #expect(full.code == 18 && full.err.contains("out of room"), "\(full.out) \(full.err)")
+        #expect(try server.sql("SELECT count(*) FROM records", database: "small") == "0", "a full disk imports nothing")
+        try server.roomy(small.mount, kilobytes: 16 * 1024)
+        let imported = try shoebox(["import", json, "--out", firm.path, "--store", small.url, "--today", Self.day])
+        #expect(imported.code == 0, "\(imported.err)")
+        #expect(try server.sql("SELECT count(*) FROM records", database: "small") == "9")
+        // The disk as full as it can be (what is there, and a page more): the export reads, and writes nothing there.
+        try server.roomy(small.mount, kilobytes: try usedKilobytes() + 8)
+        let exported = try shoebox(["export", "--out", firm.path, "--store", small.url])
+        #expect(exported.code == 0, "\(exported.err)")
+        #expect(try zipBytes(firm) == original, "SQLite → PostgreSQL: other zips")
+
+        let back = work.appendingPathComponent("back")
+        let json2 = work.appendingPathComponent("store2.json").path
+        #expect(try shoebox(["export", "--out", firm.path, "--store", small.url, "--format", "json", "--file", json2]).code == 0)
+        #expect(try shoebox(["import", json2, "--out", back.path, "--today", Self.day]).code == 0)
+        #expect(try shoebox(["export", "--out", back.path]).code == 0)
+        #expect(try zipBytes(back) == original, "PostgreSQL → SQLite: other zips")
+    }
+
     /// The writers' lock is the store's, not a folder's: a run on one machine (here, one output folder) keeps an export
     /// from another (another folder) out, exit 8 naming both ways on; `--wait` waits for it.
     @Test(.tags(.ocr)) func oneWriterAtATimeAcrossMachines() throws {
