@@ -195,6 +195,32 @@ import Testing
         #expect(try Self.zips(out).map { try Data(contentsOf: out.appendingPathComponent($0)) } == before)
     }
 
+    /// Issue 53: the server restarted under a run, and another command took the writers' lock before the run came back
+    /// (the run held still meanwhile): the run stops by name (exit 8) instead of writing beside it; run again once the
+    /// other is done, it stores every document once.
+    @Test(.tags(.ocr)) func aWritersLockTakenByAnotherWhileTheServerRestartedStopsTheRunByName() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        let url = try server.database("firm")
+        let out = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: out) }
+        let err = Pipe()
+        let (p, _) = try Self.runUntilFirstRecord(out: out, server: server, database: "firm", url: url, stderr: err)
+        kill(p.processIdentifier, SIGSTOP)
+        try server.restart()
+        let other = try server.holdSessions(1, seconds: 4, database: "firm", first: "SELECT pg_advisory_lock(7478191); ")
+        Thread.sleep(forTimeInterval: 1)
+        kill(p.processIdentifier, SIGCONT)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        for h in other { h.waitUntilExit() }
+        #expect(p.terminationStatus == 8, "\(message)")
+        #expect(message.contains("another shoebox command took the store's writers' lock while the server restarted"), "\(message)")
+        let again = try Self.run(out: out, store: url)
+        #expect(again.code == 0, "\(again.err)")
+        #expect(try server.sql("SELECT count(*) FROM records", database: "firm") == "9")
+    }
+
     /// Issue 53: every connection the server allows (`max_connections`) taken by others. A command waits for one to
     /// come free within its wait for the server, and works; past it, it stops with its own sentence, and changes nothing.
     @Test(.tags(.ocr)) func aConnectionLimitReachedIsWaitedForThenSaidByName() throws {

@@ -113,13 +113,13 @@ public final class PostgresServer {
         ((try? runProgram("/usr/bin/id", [flag, "postgres"]))?.out ?? "0").trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    /// `count` sessions of the superuser on `database`, each held for `seconds` (other programs' connections, many
-    /// workers'): psql processes, returned so that the test waits for them.
-    public func holdSessions(_ count: Int, seconds: Double, database: String = "postgres") throws -> [Process] {
+    /// `count` sessions of the superuser on `database`, each held for `seconds` after running `first` (other programs'
+    /// connections, many workers', another command's lock): psql processes, returned so that the test waits for them.
+    public func holdSessions(_ count: Int, seconds: Double, database: String = "postgres", first: String = "") throws -> [Process] {
         try (0..<count).map { _ in
             let p = Process()
             p.executableURL = URL(fileURLWithPath: bin + "/psql")
-            p.arguments = ["-h", folder.path, "-U", "postgres", "-d", database, "-qAtX", "-c", "SELECT pg_sleep(\(seconds))"]
+            p.arguments = ["-h", folder.path, "-U", "postgres", "-d", database, "-qAtX", "-c", first + "SELECT pg_sleep(\(seconds))"]
             p.currentDirectoryURL = URL(fileURLWithPath: "/")
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
