@@ -310,8 +310,13 @@ public struct RecordMerger: Sendable {
             }
         }
         record.merchantNormalized = record.merchant.map(ReceiptParser.normalizedMerchant)
-        // A heading, an address or a number read as the name waits for a person; a name a sidecar gives does not.
-        if let name = record.merchant, sidecar?.merchant == nil, ReceiptParser.isNotAName(name) { reasons.append(.merchantNotAName) }
+        // A heading, an address or a number read as the name waits for a person; a name a sidecar gives does not. A phone
+        // screen's payee may name its town ("Gerai Cendol Durian Melaka"): there only what no payee is counts.
+        if let name = record.merchant, sidecar?.merchant == nil,
+            extraction.screen == nil ? ReceiptParser.isNotAName(name) : ReceiptParser.isNotAPayee(name)
+        {
+            reasons.append(.merchantNotAName)
+        }
     }
 
     /// Reference number, seller tax ID, payment method.

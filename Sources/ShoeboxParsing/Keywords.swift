@@ -172,7 +172,7 @@ public enum Keywords {
     static let screenPayee = [
         "paid to", "pay to", "transfer to", "merchant name", "merchant", "recipient name", "recipient", "payee", "beneficiary name",
         "beneficiary", "kepada", "dibayar kepada", "nama penerima", "penerima", "nama peniaga", "peniaga", "to", "biller name", "biller",
-        "pembekal", "nama pembekal", "nama biller"
+        "pembekal", "nama pembekal", "nama biller", "original merchant", "peniaga asal"
     ]
     static let screenPaidFrom = [
         "paid from", "pay from", "payment method", "paid with", "pay with", "debit from", "from account", "from", "dari", "kaedah pembayaran",
@@ -184,10 +184,16 @@ public enum Keywords {
     static let screenReference = [
         "reference no", "reference no.", "reference number", "reference id", "reference", "ref no", "ref. no", "ref no.", "ref id",
         "no. rujukan", "no rujukan", "nombor rujukan", "rujukan", "transaction id", "transaction no", "transaction no.", "transaction number",
-        "txn id", "id transaksi", "no. transaksi", "no transaksi", "duitnow ref", "order id", "order no"
+        "txn id", "id transaksi", "no. transaksi", "no transaksi", "duitnow ref", "order id", "order no", "refund id", "refund no",
+        "refund reference", "id bayaran balik"
     ]
     static let screenAmount = [
         "amount", "total amount", "payment amount", "amount paid", "you paid", "total", "jumlah", "jumlah bayaran", "amaun", "jumlah dibayar"
+    ]
+    /// Words of a screen's title or buttons, never its payee ("Transaction Details", "Butiran Transaksi", "Share Receipt").
+    static let screenTitleWords: KeywordList = [
+        "details", "detail", "receipt", "resit", "transaction", "transaksi", "butiran", "payment", "pembayaran", "transfer",
+        "pemindahan", "history", "sejarah", "back", "done", "share", "kongsi", "selesai", "duitnow", "wallet", "ewallet", "qr"
     ]
     /// Lines whose amount is not the payment's: cashback, points, a balance, an offer.
     static let screenNotTheAmount: KeywordList = [

@@ -208,10 +208,25 @@ extension ReceiptParser {
     public static func isNotAName(_ merchant: String) -> Bool {
         let fs = TextFolding.fold(merchant)
         let legal = legalForm(in: fs)
-        if isNoName(fs, legal: legal) { return true }
+        return isNoName(fs, legal: legal) || isNumberNotName(merchant) || legal == nil && looksLikeStreetOrPlace(fs)
+    }
+
+    /// A registration, tax, company or phone number: what no label makes a name.
+    static func isNumberNotName(_ merchant: String) -> Bool {
+        let fs = TextFolding.fold(merchant)
         if Keywords.registration.any(in: fs) || Keywords.taxID.any(in: fs) || looksLikeCompanyNumber(merchant) { return true }
-        if Keywords.phone.any(in: fs) || looksLikePhoneNumber(merchant) { return true }
-        return legal == nil && looksLikeStreetOrPlace(fs)
+        return Keywords.phone.any(in: fs) || looksLikePhoneNumber(merchant)
+    }
+
+    /// What a label saying "this is the payee" still cannot make a name: a word no name holds, a slogan, a notice, a
+    /// number. A place in it stays ("Gerai Cendol Durian Melaka", "Mamak Corner SS2"), as does what reads like an
+    /// address: the label says whose it is.
+    public static func isNotAPayee(_ merchant: String) -> Bool {
+        let fs = TextFolding.fold(merchant)
+        let legal = legalForm(in: fs)
+        if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { return true }
+        if TextFolding.firstKeyword(in: fs, of: Keywords.slogan) != nil || legal == nil && isNoticeOrHours(fs) { return true }
+        return isNumberNotName(merchant)
     }
 
     /// Opening hours, a notice or slogan, a sentence, a registration line: printed near the name, never the name.

@@ -40,7 +40,8 @@ extension ReceiptParser {
         // The payee's label and the payment's amount, read once: what the screen shows turns on them too.
         let payee = ReceiptParser.labelled(lines, Keywords.screenPayee)
         let amount = ReceiptParser.screenAmount(lines)
-        let purpose = ReceiptParser.screenPurpose(lines, payee: payee != nil, amount: amount != nil)
+        let heading = payee == nil ? ReceiptParser.headingPayee(lines) : nil
+        let purpose = ReceiptParser.screenPurpose(lines, payee: payee != nil, amount: amount != nil, heading: heading != nil)
         var screen = PaymentScreen(purpose: purpose, provider: ReceiptParser.provider(lines))
         screen.paidFrom = ReceiptParser.labelled(lines, Keywords.screenPaidFrom)?.value
         if let from = screen.paidFrom, let card = ReceiptParser.accountLastFour(from) { extraction.card = card }
@@ -48,11 +49,17 @@ extension ReceiptParser {
         // A screen's headings name the app and the screen, never the payee: only a payee label gives the merchant
         // (a top-up or a balance has none).
         extraction.merchants = []
-        if !screen.fieldsNotShown.contains(.merchant), let payee, !ReceiptParser.isNotAName(payee.value) {
+        if !screen.fieldsNotShown.contains(.merchant), let payee, !ReceiptParser.isNotAPayee(payee.value) {
             extraction.merchants = [
                 Candidate(
                     value: payee.value, role: .merchant, score: ScreenWeights.payee, evidence: payee.line.evidence,
                     notes: ["payee after '\(payee.label)' on a payment screen"])
+            ]
+        } else if [.payment, .refund, .pending, .failed].contains(purpose), let heading {
+            extraction.merchants = [
+                Candidate(
+                    value: heading.value, role: .merchant, score: ScreenWeights.headingPayee, evidence: heading.line.evidence,
+                    notes: ["the name heading a payment screen with no payee label"])
             ]
         }
         // A balance or a points screen shows what one has, not what one paid: no amount of it is a total.
@@ -82,9 +89,45 @@ extension ReceiptParser {
     /// the line under it.
     static func screenReferenceLine(_ lines: [Line]) -> (label: String, value: String, line: Line)? {
         guard let found = labelled(lines, Keywords.screenReference) else { return nil }
-        if screenReference(found.value) != nil { return found }
+        if let token = screenReference(found.value) {
+            // A long reference wrapped onto the next line ("…CIBBMYKL0100" over "RB71294836"): one code of capitals and digits.
+            if token.count >= 16, let k = lines.firstIndex(where: { $0.evidence == found.line.evidence }), k + 1 < lines.count {
+                let next = lines[k + 1].text
+                if next.count >= 4, !next.contains(" "), next.allSatisfy({ ($0.isASCII && $0.isUppercase) || $0.isNumber }) {
+                    return (found.label, found.value + next, found.line)
+                }
+            }
+            return found
+        }
         guard let k = lines.firstIndex(where: { $0.evidence == found.line.evidence }), k + 1 < lines.count else { return found }
         return (found.label, TextFolding.trim(lines[k + 1].text, labelJunk), lines[k + 1])
+    }
+
+    /// The payee a transaction's detail screen prints as its heading, with no label (a wallet's history entry, Apple
+    /// Wallet, a ride app's receipt): the first line of words above the status and the amount, below the status bar and
+    /// the screen's title; an avatar's initials before it ("RM Bakeri Roti …") left out. Not a title, a status, an app's
+    /// name, a sentence or a number.
+    static func headingPayee(_ lines: [Line]) -> (value: String, line: Line)? {
+        let stop =
+            lines.firstIndex {
+                Keywords.screenSucceeded.any(in: $0.folded) || Keywords.screenFailed.any(in: $0.folded)
+                    || Keywords.screenPending.any(in: $0.folded) || Keywords.screenRefund.any(in: $0.folded)
+                    || $0.amounts.contains { !$0.isRate && $0.reading.minorUnits != 0 }
+            } ?? min(lines.count, 8)
+        for line in lines.prefix(min(stop, 8)).dropFirst() {
+            var words = line.text.split(separator: " ").map(String.init)
+            if let first = words.first, words.count >= 3, first.count <= 2, first.allSatisfy({ $0.isUppercase }) { words.removeFirst() }
+            let value = words.joined(separator: " ")
+            let folded = TextFolding.fold(value)
+            let letters = value.filter(\.isLetter).count
+            guard words.count >= 2, !value.contains(where: \.isNumber), letters * 10 >= value.filter({ $0 != " " }).count * 8,
+                !line.text.hasPrefix("<"), !line.text.hasPrefix("x "), !line.text.hasPrefix("€"), !line.text.hasPrefix("←"),
+                !Keywords.screenTitleWords.any(in: folded), Keywords.screenProviderNames.all(in: folded).isEmpty,
+                !isSentence(folded), !isNotAPayee(value), !Keywords.screenNotTheAmount.any(in: folded)
+            else { continue }
+            return (value, line)
+        }
+        return nil
     }
 
     /// The reference in what follows its label: the whole of it when it is one code a reader split ("A7X2K9QW 3R":
@@ -100,8 +143,9 @@ extension ReceiptParser {
 
     /// What the screen shows, from its words: a failed or pending status first, then money back, then what a
     /// successful screen moved (one's own wallet or account, or a payment), then screens with no payment.
-    /// `payee`, `amount`: whether a payee label and the payment's amount were read (`labelled`, `screenAmount`).
-    static func screenPurpose(_ lines: [Line], payee: Bool, amount: Bool) -> PaymentScreen.Purpose {
+    /// `payee`, `amount`: whether a payee label and the payment's amount were read (`labelled`, `screenAmount`);
+    /// `heading`: whether a name heads the screen instead (`headingPayee`).
+    static func screenPurpose(_ lines: [Line], payee: Bool, amount: Bool, heading: Bool = false) -> PaymentScreen.Purpose {
         func any(_ list: KeywordList) -> Bool { lines.contains { list.any(in: $0.folded) } }
         let head = lines.prefix(max(6, lines.count / 2))
         func inHead(_ list: KeywordList) -> Bool { head.contains { list.any(in: $0.folded) } }
@@ -115,7 +159,7 @@ extension ReceiptParser {
         if inHead(Keywords.screenTopUp) && succeeded { return .topUp }
         // A successful screen with a payee is a payment even where its amount was not read (white on the app's colour):
         // the amount is then missing, not the payment.
-        if paid && amount || succeeded && payee { return .payment }
+        if paid && amount || succeeded && (payee || heading) { return .payment }
         if any(Keywords.screenPoints) { return .points }
         // "eWallet Balance" as what a payment was made from is no balance screen, nor is a screen that says it succeeded.
         let fromLines = Set(lines.indices.filter { startingLabel(lines[$0].folded, Keywords.screenPaidFrom) != nil }.flatMap { [$0, $0 + 1] })
@@ -128,7 +172,8 @@ extension ReceiptParser {
     /// The app or bank that paid, by the names apps print (`Keywords.screenProviders`): the first one on the page, and
     /// on its line the one printed first ("MAE by Maybank2u" is MAE).
     static func provider(_ lines: [Line]) -> String? {
-        for line in lines {
+        // The recipient's bank is never the payer's.
+        for line in lines where labelAtStart(line.folded, Keywords.screenRecipientBank) == nil {
             let found = Keywords.screenProviderNames.all(in: line.folded)
             let first = found.min { a, b in
                 let (i, j) = (line.folded.range(of: a)!.lowerBound, line.folded.range(of: b)!.lowerBound)
@@ -157,11 +202,16 @@ extension ReceiptParser {
                 if !next.isEmpty { found = (next, lines[k + 1], k + 1) }
             }
             guard var (value, valueLine, at) = found else { continue }
+            // A section's heading over its rows ("RECIPIENT" over "Name NURUL AIN BINTI"): the name row's value.
+            if at == k + 1, let sub = startingLabel(TextFolding.fold(value), nameRowLabels) {
+                value = TextFolding.trim(String(value.dropFirst(sub.count)), labelJunk)
+                if value.isEmpty { continue }
+            }
             if startingLabel(TextFolding.fold(value), otherFieldLabels) != nil { continue }
             if at + 1 < lines.count, legalFormLines.contains(TextFolding.trim(lines[at + 1].folded, labelJunk)) {
                 value += " " + TextFolding.trim(lines[at + 1].text, labelJunk)
                 at += 1
-            } else if at == k, at + 2 < lines.count, isWrappedValue(lines[at + 1], before: lines[at + 2]) {
+            } else if at + 2 < lines.count, isWrappedValue(lines[at + 1], before: lines[at + 2]) {
                 // A value beside its label that wrapped ("Kepada Restoran Nasi Kandar Sri" over "Bayu", then "Jumlah …").
                 value += " " + TextFolding.trim(lines[at + 1].text, labelJunk)
             }
@@ -191,6 +241,9 @@ extension ReceiptParser {
         let rest = folded[folded.index(after: space)...]
         return startingLabel(String(rest), labels).map { ($0, token.count + 1) }
     }
+
+    /// A name's row under a section heading.
+    static let nameRowLabels = ["name", "nama", "account name", "nama akaun", "full name"]
 
     /// Labels of a screen's other fields: a value that starts with one is no payee, paid-from or bank.
     static let otherFieldLabels = [

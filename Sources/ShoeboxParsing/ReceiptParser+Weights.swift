@@ -255,6 +255,8 @@ extension ReceiptParser {
 /// The scores of what a payment screen's labels give: above every paper rule (a screen's label says what the value is).
 enum ScreenWeights {
     static let payee = 1.6
+    /// A name heading a screen with no payee label: weaker than a label's word.
+    static let headingPayee = 1.0
     static let amount = 1.5
     static let reference = 1.2
 }

@@ -57,4 +57,40 @@ struct ScreenParsingTests {
         ])
         #expect(!e.merchants.contains { $0.value.hasPrefix("Category") })
     }
+
+    @Test func aNameHeadingADetailScreenWithNoPayeeLabelIsThePayee() {
+        // A wallet's history entry: avatar initials, the name, the status; the amount unread by this reader.
+        let history = read([
+            "3:02 all 7 @", "< Transaction Details", "KK", "Kedai Kopi Seri Mutiara", "Success", "Transaction Type", "Payment",
+            "Date/Time", "14/03/2026 12:47:09", "Transaction No. Copy", "260314124709583017"
+        ])
+        #expect(history.merchants.first?.value == "Kedai Kopi Seri Mutiara")
+        #expect(history.screen?.purpose == .payment)
+        // Apple Wallet: the name, then the place (no payee), then the amount.
+        let wallet = read(["7:52 all D", "< Back Done", "©", "Lorong Sembilan Café", "Bukit Bintang, Kuala Lumpur", "RM64.20", "Status Approved"])
+        #expect(wallet.merchants.first?.value == "Lorong Sembilan Café")
+        // The initials of an avatar before the name are left out.
+        let ride = read(["4:34 al", "< Receipt", "RM Bakeri Roti Manis Damansara", "Payment successful", "Total RM 27.80"])
+        #expect(ride.merchants.first?.value == "Bakeri Roti Manis Damansara")
+    }
+
+    @Test func aRecipientSectionALongReferenceWrappedAndTheRecipientsBankAreReadApart() {
+        let e = read([
+            "9:23 O = 4 (088%", "x Transfer", "Successful", "MYR 150.00", "DuitNow Transfer", "RECIPIENT", "Name NURUL AIN BINTI", "HASSAN",
+            "Recipient bank Public Bank", "Account no. 6398 2201 47", "Status Successful", "Reference no. 20260207CIBBMYKL0100", "RB71294836"
+        ])
+        #expect(e.merchants.first?.value == "NURUL AIN BINTI HASSAN")
+        #expect(e.references.first?.value == "20260207CIBBMYKL0100RB71294836")
+        #expect(e.screen?.recipientBank == "Public Bank")
+        #expect(e.screen?.provider != "Public Bank", "the recipient's bank is never the payer's")
+    }
+
+    @Test func aLabelledPayeeMayNameItsTown() {
+        let e = read([
+            "15:45 OO", "< Transaction Details", "Pending", "RM12.90", "Merchant Gerai Cendol Durian Melaka", "Transaction ID 260703154412SPX8871"
+        ])
+        #expect(e.merchants.first?.value == "Gerai Cendol Durian Melaka")
+        #expect(!ReceiptParser.isNotAPayee("Gerai Cendol Durian Melaka") && ReceiptParser.isNotAName("Gerai Cendol Durian Melaka"))
+        #expect(ReceiptParser.isNotAPayee("Tel 03-2282 1234"))
+    }
 }
