@@ -210,6 +210,13 @@ public enum Keywords {
         "bigpay": "BigPay", "ambank": "AmBank", "bank islam": "Bank Islam", "bsn": "BSN", "alliance bank": "Alliance Bank",
         "affin": "Affin Bank", "setel": "Setel"
     ]
+    /// Malaysian banks by their BIC, as a DuitNow reference carries the paying bank's after its date
+    /// ("20260118MBBEMYKL…"): the app that paid where its name is only in a logo.
+    static let bankBICs: [String: String] = [
+        "MBBEMYKL": "Maybank", "CIBBMYKL": "CIMB", "PBBEMYKL": "Public Bank", "RHBBMYKL": "RHB", "HLBBMYKL": "Hong Leong Bank",
+        "ARBKMYKL": "AmBank", "BIMBMYKL": "Bank Islam", "BKRMMYKL": "Bank Rakyat", "PHBMMYKL": "Affin Bank", "MFBBMYKL": "Alliance Bank",
+        "UOVBMYKL": "UOB", "OCBCMYKL": "OCBC", "HBMBMYKL": "HSBC", "SCBLMYKX": "Standard Chartered", "BSNAMYK1": "BSN"
+    ]
     static let screenProviderNames = KeywordList(screenProviders.keys.sorted { ($0.count, $0) > ($1.count, $1) })
 
     /// Paper that proves no purchase: quotes, statements, balance enquiries, pro-forma invoices.

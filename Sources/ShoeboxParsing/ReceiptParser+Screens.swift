@@ -75,6 +75,7 @@ extension ReceiptParser {
                     checks: [.keyword(amount.label)], notes: ["the payment's amount ('\(amount.label)') on a payment screen"]))
         }
         if let reference = ReceiptParser.screenReferenceLine(lines), let token = ReceiptParser.screenReference(reference.value) {
+            if screen.provider == nil { screen.provider = ReceiptParser.bankOfReference(token) }
             extraction.references.insert(
                 Candidate(
                     value: String(token), role: .reference, score: ScreenWeights.reference, evidence: reference.line.evidence,
@@ -101,6 +102,13 @@ extension ReceiptParser {
         }
         guard let k = lines.firstIndex(where: { $0.evidence == found.line.evidence }), k + 1 < lines.count else { return found }
         return (found.label, TextFolding.trim(lines[k + 1].text, labelJunk), lines[k + 1])
+    }
+
+    /// The paying bank a DuitNow reference names: eight digits of its date, then the bank's BIC.
+    static func bankOfReference(_ token: String) -> String? {
+        let c = Array(token)
+        guard c.count >= 16, c[0..<8].allSatisfy(\.isNumber) else { return nil }
+        return Keywords.bankBICs[String(c[8..<16])]
     }
 
     /// The payee a transaction's detail screen prints as its heading, with no label (a wallet's history entry, Apple

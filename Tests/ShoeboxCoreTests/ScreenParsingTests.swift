@@ -1,6 +1,7 @@
 import ShoeboxCore
-import ShoeboxParsing
 import Testing
+
+@testable import ShoeboxParsing
 
 /// Issue 52, screens rendered elsewhere: lines as Tesseract read them from phone screens drawn in layouts Shoebox's
 /// own fixtures do not have (HTML mock-ups of wallet and bank apps, rendered by Chromium at a phone's size). Each
@@ -82,7 +83,10 @@ struct ScreenParsingTests {
         #expect(e.merchants.first?.value == "NURUL AIN BINTI HASSAN")
         #expect(e.references.first?.value == "20260207CIBBMYKL0100RB71294836")
         #expect(e.screen?.recipientBank == "Public Bank")
-        #expect(e.screen?.provider != "Public Bank", "the recipient's bank is never the payer's")
+        // The app's name is only in its logo; the DuitNow reference names the paying bank by its BIC.
+        #expect(e.screen?.provider == "CIMB", "the recipient's bank is never the payer's")
+        #expect(ReceiptParser.bankOfReference("20260118MBBEMYKL0400QR58213477") == "Maybank")
+        #expect(ReceiptParser.bankOfReference("2611151405230017") == nil)
     }
 
     @Test func aLabelledPayeeMayNameItsTown() {
