@@ -80,27 +80,7 @@ func readerBench(sroie: String, models: [String], pages: Bool) {
         FileHandle.standardError.write(Data("shoebox-bench: no receipts (*.jpg and box/*.txt) in \(sroie)\n".utf8))
         exit(1)
     }
-    // The pages once, loaded as a run loads them.
-    var loaded: [(id: String, image: PageImage, lines: [(box: BoundingBox, text: String)])] = []
-    for id in ids {
-        guard let bytes = FileManager.default.contents(atPath: "\(sroie)/\(id).jpg"),
-            case .success(let images) = ImageLoader.load(Array(bytes), kind: .jpeg, maxMegapixels: 100), let image = images.first
-        else { continue }
-        // A large photo is decoded smaller (1/2, 1/4 or 1/8, as a run decodes it): its boxes, in the file's pixels,
-        // are scaled down with it, or the crops would be cut from the wrong place.
-        let original = ImageLoader.size(Array(bytes))?.width ?? image.width
-        let reduction = max(1, Int((Double(original) / Double(max(1, image.width))).rounded()))
-        let lines = boxLines("\(sroie)/box/\(id).txt").map { line in
-            reduction == 1
-                ? line
-                : (
-                    BoundingBox(
-                        left: line.box.left / reduction, top: line.box.top / reduction, right: line.box.right / reduction,
-                        bottom: line.box.bottom / reduction), line.text
-                )
-        }
-        loaded.append((id, image, lines))
-    }
+    let loaded = loadPages(sroie: sroie, ids: ids)
     let detector: PPOCRTextDetector?
     switch PPOCRTextDetector.open(directory: directory) {
     case .success(let opened): detector = opened
@@ -182,4 +162,29 @@ func readerBench(sroie: String, models: [String], pages: Bool) {
         }
         print("  ms per line by scaled width: \(bins.joined(separator: ", "))")
     }
+}
+
+/// The receipts' pages once, loaded as a run loads them, with their annotated lines.
+func loadPages(sroie: String, ids: [String]) -> [(id: String, image: PageImage, lines: [(box: BoundingBox, text: String)])] {
+    var loaded: [(id: String, image: PageImage, lines: [(box: BoundingBox, text: String)])] = []
+    for id in ids {
+        guard let bytes = FileManager.default.contents(atPath: "\(sroie)/\(id).jpg"),
+            case .success(let images) = ImageLoader.load(Array(bytes), kind: .jpeg, maxMegapixels: 100), let image = images.first
+        else { continue }
+        // A large photo is decoded smaller (1/2, 1/4 or 1/8, as a run decodes it): its boxes, in the file's pixels,
+        // are scaled down with it, or the crops would be cut from the wrong place.
+        let original = ImageLoader.size(Array(bytes))?.width ?? image.width
+        let reduction = max(1, Int((Double(original) / Double(max(1, image.width))).rounded()))
+        let lines = boxLines("\(sroie)/box/\(id).txt").map { line in
+            reduction == 1
+                ? line
+                : (
+                    BoundingBox(
+                        left: line.box.left / reduction, top: line.box.top / reduction, right: line.box.right / reduction,
+                        bottom: line.box.bottom / reduction), line.text
+                )
+        }
+        loaded.append((id, image, lines))
+    }
+    return loaded
 }

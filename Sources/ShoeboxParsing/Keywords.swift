@@ -190,6 +190,10 @@ public enum Keywords {
     static let screenAmount = [
         "amount", "total amount", "payment amount", "amount paid", "you paid", "total", "jumlah", "jumlah bayaran", "amaun", "jumlah dibayar"
     ]
+    /// The heading of a home screen's list of other payments.
+    static let screenRecentList: KeywordList = [
+        "recent transactions", "recent transaction", "recent activity", "transaksi terkini", "aktiviti terkini", "sejarah terkini"
+    ]
     /// Words of a screen's title or buttons, never its payee ("Transaction Details", "Butiran Transaksi", "Share Receipt").
     static let screenTitleWords: KeywordList = [
         "details", "detail", "receipt", "resit", "transaction", "transaksi", "butiran", "payment", "pembayaran", "transfer",

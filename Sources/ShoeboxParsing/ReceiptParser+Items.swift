@@ -811,21 +811,7 @@ extension ReceiptParser {
                 unit = q.unit
             }
             pending = []
-            let folded = l.line.folded
-            var kind = LineItem.Kind.item
-            var units = found.reading.minorUnits
-            if voidWords.any(in: folded) {
-                kind = .void
-                units = -abs(units)
-            } else if Keywords.discount.any(in: folded) || units < 0 && !depositWords.any(in: folded) {
-                kind = .discount
-                units = -abs(units)
-            } else if depositWords.any(in: folded) {
-                kind = .deposit
-                if returnedDepositWords.any(in: folded) { units = -abs(units) }
-            } else if itemChargeWords.any(in: folded) {
-                kind = .charge
-            }
+            let (kind, units) = kindAndAmount(l.line.folded, found.reading.minorUnits)
             // "Discount 0.00": nothing was taken off.
             if units == 0 && kind != .item { continue }
             let reading = AmountReading(minorUnits: units, fractionDigits: found.reading.fractionDigits, currencyHint: found.reading.currencyHint)
@@ -836,21 +822,34 @@ extension ReceiptParser {
                     taxRate: l.taxRate, evidence: l.line.evidence, box: box, firstLine: first))
             lastLine = l
         }
-        // Lines indented under the last item, before the totals, go on with its description ("Kicap Manis 3.80" /
-        // "   Botol 625ml").
-        if let l = lastLine, let k = items.indices.last {
-            let height = max(1, l.line.line.box.height)
-            let indented = pending.filter { p in
-                p.line.page == l.line.page && p.line.line.box.left > l.line.line.box.left + height && names(p.description)
-                    && !isLabelled(p.line.text) && p.line.amounts.isEmpty && p.quantity == nil
-            }
-            for p in indented.prefix(descriptionLines - 1) {
-                let words = items[k].description.isEmpty ? p.description : items[k].description + " " + p.description
-                items[k].description = String(words.prefix(LineItem.maxDescription))
-                items[k].box = items[k].box.union(p.line.line.box)
-            }
-        }
+        if let l = lastLine { continueLast(&items, after: l, with: pending) }
         return items
+    }
+
+    /// What an amount line is, by its words: a void or a discount (taken off), a deposit (a returned one taken off), a
+    /// charge, or an item; with its amount signed so.
+    static func kindAndAmount(_ folded: String, _ units: Int64) -> (LineItem.Kind, Int64) {
+        if voidWords.any(in: folded) { return (.void, -abs(units)) }
+        if Keywords.discount.any(in: folded) || units < 0 && !depositWords.any(in: folded) { return (.discount, -abs(units)) }
+        if depositWords.any(in: folded) { return (.deposit, returnedDepositWords.any(in: folded) ? -abs(units) : units) }
+        if itemChargeWords.any(in: folded) { return (.charge, units) }
+        return (.item, units)
+    }
+
+    /// Lines indented under the last item `last`, before the totals, go on with its description ("Kicap Manis 3.80" /
+    /// "   Botol 625ml").
+    static func continueLast(_ items: inout [ItemReading], after last: ItemLine, with pending: [ItemLine]) {
+        guard let k = items.indices.last else { return }
+        let height = max(1, last.line.line.box.height)
+        let indented = pending.filter { p in
+            p.line.page == last.line.page && p.line.line.box.left > last.line.line.box.left + height && names(p.description)
+                && !isLabelled(p.line.text) && p.line.amounts.isEmpty && p.quantity == nil
+        }
+        for p in indented.prefix(descriptionLines - 1) {
+            let words = items[k].description.isEmpty ? p.description : items[k].description + " " + p.description
+            items[k].description = String(words.prefix(LineItem.maxDescription))
+            items[k].box = items[k].box.union(p.line.line.box)
+        }
     }
 
     /// Whether the block prints each item's numbers first and its words on the line below ("9556127101331 1 1.41 1.50

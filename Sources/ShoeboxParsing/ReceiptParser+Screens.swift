@@ -36,7 +36,9 @@ extension ReceiptParser {
 
     /// What the screen shows and says, and the candidates its labels give (added to `extraction`'s with scores above
     /// any paper rule's, each noting its label).
-    func readScreen(_ lines: [Line], into extraction: inout Extraction) {
+    func readScreen(_ all: [Line], into extraction: inout Extraction) {
+        // A home screen's list of recent transactions is other payments: its payees and amounts are not this screen's.
+        let lines = ReceiptParser.beforeRecentList(all)
         // The payee's label and the payment's amount, read once: what the screen shows turns on them too.
         let payee = ReceiptParser.labelled(lines, Keywords.screenPayee)
         let amount = ReceiptParser.screenAmount(lines)
@@ -122,10 +124,10 @@ extension ReceiptParser {
                     || Keywords.screenPending.any(in: $0.folded) || Keywords.screenRefund.any(in: $0.folded)
                     || $0.amounts.contains { !$0.isRate && $0.reading.minorUnits != 0 }
             } ?? min(lines.count, 8)
-        for line in lines.prefix(min(stop, 8)).dropFirst() {
-            var words = line.text.split(separator: " ").map(String.init)
-            if let first = words.first, words.count >= 3, first.count <= 2, first.allSatisfy({ $0.isUppercase }) { words.removeFirst() }
-            let value = words.joined(separator: " ")
+        let head = Array(lines.prefix(min(stop, 8)))
+        for (k, line) in head.enumerated().dropFirst() {
+            var value = withoutIcons(line.text)
+            let words = value.split(separator: " ")
             let folded = TextFolding.fold(value)
             let letters = value.filter(\.isLetter).count
             guard words.count >= 2, !value.contains(where: \.isNumber), letters * 10 >= value.filter({ $0 != " " }).count * 8,
@@ -133,6 +135,16 @@ extension ReceiptParser {
                 !Keywords.screenTitleWords.any(in: folded), Keywords.screenProviderNames.all(in: folded).isEmpty,
                 !isSentence(folded), !isNotAPayee(value), !Keywords.screenNotTheAmount.any(in: folded)
             else { continue }
+            // A heading that wrapped: a word or two of letters on the line under it ("Bengkel Kunci Ah" / "Seng").
+            if k + 1 < head.count {
+                let next = head[k + 1]
+                let nextWords = next.text.split(separator: " ")
+                if (1...2).contains(nextWords.count), next.text.allSatisfy({ $0.isLetter || $0 == " " }),
+                    !Keywords.screenTitleWords.any(in: next.folded), Keywords.screenProviderNames.all(in: next.folded).isEmpty
+                {
+                    value += " " + next.text
+                }
+            }
             return (value, line)
         }
         return nil
@@ -155,10 +167,14 @@ extension ReceiptParser {
     /// `heading`: whether a name heads the screen instead (`headingPayee`).
     static func screenPurpose(_ lines: [Line], payee: Bool, amount: Bool, heading: Bool = false) -> PaymentScreen.Purpose {
         func any(_ list: KeywordList) -> Bool { lines.contains { list.any(in: $0.folded) } }
-        let head = lines.prefix(max(6, lines.count / 2))
-        func inHead(_ list: KeywordList) -> Bool { head.contains { list.any(in: $0.folded) } }
-        if inHead(Keywords.screenFailed) { return .failed }
-        if inHead(Keywords.screenPending) { return .pending }
+        let head = Array(lines.prefix(max(6, lines.count / 2)))
+        // A status may wrap ("Pembayaran Tidak" over "Berjaya"): each line is read with the next one too.
+        let headTexts = head.map(\.folded) + zip(head, head.dropFirst()).map { $0.folded + " " + $1.folded }
+        func inHead(_ list: KeywordList) -> Bool { headTexts.contains { list.any(in: $0) } }
+        // What a "Status" row says, wherever it stands.
+        let status = labelled(lines, ["status"]).map { TextFolding.fold($0.value) } ?? ""
+        if inHead(Keywords.screenFailed) || Keywords.screenFailed.any(in: status) { return .failed }
+        if inHead(Keywords.screenPending) || Keywords.screenPending.any(in: status) { return .pending }
         if inHead(Keywords.screenRefund) { return .refund }
         if any(Keywords.screenOwnTransfer) { return .ownTransfer }
         let succeeded = any(Keywords.screenSucceeded)
@@ -199,14 +215,14 @@ extension ReceiptParser {
     static func labelled(_ lines: [Line], _ labels: [String]) -> (label: String, value: String, line: Line)? {
         for (k, line) in lines.enumerated() {
             guard let (label, skipped) = labelAtStart(line.folded, labels) else { continue }
-            let rest = TextFolding.trim(String(line.text.dropFirst(skipped + label.count)), labelJunk)
+            let rest = withoutIcons(TextFolding.trim(String(line.text.dropFirst(skipped + label.count)), labelJunk))
             // "Merchant Reference No": another label that starts with this one's word.
             if let first = rest.split(separator: " ").first, labelContinuations.contains(TextFolding.fold(String(first))) { continue }
             var found: (value: String, line: Line, at: Int)?
             if !rest.isEmpty {
                 found = (rest, line, k)
             } else if k + 1 < lines.count {
-                let next = TextFolding.trim(lines[k + 1].text, labelJunk)
+                let next = withoutIcons(TextFolding.trim(lines[k + 1].text, labelJunk))
                 if !next.isEmpty { found = (next, lines[k + 1], k + 1) }
             }
             guard var (value, valueLine, at) = found else { continue }
@@ -262,7 +278,29 @@ extension ReceiptParser {
     static let legalFormLines: Set<String> = ["berhad", "bhd", "bhd.", "sdn bhd", "sdn. bhd.", "sdn bhd.", "plt", "enterprise", "trading"]
 
     static let labelJunk: Set<Character> = Set(" :|-–—")
-    static let labelContinuations: Set<String> = ["reference", "ref", "ref.", "id", "no", "no.", "number", "bank", "account"]
+    static let labelContinuations: Set<String> = [
+        "reference", "ref", "ref.", "id", "no", "no.", "number", "bank", "account", "details", "detail", "info", "information", "butiran"
+    ]
+
+    /// The lines above a list of recent transactions ("Recent transactions", "Transaksi terkini"), when one stands below
+    /// the screen's top.
+    static func beforeRecentList(_ lines: [Line]) -> [Line] {
+        guard let k = lines.firstIndex(where: { Keywords.screenRecentList.any(in: $0.folded) }), k > 2 else { return lines }
+        return Array(lines[..<k])
+    }
+
+    /// A value as an app's icons leave it: an avatar's initials or an icon read as a letter or a mark before it ("TW TAN
+    /// WEI LING", "@ Stesen Tenaga …", "K Kedai Runcit …"), a chevron after it ("… Mutiara J", "… >").
+    static func withoutIcons(_ value: String) -> String {
+        var words = value.split(separator: " ").map(String.init)
+        if words.count >= 3, let first = words.first, first.count <= 2,
+            first.allSatisfy({ $0.isUppercase }) || !first.contains(where: { $0.isLetter || $0.isNumber })
+        {
+            words.removeFirst()
+        }
+        if let last = words.last, last.count == 1, ["J", ">", "›", "»", "|", ")", "]"].contains(last) { words.removeLast() }
+        return words.joined(separator: " ")
+    }
 
     /// The longest label of `labels` the folded line starts with, as a word of its own ("to" not in "top up").
     static func startingLabel(_ folded: String, _ labels: [String]) -> String? {
@@ -288,7 +326,10 @@ extension ReceiptParser {
             if let r = usable(line) { return (r, label, line) }
             if k + 1 < lines.count, let r = usable(lines[k + 1]) { return (r, label, lines[k + 1]) }
         }
-        for line in lines.prefix(max(8, lines.count / 2)) {
+        let head = Array(lines.prefix(max(8, lines.count / 2)))
+        for (k, line) in head.enumerated() {
+            // Under "Wallet balance" the big amount is the balance.
+            if k > 0, Keywords.screenNotTheAmount.any(in: head[k - 1].folded) { continue }
             if let r = usable(line), r.currencyHint != nil { return (r, "amount with its currency", line) }
             // The big amount on a line of its own, its "RM" misread ("ru 18.60", "Rm 18.60"): three letters at most.
             if let r = usable(line), line.text.filter(\.isLetter).count <= 3 { return (r, "amount standing alone", line) }
