@@ -158,7 +158,7 @@ public struct RecordMerger: Sendable {
 
     /// Sets a field's features, confidence, evidence and alternates from its choice. The confidence is the model's
     /// P(right) from the features (`extra`: the field's own); a field the model does not know keeps the rule score.
-    func take<V, R>(_ ch: Choice<V, R>, as field: Field, in record: inout DocumentRecord, extra: [String: Double] = [:]) {
+    func take<V, R>(_ ch: Choice<V, R>, as field: Field, in record: inout DocumentRecord, extra: [TrustFeature: Double] = [:]) {
         var features = ch.features
         for (k, v) in extra { features[k] = v }
         record.trust[field] = features
@@ -175,7 +175,7 @@ public struct RecordMerger: Sendable {
         if let ch = choose(extraction.currencies, { $0 }) {
             record.currency = CurrencyCode(ch.candidate.value)
             let country = ch.candidate.checks.contains(.fromCountry)
-            take(ch, as: .currency, in: &record, extra: ["explicit": ch.candidate.role == .explicit ? 1 : 0, "country": country ? 1 : 0])
+            take(ch, as: .currency, in: &record, extra: [.explicit: ch.candidate.role == .explicit ? 1 : 0, .country: country ? 1 : 0])
             unprinted = ch.candidate.role == .inferred
             // A page its hints place in one country has that country's currency from evidence: no reason.
             if unprinted && !ch.candidate.checks.contains(.placedByCountry) { reasons.append(.currencyInferred) }
@@ -227,7 +227,7 @@ public struct RecordMerger: Sendable {
                 record.currency = currency
             }
             let mismatch = RecordMerger.arithmeticCheck(c, among: totals)
-            take(ch, as: .total, in: &record, extra: ["mismatch": mismatch == nil ? 0 : 1, "totalRole": c.role == .total ? 1 : 0])
+            take(ch, as: .total, in: &record, extra: [.mismatch: mismatch == nil ? 0 : 1, .totalRole: c.role == .total ? 1 : 0])
             if ch.ambiguous { reasons.append(.ambiguous(.total)) }
             if let mismatch { reasons.append(mismatch) }
             let words = c.wordConfidence ?? c.evidence?.ocrConfidence
@@ -268,7 +268,7 @@ public struct RecordMerger: Sendable {
             record.date = ch.candidate.value
             take(
                 ch, as: .date, in: &record,
-                extra: ["unread": extraction.unreadDates.isEmpty ? 0 : 1, "transaction": ch.candidate.role == .transaction ? 1 : 0])
+                extra: [.unread: extraction.unreadDates.isEmpty ? 0 : 1, .transaction: ch.candidate.role == .transaction ? 1 : 0])
             // A date shape elsewhere on the page that reads as no date ("17-66-13", "2918-03-18") is the date
             // printed again and misread, or this date misread in another pass: a digit misread with confidence
             // is told apart only by the page reading its date differently.
@@ -297,9 +297,9 @@ public struct RecordMerger: Sendable {
             take(
                 ch, as: .merchant, in: &record,
                 extra: [
-                    "line": Double(min(10, ch.candidate.evidence?.line ?? 0)) / 10,
-                    "legal": TextFolding.firstKeyword(in: name, of: Keywords.legalForms) == nil ? 0 : 1,
-                    "words": Double(min(8, name.split(separator: " ").count)) / 8
+                    .line: Double(min(10, ch.candidate.evidence?.line ?? 0)) / 10,
+                    .legal: TextFolding.firstKeyword(in: name, of: Keywords.legalForms) == nil ? 0 : 1,
+                    .words: Double(min(8, name.split(separator: " ").count)) / 8
                 ])
         }
         if let given = sidecar?.merchant {

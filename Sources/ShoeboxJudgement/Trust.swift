@@ -4,27 +4,27 @@ public import ShoeboxCore
 extension TrustFeatures {
     /// The rule score weighed by OCR confidence (0–1), as the merge ranks candidates: what decides reading a page
     /// again, whatever the calibrated model makes of it.
-    public var ruleConfidence: Double { min(1, self["score"] * RecordMerger.ocrFactor(self["ocr"])) }
+    public var ruleConfidence: Double { min(1, self[.score] * RecordMerger.ocrFactor(self[.ocr])) }
 
     /// The features of a chosen candidate, from what the merge saw: the candidate, its margin over the best
     /// candidate with another value, how many other values there were and how many candidates read its value.
     static func of<V, R>(_ c: Candidate<V, R>, margin: Double?, rivals: Int, support: Int) -> TrustFeatures {
         var f = TrustFeatures()
-        f["score"] = min(1.5, max(0, c.score))
-        f["ocr"] = c.evidence.map { e in e.source == .textLayer ? 1 : min(100, max(0, c.wordConfidence ?? e.ocrConfidence)) / 100 } ?? 1
-        f["margin"] = margin.map { min(1, max(0, $0)) } ?? 1
-        f["rivals"] = Double(min(3, rivals)) / 3
-        f["support"] = Double(min(4, max(1, support)) - 1) / 3
-        f["keyword"] = c.keyword == nil ? 0 : 1
-        f["arithmetic"] = c.arithmeticConfirmed ? 1 : 0
-        f["computed"] = c.computed ? 1 : 0
-        f["bothPasses"] = c.checks.contains(.bothOCRPasses) ? 1 : 0
-        f["bothReaders"] = c.checks.contains(.bothReaders) ? 1 : 0
-        f["readersDisagree"] = c.checks.contains(.readersDisagree) ? 1 : 0
-        f["secondOnly"] = c.evidence?.source == .secondReader && !c.checks.contains(.bothReaders) ? 1 : 0
-        f["printedTwice"] = c.checks.contains { if case .printed(let n) = $0 { n > 1 } else { false } } ? 1 : 0
-        f["textLayer"] = c.evidence?.source == .textLayer ? 1 : 0
-        f["joinedWords"] = c.checks.contains(.joinedWords) ? 1 : 0
+        f[.score] = min(1.5, max(0, c.score))
+        f[.ocr] = c.evidence.map { e in e.source == .textLayer ? 1 : min(100, max(0, c.wordConfidence ?? e.ocrConfidence)) / 100 } ?? 1
+        f[.margin] = margin.map { min(1, max(0, $0)) } ?? 1
+        f[.rivals] = Double(min(3, rivals)) / 3
+        f[.support] = Double(min(4, max(1, support)) - 1) / 3
+        f[.keyword] = c.keyword == nil ? 0 : 1
+        f[.arithmetic] = c.arithmeticConfirmed ? 1 : 0
+        f[.computed] = c.computed ? 1 : 0
+        f[.bothPasses] = c.checks.contains(.bothOCRPasses) ? 1 : 0
+        f[.bothReaders] = c.checks.contains(.bothReaders) ? 1 : 0
+        f[.readersDisagree] = c.checks.contains(.readersDisagree) ? 1 : 0
+        f[.secondOnly] = c.evidence?.source == .secondReader && !c.checks.contains(.bothReaders) ? 1 : 0
+        f[.printedTwice] = c.checks.contains { if case .printed(let n) = $0 { n > 1 } else { false } } ? 1 : 0
+        f[.textLayer] = c.evidence?.source == .textLayer ? 1 : 0
+        f[.joinedWords] = c.checks.contains(.joinedWords) ? 1 : 0
         return f
     }
 }
@@ -40,9 +40,22 @@ public struct TrustModel: Sendable, Equatable, Codable {
             self.weights = weights
         }
 
+        enum CodingKeys: String, CodingKey { case bias, weights }
+
+        /// A weight whose name is no `TrustFeature` (a misspelt or retired one) refuses the file: read as 0 it would
+        /// change every probability unseen.
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            bias = try c.decode(Double.self, forKey: .bias)
+            weights = try c.decode([String: Double].self, forKey: .weights)
+            if let unknown = weights.keys.sorted().first(where: { TrustFeature(weightName: $0) == nil }) {
+                throw DecodingError.dataCorruptedError(forKey: .weights, in: c, debugDescription: "no trust feature is named '\(unknown)'")
+            }
+        }
+
         public func probability(_ f: TrustFeatures) -> Double {
             var z = bias
-            for (name, w) in weights { z += w * f[name] }
+            for (name, w) in weights { z += w * f.value(named: name) }
             return 1 / (1 + exp(-z))
         }
     }
@@ -81,7 +94,7 @@ public struct TrustModel: Sendable, Equatable, Codable {
         var out = TrustFeatures()
         for field in jointFields {
             guard let f = trust[field] else { return nil }
-            for (name, value) in f.values { out["\(field.rawValue).\(name)"] = value }
+            for (name, value) in f.values { out[field: field.rawValue, feature: name] = value }
         }
         return out
     }

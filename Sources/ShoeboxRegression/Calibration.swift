@@ -104,7 +104,7 @@ public enum TrustFit {
     }
 
     /// One field's logistic model over every feature name its samples carry, each weight of the sign
-    /// `TrustFeatures.direction` allows: a feature whose fitted weight has the other sign is left out (weight 0) and
+    /// `TrustFeature.direction` allows: a feature whose fitted weight has the other sign is left out (weight 0) and
     /// the rest fitted again, until every weight agrees.
     static func fit(_ samples: [(TrustFeatures, Bool)]) -> TrustModel.FieldModel {
         var names = Array(Set(samples.flatMap { $0.0.values.keys })).sorted()
@@ -112,9 +112,7 @@ public enum TrustFit {
         while true {
             let model = fit(samples, names: names)
             let wrong = names.filter { n in
-                guard let sign = TrustFeatures.direction[n] ?? TrustFeatures.direction[String(n.split(separator: ".").last ?? "")],
-                    let w = model.weights[n]
-                else { return false }
+                guard let sign = TrustFeature(weightName: n)?.direction, sign != 0, let w = model.weights[n] else { return false }
                 return Double(sign) * w < 0
             }
             if wrong.isEmpty {
@@ -130,7 +128,7 @@ public enum TrustFit {
 
     static func fit(_ samples: [(TrustFeatures, Bool)], names: [String]) -> TrustModel.FieldModel {
         let d = names.count + 1
-        let x = samples.map { s in [1.0] + names.map { s.0[$0] } }
+        let x = samples.map { s in [1.0] + names.map { s.0.value(named: $0) } }
         let y = samples.map { $0.1 ? 1.0 : 0.0 }
         var w = [Double](repeating: 0, count: d)
         for _ in 0..<100 {

@@ -29,13 +29,13 @@ struct CalibratedAcceptTests {
     @Test func theConfidenceIsTheModelsProbabilityOfTheRecordedFeatures() throws {
         let r = record(precision: 0)
         let features = try #require(r.trust[.total])
-        #expect(features["arithmetic"] == 1 && features["keyword"] == 1)
+        #expect(features[.arithmetic] == 1 && features[.keyword] == 1)
         #expect(r.confidence[.total] == TrustModel.committed.probability(.total, features))
-        #expect(r.trust[.date]?["transaction"] == 1)
-        #expect(r.trust[.currency]?["explicit"] == 1)
+        #expect(r.trust[.date]?[.transaction] == 1)
+        #expect(r.trust[.currency]?[.explicit] == 1)
         // The features travel with the record (records.jsonl, the store), rounded to three places.
         let back = try JSONDecoder().decode(DocumentRecord.self, from: Data(r.jsonLine().utf8))
-        #expect(back.trust[.total]?["arithmetic"] == 1)
+        #expect(back.trust[.total]?[.arithmetic] == 1)
         #expect(back.trust.keys.sorted { $0.rawValue < $1.rawValue } == r.trust.keys.sorted { $0.rawValue < $1.rawValue })
         // A field the model does not know keeps the rule confidence.
         let ruleOnly = record(precision: 0, model: CalibratedAcceptTests.flat(0.9))
@@ -71,7 +71,9 @@ struct CalibratedAcceptTests {
         // The joint model weighs the three fields' features, each under its field's name.
         let r = record(precision: 0)
         let features = TrustModel.jointFeatures(r.trust)
-        #expect(features?["total.arithmetic"] == 1 && features?["currency.explicit"] == 1 && features?["date.transaction"] == 1)
+        #expect(
+            features?.value(named: "total.arithmetic") == 1 && features?.value(named: "currency.explicit") == 1
+                && features?.value(named: "date.transaction") == 1)
         let m = joint(0.95)
         var alone: [Field: Double] = [:]
         for f in TrustModel.jointFields { alone[f] = m.probability(f, r.trust[f]!) }

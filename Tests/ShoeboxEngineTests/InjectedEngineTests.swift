@@ -284,9 +284,9 @@ struct RereadTriggerTests {
     @Test func theRuleConfidenceNotTheProbabilityDecides() {
         var record = DocumentRecord(source: "a.jpg", folder: "", sha256: "x", status: .review)
         record.reasons = [.lowConfidence(.total)]
-        record.trust[.total] = TrustFeatures(["score": 0.9, "ocr": 0.95])
+        record.trust[.total] = TrustFeatures([.score: 0.9, .ocr: 0.95])
         #expect(RereadTrigger.of(record: record, totalConfirmed: true) == nil)
-        record.trust[.total] = TrustFeatures(["score": 0.5, "ocr": 0.95])
+        record.trust[.total] = TrustFeatures([.score: 0.5, .ocr: 0.95])
         #expect(RereadTrigger.of(record: record, totalConfirmed: true)?.fields == [.total])
         record.reasons = [.missing(.merchant)]
         #expect(RereadTrigger.of(record: record, totalConfirmed: true)?.fields == [.total, .merchant])

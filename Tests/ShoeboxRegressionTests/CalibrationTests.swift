@@ -16,9 +16,9 @@ struct CalibrationTests {
             let right = confirmed ? i % 100 != 0 : i % 10 < 6
             var record = DocumentRecord(source: "d\(i).jpg", folder: "", sha256: "x", status: .review)
             // Rule scores all clear acceptThreshold: the probabilities alone decide.
-            record.trust[.total] = TrustFeatures(["arithmetic": confirmed ? 1 : 0, "score": 1, "ocr": 1])
-            record.trust[.date] = TrustFeatures(["keyword": 1, "score": 1, "ocr": 1])
-            record.trust[.currency] = TrustFeatures(["explicit": 1, "score": 1, "ocr": 1])
+            record.trust[.total] = TrustFeatures([.arithmetic: confirmed ? 1 : 0, .score: 1, .ocr: 1])
+            record.trust[.date] = TrustFeatures([.keyword: 1, .score: 1, .ocr: 1])
+            record.trust[.currency] = TrustFeatures([.explicit: 1, .score: 1, .ocr: 1])
             rows.append(
                 TrustRow(
                     RegressionCase(document: "d\(i).jpg", expected: [:], format: "sroie"), record: record,
@@ -30,12 +30,12 @@ struct CalibrationTests {
     @Test func theFitReadsTheRatesOffTheRows() throws {
         let model = TrustFit.fit(
             CalibrationTests.rows(), fittedOn: "test", gate: RulesGate(requiredFields: [.total, .date, .currency], acceptThreshold: 0.6))
-        let confirmed = try #require(model.probability(.total, TrustFeatures(["arithmetic": 1, "score": 1, "ocr": 1])))
-        let unconfirmed = try #require(model.probability(.total, TrustFeatures(["arithmetic": 0, "score": 1, "ocr": 1])))
+        let confirmed = try #require(model.probability(.total, TrustFeatures([.arithmetic: 1, .score: 1, .ocr: 1])))
+        let unconfirmed = try #require(model.probability(.total, TrustFeatures([.arithmetic: 0, .score: 1, .ocr: 1])))
         #expect(abs(confirmed - 0.98) < 0.015)
         #expect(abs(unconfirmed - 0.6) < 0.02)
         // Every date right: high, never 1 (the penalty keeps the weight finite).
-        let date = try #require(model.probability(.date, TrustFeatures(["keyword": 1, "score": 1, "ocr": 1])))
+        let date = try #require(model.probability(.date, TrustFeatures([.keyword: 1, .score: 1, .ocr: 1])))
         #expect(date > 0.99 && date < 1)
         #expect(model.probability(.merchant, TrustFeatures()) == nil)
     }
@@ -57,16 +57,18 @@ struct CalibrationTests {
         #expect(cv.productCurve.first { $0.cut == 0.9 }?.accepted == 250)
         #expect(cv.productCurve.first { $0.cut == 0.9 }?.right == 245)
         let features = TrustModel.jointFeatures(CalibrationTests.rows()[0].features)
-        #expect(features?["total.arithmetic"] == 1 && features?["currency.explicit"] == 1 && features?["date.keyword"] == 1)
+        #expect(
+            features?.value(named: "total.arithmetic") == 1 && features?.value(named: "currency.explicit") == 1
+                && features?.value(named: "date.keyword") == 1)
     }
 
     /// The rules' floor as the pipeline asks it: a value another source states alike (here the folder's currency) is not
     /// held by its rule score, so the curve counts the record the pipeline would accept.
     @Test func aValueConfirmedElsewhereIsNotHeldByTheRulesFloor() {
         var record = DocumentRecord(source: "a.jpg", folder: "", sha256: "x", status: .review)
-        record.trust[.total] = TrustFeatures(["score": 1, "ocr": 1])
-        record.trust[.date] = TrustFeatures(["score": 1, "ocr": 1])
-        record.trust[.currency] = TrustFeatures(["score": 0.4, "ocr": 1])
+        record.trust[.total] = TrustFeatures([.score: 1, .ocr: 1])
+        record.trust[.date] = TrustFeatures([.score: 1, .ocr: 1])
+        record.trust[.currency] = TrustFeatures([.score: 0.4, .ocr: 1])
         record.evidence[.currency] = FieldEvidence(source: .document)
         let gate = RulesGate(requiredFields: [.total, .date, .currency], acceptThreshold: 0.6)
         func row() -> TrustRow {
@@ -118,5 +120,15 @@ struct CalibrationTests {
         let s = try #require(TrustFit.solve([[2, 1], [1, 3]], [3, 5]))
         #expect(abs(s[0] - 0.8) < 1e-12 && abs(s[1] - 1.4) < 1e-12)
         #expect(TrustFit.solve([[1, 2], [2, 4]], [1, 2]) == nil)
+    }
+
+    @Test func aModelFileNamingNoTrustFeatureIsRefusedAndTheCommittedOneNamesOnlyKnownOnes() throws {
+        let good = #"{"bias": 0.5, "weights": {"score": 1.0, "total.arithmetic": 2.0}}"#
+        #expect(try JSONDecoder().decode(TrustModel.FieldModel.self, from: Data(good.utf8)).weights.count == 2)
+        // "arithmetik" would read as 0 on every record.
+        let typo = #"{"bias": 0.5, "weights": {"arithmetik": 1.0}}"#
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(TrustModel.FieldModel.self, from: Data(typo.utf8)) }
+        #expect(TrustModel.committed.fittedOn != "nothing", "the committed calibration.json is refused")
+        #expect(TrustModel.committed.joint != nil && !TrustModel.committed.fields.isEmpty)
     }
 }
