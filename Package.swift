@@ -47,18 +47,22 @@ let package = Package(
         // Pure domain: imports no C module. The values every module shares: money, calendar days, records, reasons,
         // failures, OCR pages.
         .target(name: "ShoeboxCore", swiftSettings: swiftSettings),
-        // The receipt parser and its readers: OCR pages → `Extraction`; sidecars, file names and typed values.
-        .target(name: "ShoeboxParsing", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        // What text says before any layout: amounts, dates, keyword lists, payment and contract terms, tax IDs, and the
+        // other sources (sidecars, file names, folder settings). No parser line: text in, typed values out.
+        .target(name: "ShoeboxReading", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
+        // The receipt parser: OCR pages, their lines and layout → `Extraction`.
+        .target(name: "ShoeboxParsing", dependencies: ["ShoeboxCore", "ShoeboxReading"], swiftSettings: swiftSettings),
         // Merge, trust, duplicate rules, merchant memory, deadlines, recurring charges, review validation.
         // The calibrated trust model's parameters (`shoebox regress --fit` writes them) are data, compiled in.
         .target(
-            name: "ShoeboxJudgement", dependencies: ["ShoeboxCore", "ShoeboxParsing"], resources: [.embedInCode("calibration.json")],
+            name: "ShoeboxJudgement", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxReading"],
+            resources: [.embedInCode("calibration.json")],
             swiftSettings: swiftSettings),
         // Page images in pure Swift: scaling, rotation, fingerprints.
         .target(name: "ShoeboxImaging", dependencies: ["ShoeboxCore"], swiftSettings: swiftSettings),
         // The regression harness: expectation files in four formats and the report `shoebox regress` writes.
         .target(
-            name: "ShoeboxRegression", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxEInvoice"],
+            name: "ShoeboxRegression", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxReading", "ShoeboxJudgement", "ShoeboxEInvoice"],
             swiftSettings: swiftSettings),
         // Structured e-invoices (CII, ZUGFeRD 1.0, UBL) read from their XML with libxml2's SAX2 parser.
         .target(name: "ShoeboxEInvoice", dependencies: ["ShoeboxCore", "CLibXML2"], swiftSettings: swiftSettings),
@@ -71,12 +75,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(
-            name: "ShoeboxStore", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "CSQLite", "CPostgres"],
+            name: "ShoeboxStore", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxReading", "ShoeboxJudgement", "CSQLite", "CPostgres"],
             swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxPipeline",
             dependencies: [
-                "ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore", "ShoeboxEInvoice",
+                "ShoeboxCore", "ShoeboxParsing", "ShoeboxReading", "ShoeboxJudgement", "ShoeboxImaging", "ShoeboxEngines", "ShoeboxStore",
+                "ShoeboxEInvoice",
                 "CrashNote"
             ],
             swiftSettings: swiftSettings),
@@ -91,7 +96,8 @@ let package = Package(
         .executableTarget(
             name: "shoebox",
             dependencies: [
-                "ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline", "ShoeboxExport",
+                "ShoeboxCore", "ShoeboxParsing", "ShoeboxReading", "ShoeboxJudgement", "ShoeboxEngines", "ShoeboxStore", "ShoeboxPipeline",
+                "ShoeboxExport",
                 "ShoeboxRegression", "ShoeboxServe"
             ],
             swiftSettings: swiftSettings),
@@ -108,12 +114,14 @@ let package = Package(
         // Benchmarks that are not timed tests: `make bench-parse`.
         .executableTarget(
             name: "shoebox-bench",
-            dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxEngines", "ShoeboxPipeline", "ShoeboxStore"],
+            dependencies: [
+                "ShoeboxCore", "ShoeboxParsing", "ShoeboxReading", "ShoeboxJudgement", "ShoeboxEngines", "ShoeboxPipeline", "ShoeboxStore"
+            ],
             path: "Sources/ShoeboxBench", swiftSettings: swiftSettings),
         // Helpers shared by the test targets: fixture paths, temporary folders, running programs.
         .target(name: "ShoeboxTestSupport", path: "Tests/ShoeboxTestSupport", swiftSettings: swiftSettings),
         .testTarget(
-            name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxExport"],
+            name: "ShoeboxCoreTests", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxReading", "ShoeboxJudgement", "ShoeboxExport"],
             swiftSettings: swiftSettings),
         .testTarget(name: "ShoeboxImagingTests", dependencies: ["ShoeboxCore", "ShoeboxImaging"], swiftSettings: swiftSettings),
         .testTarget(
@@ -129,7 +137,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxJudgement", "ShoeboxTestSupport"],
+            name: "ShoeboxEndToEndTests", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxReading", "ShoeboxJudgement", "ShoeboxTestSupport"],
             swiftSettings: swiftSettings)
     ]
 )

@@ -1,5 +1,6 @@
 public import ShoeboxCore
 import ShoeboxParsing
+import ShoeboxReading
 
 extension DeadlineFacts {
     /// Whether these facts can give a deadline or a problem, now or after a person corrects the date or types the day

@@ -1,6 +1,7 @@
 import Foundation
 public import ShoeboxCore
 import ShoeboxParsing
+import ShoeboxReading
 
 extension MerchantKey {
     /// The keys of the shop that issued a document, sorted, each once: tax and registration numbers and web or mail

@@ -1,6 +1,7 @@
 import Foundation
 public import ShoeboxCore
 public import ShoeboxParsing
+public import ShoeboxReading
 
 /// The record's deadlines (`Deadlines.compute`): each a calendar day with its kind, its anchor and the sentence that
 /// explains it, counted by the engine and never stated as law. What makes a day untrustworthy (a due date before the

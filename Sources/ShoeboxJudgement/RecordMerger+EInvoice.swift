@@ -1,5 +1,6 @@
 public import ShoeboxCore
 public import ShoeboxParsing
+public import ShoeboxReading
 
 /// The record of an e-invoice: its XML is the exact source (provenance `e-invoice`), checked three ways
 /// before it is trusted:

@@ -1,6 +1,7 @@
 import Foundation
 public import ShoeboxCore
 public import ShoeboxParsing
+public import ShoeboxReading
 
 /// Chooses one value per field from every source, gives each a confidence, keeps up to three alternates
 /// and the provenance of each value, and routes the record: accepted when every required field clears the

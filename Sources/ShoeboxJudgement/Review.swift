@@ -1,6 +1,7 @@
 import Foundation
 public import ShoeboxCore
 import ShoeboxParsing
+import ShoeboxReading
 
 /// What a person decided about a record in review. The pipeline's suggestion is never changed: the
 /// confirmed record is the suggestion with the person's decisions applied, in order (`Review.apply`).

@@ -1,4 +1,5 @@
 public import ShoeboxCore
+internal import ShoeboxReading
 
 /// Telling fines and contracts from receipts and invoices, by the words they are titled and worded with.
 /// Both bring deadlines (`Deadlines`), so a wrong "fine" or "contract" on a shop's receipt would be worse than a

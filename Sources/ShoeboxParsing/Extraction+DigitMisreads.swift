@@ -1,4 +1,5 @@
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// A total read with one digit wrong ("TOTAL 19.00" for 14.00, "Net Total 65.20" for 85.20: 4 and 9, 6 and 8 look
 /// alike in thermal print) where the page's other figures print the right amount twice or more: as the sub-total,

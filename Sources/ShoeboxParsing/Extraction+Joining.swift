@@ -1,4 +1,5 @@
 public import ShoeboxCore
+internal import ShoeboxReading
 
 extension Extraction {
     /// The candidates of two readings of the same document (two OCR passes) together, for the fields named in

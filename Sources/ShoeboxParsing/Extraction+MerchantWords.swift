@@ -1,4 +1,5 @@
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// A shop's name both readers read on one line, joined word by word. Each reader misreads letters inside a name
 /// in its own way: the second reader (a CTC line model) drops letters ("SPED" for "SPEED", "HU" for "HUI", "/B" for

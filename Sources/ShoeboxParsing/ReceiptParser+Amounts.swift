@@ -1,4 +1,5 @@
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// Amounts: every amount on the page with the role its line gives it, then the scores of the total
 /// candidates from keyword strength, position, size and the arithmetic cross-checks.

@@ -1,5 +1,6 @@
 import Foundation
 public import ShoeboxCore
+internal import ShoeboxReading
 
 /// The card (or account) a purchase was paid with, by its scheme and last four digits, as receipts and payment
 /// screens print it: "VISA ****4242", "XXXXXXXXXXXX1234", "Kartennr. ************1234", "MasterCard •••• 9876",

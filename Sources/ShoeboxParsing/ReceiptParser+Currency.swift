@@ -1,4 +1,5 @@
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// Currency: from symbols and codes written on the page (next to amounts or on their own), else inferred
 /// from country hints (legal forms, tax names, place names) and the language, and marked as inferred.

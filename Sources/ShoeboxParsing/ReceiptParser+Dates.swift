@@ -1,4 +1,5 @@
 public import ShoeboxCore
+internal import ShoeboxReading
 
 /// Dates: every date on the page; the transaction or issue date is preferred over due, delivery, order,
 /// validity and print dates by the words on its line, and over later dates by its place near the top.

@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// Line items: the lines between the page's header and its totals that print an amount in the amount column, each with
 /// its description (on its own line, or on the lines above when the amount line prints only numbers), its quantity and

@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// Merchant: the seller's name from the top of the first page (or the seller block of an invoice),
 /// preferring names with a legal form and excluding addresses, phone numbers, tax IDs, headers, slogans

@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// Mending the letters OCR got wrong in a merchant's name, from two kinds of evidence and nothing else:
 /// - **the page itself**: a shop's name is often printed more than once (the legal name, a web or social

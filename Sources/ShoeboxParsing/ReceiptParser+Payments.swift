@@ -1,4 +1,5 @@
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// Payments printed under a total word. A parking or vending machine prints the money put in as "Accepted total
 /// 10.00" (or just "Total 10.00") with "Change 5.00" right below and the price on another line ("Amount Incl.

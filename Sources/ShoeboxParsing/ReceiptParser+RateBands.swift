@@ -1,4 +1,5 @@
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// Totals per tax rate: an invoice that sells at two rates may print a total for each ("Total 0% supplies: 17.89",
 /// "Total 6% supplies (Inc. GST): 42.35", "Summe 7 %: 10,70", "Summe 19 %: 23,80") and then what is payable, their

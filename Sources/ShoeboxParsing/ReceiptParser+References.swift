@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// Receipt or invoice number, payment method and document kind.
 extension ReceiptParser {

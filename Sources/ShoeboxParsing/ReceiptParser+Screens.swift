@@ -1,5 +1,6 @@
 public import Foundation
 public import ShoeboxCore
+internal import ShoeboxReading
 
 /// Phone payment screens (e-wallets, DuitNow QR, bank apps, card payments): told from paper by their pixels (a
 /// phone's shape and an app's flat colours, `ScreenTraits`) and the status bar; read by their labels, in English and

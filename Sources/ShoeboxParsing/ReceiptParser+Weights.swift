@@ -1,4 +1,5 @@
 import ShoeboxCore
+internal import ShoeboxReading
 
 /// The scoring weights of every field the parser reads, one table per field. A candidate's score starts at a
 /// base weight and each rule that fires adds or subtracts its weight (penalties are stored positive and

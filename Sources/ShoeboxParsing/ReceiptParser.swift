@@ -1,4 +1,5 @@
 public import ShoeboxCore
+internal import ShoeboxReading
 
 /// The deterministic parser: reads every candidate for every field out of a document's lines,
 /// each with its role, a rule score and the evidence it came from. It chooses nothing; the merge does.

@@ -1,6 +1,7 @@
 internal import Foundation
 public import ShoeboxCore
 public import ShoeboxParsing
+public import ShoeboxReading
 
 extension FolderSettings {
     /// Why a folder's settings file cannot be used: the file, and a sentence ending without a full stop.

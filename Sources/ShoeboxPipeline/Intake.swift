@@ -3,6 +3,7 @@ internal import Glibc
 public import ShoeboxCore
 public import ShoeboxJudgement
 public import ShoeboxParsing
+public import ShoeboxReading
 
 /// Intake: walks the scan root, sniffs each file by content, hashes it. A file that cannot become a
 /// `SourceFile` becomes a failed record at once, so nothing found is lost.

@@ -3,6 +3,7 @@ public import ShoeboxCore
 internal import ShoeboxEngines
 public import ShoeboxJudgement
 public import ShoeboxParsing
+public import ShoeboxReading
 internal import ShoeboxStore
 
 // The pipeline, in order. Intake, Duplicates, Route and Re-judge run on the thread that called `PipelineRunner.run` (the only

@@ -1,6 +1,7 @@
 internal import Foundation
 public import ShoeboxCore
 public import ShoeboxParsing
+public import ShoeboxReading
 
 /// What a worker needs to read a document it claims from a PostgreSQL store's queue, as the queue keeps it (JSON): the
 /// file as intake found it, what intake knew of it besides its bytes (file-name date, sidecar, what its folder says),

@@ -2,6 +2,7 @@ public import Foundation
 public import ShoeboxCore
 internal import ShoeboxEInvoice
 import ShoeboxParsing
+import ShoeboxReading
 
 /// One document with expected values, read from any of the formats `shoebox regress` understands.
 public struct RegressionCase: Sendable, Equatable {

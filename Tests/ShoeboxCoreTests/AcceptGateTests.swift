@@ -4,6 +4,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// `acceptPrecision` as the precision of the accepted set (issue 34): the model's cross-validated curve turns it into a
 /// per-record cut of P(all right), and a folder's declared currency decides what an inferred one is worth.

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ShoeboxCore
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// Classes of wrong totals that come from how the amount itself was read: a gap OCR put between the digits
 /// after a currency mark, and a country's currency mark that was not known (so the total could not be kept).

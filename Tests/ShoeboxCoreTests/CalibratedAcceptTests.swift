@@ -4,6 +4,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// Confidence as the calibrated model's probability, the features the record keeps, and the `acceptPrecision` gate.
 struct CalibratedAcceptTests {

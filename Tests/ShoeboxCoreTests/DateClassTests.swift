@@ -3,6 +3,7 @@ import Testing
 
 @testable import ShoeboxCore
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// The classes of date errors seen on receipts the rules were not tuned on, each on a synthetic page.
 struct DateClassTests {

@@ -249,8 +249,8 @@ struct DeadlinesTests {
             .appendingPathComponent("Sources")
         let files = [
             "ShoeboxCore/Deadlines.swift", "ShoeboxJudgement/Deadlines+Compute.swift", "ShoeboxJudgement/DeadlineFacts+Bounds.swift",
-            "ShoeboxCore/CalendarDay+Months.swift", "ShoeboxCore/DocumentTerms.swift", "ShoeboxParsing/PaymentTerms.swift",
-            "ShoeboxParsing/ContractTerms.swift", "ShoeboxParsing/TermWording.swift", "ShoeboxParsing/DocumentKind+FineContract.swift"
+            "ShoeboxCore/CalendarDay+Months.swift", "ShoeboxCore/DocumentTerms.swift", "ShoeboxReading/PaymentTerms.swift",
+            "ShoeboxReading/ContractTerms.swift", "ShoeboxReading/TermWording.swift", "ShoeboxParsing/DocumentKind+FineContract.swift"
         ]
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)

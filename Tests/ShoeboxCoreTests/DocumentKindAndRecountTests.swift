@@ -4,6 +4,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// A document's kind set by its sidecar or its folder's preset, and deadlines counted again when a person corrects
 /// what they count from (the date, the day a fine was received).

@@ -3,6 +3,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// The e-invoice arithmetic check and the record an e-invoice makes, on invoices built in code (the XML reader
 /// has its own tests; the pipeline's are end to end).

@@ -5,6 +5,7 @@ import Testing
 @testable import ShoeboxExport
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// Issue 15, classes 4, 10 and 14: typed values are stored as typed or refused with a reason; settings have
 /// ranges; sizes are printed so that they mean something. The end-to-end side is in HostileReviewTests.

@@ -3,6 +3,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// Issue 51's classes read from the page: dates a reader nearly read (a letter for a digit, a separator lost or
 /// doubled), the day to pay by against the day of issue, and a merchant that is no name.

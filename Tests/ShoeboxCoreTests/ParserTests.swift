@@ -4,6 +4,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// The record the default merge gives `extraction` (source "a.jpg", the language as guessed with 0.9).
 func mergedRecord(_ extraction: Extraction, language: String?) -> DocumentRecord {

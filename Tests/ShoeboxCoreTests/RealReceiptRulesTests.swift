@@ -4,6 +4,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// The rules that real receipts and invoices needed, each on the kind of line that needed it.
 struct RealReceiptRulesTests {

@@ -5,6 +5,7 @@ import Testing
 @testable import ShoeboxExport
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// Issue 19: the category, a note and the payment method are a person's to set, checked like every typed value
 /// (a category only among those its folder allows), kept on the record, and what the export shows; a sidecar may

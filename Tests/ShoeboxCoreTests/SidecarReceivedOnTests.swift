@@ -4,6 +4,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// A sidecar's `receivedOn`: the day a letter arrived, what a fine's windows count from; a malformed one is a problem
 /// naming its line, and the record says why its sidecar was not taken whole.

@@ -4,6 +4,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxExport
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// Issue 15, classes 2 and 5, in the pure core: the zip name rule and the text limits.
 struct ZipNameTests {

@@ -3,6 +3,7 @@ import Testing
 
 @testable import ShoeboxCore
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// Classes of wrong totals, each on a synthetic page of the kind that showed it: the net of an invoice taken
 /// for its total, the total before rounding taken for the amount paid, a tax summary table's row taken for

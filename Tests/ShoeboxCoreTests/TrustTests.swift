@@ -4,6 +4,7 @@ import Testing
 @testable import ShoeboxCore
 @testable import ShoeboxJudgement
 @testable import ShoeboxParsing
+@testable import ShoeboxReading
 
 /// The merge policy and routing: every reason on the kind of document that earns it, the other sources
 /// (sidecar, file name), alternates and provenance, and the review decisions applied to a suggestion.

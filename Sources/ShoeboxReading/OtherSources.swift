@@ -84,7 +84,7 @@ public struct Sidecar: Sendable, Equatable {
 
     public init() {}
 
-    static let knownKeys: Set<String> = [
+    package static let knownKeys: Set<String> = [
         "merchant", "date", "total", "currency", "referenceNumber", "category", "note", "receivedOn", "documentKind", "language"
     ]
 
@@ -178,7 +178,7 @@ public struct Sidecar: Sendable, Equatable {
     }
 
     /// The line (from 1) of the sidecar on which `key` is first given, to name it in a problem.
-    static func line(of key: String, in data: [UInt8]) -> Int? {
+    package static func line(of key: String, in data: [UInt8]) -> Int? {
         let text = String(decoding: data, as: UTF8.self)
         guard let r = text.range(of: "\"\(key)\"") else { return nil }
         return text[..<r.lowerBound].reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
@@ -220,8 +220,8 @@ extension FieldInput {
     }
 
     /// Signs that stand for one currency only; "$" and "¥" stand for several and are `unclear`.
-    static let currencySigns: [Character: String] = ["€": "EUR", "£": "GBP"]
-    static let ambiguousSigns: Set<Character> = ["$", "¥"]
+    package static let currencySigns: [Character: String] = ["€": "EUR", "£": "GBP"]
+    package static let ambiguousSigns: Set<Character> = ["$", "¥"]
 
     /// The currency typed with an amount: "15.00 EUR", "eur 15", "€ 9", "RM 12.50" (ringgit, as printed in Malaysia).
     public static func currency(typedWith text: String) -> TypedCurrency {

@@ -5,17 +5,17 @@ public import ShoeboxCore
 /// "three (3) months", the text after a label, a date after a label.
 public enum TermWording {
     /// A period as printed: a count and its unit.
-    struct Period: Hashable, Sendable {
-        enum Unit: Hashable, Sendable { case days, weeks, months, years }
-        let count: Int
-        let unit: Unit
+    package struct Period: Hashable, Sendable {
+        package enum Unit: Hashable, Sendable { case days, weeks, months, years }
+        package let count: Int
+        package let unit: Unit
         /// Index of the count's word in the words it was read from.
-        let at: Int
+        package let at: Int
     }
 
     /// Words of a folded line: runs of letters or of digits ("30-day" → "30", "day"; "jours." → "jours"). OCR
     /// glues a count to its unit ("14Tage", "net30"): a run of digits and a run of letters are two words.
-    static func words(_ folded: Substring) -> [String] {
+    package static func words(_ folded: Substring) -> [String] {
         var out: [String] = []
         var current = ""
         var currentIsDigits = false
@@ -37,11 +37,11 @@ public enum TermWording {
         return out
     }
 
-    static func words(_ folded: String) -> [String] { words(folded[...]) }
+    package static func words(_ folded: String) -> [String] { words(folded[...]) }
 
     /// Every "count unit" in `words`: "30 tage", "14 calendar days", "three months", "1 mes". One qualifier
     /// may stand between the count and the unit ("30 calendar days").
-    static func periods(in words: [String]) -> [Period] {
+    package static func periods(in words: [String]) -> [Period] {
         var out: [Period] = []
         for (i, w) in words.enumerated() {
             guard let count = Int(w) ?? numberWords[w], w.count <= 4 || numberWords[w] != nil else { continue }
@@ -55,7 +55,7 @@ public enum TermWording {
 
     /// Units, folded, in the five languages. German compounds of a day ("Kalendertage", "Werktage") count as
     /// days: working days are at least as many calendar days, so reading them as calendar days errs early.
-    static let units: [String: Period.Unit] = {
+    package static let units: [String: Period.Unit] = {
         var u: [String: Period.Unit] = [:]
         for w in [
             "day", "days", "tag", "tage", "tagen", "kalendertage", "kalendertagen", "werktage", "werktagen", "dia", "dias", "jour",
@@ -69,10 +69,10 @@ public enum TermWording {
 
     /// Words that may stand between a count and its unit: "30 calendar days", "14 working days" (working days
     /// read as calendar days err early, as above). "30 días naturales" puts its qualifier after the unit.
-    static let fillers: Set<String> = ["calendar", "working", "business", "clear", "full", "volle", "vollen"]
+    package static let fillers: Set<String> = ["calendar", "working", "business", "clear", "full", "volle", "vollen"]
 
     /// Counts written as words, the ones contracts and terms use.
-    static let numberWords: [String: Int] = [
+    package static let numberWords: [String: Int] = [
         "one": 1, "two": 2, "three": 3, "four": 4, "six": 6, "twelve": 12, "fourteen": 14, "thirty": 30,
         "ein": 1, "einen": 1, "eine": 1, "einem": 1, "zwei": 2, "drei": 3, "vier": 4, "sechs": 6, "zwolf": 12, "vierzehn": 14,
         "dreissig": 30, "un": 1, "une": 1, "deux": 2, "trois": 3, "quatre": 4, "douze": 12, "quinze": 15, "trente": 30,
@@ -81,10 +81,10 @@ public enum TermWording {
     ]
 
     /// Where `keyword` first occurs in `folded` at word boundaries: the text after it; nil when it does not occur.
-    static func after(_ keyword: String, in folded: String) -> Substring? { around(keyword, in: folded)?.after }
+    package static func after(_ keyword: String, in folded: String) -> Substring? { around(keyword, in: folded)?.after }
 
     /// The text before and after the first occurrence of `keyword` in `folded` at word boundaries.
-    static func around(_ keyword: String, in folded: String) -> (before: String, after: Substring)? {
+    package static func around(_ keyword: String, in folded: String) -> (before: String, after: Substring)? {
         let text = Array(folded.utf8)
         let key = Array(keyword.utf8)
         guard !key.isEmpty, key.count <= text.count else { return nil }
@@ -104,12 +104,12 @@ public enum TermWording {
     public static let noLimit = CalendarDay(year: 9999, month: 12, day: 31)!
 
     /// The first date in `text` (folded), read in `order` when the numbers fit both.
-    static func firstDate(in text: Substring, order: DateReader.NumericOrder) -> CalendarDay? {
+    package static func firstDate(in text: Substring, order: DateReader.NumericOrder) -> CalendarDay? {
         dates(in: text, order: order).first
     }
 
     /// The dates in `text` (folded), as the date reader gives them.
-    static func dates(in text: Substring, order: DateReader.NumericOrder) -> [CalendarDay] {
+    package static func dates(in text: Substring, order: DateReader.NumericOrder) -> [CalendarDay] {
         // A sentence's full stop after the year ("bis zum 14.04.2026.") would read as a fourth part of the date.
         let s = String(text).split(separator: " ").map { TextFolding.trim(String($0), [".", ",", ";", ":", ")", "("]) }.joined(
             separator: " ")
@@ -121,7 +121,7 @@ public enum TermWording {
     /// "14.04.2026"). Under a row of headings ("Invoice date   Due date") the date in the label's column is taken:
     /// as many dates along as there are date headings before the label. Returns the day, the printed wording
     /// it was read from and the clause (folded).
-    static func date(after label: String, line i: Int, folded: [String], printed: [String], order: DateReader.NumericOrder)
+    package static func date(after label: String, line i: Int, folded: [String], printed: [String], order: DateReader.NumericOrder)
         -> (day: CalendarDay, wording: String, clause: String)?
     {
         guard let (before, rest) = around(label, in: folded[i]) else { return nil }
@@ -142,13 +142,13 @@ public enum TermWording {
     }
 
     /// A column heading of a date: "Date", "Rechnungsdatum", "Fecha", "Tarikh".
-    static func isDateHeading(_ word: String) -> Bool {
+    package static func isDateHeading(_ word: String) -> Bool {
         ["date", "datum", "fecha", "tarikh", "tgl"].contains(word) || word.hasSuffix("datum")
     }
 
     /// A line split where a second term begins: "2 % Skonto innerhalb 10 Tagen, 30 Tage netto",
     /// "10 days 2 % discount or 30 days net". A comma only with a space after it: "1,234.00" stays whole.
-    static func clauses(_ folded: String) -> [String] {
+    package static func clauses(_ folded: String) -> [String] {
         var parts = [folded]
         for separator in [", ", "; ", " oder ", " or ", " sonst ", " otherwise ", " ou ", " o ", " atau ", " sinon "] {
             parts = parts.flatMap { $0.components(separatedBy: separator) }
@@ -157,7 +157,7 @@ public enum TermWording {
     }
 
     /// The printed line without the spaces around it, for an explanation.
-    static func clean(_ text: String) -> String {
+    package static func clean(_ text: String) -> String {
         TextFolding.trim(text, [" ", "\t"])
     }
 }

@@ -11,9 +11,9 @@ public struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
     /// Keywords of one byte ("$", "#").
     private let single: [(UInt8, Int)]
     /// False: keywords match anywhere, also inside words (a substring test).
-    let wordBoundaries: Bool
+    package let wordBoundaries: Bool
 
-    init(_ words: [String], wordBoundaries: Bool = true) {
+    package init(_ words: [String], wordBoundaries: Bool = true) {
         self.words = words
         self.wordBoundaries = wordBoundaries
         bytes = words.map { Array($0.utf8) }
@@ -33,7 +33,7 @@ public struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
     /// Calls `found` with the index of every keyword that occurs in `text` at word boundaries, in no
     /// particular order; stops when `found` returns false.
     @inline(__always)
-    func scan(_ text: UnsafeBufferPointer<UInt8>, _ found: (Int) -> Bool) {
+    package func scan(_ text: UnsafeBufferPointer<UInt8>, _ found: (Int) -> Bool) {
         let n = text.count
         guard n > 0 else { return }
         for i in 0..<n {
@@ -59,7 +59,7 @@ public struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
     }
 
     /// The first keyword in list order that occurs in `folded`.
-    func first(in folded: String) -> String? {
+    package func first(in folded: String) -> String? {
         var folded = folded
         var best = Int.max
         folded.withUTF8 { text in
@@ -85,7 +85,7 @@ public struct KeywordList: Sequence, ExpressibleByArrayLiteral, Sendable {
     }
 
     /// Every keyword that occurs in `folded`, in list order.
-    func all(in folded: String) -> [String] {
+    package func all(in folded: String) -> [String] {
         var folded = folded
         var found = Set<Int>()
         folded.withUTF8 { text in
@@ -105,20 +105,20 @@ extension TextFolding {
 extension Keywords {
     /// Marks printed before the year of the software that printed the page ("© 2018", "(c) 2018", "Copyright 2018"),
     /// folded; looked for as plain substrings.
-    static let copyright = ["©", "(c)", "copyright"]
+    package static let copyright = ["©", "(c)", "copyright"]
 }
 
 /// The merchant rules' lists of what is printed around a shop's name and is not it, and of what names it again.
 extension Keywords {
     /// Opening hours: "OPEN DAILY 10AM-10PM", "Öffnungszeiten", "Horario". Times and weekday ranges without
     /// these words are `ReceiptParser.looksLikeOpeningHours`.
-    static let openingHours: KeywordList = [
+    package static let openingHours: KeywordList = [
         "open daily", "opening hours", "open hours", "business hours", "trading hours", "store hours", "open from", "open 24",
         "24 hours", "24 hrs", "offnungszeiten", "geoffnet", "horario", "horarios", "abierto", "heures d'ouverture", "horaires",
         "ouvert", "waktu operasi", "waktu perniagaan", "dibuka", "24 jam"
     ]
     /// Notices, slogans and requests printed near the name: return policies, feedback lines, sign-offs.
-    static let notices: KeywordList = [
+    package static let notices: KeywordList = [
         "goods sold", "not returnable", "not refundable", "non-refundable", "non refundable", "returnable", "refundable",
         "exchangeable", "no refund", "no exchange", "feedback", "complaint", "complaints", "please call", "call us", "follow us",
         "like us", "customer service", "customer care", "careline", "care line", "hotline", "helpline", "redeem", "expiry",
@@ -128,30 +128,30 @@ extension Keywords {
     ]
     /// Words that make a line a sentence rather than a name ("Goods sold are not returnable", "Your satisfaction is
     /// our priority"): two of them, without a legal form.
-    static let sentenceWords: KeywordList = [
+    package static let sentenceWords: KeywordList = [
         "is", "are", "will", "be", "not", "our", "your", "we", "you", "ist", "sind", "wird", "nicht", "wir", "ihr", "ihre",
         "unser", "unsere", "est", "sont", "pas", "nous", "vous", "votre", "notre", "es", "son", "su", "sus", "nuestro",
         "nuestra", "adalah", "tidak", "kami", "anda"
     ]
     /// Company registration and tax lines: "Co. Reg. No", "ROC", "GST ID", "Handelsregister".
-    static let registration: KeywordList = [
+    package static let registration: KeywordList = [
         "co. reg", "co reg", "co. no", "co no", "company no", "company reg", "reg. no", "reg no", "registration no", "roc",
         "business reg", "no. syarikat", "no syarikat", "ssm", "gst id", "gst reg", "gst no", "gst ref", "sst id", "sst reg",
         "handelsregister", "hrb", "hra", "amtsgericht", "registergericht", "rcs", "siret", "siren", "registro mercantil"
     ]
     /// Labels before a legal owner's name ("Dimiliki oleh: …", "Owned by …"): the name is what follows.
-    static let ownerLabels = [
+    package static let ownerLabels = [
         "dimiliki oleh:", "dimiliki oleh", "dimiliki:", "dimiliki", "owned by:", "owned by", "operated by:", "operated by",
         "betrieben von:", "betrieben von", "exploite par:", "exploite par"
     ]
     /// Mail and social hosts: an address there names the provider, not the shop.
-    static let sharedHosts: Set<String> = [
+    package static let sharedHosts: Set<String> = [
         "gmail", "googlemail", "yahoo", "hotmail", "outlook", "live", "msn", "icloud", "aol", "gmx", "web", "t-online",
         "freenet", "proton", "protonmail", "yandex", "mail", "email", "streamyx", "tm", "orange", "wanadoo", "laposte", "free",
         "sfr", "facebook", "instagram", "twitter", "tiktok", "youtube", "google", "wa", "whatsapp"
     ]
     /// The endings of web hosts, read right to left ("example.com.my": "my", then "com").
-    static let hostEndings: Set<String> = [
+    package static let hostEndings: Set<String> = [
         "com", "net", "org", "biz", "info", "co", "my", "de", "fr", "es", "uk", "eu", "sg", "at", "ch", "it", "nl", "be", "us",
         "gov", "edu", "io", "shop", "store"
     ]

@@ -1,21 +1,27 @@
 import Foundation
-import ShoeboxCore
+public import ShoeboxCore
 
 /// Reads money amounts out of one line of text, in every common convention:
 /// 1.234,56 · 1,234.56 · 1 234,56 · 1'234.56 · 12,5 · -3,00 · 3,00- · (3.00) · RM12.50 · 12,50 € · EUR 12.50.
-enum AmountReader {
+package enum AmountReader {
     public struct Found: Hashable, Sendable {
-        let reading: AmountReading
+        package let reading: AmountReading
         /// Character offsets of the number in the line.
-        let range: Range<Int>
+        package let range: Range<Int>
         /// True when a percent sign follows: a rate, not an amount.
-        let isRate: Bool
+        package let isRate: Bool
+
+        package init(reading: AmountReading, range: Range<Int>, isRate: Bool) {
+            self.reading = reading
+            self.range = range
+            self.isRate = isRate
+        }
     }
 
     /// Currency marks and the ISO code each stands for. Longest first, matched on the original text.
     /// Without a currency a total cannot be recorded at all, so a country's everyday mark matters: Moroccan tills
     /// print "56.00 DH" (dirham), Emirati ones "AED".
-    static let currencyMarks: [(String, String)] = [
+    package static let currencyMarks: [(String, String)] = [
         ("EUR", "EUR"), ("USD", "USD"), ("GBP", "GBP"), ("MYR", "MYR"), ("CHF", "CHF"), ("SGD", "SGD"), ("MAD", "MAD"), ("AED", "AED"),
         ("US$", "USD"), ("S$", "SGD"), ("SFr.", "CHF"), ("Fr.", "CHF"), ("RM", "MYR"), ("DH", "MAD"), ("€", "EUR"), ("$", "USD"),
         ("£", "GBP")
@@ -25,7 +31,7 @@ enum AmountReader {
     /// "RM 64 13" → "RM 64.13" (a space for the decimal point right after a currency mark), and the letter O
     /// read for a zero between digits ("5.O0" → "5.00"). Hand-written rather than regular expressions:
     /// it runs on every line.
-    static func mend(_ line: String) -> String {
+    package static func mend(_ line: String) -> String {
         guard line.utf8.contains(where: { $0 >= 0x30 && $0 <= 0x39 }) else { return line }
         var c = Array(line)
         func digit(_ i: Int) -> Bool { i >= 0 && i < c.count && c[i].isDigitASCII }
@@ -87,7 +93,7 @@ enum AmountReader {
     }
 
     /// Whether a currency mark ends at `m` ("RM", "$", "€", "£", "EUR", "USD", "MYR", "GBP").
-    static func currencyMarkEnds(_ c: [Character], at m: Int) -> Bool {
+    package static func currencyMarkEnds(_ c: [Character], at m: Int) -> Bool {
         guard m >= 0 else { return false }
         let mark = String(c[max(0, m - 2)...m])
         return ["RM", "$", "€", "£", "EUR", "USD", "MYR", "GBP"].contains { mark.hasSuffix($0) }
@@ -96,7 +102,7 @@ enum AmountReader {
     /// "RM5 1.30" → "RM51.30": a space OCR put between the digits of an amount written right after its currency
     /// mark (a wide glyph, or a speck, read as a gap). Only 1–3 digits on each side and a decimal part after:
     /// "RM 1 234.50" reads the same either way. Nil when nothing is joined.
-    static func joinDigitsAfterMark(_ c: [Character]) -> String? {
+    package static func joinDigitsAfterMark(_ c: [Character]) -> String? {
         func digit(_ i: Int) -> Bool { i >= 0 && i < c.count && c[i].isDigitASCII }
         var out: [Character] = []
         var joined = false
@@ -170,7 +176,7 @@ enum AmountReader {
 
     /// Where a sign of the number starting at `start` would stand: right before it, or before a currency mark
     /// written right before it ("-RM0.03", "(RM 0.03)"). -1 at the start of the line.
-    static func signPosition(_ chars: [Character], before start: Int) -> Int {
+    package static func signPosition(_ chars: [Character], before start: Int) -> Int {
         let k = start - 1
         guard k >= 0, chars[k] != "-", chars[k] != "−", chars[k] != "(" else { return k }
         var m = k
@@ -197,7 +203,7 @@ enum AmountReader {
 
     /// Interprets a run of digits and separators as cents. The decimal separator is the last separator
     /// followed by one or two digits at the end; every other separator must group exactly three digits.
-    static func parse(_ token: String) -> Int64? {
+    package static func parse(_ token: String) -> Int64? {
         let chars = Array(token)
         guard let lastSep = chars.lastIndex(where: { !$0.isNumber }) else { return nil } // bare integers are not amounts
         let fraction = chars[(lastSep + 1)...]
@@ -220,7 +226,7 @@ enum AmountReader {
     }
 
     /// The currency written right before or after the number (within a few characters), if any.
-    static func currency(around chars: [Character], start: Int, end: Int) -> String? {
+    package static func currency(around chars: [Character], start: Int, end: Int) -> String? {
         let before = String(chars[max(0, start - 5)..<start]).trimmingTrailingSpacesAndSign()
         let after = String(chars[end..<min(chars.count, end + 6)]).trimmingLeadingSpaces()
         for (mark, code) in currencyMarks {

@@ -6,17 +6,17 @@ public enum DateReader {
     public struct Found: Hashable, Sendable {
         public let day: CalendarDay
         /// True when the numbers fit both day-month and month-day order and the order came from the locale.
-        let orderAmbiguous: Bool
-        let textual: Bool
+        package let orderAmbiguous: Bool
+        package let textual: Bool
         /// Letters touch the date's digits ("GB12-21-22", "A01-02-19"): the shape of an item or article code.
-        var gluedToLetters = false
+        package var gluedToLetters = false
         /// Digits before the date were split off ("CASHIER:0112/03/2018", "T112/03/18"): a number glued to it.
-        var gluedToNumber = false
+        package var gluedToNumber = false
         /// The order the numbers themselves tell: a first number over 12 is a day ("25/03"), a second one over
         /// 12 makes the date month-first ("03/25"). Nil when both fit, or for ISO and textual dates.
-        var toldOrder: NumericOrder?
+        package var toldOrder: NumericOrder?
         /// The day read in the other order, when both orders give a valid day ("05/03": 3 May beside 5 March).
-        var otherReading: CalendarDay?
+        package var otherReading: CalendarDay?
         /// Read only once letters in its digits were taken for the digits they resemble ("11/0i/2017"), or a
         /// separator lost or doubled was put right ("1102/2017"): a near miss of the reader, to be confirmed.
         public var mended = false
@@ -26,7 +26,7 @@ public enum DateReader {
     public enum NumericOrder: Sendable { case dayFirst, monthFirst }
 
     /// Folded month names → month number.
-    static let monthNames: [String: Int] = {
+    package static let monthNames: [String: Int] = {
         var m: [String: Int] = [:]
         let table: [(Int, [String])] = [
             (1, ["january", "jan", "januar", "janner", "enero", "ene", "janvier", "janv", "januari"]),
@@ -51,7 +51,7 @@ public enum DateReader {
     }
 
     /// `folded`: the line already folded, when the caller has it.
-    static func dates(in line: String, folded: String?, order: NumericOrder, today: CalendarDay) -> [Found] {
+    package static func dates(in line: String, folded: String?, order: NumericOrder, today: CalendarDay) -> [Found] {
         // Every date has digits; a numeric one also a separator, a textual one also letters.
         var digits = 0
         var separators = false
@@ -75,7 +75,7 @@ public enum DateReader {
     /// Numeric date shapes in `line` ("17-66-13", "2918-03-18": day-month-year or year-month-day with one
     /// separator) that read as no plausible date: a date printed on the page and misread. The date chosen
     /// elsewhere on the page is then not the only reading there is.
-    static func unreadableDateShapes(in line: String, order: NumericOrder, today: CalendarDay) -> [String] {
+    package static func unreadableDateShapes(in line: String, order: NumericOrder, today: CalendarDay) -> [String] {
         let chars = Array(line)
         var out: [String] = []
         var i = 0
@@ -118,7 +118,7 @@ public enum DateReader {
 
     /// Whether letters stand glued before `start`, through digits and date separators only: an article code
     /// ("GB12-21-22", "BJ41/2-52-24"). A date word glued to the date ("DATE12/03/2018") is no code.
-    static func codePrefix(_ chars: [Character], before start: Int) -> Bool {
+    package static func codePrefix(_ chars: [Character], before start: Int) -> Bool {
         var k = start - 1
         while k >= 0, chars[k].isDigitASCII || "./-".contains(chars[k]) { k -= 1 }
         guard k >= 0, chars[k].isLetter else { return false }
@@ -128,7 +128,7 @@ public enum DateReader {
         return !Keywords.issueDate.words.contains(TextFolding.fold(String(chars[w...k])))
     }
 
-    static func year(from value: Int, digits: Int, today: CalendarDay) -> Int? {
+    package static func year(from value: Int, digits: Int, today: CalendarDay) -> Int? {
         if digits == 4 { return value }
         if digits == 2 {
             let candidate = 2000 + value
@@ -139,7 +139,7 @@ public enum DateReader {
 
     /// Two years of four digits that differ in exactly one digit (2016 and 2018, 2019 and 2018): what one
     /// misread digit makes of a year.
-    static func oneDigitApart(_ a: Int, _ b: Int) -> Bool {
+    package static func oneDigitApart(_ a: Int, _ b: Int) -> Bool {
         guard a != b, (1000...9999).contains(a), (1000...9999).contains(b) else { return false }
         var (x, y, differ) = (a, b, 0)
         while x > 0 {
@@ -150,7 +150,7 @@ public enum DateReader {
         return differ == 1
     }
 
-    static func plausible(_ day: CalendarDay, today: CalendarDay) -> Bool {
+    package static func plausible(_ day: CalendarDay, today: CalendarDay) -> Bool {
         day <= today && day.year >= 1990
     }
 
@@ -234,7 +234,7 @@ public enum DateReader {
     }
 
     /// Whether `text` prints a time of day ("14:22", "2:05", "14:22:01"), also glued to a date ("201814:22").
-    static func containsTime(_ text: String) -> Bool {
+    package static func containsTime(_ text: String) -> Bool {
         let c = Array(text.utf8)
         func digit(_ k: Int) -> Bool { k >= 0 && k < c.count && c[k] >= 0x30 && c[k] <= 0x39 }
         func value(_ k: Int) -> Int { Int(c[k] - 0x30) }
@@ -246,7 +246,7 @@ public enum DateReader {
     }
 
     /// OCR reads the letter O of a month name as a zero ("0ct 3, 2016", "N0V"): such a word is read as the month.
-    static func mendMonthNames(_ folded: String) -> String {
+    package static func mendMonthNames(_ folded: String) -> String {
         guard folded.utf8.contains(0x30) else { return folded }
         var out = ""
         var word = ""

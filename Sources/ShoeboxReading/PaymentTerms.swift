@@ -48,14 +48,14 @@ public enum PaymentTermRules {
 
     /// A count right after a net word with no unit ("net 30") is a term only up to this: longer net terms are printed
     /// with their unit, and a larger bare number after "Netto" is an amount.
-    static let unitlessNetDays = 1...120
+    package static let unitlessNetDays = 1...120
 
     /// The days of a term in one clause: "30 tage", "within 14 days", "net 30" / "netto 30" (a count right
     /// after the net word, no unit). Weeks count seven days. Nil when none, or out of `days`.
     ///
     /// "Netto 347,73", "net 25.00 EUR": a net word also labels the net amount, whose whole part is no count of days. A
     /// bare count is taken only when no decimal part or currency follows it, and within `unitlessNetDays`.
-    static func days(in clause: String) -> Int? {
+    package static func days(in clause: String) -> Int? {
         let words = TermWording.words(clause)
         for p in TermWording.periods(in: words) {
             switch p.unit {
@@ -73,7 +73,7 @@ public enum PaymentTermRules {
 
     /// Whether the number after `netWord` in `clause` is printed as an amount: a decimal part ("347,73", "25.00"), or a
     /// currency sign or code right before or after it ("net € 30", "netto 30 EUR").
-    static func isAmount(after netWord: String, in clause: String) -> Bool {
+    package static func isAmount(after netWord: String, in clause: String) -> Bool {
         guard let r = clause.range(of: netWord) else { return false }
         let rest = clause[r.upperBound...].drop { !$0.isNumber && !"€$£¥".contains($0) }
         if let sign = rest.first, "€$£¥".contains(sign) { return true }
@@ -85,12 +85,12 @@ public enum PaymentTermRules {
     }
 
     /// The currency marks an amount is printed with, folded ("eur", "rm", "dh").
-    static let currencyWords = Set(AmountReader.currencyMarks.map { $0.0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
+    package static let currencyWords = Set(AmountReader.currencyMarks.map { $0.0.lowercased() }.filter { $0.allSatisfy(\.isLetter) })
 
     /// "Bitte überweisen Sie den Betrag bis zum 14.04.2026", "please pay before 14 April 2026": a clause about
     /// paying, with no label, where a "by" word precedes the date. A clause about a discount, another subject
     /// or a period ("Leistungszeitraum 01.03. bis 31.03.2026") has another date.
-    static func payBy(_ folded: String, order: DateReader.NumericOrder) -> CalendarDay? {
+    package static func payBy(_ folded: String, order: DateReader.NumericOrder) -> CalendarDay? {
         for clause in TermWording.clauses(folded)
         where Keywords.paymentContext.any(in: clause) && !isDiscount(clause) && !Keywords.otherTermSubjects.any(in: clause)
             && !Keywords.periodWords.any(in: clause)
@@ -105,7 +105,7 @@ public enum PaymentTermRules {
 
     /// A discount clause names its discount, or prints a rate with no net word ("2 % innerhalb 10 Tagen").
     /// A rate of late-payment interest ("Verzugszinsen 5 %") is no discount.
-    static func isDiscount(_ folded: String) -> Bool {
+    package static func isDiscount(_ folded: String) -> Bool {
         if Keywords.discountTerms.any(in: folded) { return true }
         return folded.contains("%") && !Keywords.netWords.any(in: folded) && !Keywords.interestWords.any(in: folded)
     }
@@ -113,7 +113,7 @@ public enum PaymentTermRules {
 
 extension Keywords {
     /// Labels of a printed due day, longest first: the date after the label is the due day.
-    static let dueDateLabels: KeywordList = [
+    package static let dueDateLabels: KeywordList = [
         "payment due date", "due date", "date due", "payment due", "please pay by", "payable on or before", "payable by", "pay by",
         "due on", "due by", "due", "zahlbar bis zum", "zahlbar bis", "zu zahlen bis", "falligkeitsdatum", "fallig am", "falligkeit",
         "fallig", "zahlungsziel", "fecha de vencimiento", "fecha limite de pago", "pagar antes del", "vencimiento", "vence el",
@@ -121,34 +121,34 @@ extension Keywords {
         "tarikh akhir bayaran", "tarikh akhir", "tarikh matang", "bayar sebelum"
     ]
     /// Words that make a line speak of paying: a count of days elsewhere ("Rückgabe innerhalb von 14 Tagen") is no term.
-    static let paymentContext: KeywordList = [
+    package static let paymentContext: KeywordList = [
         "payable", "payment", "pay", "due", "terms", "net", "zahlbar", "zahlung", "zahlungsziel", "zahlungsbedingungen", "zahlen",
         "netto", "fallig", "vencimiento", "pago", "pagadero", "pagar", "neto", "regler", "reglement", "paiement", "echeance",
         "bayar", "bayaran", "pembayaran", "nett", "uberweisen", "begleichen", "bezahlen", "remit"
     ]
     /// Words of a net term (the full amount, no discount).
-    static let netWords: KeywordList = ["net", "netto", "nett", "neto", "nets", "ohne abzug", "rein netto", "sans escompte", "bersih"]
+    package static let netWords: KeywordList = ["net", "netto", "nett", "neto", "nets", "ohne abzug", "rein netto", "sans escompte", "bersih"]
     /// Subjects other than payment that also count days: delivery, returns, warranties.
-    static let otherTermSubjects: KeywordList = [
+    package static let otherTermSubjects: KeywordList = [
         "lieferung", "liefern", "lieferzeit", "delivery", "deliver", "ruckgabe", "widerruf", "umtausch", "garantie", "gewahrleistung",
         "return", "returns", "refund", "warranty", "guarantee", "livraison", "retour", "entrega", "devolucion", "garantia",
         "penghantaran", "pemulangan", "jaminan", "waranti"
     ]
     /// Words before a due day in a sentence about paying.
-    static let payByWords: KeywordList = [
+    package static let payByWords: KeywordList = [
         "bis zum", "bis spatestens", "spatestens", "bis", "on or before", "no later than", "before", "by", "avant le", "au plus tard le",
         "avant", "antes del", "antes de", "a mas tardar", "sebelum"
     ]
     /// Words of a period of service or delivery, whose "bis" ends the period, not the time to pay.
-    static let periodWords: KeywordList = [
+    package static let periodWords: KeywordList = [
         "leistungszeitraum", "zeitraum", "abrechnungszeitraum", "period", "periode", "periodo", "tempoh perkhidmatan", "vom", "from", "du"
     ]
     /// Late-payment interest: a rate in the clause that is no discount.
-    static let interestWords: KeywordList = [
+    package static let interestWords: KeywordList = [
         "zinsen", "verzugszinsen", "interest", "interets", "interet", "penalites", "intereses", "faedah"
     ]
     /// Words of an early-payment discount: its days are not the due term.
-    static let discountTerms: KeywordList = [
+    package static let discountTerms: KeywordList = [
         "skonto", "discount", "escompte", "descuento", "pronto pago", "diskaun", "rebate", "abzuglich", "abzug von"
     ]
 }

@@ -2,45 +2,45 @@
 /// All written folded (lower case, no diacritics), longest and most specific first within a list.
 public enum Keywords {
     /// Checked before `total`, because "Subtotal", "Total HT" and "Total TVA" contain "total".
-    static let subtotal: KeywordList = [
+    package static let subtotal: KeywordList = [
         "subtotal", "sub total", "sub-total", "zwischensumme", "summe netto", "nettobetrag", "netto", "net amount",
         "total excl", "total ht", "montant ht", "sous-total", "sous total", "base imponible", "subtotal sin iva",
         "jumlah kecil", "jumlah sebelum", "amount before", "nettosumme", "netto-summe", "nettowert", "warenwert", "importe neto",
         "base imposable", "montant hors taxes", "taxable amount", "taxable", "net", "neto"
     ]
-    static let tax: KeywordList = [
+    package static let tax: KeywordList = [
         "mwst", "mw.st", "ust", "umsatzsteuer", "vat", "iva", "tva", "gst", "sst", "tax", "steuer", "cukai",
         "impuesto", "taxe"
     ]
-    static let change: KeywordList = [
+    package static let change: KeywordList = [
         "change", "ruckgeld", "wechselgeld", "zuruck", "cambio", "vuelto", "devuelto", "rendu", "monnaie rendue", "a rendre", "baki", "wang baki"
     ]
-    static let tendered: KeywordList = [
+    package static let tendered: KeywordList = [
         "cash tendered", "tendered", "cash", "gegeben", "bar", "bargeld", "efectivo", "entregado", "especes", "recu",
         "tunai", "bayaran", "paid", "payment", "accepted", "visa", "mastercard", "master", "card", "credit card", "debit", "karte",
         "ec-karte", "girocard", "tarjeta", "carte", "cb", "received", "cash received", "amount received"
     ]
     /// Amounts the till advertises rather than charges: savings, points, vouchers for next time.
-    static let advert: KeywordList = [
+    package static let advert: KeywordList = [
         "you saved", "you save", "your savings", "total savings", "savings", "sie sparen", "ihre ersparnis", "gespart", "usted ahorra",
         "ahorro", "vous economisez", "economie", "anda jimat", "jimat", "points earned", "bonus points", "punkte", "puntos", "points"
     ]
     /// Cash handed out at the till on top of the purchase: paid with the card, but not spent.
-    static let cashback: KeywordList = [
+    package static let cashback: KeywordList = [
         "cashback", "cash back", "cash-back", "auszahlung", "bargeldauszahlung", "retirada de efectivo", "retiro de efectivo", "retrait especes"
     ]
-    static let tip: KeywordList = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]
-    static let rounding: KeywordList = [
+    package static let tip: KeywordList = ["tip", "gratuity", "trinkgeld", "propina", "pourboire"]
+    package static let rounding: KeywordList = [
         "rounding", "round adj", "rounding adj", "round off", "round-off", "roundoff", "rounding off", "rundung", "rundungsdifferenz",
         "redondeo", "arrondi", "pembundaran", "penggenapan", "adjustment", "adj"
     ]
-    static let discount: KeywordList = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan", "skonto"]
+    package static let discount: KeywordList = ["discount", "rabatt", "nachlass", "descuento", "remise", "reduction", "diskaun", "potongan", "skonto"]
     /// Charges, allowances and prepayments: amounts that adjust a total, even on a line that says "Gesamtbetrag".
-    static let adjustments: KeywordList = [
+    package static let adjustments: KeywordList = [
         "zuschlage", "abschlage", "anzahlung", "anzahlungen", "prepaid", "prepayment", "acompte", "deposit", "already paid", "bereits bezahlt"
     ]
     /// Strong total words: the amount to pay, including tax.
-    static let strongTotal: KeywordList = [
+    package static let strongTotal: KeywordList = [
         "grand total", "total due", "amount due", "total to pay", "balance due", "total incl", "gesamtsumme",
         "gesamtbetrag", "zu zahlen", "endbetrag", "total ttc", "net a payer", "a payer", "importe total", "total a pagar",
         "jumlah besar", "jumlah perlu dibayar", "jumlah bayaran", "rechnungsbetrag", "bruttosumme", "bruttobetrag",
@@ -50,51 +50,51 @@ public enum Keywords {
         // A till's "Net Amt" under its "Gross Amt" is what was paid (an invoice's "Net amount" is before tax: not here).
         "net amt", "nett amt"
     ]
-    static let total: KeywordList = [
+    package static let total: KeywordList = [
         "total", "summe", "gesamt", "betrag", "importe", "montant", "jumlah", "amount", "totaal", "sum", "rechnungssumme",
         "bruttosumme", "bruttobetrag", "gesamtbetrag", "grand", "nett total", "total amt", "amt"
     ]
     /// Words printed right after an amount that qualify it ("120,00 TTC").
-    static let qualifiers: Set<String> = ["ttc", "ht", "net", "netto", "brutto", "incl", "excl", "inkl", "exkl"]
+    package static let qualifiers: Set<String> = ["ttc", "ht", "net", "netto", "brutto", "incl", "excl", "inkl", "exkl"]
     /// Total words that name the gross total of an invoice, as opposed to the amount still due.
-    static let grossTotal: KeywordList = [
+    package static let grossTotal: KeywordList = [
         "total ttc", "ttc", "t.t.c", "bruttosumme", "bruttobetrag", "gesamtbetrag", "rechnungsbetrag", "grand total", "total incl", "incl", "inkl",
         "brutto", "gesamtsumme", "endsumme"
     ]
     /// Words that make a total line include the tax ("Total incl. GST", "Summe inkl. MwSt", "TOTAL TTC").
-    static let inclusive: KeywordList = [
+    package static let inclusive: KeywordList = [
         "inkl", "incl", "including", "includes", "include", "inclusive", "ttc", "t.t.c", "y compris", "iva incluido", "termasuk", "brutto",
         "con iva"
     ]
     /// "Inc" as a tax line abbreviates "included" ("INC 6% GST 1.62"); on other lines it may be a company's "Inc.".
-    static let includedShort: KeywordList = ["inc", "enthalten", "incluida", "incluido", "comprise", "comprises"]
+    package static let includedShort: KeywordList = ["inc", "enthalten", "incluida", "incluido", "comprise", "comprises"]
     /// Words that make a total line exclude the tax: it is a net amount ("Total HT", "Summe ohne USt.").
-    static let exclusive: KeywordList = [
+    package static let exclusive: KeywordList = [
         "ohne", "excl", "exkl", "excluding", "exclusive", "ht", "h.t", "hors taxe", "hors taxes", "sin iva", "sin impuestos", "netto", "net", "neto",
         "sebelum", "before tax", "before gst", "before vat", "pre-tax", "pretax", "vor steuer", "zzgl", "zuzuglich"
     ]
     /// Words that head a tax summary table ("GST Summary", "MwSt-Übersicht", "Récapitulatif TVA").
-    static let summary: KeywordList = [
+    package static let summary: KeywordList = [
         "summary", "ringkasan", "zusammenfassung", "ubersicht", "aufstellung", "recapitulatif", "recap", "resumen", "desglose", "tax code",
         "taxcode"
     ]
     /// Column headings of an item table ("Description Qty Price Total Tax"), which no tax summary has.
-    static let itemColumns: KeywordList = [
+    package static let itemColumns: KeywordList = [
         "description", "desc", "item", "price", "u.price", "unit price", "artikel", "bezeichnung", "designation", "descripcion", "articulo",
         "produit", "barang", "harga"
     ]
     /// Words that make a number a count, not money ("Total Qty", "Item Count", "Anzahl Artikel").
-    static let count: KeywordList = [
+    package static let count: KeywordList = [
         "qty", "quantity", "qtys", "items", "item count", "no. of items", "anzahl", "menge", "stuck", "pcs", "cantidad", "articles", "unit", "units"
     ]
 
     /// Words on the line of the transaction or issue date.
-    static let issueDate: KeywordList = [
+    package static let issueDate: KeywordList = [
         "date", "datum", "fecha", "tarikh", "rechnungsdatum", "invoice date", "belegdatum", "vom", "issued", "ausgestellt", "date de facture",
         "fecha de emision", "tgl"
     ]
     /// Words on the line of a date that is not the transaction date: due, delivery, order, validity, print.
-    static let otherDate: KeywordList = [
+    package static let otherDate: KeywordList = [
         "due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid", "gultig", "expiry", "expires",
         "exp", "ablauf", "liefer", "lieferdatum", "leistungsdatum", "leistungszeitraum", "delivery", "penghantaran", "livraison", "entrega",
         "bestellung", "order date", "commande", "pedido", "version", "stylesheet", "printed", "gedruckt", "skonto", "bis",
@@ -105,107 +105,107 @@ public enum Keywords {
 
     /// Words of `otherDate` for a date that may lie years from the transaction date (validity, warranty, a print or
     /// version date): unlike a due, delivery or order date, its year says nothing about the transaction's.
-    static let farDate: Set<String> = [
+    package static let farDate: Set<String> = [
         "valid", "gultig", "expiry", "expires", "exp", "ablauf", "version", "stylesheet", "printed", "gedruckt", "warranty", "garantie"
     ]
 
     /// Words naming the document whose number is the reference ("Rechnung", "Invoice", "Bon", …); compounds
     /// ending in one count too ("Handelsrechnung").
-    static let documentWords: KeywordList = [
+    package static let documentWords: KeywordList = [
         "rechnung", "rechnungsnummer", "rechnungs", "invoice", "inv", "facture", "factura", "fattura", "invois", "bill", "receipt",
         "beleg", "belegnummer", "bon", "ticket", "resit", "quittung", "kassenbon", "document", "doc", "transaction", "trans",
         "trn", "ref", "reference", "referenz", "gutschrift", "avoir", "credit", "num", "numero", "order", "orden"
     ]
     /// The words for the document itself (its number is the reference), as opposed to orders or rides.
-    static let ownDocumentWords = [
+    package static let ownDocumentWords = [
         "rechnung", "invoice", "facture", "factura", "invois", "receipt", "beleg", "quittung", "resit", "bon", "ticket", "gutschrift", "avoir"
     ]
     /// Words between a document number and its date: "Rechnung Nr. 4711 vom 14.03.2026".
-    static let datePrepositions: Set<String> = ["vom", "du", "dated", "del", "bertarikh"]
+    package static let datePrepositions: Set<String> = ["vom", "du", "dated", "del", "bertarikh"]
     /// "n2" is how OCR reads "nº".
-    static let numberMarkers = ["nr", "no", "n°", "n", "n*", "n2", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
+    package static let numberMarkers = ["nr", "no", "n°", "n", "n*", "n2", "num", "number", "nummer", "#", "numero", "nro", "n.o", "nº", "bil"]
     /// Lines about another document's number: orders, contracts, customers, deliveries.
-    static let otherReference: KeywordList = [
+    package static let otherReference: KeywordList = [
         "commande", "purchase order", "bestell", "bestellung", "pedido", "contrat", "kassen", "kasse", "filial", "artikel", "tisch", "contract",
         "vertrag", "kunden", "kundennummer",
         "customer", "client", "livraison", "delivery", "lieferschein", "reception", "auftrag", "projekt", "project", "tva", "vat",
         "gst", "ust", "steuer", "iban", "table", "member", "account", "konto", "voucher", "approval", "auth", "terminal"
     ]
-    static let card: KeywordList = [
+    package static let card: KeywordList = [
         "visa", "mastercard", "master card", "maestro", "amex", "american express", "girocard", "ec-karte", "ec karte", "kartenzahlung", "karte",
         "credit card", "debit card", "card", "tarjeta", "carte bancaire", "carte", "cb", "kad kredit", "kad debit", "contactless", "kontaktlos"
     ]
-    static let cash: KeywordList = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
+    package static let cash: KeywordList = ["cash", "bar", "bargeld", "efectivo", "especes", "tunai"]
 
     /// The names of Malaysia's two sales taxes (`ReceiptParser.taxInForce`).
-    static let gstOrSST: KeywordList = ["gst", "sst"]
+    package static let gstOrSST: KeywordList = ["gst", "sst"]
     /// Card schemes as receipts print them, longest first, and the name each is recorded as.
-    static let cardSchemeNames: [String: String] = [
+    package static let cardSchemeNames: [String: String] = [
         "mastercard": "MASTERCARD", "master card": "MASTERCARD", "master": "MASTERCARD", "mc": "MASTERCARD", "visa": "VISA",
         "american express": "AMEX", "amex": "AMEX", "maestro": "MAESTRO", "girocard": "GIROCARD", "ec-karte": "GIROCARD",
         "unionpay": "UNIONPAY", "union pay": "UNIONPAY", "mydebit": "MYDEBIT", "jcb": "JCB", "diners": "DINERS", "discover": "DISCOVER"
     ]
-    static let cardSchemes = KeywordList(cardSchemeNames.keys.sorted { ($0.count, $0) > ($1.count, $1) })
+    package static let cardSchemes = KeywordList(cardSchemeNames.keys.sorted { ($0.count, $0) > ($1.count, $1) })
 
     // Phone payment screens (`ReceiptParser+Screens`), English and Malay.
-    static let screenSucceeded: KeywordList = [
+    package static let screenSucceeded: KeywordList = [
         "payment successful", "transaction successful", "transfer successful", "successful", "success", "pembayaran berjaya", "berjaya",
         "you paid", "paid", "completed", "approved", "selesai"
     ]
     /// Status phrases only an app's screen shows (a till prints "Thank you", a card slip "APPROVED").
-    static let screenStatusPhrases: KeywordList = [
+    package static let screenStatusPhrases: KeywordList = [
         "payment successful", "transaction successful", "transfer successful", "payment failed", "transaction failed", "pembayaran berjaya",
         "transaksi berjaya", "pemindahan berjaya", "pembayaran gagal", "you paid", "payment pending", "reload successful"
     ]
-    static let screenFailed: KeywordList = [
+    package static let screenFailed: KeywordList = [
         "payment failed", "transaction failed", "failed", "unsuccessful", "tidak berjaya", "gagal", "declined", "rejected", "ditolak"
     ]
-    static let screenPending: KeywordList = ["pending", "processing", "dalam proses", "sedang diproses", "menunggu", "belum selesai"]
-    static let screenRefund: KeywordList = ["refund", "refunded", "bayaran balik", "pemulangan wang", "dikembalikan"]
-    static let screenOwnTransfer: KeywordList = [
+    package static let screenPending: KeywordList = ["pending", "processing", "dalam proses", "sedang diproses", "menunggu", "belum selesai"]
+    package static let screenRefund: KeywordList = ["refund", "refunded", "bayaran balik", "pemulangan wang", "dikembalikan"]
+    package static let screenOwnTransfer: KeywordList = [
         "own account", "own accounts", "between my accounts", "to my account", "akaun sendiri", "ke akaun sendiri"
     ]
-    static let screenTopUp: KeywordList = ["reload", "top up", "top-up", "topup", "tambah nilai", "add money", "cash in", "isi semula"]
-    static let screenPoints: KeywordList = ["points", "poin", "mata ganjaran", "rewards", "ganjaran", "vouchers", "baucar"]
-    static let screenBalance: KeywordList = ["available balance", "wallet balance", "balance", "baki", "baki tersedia"]
+    package static let screenTopUp: KeywordList = ["reload", "top up", "top-up", "topup", "tambah nilai", "add money", "cash in", "isi semula"]
+    package static let screenPoints: KeywordList = ["points", "poin", "mata ganjaran", "rewards", "ganjaran", "vouchers", "baucar"]
+    package static let screenBalance: KeywordList = ["available balance", "wallet balance", "balance", "baki", "baki tersedia"]
     /// Labels before the payee ("Kepada", "Paid to", "Merchant").
-    static let screenPayee = [
+    package static let screenPayee = [
         "paid to", "pay to", "transfer to", "merchant name", "merchant", "recipient name", "recipient", "payee", "beneficiary name",
         "beneficiary", "kepada", "dibayar kepada", "nama penerima", "penerima", "nama peniaga", "peniaga", "to", "biller name", "biller",
         "pembekal", "nama pembekal", "nama biller", "original merchant", "peniaga asal"
     ]
-    static let screenPaidFrom = [
+    package static let screenPaidFrom = [
         "paid from", "pay from", "payment method", "paid with", "pay with", "debit from", "from account", "from", "dari", "kaedah pembayaran",
         "sumber dana", "dibayar dari", "dari akaun"
     ]
-    static let screenRecipientBank = [
+    package static let screenRecipientBank = [
         "recipient bank", "recipient's bank", "beneficiary bank", "receiving bank", "to bank", "bank penerima", "bank penerima wang"
     ]
-    static let screenReference = [
+    package static let screenReference = [
         "reference no", "reference no.", "reference number", "reference id", "reference", "ref no", "ref. no", "ref no.", "ref id",
         "no. rujukan", "no rujukan", "nombor rujukan", "rujukan", "transaction id", "transaction no", "transaction no.", "transaction number",
         "txn id", "id transaksi", "no. transaksi", "no transaksi", "duitnow ref", "order id", "order no", "refund id", "refund no",
         "refund reference", "id bayaran balik"
     ]
-    static let screenAmount = [
+    package static let screenAmount = [
         "amount", "total amount", "payment amount", "amount paid", "you paid", "total", "jumlah", "jumlah bayaran", "amaun", "jumlah dibayar"
     ]
     /// The heading of a home screen's list of other payments.
-    static let screenRecentList: KeywordList = [
+    package static let screenRecentList: KeywordList = [
         "recent transactions", "recent transaction", "recent activity", "transaksi terkini", "aktiviti terkini", "sejarah terkini"
     ]
     /// Words of a screen's title or buttons, never its payee ("Transaction Details", "Butiran Transaksi", "Share Receipt").
-    static let screenTitleWords: KeywordList = [
+    package static let screenTitleWords: KeywordList = [
         "details", "detail", "receipt", "resit", "transaction", "transaksi", "butiran", "payment", "pembayaran", "transfer",
         "pemindahan", "history", "sejarah", "back", "done", "share", "kongsi", "selesai", "duitnow", "wallet", "ewallet", "qr"
     ]
     /// Lines whose amount is not the payment's: cashback, points, a balance, an offer.
-    static let screenNotTheAmount: KeywordList = [
+    package static let screenNotTheAmount: KeywordList = [
         "cashback", "cash back", "points", "pts", "poin", "balance", "baki", "earn", "get", "save", "off", "voucher", "baucar", "promo",
         "reward", "rewards", "ganjaran", "rebate", "up to", "min spend", "min. spend", "daily limit", "limit", "had"
     ]
     /// Names apps and banks print on their screens, and the provider each stands for.
-    static let screenProviders: [String: String] = [
+    package static let screenProviders: [String: String] = [
         "touch 'n go": "Touch 'n Go eWallet", "touch n go": "Touch 'n Go eWallet", "tng ewallet": "Touch 'n Go eWallet",
         "tng": "Touch 'n Go eWallet", "grabpay": "GrabPay", "grab pay": "GrabPay", "boost": "Boost", "shopeepay": "ShopeePay",
         "shopee pay": "ShopeePay", "mae": "MAE (Maybank)", "maybank2u": "Maybank", "maybank": "Maybank", "cimb octo": "CIMB OCTO",
@@ -216,15 +216,15 @@ public enum Keywords {
     ]
     /// Malaysian banks by their BIC, as a DuitNow reference carries the paying bank's after its date
     /// ("20260118MBBEMYKL…"): the app that paid where its name is only in a logo.
-    static let bankBICs: [String: String] = [
+    package static let bankBICs: [String: String] = [
         "MBBEMYKL": "Maybank", "CIBBMYKL": "CIMB", "PBBEMYKL": "Public Bank", "RHBBMYKL": "RHB", "HLBBMYKL": "Hong Leong Bank",
         "ARBKMYKL": "AmBank", "BIMBMYKL": "Bank Islam", "BKRMMYKL": "Bank Rakyat", "PHBMMYKL": "Affin Bank", "MFBBMYKL": "Alliance Bank",
         "UOVBMYKL": "UOB", "OCBCMYKL": "OCBC", "HBMBMYKL": "HSBC", "SCBLMYKX": "Standard Chartered", "BSNAMYK1": "BSN"
     ]
-    static let screenProviderNames = KeywordList(screenProviders.keys.sorted { ($0.count, $0) > ($1.count, $1) })
+    package static let screenProviderNames = KeywordList(screenProviders.keys.sorted { ($0.count, $0) > ($1.count, $1) })
 
     /// Paper that proves no purchase: quotes, statements, balance enquiries, pro-forma invoices.
-    static let notAPurchase: KeywordList = [
+    package static let notAPurchase: KeywordList = [
         "quotation", "quote", "estimate", "angebot", "kostenvoranschlag", "devis", "presupuesto", "sebut harga", "statement of account",
         "kontoauszug", "releve de compte", "extracto", "penyata akaun", "balance enquiry", "balance inquiry", "pro forma", "proforma",
         "not a tax invoice", "kein beleg"
@@ -240,11 +240,11 @@ public enum Keywords {
         "co. reg. no", "co.reg.no", "co. reg", "co.reg", "co reg", "co-reg", "company reg", "company no", "co. no", "co no", "roc no", "roc",
         "reg. no", "reg no", "siret", "siren", "no. syarikat", "no syarikat"
     ]
-    static let creditNote: KeywordList = ["credit note", "gutschrift", "avoir", "nota de credito", "nota kredit", "rechnungskorrektur"]
-    static let invoice: KeywordList = ["invoice", "rechnung", "factura", "facture", "invois", "fattura"]
+    package static let creditNote: KeywordList = ["credit note", "gutschrift", "avoir", "nota de credito", "nota kredit", "rechnungskorrektur"]
+    package static let invoice: KeywordList = ["invoice", "rechnung", "factura", "facture", "invois", "fattura"]
 
     /// Lines that are headers, not the merchant.
-    static let notMerchant: KeywordList = [
+    package static let notMerchant: KeywordList = [
         "receipt", "tax invoice", "invoice", "rechnung", "quittung", "beleg", "kassenbon", "kassenbeleg", "factura",
         "ticket", "facture", "resit", "welcome", "willkommen", "bienvenue", "bienvenido", "selamat datang", "thank",
         "danke", "gracias", "merci", "terima kasih", "copy", "kopie", "duplicate", "simplified", "customer",
@@ -259,16 +259,16 @@ public enum Keywords {
         "pemindahan berjaya"
     ]
     /// Headings of the buyer's block on an invoice: the names below them are not the merchant.
-    static let buyerBlock: KeywordList = [
+    package static let buyerBlock: KeywordList = [
         "kaufer", "buyer", "bill to", "billed to", "sold to", "ship to", "rechnungsempfanger", "leistungsempfanger", "kunde",
         "customer", "client", "adresse du client", "destinataire", "cliente", "facturar a", "pembeli", "lieferanschrift"
     ]
     /// Headings of the seller's block.
-    static let sellerBlock: KeywordList = [
+    package static let sellerBlock: KeywordList = [
         "verkaufer", "seller", "vendeur", "lieferant", "supplier", "vendedor", "penjual", "rechnungssteller", "issuer"
     ]
     /// Words that make a line a business name even without a legal form.
-    static let businessWords: KeywordList = [
+    package static let businessWords: KeywordList = [
         "trading", "enterprise", "enterprises", "restaurant", "restoran", "store", "stores", "mart", "market", "supermarket",
         "minimarket", "shop", "kedai", "cafe", "bakery", "hardware", "pharmacy", "farmasi", "hotel", "station", "services",
         "stationery", "bookstore", "book", "food", "foods", "marketing", "motor", "electrical", "machinery", "supply",
@@ -276,7 +276,7 @@ public enum Keywords {
         "boulangerie", "pharmacie", "panaderia", "farmacia", "ferreteria", "supermercado", "tienda", "magasin", "markt"
     ]
     /// Greetings that name the shop right after them.
-    static let greetingBeforeName: KeywordList = [
+    package static let greetingBeforeName: KeywordList = [
         "shopping at", "shopping with", "for visiting", "welcome to", "thanks for choosing", "thank you for choosing",
         "dining at", "dining with", "einkauf bei", "besuch bei", "willkommen bei", "visite chez", "achats chez", "bienvenue chez",
         "merci d'avoir choisi", "bienvenido a", "bienvenidos a", "gracias por su compra en", "gracias por tu compra en", "gracias por visitar",
@@ -284,7 +284,7 @@ public enum Keywords {
         "membeli belah di"
     ]
     /// Slogans and greetings printed near the top that are not names.
-    static let slogan: KeywordList = [
+    package static let slogan: KeywordList = [
         "thank you", "welcome", "please", "come again", "visit us", "since", "tax invoice", "cash bill", "official receipt",
         "shopping hours", "opening hours", "hours", "open daily", "cashier", "cashter", "user", "member", "served by",
         "pay by", "paid by", "payment", "pay", "change", "balance", "dine in", "eat in", "take away", "takeaway", "pax",
@@ -301,15 +301,15 @@ public enum Keywords {
         // Malaysian states' honorifics ("Selangor Darul Ehsan"), rural districts, highways.
         "darul", "mukim", "autoroute", "carretera", "autopista"
     ]
-    static let phone: KeywordList = ["tel", "tel.", "phone", "telefon", "telefono", "fax", "mobile", "hp", "tlf"]
-    static let taxID: KeywordList = [
+    package static let phone: KeywordList = ["tel", "tel.", "phone", "telefon", "telefono", "fax", "mobile", "hp", "tlf"]
+    package static let taxID: KeywordList = [
         "ust-id", "ust-idnr", "ust id", "ustid", "steuernr", "st.-nr", "st-nr", "vat no", "vat reg", "vat id", "gst no",
         "gst reg", "gst id", "sst no", "sst reg", "nif", "cif", "siret", "siren", "tva intra", "n° tva", "uid", "reg no",
         "co reg", "company no", "roc", "abn", "ein"
     ]
     /// The legal forms only a company has (not "trading", "enterprise", "company" or "co.", which shop names print too):
     /// a line with one below the header is the imprint's legal name.
-    static let companyForms: KeywordList = [
+    package static let companyForms: KeywordList = [
         "gmbh", "ag", "kg", "ohg", "e.k", "e.k.", "ug", "se", "sarl", "sas", "eurl", "s.l", "s.l.", "s.a", "s.a.", "s.a.r.l", "ltd",
         "ltd.", "limited", "sdn bhd", "sdn. bhd", "bhd", "berhad", "plc", "inc", "inc.", "llc", "b.v", "s.p.a", "srl"
     ]

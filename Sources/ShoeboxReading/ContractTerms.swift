@@ -38,7 +38,7 @@ public enum ContractTermRules {
 
     /// "Kündigungsfrist 3 Monate", "notice period of 30 days", "préavis de 2 mois", "plazo de preaviso de 1 mes",
     /// "notis 30 hari" (the period after the notice word), and "with three (3) months' notice" (before it).
-    static func notice(in folded: String) -> NoticePeriod? {
+    package static func notice(in folded: String) -> NoticePeriod? {
         guard let label = Keywords.noticeWords.first(in: folded), let (beforeText, rest) = TermWording.around(label, in: folded) else {
             return nil
         }
@@ -52,9 +52,9 @@ public enum ContractTermRules {
 
     /// The period may stand a few words after the notice word: "Kündigungsfrist beträgt 3 Monate",
     /// "notice period of not less than 30 days".
-    static let maxWordsAfterLabel = 5
+    package static let maxWordsAfterLabel = 5
 
-    static func period(_ p: TermWording.Period) -> NoticePeriod? {
+    package static func period(_ p: TermWording.Period) -> NoticePeriod? {
         switch p.unit {
         case .days: noticeDays.contains(p.count) ? .days(p.count) : nil
         case .weeks: noticeDays.contains(p.count * 7) ? .days(p.count * 7) : nil
@@ -66,7 +66,7 @@ public enum ContractTermRules {
     /// "Laufzeit bis 31.12.2027", "the term ends on 31 December 2027", "fin du contrat le 31/12/2027",
     /// "vigencia hasta el 31/12/2027": the date after an end-of-term label. A duration line with a range
     /// ("Laufzeit: 01.01.2026 bis 31.12.2027") gives the date after its "until" word, never the start.
-    static func end(line i: Int, folded: [String], printed: [String], order: DateReader.NumericOrder) -> (CalendarDay, String)? {
+    package static func end(line i: Int, folded: [String], printed: [String], order: DateReader.NumericOrder) -> (CalendarDay, String)? {
         if let label = Keywords.endOfTermLabels.first(in: folded[i]),
             let found = TermWording.date(after: label, line: i, folded: folded, printed: printed, order: order)
         {
@@ -81,12 +81,12 @@ public enum ContractTermRules {
 
 extension Keywords {
     /// Words of a notice period, longest first.
-    static let noticeWords: KeywordList = [
+    package static let noticeWords: KeywordList = [
         "kundigungsfristen", "kundigungsfrist", "notice period", "period of notice", "notice", "delai de preavis", "preavis",
         "plazo de preaviso", "preaviso", "tempoh notis", "notis"
     ]
     /// Labels of the last day of a term: the date after them is the end.
-    static let endOfTermLabels: KeywordList = [
+    package static let endOfTermLabels: KeywordList = [
         "vertragslaufzeit bis", "laufzeit bis", "befristet bis", "endet am", "endet zum", "vertragsende", "ende der laufzeit",
         "term ends on", "term ends", "ends on", "end of term", "expires on", "expiry date", "expiration date", "terminates on",
         "fin du contrat le", "fin du contrat", "prend fin le", "expire le", "date de fin", "echeance du contrat",
@@ -94,9 +94,9 @@ extension Keywords {
         "tamat pada", "berakhir pada", "tarikh tamat"
     ]
     /// Words of a term's duration, on a line that may print a range.
-    static let termWords: KeywordList = [
+    package static let termWords: KeywordList = [
         "laufzeit", "vertragslaufzeit", "mindestlaufzeit", "term", "duration", "duree", "vigencia", "duracion", "tempoh"
     ]
     /// The word before a range's last day.
-    static let untilWords: KeywordList = ["bis", "until", "till", "to", "jusqu'au", "au", "hasta", "hingga", "sehingga"]
+    package static let untilWords: KeywordList = ["bis", "until", "till", "to", "jusqu'au", "au", "hasta", "hingga", "sehingga"]
 }

@@ -1,0 +1,77 @@
+import Foundation
+import ShoeboxTestSupport
+import Testing
+
+/// Issue 53: `docs/architecture.md`'s layers are the import graph `Package.swift` declares (each Swift module imports
+/// only modules of lower layers), no module grows past 5,500 lines and no product function past 100.
+struct ArchitectureTests {
+    /// Each target's name and the targets it depends on, as `Package.swift` lists them.
+    static func targets() throws -> [String: [String]] {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var out: [String: [String]] = [:]
+        let pieces = text.components(separatedBy: ".target(") + []
+        for piece in pieces.dropFirst().flatMap({ $0.components(separatedBy: ".executableTarget(") }) {
+            let body = piece.components(separatedBy: ".testTarget(")[0]
+            guard let name = body.firstMatch(of: /name: "([^"]+)"/)?.1 else { continue }
+            var deps: [String] = []
+            if let list = body.firstMatch(of: /dependencies: \[([^\]]*)\]/)?.1 {
+                deps = list.matches(of: /"([^"]+)"/).map { String($0.1) }
+            }
+            out[String(name)] = deps
+        }
+        return out
+    }
+
+    /// The layers of the architecture document: module → layer number.
+    static func layers() throws -> [String: Int] {
+        let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        var out: [String: Int] = [:]
+        for line in doc.split(separator: "\n") {
+            guard let m = line.firstMatch(of: /^layer (\d+)   (.*)$/), let n = Int(m.1) else { continue }
+            let names = m.2.replacing(/\s\(.*\)/, with: "").split(separator: "·").map { $0.trimmingCharacters(in: .whitespaces) }
+            for name in names { out[name] = n }
+        }
+        return out
+    }
+
+    @Test func everyModuleImportsOnlyModulesOfLowerLayers() throws {
+        let targets = try Self.targets()
+        let layers = try Self.layers()
+        #expect(layers.count >= 13, "\(layers)")
+        for (module, layer) in layers {
+            let deps = try #require(targets[module], "architecture.md names \(module), which Package.swift does not have")
+            for dep in deps {
+                // A C module or a library of its own is in no layer.
+                guard let below = layers[dep] else { continue }
+                #expect(below < layer, "\(module) (layer \(layer)) depends on \(dep) (layer \(below))")
+            }
+        }
+        // Every Swift library module of Sources is in the layers.
+        let sources = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Sources").path)
+        for module in sources where module.hasPrefix("Shoebox") && !["ShoeboxBench", "ShoeboxFuzz"].contains(module) {
+            #expect(layers[module] != nil, "\(module) is in no layer of docs/architecture.md")
+        }
+    }
+
+    @Test func noModuleOver5500LinesNoProductFunctionOver100() throws {
+        let root = packageRoot.appendingPathComponent("Sources")
+        for module in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+            let dir = root.appendingPathComponent(module)
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".swift") } ?? []
+            var total = 0
+            for file in files {
+                let lines = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8).split(
+                    separator: "\n", omittingEmptySubsequences: false)
+                total += lines.count
+                // A function from its `func` line to the closing brace at its own indentation.
+                for (i, line) in lines.enumerated()
+                where line.contains("func ") && line.hasSuffix("{") && !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    let indent = line.prefix { $0 == " " }
+                    guard let end = lines[(i + 1)...].firstIndex(where: { $0 == indent + "}" }) else { continue }
+                    #expect(end - i + 1 <= 100, "\(module)/\(file):\(i + 1) is a function of \(end - i + 1) lines")
+                }
+            }
+            #expect(total <= 5500, "\(module) has \(total) lines")
+        }
+    }
+}
