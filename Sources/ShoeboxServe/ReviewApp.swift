@@ -129,10 +129,58 @@ public final class ReviewApp: @unchecked Sendable {
         return o
     }
 
+    /// `POST /api/decide`'s body.
+    struct DecideRequest: Decodable {
+        let source: String
+        let action: String
+        /// An edit's field, by its key ("total", "referenceNumber").
+        let field: String?
+        /// An edit's value as typed, or a settlement's.
+        let value: String?
+
+        enum CodingKeys: String, CodingKey { case source, action, field, value }
+
+        /// A field or value that is not text reads as missing: the edit is then refused with what it must name (422).
+        init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            source = try c.decode(String.self, forKey: .source)
+            action = try c.decode(String.self, forKey: .action)
+            field = try? c.decodeIfPresent(String.self, forKey: .field)
+            value = try? c.decodeIfPresent(String.self, forKey: .value)
+        }
+    }
+
+    /// `POST /api/add`'s body: an expense without a receipt.
+    struct AddRequest: Decodable {
+        let folder: String
+        /// Each field as typed; a value that is not text is named (`notText`), not dropped.
+        let fields: [String: TypedText]
+    }
+
+    /// `POST /api/cancel-series`'s body.
+    struct CancelSeriesRequest: Decodable {
+        let merchant: String
+        let on: String
+    }
+
+    /// A value a person typed: text, or something else the desk's page should never send.
+    enum TypedText: Decodable {
+        case text(String)
+        case notText
+
+        init(from decoder: any Decoder) throws {
+            self = (try? decoder.singleValueContainer().decode(String.self)).map(TypedText.text) ?? .notText
+        }
+    }
+
+    /// A request body as its type, or nil (the route answers 400 with what the body must be).
+    static func body<T: Decodable>(_ bytes: [UInt8], as: T.Type) -> T? { try? JSONDecoder().decode(T.self, from: Data(bytes)) }
+
     func decide(_ body: [UInt8]) throws -> HTTPResponse {
-        guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let source = o["source"] as? String,
-            let actionName = o["action"] as? String
-        else { return .json(400, ["error": "a decision is a JSON object with \"source\" and \"action\"."]) }
+        guard let o = ReviewApp.body(body, as: DecideRequest.self) else {
+            return .json(400, ["error": "a decision is a JSON object with \"source\" and \"action\"."])
+        }
+        let (source, actionName) = (o.source, o.action)
         guard let action = ReviewDecision.Action(rawValue: actionName) else {
             let names = ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", ")
             return .json(422, ["error": "'\(actionName)' is not a decision; decisions are \(names)."])
@@ -142,13 +190,13 @@ public final class ReviewApp: @unchecked Sendable {
         }
         var decision = ReviewDecision(action: action)
         if action == .settle {
-            switch Review.validateSettle(o["value"] as? String ?? "", record: record) {
+            switch Review.validateSettle(o.value ?? "", record: record) {
             case .success(let k): decision = .settle(k)
             case .failure(let e): return .json(422, ["error": e.message])
             }
         }
         if action == .edit {
-            guard let field = o["field"] as? String, let value = o["value"] as? String else {
+            guard let field = o.field, let value = o.value else {
                 return .json(422, ["error": "an edit names a \"field\" and its \"value\"."])
             }
             switch Review.edit(field: field, value: value, record: record, today: today, categories: store.categories(forFolderOf: source)) {
@@ -163,12 +211,13 @@ public final class ReviewApp: @unchecked Sendable {
 
     /// An expense without a receipt: `{"folder", "fields": {"date", "merchant", "total", …}}` (`Review.handEntry`).
     func add(_ body: [UInt8]) throws -> HTTPResponse {
-        guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let folder = o["folder"] as? String,
-            let given = o["fields"] as? [String: Any]
-        else { return .json(400, ["error": "an expense is a JSON object with \"folder\" and \"fields\"."]) }
+        guard let o = ReviewApp.body(body, as: AddRequest.self) else {
+            return .json(400, ["error": "an expense is a JSON object with \"folder\" and \"fields\"."])
+        }
+        let folder = o.folder
         var fields: [String: String] = [:]
-        for (k, v) in given {
-            guard let s = v as? String else { return .json(422, ["error": "the \(k) must be text."]) }
+        for (k, v) in o.fields.sorted(by: { $0.key < $1.key }) {
+            guard case .text(let s) = v else { return .json(422, ["error": "the \(k) must be text."]) }
             if !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { fields[k] = s }
         }
         let folders = Array(Set(try current().map(\.record.folder))).sorted()
@@ -201,9 +250,10 @@ public final class ReviewApp: @unchecked Sendable {
 
     /// `{"merchant", "on"}`: the series marked cancelled from that day; its later charges go to review.
     func cancelSeries(_ body: [UInt8]) throws -> HTTPResponse {
-        guard let o = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let typed = o["merchant"] as? String,
-            let text = o["on"] as? String
-        else { return .json(400, ["error": "a cancellation is a JSON object with \"merchant\" and \"on\"."]) }
+        guard let o = ReviewApp.body(body, as: CancelSeriesRequest.self) else {
+            return .json(400, ["error": "a cancellation is a JSON object with \"merchant\" and \"on\"."])
+        }
+        let (typed, text) = (o.merchant, o.on)
         guard let day = CalendarDay(iso: text), text.count == 10 else {
             return .json(422, ["error": "'\(text)' is not a day: write the day the series was cancelled as YYYY-MM-DD."])
         }

@@ -133,6 +133,18 @@ import Testing
             "\(base)/api/decide"
         ])
         #expect(bad.status == 422 && bad.body.contains("is not an amount"), "\(bad)")
+        // Bodies are typed per route: not the route's object is 400 with what it must be; an edit's value that is not
+        // text is an edit without a value (422); an expense's field that is not text is named.
+        func post(_ body: String, _ route: String) throws -> (status: Int, headers: String, body: String) {
+            try curl(["-b", cookie, "-H", "X-Shoebox-CSRF: \(csrf)", "-X", "POST", "-d", body, "\(base)/api/\(route)"])
+        }
+        let notObject = try post("[1, 2]", "decide")
+        #expect(notObject.status == 400 && notObject.body.contains("with \\\"source\\\" and \\\"action\\\""), "\(notObject)")
+        let number = try post(#"{"source": "office/IMG_2201.jpg", "action": "edit", "field": "total", "value": 12.3}"#, "decide")
+        #expect(number.status == 422 && number.body.contains("names a"), "\(number)")
+        let typedNumber = try post(#"{"folder": "office", "fields": {"total": 12.3, "merchant": "Kiosk"}}"#, "add")
+        #expect(typedNumber.status == 422 && typedNumber.body.contains("the total must be text"), "\(typedNumber)")
+        #expect(try post(#"{"merchant": 5}"#, "cancel-series").status == 400)
         // Edit, accept: saved into the store, as `shoebox status` reads it; undo takes the accept back.
         for body in [#"{"source": "office/IMG_2201.jpg", "action": "edit", "field": "total", "value": "97.52"}"#, accept] {
             let r = try curl(["-b", cookie, "-H", "X-Shoebox-CSRF: \(csrf)", "-H", "Origin: \(base)", "-X", "POST", "-d", body, "\(base)/api/decide"])
