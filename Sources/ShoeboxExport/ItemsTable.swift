@@ -1,5 +1,5 @@
 internal import Foundation
-public import ShoeboxCore
+internal import ShoeboxCore
 
 /// A sheet of cells: a name, a header and rows, each cell typed once (`ExportCell`), that CSV and XLSX render alike.
 public struct CellGrid: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 public import ShoeboxCore
-public import ShoeboxParsing
+internal import ShoeboxParsing
 public import ShoeboxReading
 
 /// The record's deadlines (`Deadlines.compute`): each a calendar day with its kind, its anchor and the sentence that

@@ -1,5 +1,5 @@
 public import ShoeboxCore
-public import ShoeboxParsing
+internal import ShoeboxParsing
 public import ShoeboxReading
 
 /// The record of an e-invoice: its XML is the exact source (provenance `e-invoice`), checked three ways

@@ -1,6 +1,6 @@
 import Foundation
 public import ShoeboxCore
-public import ShoeboxParsing
+internal import ShoeboxParsing
 public import ShoeboxReading
 
 /// Chooses one value per field from every source, gives each a confidence, keeps up to three alternates

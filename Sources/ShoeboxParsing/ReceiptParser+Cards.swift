@@ -1,5 +1,5 @@
 import Foundation
-public import ShoeboxCore
+internal import ShoeboxCore
 internal import ShoeboxReading
 
 /// The card (or account) a purchase was paid with, by its scheme and last four digits, as receipts and payment

@@ -1,5 +1,5 @@
-public import Foundation
-public import ShoeboxCore
+internal import Foundation
+internal import ShoeboxCore
 internal import ShoeboxReading
 
 /// Phone payment screens (e-wallets, DuitNow QR, bank apps, card payments): told from paper by their pixels (a
@@ -226,7 +226,9 @@ extension ReceiptParser {
                 let next = withoutIcons(TextFolding.trim(lines[k + 1].text, labelJunk))
                 if !next.isEmpty { found = (next, lines[k + 1], k + 1) }
             }
-            guard var (value, valueLine, at) = found else { continue }
+            guard let found else { continue }
+            let valueLine = found.line
+            var (value, at) = (found.value, found.at)
             // A section's heading over its rows ("RECIPIENT" over "Name NURUL AIN BINTI"): the name row's value.
             if at == k + 1, let sub = startingLabel(TextFolding.fold(value), nameRowLabels) {
                 value = TextFolding.trim(String(value.dropFirst(sub.count)), labelJunk)

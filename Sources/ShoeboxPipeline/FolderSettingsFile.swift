@@ -1,6 +1,6 @@
 internal import Foundation
 public import ShoeboxCore
-public import ShoeboxParsing
+internal import ShoeboxParsing
 public import ShoeboxReading
 
 extension FolderSettings {

@@ -2,7 +2,7 @@ internal import Foundation
 internal import Glibc
 public import ShoeboxCore
 public import ShoeboxJudgement
-public import ShoeboxParsing
+internal import ShoeboxParsing
 public import ShoeboxReading
 
 /// Intake: walks the scan root, sniffs each file by content, hashes it. A file that cannot become a

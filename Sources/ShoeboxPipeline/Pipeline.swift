@@ -2,7 +2,7 @@ internal import Foundation
 public import ShoeboxCore
 internal import ShoeboxEngines
 public import ShoeboxJudgement
-public import ShoeboxParsing
+internal import ShoeboxParsing
 public import ShoeboxReading
 internal import ShoeboxStore
 

@@ -1,6 +1,6 @@
 internal import Foundation
 public import ShoeboxCore
-public import ShoeboxParsing
+internal import ShoeboxParsing
 public import ShoeboxReading
 
 /// What a worker needs to read a document it claims from a PostgreSQL store's queue, as the queue keeps it (JSON): the

@@ -1,5 +1,5 @@
 import Foundation
-public import ShoeboxCore
+package import ShoeboxCore
 
 /// Reads money amounts out of one line of text, in every common convention:
 /// 1.234,56 · 1,234.56 · 1 234,56 · 1'234.56 · 12,5 · -3,00 · 3,00- · (3.00) · RM12.50 · 12,50 € · EUR 12.50.

@@ -1,4 +1,4 @@
-public import ShoeboxCore
+internal import ShoeboxCore
 
 /// The seller's tax or registration number on one line: read by the parser (`sellerTaxIDCandidates`) and by the
 /// merchant keys (`MerchantKey.keys(of:)`), so both find the same number after the same keywords.
