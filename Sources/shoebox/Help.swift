@@ -37,6 +37,9 @@ enum Help {
                            (default), ch_PP-OCRv4_rec_folded.onnx (cheaper, fewer fields right) or
                            PP-OCRv6_tiny_rec.onnx; another name turns the second reader off, saying why
           SHOEBOX_STORE    a PostgreSQL store's URL, as --store gives it (--store wins)
+          SHOEBOX_STORE_RETRY_SECONDS
+                           how long a command waits for a PostgreSQL server that went away or has no
+                           connection left, 0…3600 (default 60)
           SHOEBOX_TESSERACT_PATCHES=off
                            read without the patches that make tesseract faster and lighter (the same
                            records, slower); they are also off when a start-up check does not see them
