@@ -14,9 +14,7 @@ extension ReceiptParser {
         // What only a payment screen says: a screen's status phrase near the top and a payee label ("Payment
         // Successful" over "Merchant"), whatever the pixels (a photo of a screen, a crop without its status bar).
         // The phrase may wrap ("Payment" over "successful"): each line is read with the next one too.
-        let head = Array(lines.prefix(11))
-        let joined = zip(head, head.dropFirst()).map { $0.folded + " " + $1.folded }
-        if (head.prefix(10).map(\.folded) + joined).contains(where: { Keywords.screenStatusPhrases.any(in: $0) }),
+        if ReceiptParser.withNextLine(lines.prefix(11)).contains(where: { Keywords.screenStatusPhrases.any(in: $0) }),
             ReceiptParser.labelled(lines, Keywords.screenPayee) != nil
         {
             return true
@@ -91,20 +89,28 @@ extension ReceiptParser {
 
     /// The reference's label and what follows it; where that holds no reference (a "Copy" button beside the label),
     /// the line under it.
-    static func screenReferenceLine(_ lines: [Line]) -> (label: String, value: String, line: Line)? {
+    static func screenReferenceLine(_ lines: [Line]) -> (label: String, value: String, line: Line, index: Int)? {
         guard let found = labelled(lines, Keywords.screenReference) else { return nil }
         if let token = screenReference(found.value) {
             // A long reference wrapped onto the next line ("…CIBBMYKL0100" over "RB71294836"): one code of capitals and digits.
-            if token.count >= 16, let k = lines.firstIndex(where: { $0.evidence == found.line.evidence }), k + 1 < lines.count {
+            let k = found.index
+            if token.count >= 16, k + 1 < lines.count {
                 let next = lines[k + 1].text
                 if next.count >= 4, !next.contains(" "), next.allSatisfy({ ($0.isASCII && $0.isUppercase) || $0.isNumber }) {
-                    return (found.label, found.value + next, found.line)
+                    return (found.label, found.value + next, found.line, k)
                 }
             }
             return found
         }
-        guard let k = lines.firstIndex(where: { $0.evidence == found.line.evidence }), k + 1 < lines.count else { return found }
-        return (found.label, TextFolding.trim(lines[k + 1].text, labelJunk), lines[k + 1])
+        let k = found.index
+        guard k + 1 < lines.count else { return found }
+        return (found.label, TextFolding.trim(lines[k + 1].text, labelJunk), lines[k + 1], k + 1)
+    }
+
+    /// Each line's folded text, then each line's with the next one's (a status that wrapped: "Payment" over
+    /// "successful").
+    static func withNextLine(_ lines: ArraySlice<Line>) -> [String] {
+        lines.map(\.folded) + zip(lines, lines.dropFirst()).map { $0.folded + " " + $1.folded }
     }
 
     /// The paying bank a DuitNow reference names: eight digits of its date, then the bank's BIC.
@@ -170,7 +176,7 @@ extension ReceiptParser {
         func any(_ list: KeywordList) -> Bool { lines.contains { list.any(in: $0.folded) } }
         let head = Array(lines.prefix(max(6, lines.count / 2)))
         // A status may wrap ("Pembayaran Tidak" over "Berjaya"): each line is read with the next one too.
-        let headTexts = head.map(\.folded) + zip(head, head.dropFirst()).map { $0.folded + " " + $1.folded }
+        let headTexts = withNextLine(head[...])
         func inHead(_ list: KeywordList) -> Bool { headTexts.contains { list.any(in: $0) } }
         // What a "Status" row says, wherever it stands.
         let status = labelled(lines, ["status"]).map { TextFolding.fold($0.value) } ?? ""
@@ -213,7 +219,7 @@ extension ReceiptParser {
     /// stands alone ("Kepada" above "KEDAI MAJU").
     /// A value that is itself another field's label ("MERCHANT" as a heading over "Category Food & Drinks") is passed
     /// over. A payee whose legal form wrapped onto the next line ("TENAGA NASIONAL" over "BERHAD") is read whole.
-    static func labelled(_ lines: [Line], _ labels: [String]) -> (label: String, value: String, line: Line)? {
+    static func labelled(_ lines: [Line], _ labels: [String]) -> (label: String, value: String, line: Line, index: Int)? {
         for (k, line) in lines.enumerated() {
             guard let (label, skipped) = labelAtStart(line.folded, labels) else { continue }
             let rest = withoutIcons(TextFolding.trim(String(line.text.dropFirst(skipped + label.count)), labelJunk))
@@ -242,7 +248,7 @@ extension ReceiptParser {
                 // A value beside its label that wrapped ("Kepada Restoran Nasi Kandar Sri" over "Bayu", then "Jumlah …").
                 value += " " + TextFolding.trim(lines[at + 1].text, labelJunk)
             }
-            return (label, value, valueLine)
+            return (label, value, valueLine, found.at)
         }
         return nil
     }

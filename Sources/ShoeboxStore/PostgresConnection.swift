@@ -26,31 +26,26 @@ final class PostgresConnection: SQLConnection {
 
     /// Connects to `url` (`postgresql://…`). A password is never part of it: libpq reads `PGPASSWORD` or `~/.pgpass`.
     init(url: String) throws(DatabaseError) {
-        let deadline = Date().addingTimeInterval(PostgresConnection.retrySeconds)
-        var pause = 0.2
-        var opened: OpaquePointer?
-        while true {
+        var message = ""
+        let opened = try PostgresConnection.retrying(until: Date().addingTimeInterval(PostgresConnection.retrySeconds)) {
+            () throws(DatabaseError) -> OpaquePointer? in
             let conn = PQconnectdb(url)
-            if let conn, PQstatus(conn) == CONNECTION_OK {
-                opened = conn
-                break
-            }
-            let message = conn.map { PostgresConnection.trimmed(PQerrorMessage($0)) } ?? "libpq could not allocate a connection"
+            if let conn, PQstatus(conn) == CONNECTION_OK { return conn }
+            message = conn.map { PostgresConnection.trimmed(PQerrorMessage($0)) } ?? "libpq could not allocate a connection"
             // A failed connection still holds its memory until PQfinish (libpq docs, PQconnectdb).
             PQfinish(conn)
             // A server that is starting or shutting down (a restart under way), or whose connections are all taken (other
             // workers' end frees them), is waited for; any other refusal (a wrong address, a login refused, no such
             // database) is said at once.
-            guard PostgresConnection.isRestarting(message) || PostgresConnection.connectKind(message) == .serverFull,
-                Date().addingTimeInterval(pause) < deadline
-            else {
+            guard PostgresConnection.isRestarting(message) || PostgresConnection.connectKind(message) == .serverFull else {
                 throw DatabaseError(
                     operation: "connect", code: 0, message: message, system: "PostgreSQL", kind: PostgresConnection.connectKind(message))
             }
-            Thread.sleep(forTimeInterval: pause)
-            pause = min(2, pause * 2)
+            return nil
         }
-        guard let conn = opened else { throw DatabaseError(operation: "connect", code: 0, message: "no connection", system: "PostgreSQL") }
+        guard let conn = opened else {
+            throw DatabaseError(operation: "connect", code: 0, message: message, system: "PostgreSQL", kind: PostgresConnection.connectKind(message))
+        }
         connection = conn
         // The server's notices (a table that already exists) are not the user's business: not printed on stderr.
         PQsetNoticeProcessor(conn, { _, _ in }, nil)
@@ -76,20 +71,26 @@ final class PostgresConnection: SQLConnection {
     /// What the session held is listened on or taken again (`channels`, `afterReconnect`); not back in time, the
     /// failure names how long it waited.
     private func reconnect(after error: DatabaseError, until deadline: Date) throws(DatabaseError) {
-        let budget = PostgresConnection.retrySeconds
+        let back = try PostgresConnection.retrying(until: deadline) { () throws(DatabaseError) -> Bool? in
+            PQreset(connection)
+            return PQstatus(connection) == CONNECTION_OK ? true : nil
+        }
+        guard back != nil else {
+            var gone = error
+            gone.message = "\(error.message); not back after \(Int(PostgresConnection.retrySeconds.rounded())) s"
+            throw gone
+        }
+        for channel in channels { _ = try rows(PQexec(connection, "LISTEN \(channel)"), "listen \(channel)") }
+        try afterReconnect?()
+    }
+
+    /// `attempt` again and again until it gives a value, pausing 0.2 s, 0.4 s, … up to 2 s between tries; nil once the
+    /// next pause would pass `deadline`. A failure `attempt` throws ends it at once.
+    static func retrying<T>(until deadline: Date, _ attempt: () throws(DatabaseError) -> T?) throws(DatabaseError) -> T? {
         var pause = 0.2
         while true {
-            PQreset(connection)
-            if PQstatus(connection) == CONNECTION_OK {
-                for channel in channels { _ = try rows(PQexec(connection, "LISTEN \(channel)"), "listen \(channel)") }
-                try afterReconnect?()
-                return
-            }
-            guard Date().addingTimeInterval(pause) < deadline else {
-                var gone = error
-                gone.message = "\(error.message); not back after \(Int(budget.rounded())) s"
-                throw gone
-            }
+            if let value = try attempt() { return value }
+            guard Date().addingTimeInterval(pause) < deadline else { return nil }
             Thread.sleep(forTimeInterval: pause)
             pause = min(2, pause * 2)
         }

@@ -11,15 +11,6 @@ import Testing
         try runProgram("/usr/bin/timeout", ["-s", "KILL", String(seconds), shoebox] + args)
     }
 
-    func records(_ out: URL) throws -> [String: [String: Any]] {
-        var bySource: [String: [String: Any]] = [:]
-        for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
-            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            bySource[o["source"] as! String] = o
-        }
-        return bySource
-    }
-
     func code(_ r: [String: Any]?) -> String? { (r?["failure"] as? [String: Any])?["code"] as? String }
 
     /// A scan folder holding the fixtures named, copied under `folder/`.

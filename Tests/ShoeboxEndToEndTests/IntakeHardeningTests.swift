@@ -13,15 +13,6 @@ import Testing
         try runProgram("/usr/bin/timeout", ["-s", "KILL", String(seconds), shoebox] + args, environment: environment)
     }
 
-    func records(_ out: URL) throws -> [String: [String: Any]] {
-        var bySource: [String: [String: Any]] = [:]
-        for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
-            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            bySource[o["source"] as! String] = o
-        }
-        return bySource
-    }
-
     func failureCode(_ record: [String: Any]?) -> String? { (record?["failure"] as? [String: Any])?["code"] as? String }
 
     /// Sends SIGABRT to the thread of process `pid` that has spent the most CPU (a worker reading), with tgkill(2):

@@ -7,16 +7,6 @@ import Testing
 /// payee, amount, date, reference and provider, or a screen of no purchase kept with its own reason and never
 /// exported; paper receipts stay receipts.
 @Suite(.serialized) struct PaymentScreensEndToEndTests {
-    /// The run's records by their source path.
-    func records(_ out: URL) throws -> [String: [String: Any]] {
-        var bySource: [String: [String: Any]] = [:]
-        for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
-            let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            bySource[o["source"] as! String] = o
-        }
-        return bySource
-    }
-
     @Test func screensAreReadAsPaymentsOrNamedAsNoPurchaseAndOnlyPaymentsAreExported() throws {
         let work = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: work) }

@@ -1,4 +1,5 @@
 public import Foundation
+import Testing
 
 /// The package root, found from this file's path.
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -153,4 +154,14 @@ public func unprivilegedCommand(_ binary: String, in work: URL) throws -> [Strin
     guard cp.code == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "cp \(binary): \(cp.err)"]) }
     try runProgram("/bin/chmod", ["0755", copy])
     return [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", copy]
+}
+
+/// The records of the run in `out` (its `records.jsonl`) by their source path.
+public func records(_ out: URL) throws -> [String: [String: Any]] {
+    var bySource: [String: [String: Any]] = [:]
+    for line in try String(contentsOf: out.appendingPathComponent("records.jsonl"), encoding: .utf8).split(separator: "\n") {
+        let o = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        bySource[o["source"] as! String] = o
+    }
+    return bySource
 }
