@@ -314,13 +314,14 @@ def main():
               + ", ".join(f"{k} {v:.1f}" for k, v in other.items()))
     say(f"cached rerun: {first[0] / re_wall:.0f}× faster than the first run   (target ≥ 50×)")
     # The second reader: lines read again, their cost, and the run against tesseract alone.
-    counts = {k: (first[5].get(k, 0) + last[5].get(k, 0)) / 2 for k in ("lines", "lines-read-again")}
+    counts = {k: (first[5].get(k, 0) + last[5].get(k, 0)) / 2 for k in ("lines", "lines-read-again", "second-reader calls")}
     second_cpu = cpu.get("second-reader", 0)
     if counts["lines"]:
         say(f"second reader: {counts['lines-read-again']:.0f} of {counts['lines']:.0f} OCR'd lines read again "
               f"({100 * counts['lines-read-again'] / counts['lines']:.0f} %), {second_cpu:.1f} CPU s: "
               f"{1000 * second_cpu / max(1, len(scanned)):.0f} ms per document, "
-              f"{1000 * second_cpu / max(1, counts['lines-read-again']):.0f} ms per line")
+              f"{counts['second-reader calls']:.0f} strips read (the head's and whole pages' detected lines and item blocks "
+              f"among them), {1000 * second_cpu / max(1, counts['second-reader calls']):.0f} ms a strip")
     say(f"with the second reader / tesseract alone: wall {sb_wall:.1f} s / {alone[0]:.1f} s = {sb_wall / alone[0]:.2f}×   "
           f"(target ≤ 1.5×); CPU {sb_cpu:.1f} s / {alone[2]:.1f} s = {sb_cpu / alone[2]:.2f}×; peak RSS {sb_rss / 1024:.0f} MiB "
           f"against {alone[1] / 1024:.0f} MiB   (target ≤ 600 MiB with --jobs 2)")

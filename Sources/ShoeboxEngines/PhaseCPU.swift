@@ -10,12 +10,14 @@ public final class PhaseCPU: Sendable {
 
     public init() {}
 
-    /// Runs `body` and adds the calling thread's CPU time it took to `phase`.
+    /// Runs `body` and adds the calling thread's CPU time it took to `phase`, and one to the tally "`phase` calls"
+    /// (the second reader's strips read, the pages rendered: what one call of the phase costs).
     public func measure<T, E: Error>(_ phase: String, _ body: () throws(E) -> T) throws(E) -> T {
         let before = PhaseCPU.threadNanoseconds()
         defer {
             let spent = PhaseCPU.threadNanoseconds() &- before
             totals.withLock { $0[phase, default: 0] &+= spent }
+            tallies.withLock { $0["\(phase) calls", default: 0] += 1 }
         }
         return try body()
     }
