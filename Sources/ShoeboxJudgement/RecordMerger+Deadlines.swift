@@ -37,11 +37,7 @@ extension RecordMerger {
         var r = record
         let read = r.documentKind ?? .receipt
         r.documentKind = given
-        if read != .receipt, read != given {
-            r.reasons = unique(r.reasons + [.documentKindDisagrees])
-            r.status = .review
-            r.reviewedBy = nil
-        }
+        if read != .receipt, read != given { Verdict.hold(&r, for: [.documentKindDisagrees]) }
         return r
     }
 }
@@ -81,10 +77,7 @@ extension DocumentRecord {
         let problems = result.problems.filter { !(exact && $0 == .dueDateBeforeDocument) }.map { ReviewReason(code: $0.code) }
         let deadlineCodes = Set(DeadlineProblem.allCases.map(\.code))
         if sendProblemsToReview {
-            guard !problems.isEmpty else { return r }
-            r.reasons = RecordMerger.unique(r.reasons + problems)
-            r.status = .review
-            r.reviewedBy = nil
+            Verdict.hold(&r, for: problems)
         } else if r.status == .review {
             r.reasons = RecordMerger.unique(r.reasons.filter { !deadlineCodes.contains($0.code) } + problems)
         }

@@ -87,8 +87,7 @@ extension RecordMerger {
             record.eInvoiceProblems = Array(record.eInvoiceProblems.prefix(kept - 1)) + ["… and \(more) more problems of the XML."]
         }
         record.reasons = RecordMerger.unique(reasons)
-        record.status = record.reasons.isEmpty ? .accepted : .review
-        record.reviewedBy = record.status == .accepted ? "pipeline" : nil
+        Verdict.settle(&record)
         return record
     }
 

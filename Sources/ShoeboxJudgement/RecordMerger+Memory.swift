@@ -61,8 +61,7 @@ extension RecordMerger {
             }
         }
         record.reasons = RecordMerger.unique(reasons + requiredFieldReasons(record))
-        record.status = record.reasons.isEmpty ? .accepted : .review
-        record.reviewedBy = record.status == .accepted ? "pipeline" : nil
+        Verdict.settle(&record)
         return record
     }
 

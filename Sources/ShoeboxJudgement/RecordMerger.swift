@@ -152,8 +152,7 @@ public struct RecordMerger: Sendable {
         reasons += requiredFieldReasons(record)
         record.alternates = record.alternates.filter { !$0.value.isEmpty }
         record.reasons = RecordMerger.unique(reasons)
-        record.status = record.reasons.isEmpty ? .accepted : .review
-        record.reviewedBy = record.status == .accepted ? "pipeline" : nil
+        Verdict.settle(&record)
         return record
     }
 

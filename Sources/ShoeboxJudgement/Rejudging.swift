@@ -48,9 +48,7 @@ public enum Rejudging {
             guard let day = s.cancelledOn else { continue }
             for source in s.chargesAfterCancellation {
                 guard var r = suggestions[source], r.status == .accepted, (decided[source] ?? []).isEmpty else { continue }
-                r.status = .review
-                r.reviewedBy = nil
-                r.reasons = RecordMerger.addingReason(.chargedAfterCancellation, to: r.reasons)
+                Verdict.hold(&r, for: [.chargedAfterCancellation])
                 updates.append(RecordUpdate(path: source, record: r))
                 flagged.append(ChargeAfterCancellation(source: source, merchant: s.merchant, cancelledOn: day))
             }

@@ -128,18 +128,14 @@ extension DocumentProcessor {
                 eInvoice: e, pageRecord: record, page: extraction, source: document.source, other: document.other, today: today)
             if let disagreeing {
                 r.eInvoiceProblems.append("The PDF carries two invoice XMLs that disagree: \(name) was read; \(disagreeing).")
-                r.reasons = RecordMerger.addingReason(.eInvoiceAttachmentsDisagree, to: r.reasons)
-                r.status = .review
-                r.reviewedBy = nil
+                Verdict.hold(&r, for: [.eInvoiceAttachmentsDisagree])
             }
             return r
         case .unreadable(let why):
             guard record.status != .failed else { return record }
             var r = record
             r.eInvoiceProblems.append(why)
-            r.reasons.append(.eInvoiceUnreadable)
-            r.status = .review
-            r.reviewedBy = nil
+            Verdict.hold(&r, for: [.eInvoiceUnreadable])
             return r
         }
     }

@@ -290,10 +290,8 @@ struct DuplicateStage {
         var note: String?
         let entry = DuplicateRules.Entry(outcome.record, fingerprint: outcome.fingerprint, firstPageText: outcome.pages.first?.text)
         if let suspect = cpu.measure("duplicates", { rules.match(entry, in: earlier.filter { !names($0.source, source) }) }) {
-            outcome.record.status = .review
-            outcome.record.reviewedBy = nil
             outcome.record.duplicateOf = suspect.source
-            outcome.record.reasons.append(suspect.reason)
+            Verdict.hold(&outcome.record, for: [suspect.reason])
             note = suspect.sentence(for: outcome.record.source)
         }
         earlier.append(entry)
@@ -327,7 +325,10 @@ struct RouteStage {
         self.progress = progress
     }
 
-    mutating func run(_ outcome: DocumentOutcome) throws(PipelineError) {
+    mutating func run(_ given: DocumentOutcome) throws(PipelineError) {
+        // The verdict each step settled as it added its reasons, decided once more where the record is stored.
+        var outcome = given
+        Verdict.settle(&outcome.record)
         try PipelineRunner.storeError { () throws(StoreError) in
             try cpu.measure("store") { () throws(StoreError) in
                 // The sidecar the record was judged with; for an outcome made without reading one (a copy of other bytes,

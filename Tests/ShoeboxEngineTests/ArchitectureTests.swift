@@ -74,4 +74,27 @@ struct ArchitectureTests {
             #expect(total <= 5500, "\(module) has \(total) lines")
         }
     }
+
+    /// Accept or review is decided in one place (`Verdict`): no other product code sets a record's status to
+    /// accepted or review, or says the pipeline reviewed it. A person's decisions (`Review.apply`) and the store's
+    /// marking of a copy of other bytes are no verdict's.
+    @Test func acceptOrReviewIsDecidedInOnePlace() throws {
+        let root = packageRoot.appendingPathComponent("Sources")
+        var setters: [String] = []
+        for module in try FileManager.default.contentsOfDirectory(atPath: root.path) where module != "FixtureGenerator" {
+            let dir = root.appendingPathComponent(module)
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter({ $0.hasSuffix(".swift") }) ?? [] {
+                let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+                let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+                for (n, line) in lines.enumerated()
+                where line.contains(/\.status = .*\.(accepted|review)\b/) || line.contains("reviewedBy = \"pipeline\"") {
+                    // A person's accept: its next lines say the person decided.
+                    if lines[(n + 1)..<min(lines.count, n + 3)].contains(where: { $0.contains("reviewedBy = \"person\"") }) { continue }
+                    setters.append("\(module)/\(file):\(n + 1)")
+                }
+            }
+        }
+        #expect(setters.count == 1, "\(setters)")
+        #expect(setters.allSatisfy { $0.hasPrefix("ShoeboxJudgement/Verdict.swift:") }, "\(setters)")
+    }
 }
