@@ -3,33 +3,6 @@ public import ShoeboxCore
 internal import ShoeboxParsing
 public import ShoeboxReading
 
-extension FolderSettings {
-    /// Why a folder's settings file cannot be used: the file, and a sentence ending without a full stop.
-    public struct Unusable: Error, Sendable, CustomStringConvertible {
-        public let file: String
-        public let reason: String
-        public var description: String { reason }
-    }
-
-    /// The settings file of the scan folder at `folderPath` (`<folder>/.shoebox.json`), read as a sidecar is: only a
-    /// regular file (never a link, a FIFO or a device) of at most 1 MiB. No file: the defaults (no categories, no
-    /// currency). What run, regress and export all read.
-    public static func read(folderPath: String) -> Result<FolderSettings, Unusable> {
-        let file = PathText.joined(folderPath, fileName)
-        var info = stat()
-        if lstat(file, &info) != 0, errno == ENOENT { return .success(FolderSettings()) }
-        switch InputFile.readAll(file, limit: maxFileBytes, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }) {
-        case .success(let bytes):
-            do { return .success(try FolderSettings.parse(Data(bytes), file: file)) } catch {
-                return .failure(Unusable(file: file, reason: error.description))
-            }
-        case .failure(let f):
-            let why = f.code == "file-too-large" ? "it is larger than 1 MiB" : f.message
-            return .failure(Unusable(file: file, reason: "\(StoredPath.shown(file)) cannot be used: \(why)"))
-        }
-    }
-}
-
 /// What each folder of a scan root says of its documents: the currency they are in (its `.shoebox.json`'s, else the
 /// pipeline's) and the language they are written in (its `.shoebox.json`'s). A settings file that cannot be used says
 /// nothing (the run names it; export refuses it).

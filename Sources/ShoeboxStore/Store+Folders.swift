@@ -1,4 +1,3 @@
-import Foundation
 internal import ShoeboxCore
 public import ShoeboxJudgement
 
@@ -13,12 +12,8 @@ extension RecordStore {
     /// empty when the folder sets none, has no settings file, or the file cannot be read (the export names a broken
     /// one).
     public func categories(forFolder folder: String) -> [String] {
-        guard !folder.isEmpty, let root = try? root(ofFolder: folder) else { return [] }
-        let file = PathText.joined(root, folder + "/" + FolderSettings.fileName)
-        var st = stat()
-        // A regular file of a settings file's size; a link is not followed.
-        guard lstat(file, &st) == 0, st.st_mode & S_IFMT == S_IFREG, Int(st.st_size) <= FolderSettings.maxFileBytes,
-            let data = FileManager.default.contents(atPath: file), let settings = try? FolderSettings.parse(data, file: file)
+        guard !folder.isEmpty, let root = try? root(ofFolder: folder),
+            case .success(let settings) = FolderSettings.read(folderPath: PathText.joined(root, folder))
         else { return [] }
         return settings.categories
     }

@@ -97,4 +97,25 @@ struct ArchitectureTests {
         #expect(setters.count == 1, "\(setters)")
         #expect(setters.allSatisfy { $0.hasPrefix("ShoeboxJudgement/Verdict.swift:") }, "\(setters)")
     }
+
+    /// A folder's settings file has one reader (`FolderSettings.read`): no other product code makes the file's path or
+    /// parses settings from bytes, but `regress --folders`, whose file holds many folders' settings (shoebox/Commands).
+    @Test func theFolderSettingsFileHasOneReader() throws {
+        let root = packageRoot.appendingPathComponent("Sources")
+        var paths: Set<String> = []
+        var parsers: Set<String> = []
+        for module in try FileManager.default.contentsOfDirectory(atPath: root.path) where module != "FixtureGenerator" {
+            let dir = root.appendingPathComponent(module)
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter({ $0.hasSuffix(".swift") }) ?? [] {
+                let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+                for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                    if line.contains(/PathText\.joined\(.*(FolderSettings\.fileName|\.shoebox\.json)/) { paths.insert("\(module)/\(file)") }
+                    if line.contains("FolderSettings.parse(") || line.contains("try parse(") { parsers.insert("\(module)/\(file)") }
+                }
+            }
+        }
+        // The reader itself, in `extension FolderSettings`, names it `fileName`.
+        #expect(paths.isEmpty, "\(paths)")
+        #expect(parsers == ["ShoeboxCore/FolderSettings+Read.swift", "shoebox/Commands.swift"], "\(parsers)")
+    }
 }

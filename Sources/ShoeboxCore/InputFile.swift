@@ -1,7 +1,5 @@
 internal import Foundation
 internal import Glibc
-public import ShoeboxCore
-internal import ShoeboxEngines
 
 /// Opening a file that came from outside (a scan, a sidecar): regular files only, never through a symbolic
 /// link, never blocking on a FIFO or a device, and no read larger than the caller's bound.
@@ -63,7 +61,7 @@ public enum InputFile {
 
     /// The first `head` bytes, the SHA-256 and the size of a regular file, read a piece at a time: a file of
     /// any size is hashed in the memory of one piece.
-    static func inspect(_ path: String, head: Int) -> Result<(head: [UInt8], sha256: String, size: Int), DocumentFailure> {
+    package static func inspect(_ path: String, head: Int) -> Result<(head: [UInt8], sha256: String, size: Int), DocumentFailure> {
         let fd: Int32
         switch open(path) {
         case .success(let opened): fd = opened.fd
