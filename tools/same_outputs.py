@@ -34,11 +34,11 @@ def run(binary, scans, out, cache):
         shutil.copytree(cache, os.path.join(out, "cache", "ocr"))
     env = dict(os.environ)
     for args in (
-        ["run", scans, "--out", out, "--today", TODAY, "--jobs", "2", "--quiet"],
+        ["run", scans, "--out", out, "--today", TODAY, "--jobs", "2"],
         ["export", "--out", out],
         ["export", "--format", "json", "--out", out, "--file", os.path.join(out, "store.json")],
     ):
-        p = subprocess.run([binary] + args, env=env, capture_output=True, text=True)
+        p = subprocess.run([binary] + args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         # run: 0 all accepted, 1 some in review or failed; anything else is an error of its own.
         if p.returncode > 1:
             sys.exit(f"{binary} {' '.join(args)}: exit {p.returncode}\n{p.stderr[-2000:]}")

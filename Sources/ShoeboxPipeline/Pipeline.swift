@@ -35,8 +35,9 @@ internal import ShoeboxStore
 //                    detected and read whole by the second reader; its candidates join for those fields.
 //   Further reading  while `RereadTrigger` names fields, a further pass (another segmentation mode, small print
 //                    scaled up) is read, parsed and merged again for them.
-//   Deadlines        the attached invoice's values checked against the page, then the dates that matter and a
-//                    recurring charge.
+//   Invoice merge    the invoice XML a PDF carries, checked against its arithmetic and the page, stands for the
+//                    page's record (`EInvoiceStage.withAttachment`, `RecordMerger.merge(eInvoice:pageRecord:)`).
+//   Deadlines        the dates that matter and a recurring charge.
 //   Memory           what people confirmed for the shop weighs in, on the record the page gave.
 //   Duplicates       `DocumentOutcome` → `DocumentOutcome`, in review when it may duplicate a record kept earlier
 //                    (`DuplicateStage`).
@@ -190,6 +191,7 @@ extension DocumentProcessor {
         DocumentStep(name: "Merge") { $0.mergeExtraction(&$1) },
         DocumentStep(name: "Pages read whole") { $0.readPagesWhole(&$1) },
         DocumentStep(name: "Further reading") { $0.readFurther(&$1) },
+        DocumentStep(name: "Invoice merge") { $0.mergeInvoice(&$1) },
         DocumentStep(name: "Deadlines") { $0.addDeadlines(&$1) },
         DocumentStep(name: "Memory") { $0.recall(&$1) }
     ]
@@ -265,6 +267,8 @@ public final class DocumentProcessor {
     let cpu: PhaseCPU?
     /// What people confirmed on earlier records; empty: the page alone decides.
     public var memory = MerchantMemory()
+    /// What a document's `PassReader` reads with.
+    var tools: ReadingTools { ReadingTools(render: render, ocr: ocr, cache: cache, cpu: cpu) }
 
     /// `ocrCache`: a folder where the text of every page is kept by file content and OCR settings, so that
     /// parser work (`shoebox regress`) does not OCR the same pages again.
@@ -310,7 +314,7 @@ public final class DocumentProcessor {
         // An e-invoice on its own has no pages: its XML is the document.
         if document.source.kind == .xml { return processXML(document) }
         let context = DocumentContext(document.source, limitMegabytes: config.maxFileMegabytes, cpu: cpu, files: files)
-        var state = DocumentState(document: document, reader: PassReader(context: context, processor: self))
+        var state = DocumentState(document: document, reader: PassReader(context: context, tools: tools))
         for step in DocumentProcessor.steps {
             step.run(self, &state)
             if let ended = state.ended { return ended }
@@ -346,9 +350,14 @@ public final class DocumentProcessor {
     func readLanguage(_ state: inout DocumentState) { state.guess = detectLanguage(&state.reading, reader: &state.reader) }
 
     /// Parse: every candidate for every field from the reading.
-    func parseReading(_ state: inout DocumentState) {
-        let (pages, guess, screen) = (state.reading.pages, state.guess, state.screen)
-        state.extraction = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
+    func parseReading(_ state: inout DocumentState) { state.extraction = parsed(state.reading.pages, of: state) }
+
+    /// `pages` parsed in the document's language and as the screen (or paper) its first page is: the one way every
+    /// step parses what it read (the first reading, the second reader's lines and items, pages read whole, further
+    /// passes), each counted as `parse` CPU.
+    func parsed(_ pages: [OCRPage], of state: DocumentState) -> Extraction {
+        let (guess, screen) = (state.guess, state.screen)
+        return cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
     }
 
     /// Second reading: the lines that carry a field, or were read unsure, read again by the second reader; what it
@@ -360,11 +369,10 @@ public final class DocumentProcessor {
         let reread = pages.flatMap { page in
             page.lines.filter { $0.reader == .secondReader }.map { Extraction.LinePlace(page: page.pageNumber, box: $0.box) }
         }
-        let (guess, screen) = (state.guess, state.screen)
-        let parsed = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
-        state.extraction = state.extraction.joining(secondReading: parsed, reread: reread)
+        let read = parsed(pages, of: state)
+        state.extraction = state.extraction.joining(secondReading: read, reread: reread)
         state.secondPages = pages
-        state.secondItemBlock = parsed.itemBlock
+        state.secondItemBlock = read.itemBlock
     }
 
     /// Items read again: when neither reading's items are proven (or none was read), the block of item lines that
@@ -378,9 +386,7 @@ public final class DocumentProcessor {
         guard let block,
             let pages = state.reader.itemLinesReading(of: state.reading, base: base, block: block, by: second, language: state.guess.language)
         else { return }
-        let (guess, screen) = (state.guess, state.screen)
-        let again = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
-        if let read = again.items, read.check.proven { state.extraction.items = read }
+        if let read = parsed(pages, of: state).items, read.check.proven { state.extraction.items = read }
     }
 
     /// Merge: one value per field, with its confidence, alternates, provenance and reasons.
@@ -398,9 +404,7 @@ public final class DocumentProcessor {
         // Its own tally as well (the second reader's tallies count it too): what this step costs, in `--log-json`.
         let read = cpu.measure("pages-read-whole") { state.reader.pagesReadWhole(of: state.reading, by: second) }
         guard let pages = read else { return }
-        let (guess, screen) = (state.guess, state.screen)
-        let parsed = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
-        state.extraction = state.extraction.union(parsed, fields: fields)
+        state.extraction = state.extraction.union(parsed(pages, of: state), fields: fields)
         mergeExtraction(&state)
     }
 
@@ -408,7 +412,6 @@ public final class DocumentProcessor {
     /// and the record is merged again. An e-invoice's values come from its XML: its pages are read once.
     func readFurther(_ state: inout DocumentState) {
         let further = state.exact ? [] : furtherPasses(after: state.reading)
-        let (guess, screen) = (state.guess, state.screen)
         for (index, pass) in further.enumerated() where state.reader.hasImages {
             guard
                 let trigger = RereadTrigger.of(
@@ -422,22 +425,25 @@ public final class DocumentProcessor {
                 let places = zip(state.reading.pages, chosen).flatMap { page, lines in
                     lines.map { Extraction.LinePlace(page: page.pageNumber, box: page.lines[$0].box) }
                 }
-                let read = cpu.measure("parse") { parse.run(pages, language: guess, screen: screen) }
-                state.extraction = state.extraction.union(read.readOn(places), fields: trigger.fields)
+                state.extraction = state.extraction.union(parsed(pages, of: state).readOn(places), fields: trigger.fields)
             } else {
                 if index + 1 < further.count { state.reader.prefetch(further[index + 1]) }
                 guard case .success(let pages) = state.reader.read(pass) else { continue }
-                state.extraction = state.extraction.union(parse.run(pages, language: guess, screen: screen), fields: trigger.fields)
+                state.extraction = state.extraction.union(parsed(pages, of: state), fields: trigger.fields)
             }
             mergeExtraction(&state)
         }
     }
 
-    /// Deadlines: the attached invoice's values checked against the page, then the dates that matter (due, return,
-    /// cancel, appeal) and the charge that recurs.
+    /// Invoice merge: the invoice XML attached to a PDF (read by E-invoice), its values checked against its own
+    /// arithmetic and the page's record, which it then stands for (`withAttachment`); a PDF without one keeps the page's.
+    func mergeInvoice(_ state: inout DocumentState) {
+        state.record = withAttachment(state.attached, record: state.record, extraction: state.extraction, document: state.document)
+    }
+
+    /// Deadlines: the dates that matter (due, return, cancel, appeal) and the charge that recurs.
     func addDeadlines(_ state: inout DocumentState) {
-        let withInvoice = withAttachment(state.attached, record: state.record, extraction: state.extraction, document: state.document)
-        state.record = deadlines(withInvoice, extraction: state.extraction, document: state.document)
+        state.record = deadlines(state.record, extraction: state.extraction, document: state.document)
     }
 
     /// Memory: what people confirmed of this merchant weighs in last, on the record the page gave (`shoebox rescore`

@@ -362,11 +362,22 @@ struct RouteStage {
     mutating func skip(_ count: Int) { summary.skipped += count }
 }
 
+/// What a document's reading works with besides its file: the renderer, the OCR engines, the OCR cache and the run's
+/// CPU tally, made once per worker (`DocumentProcessor.tools`) and handed to each document's `PassReader`, which so
+/// needs nothing of the processor.
+struct ReadingTools {
+    let render: RenderStage
+    let ocr: OCRStage
+    let cache: OCRCache?
+    let cpu: PhaseCPU?
+}
+
 /// Reads one document's passes: from the OCR cache when it has them, else rendering the file once and
 /// running tesseract; new passes are written back to the cache at the end.
 struct PassReader {
     let source: SourceFile
-    let processor: DocumentProcessor
+    /// The renderer, the engines, the cache and the CPU tally the reading uses (the worker's, `DocumentProcessor.tools`).
+    let tools: ReadingTools
     private var pages: PageSource?
     private var cached: TextOfDocument?
     private var dirty = false
@@ -378,11 +389,11 @@ struct PassReader {
     /// The document's bytes and poppler document, made once for every step (`DocumentContext`).
     let context: DocumentContext
 
-    init(context: DocumentContext, processor: DocumentProcessor) {
+    init(context: DocumentContext, tools: ReadingTools) {
         self.context = context
         source = context.source
-        self.processor = processor
-        cached = processor.cpu.measure("cache") { processor.cache?.load(sha256: source.sha256) }
+        self.tools = tools
+        cached = tools.cpu.measure("cache") { tools.cache?.load(sha256: source.sha256) }
         if let c = cached { hasImages = c.hasImages }
     }
 
@@ -397,7 +408,7 @@ struct PassReader {
                 turns.append(0)
                 continue
             }
-            turns.append(processor.ocr.uprightCorrection(image))
+            turns.append(tools.ocr.uprightCorrection(image))
         }
         var c = cached ?? TextOfDocument(passes: [:], hasImages: hasImages)
         c.turns = turns
@@ -418,7 +429,7 @@ struct PassReader {
 
     private mutating func ensureOpened() -> DocumentFailure? {
         guard pages == nil else { return nil }
-        switch processor.render.run(context, cpu: processor.cpu) {
+        switch tools.render.run(context, cpu: tools.cpu) {
         case .success(let p): pages = p
         case .failure(let f): return f
         }
@@ -432,7 +443,7 @@ struct PassReader {
     mutating func fingerprint() -> PageFingerprint? {
         if let f = cached?.fingerprint { return f }
         guard let pages, case .success(.image(let image)) = pages.page(0) else { return nil }
-        let f = processor.cpu.measure("fingerprint") { PageFingerprint(image) }
+        let f = tools.cpu.measure("fingerprint") { PageFingerprint(image) }
         if var c = cached {
             c.fingerprint = f
             cached = c
@@ -452,7 +463,7 @@ struct PassReader {
         } else {
             guard case .success(.image(let image)) = pages.page(0) else { return nil }
             // A one-page PDF's page is measured as it is rendered (before a screen's colours are taken away).
-            t = pages.screen ?? processor.cpu.measure("screen") { ScreenTraits.measure(gray: image.gray, width: image.width, height: image.height) }
+            t = pages.screen ?? tools.cpu.measure("screen") { ScreenTraits.measure(gray: image.gray, width: image.width, height: image.height) }
         }
         if var c = cached {
             c.screen = t
@@ -466,7 +477,7 @@ struct PassReader {
     /// document pass after pass. The next pass is then handed to it, to be read meanwhile: used if the fields
     /// are still uncertain after this pass, dropped otherwise (it cost only a core that was idle).
     mutating func prefetch(_ pass: OCRPass) {
-        guard let help = processor.ocr.help, help.hasIdleWorker, cached?.passes[pass.name] == nil, prefetched[pass.name] == nil,
+        guard let help = tools.ocr.help, help.hasIdleWorker, cached?.passes[pass.name] == nil, prefetched[pass.name] == nil,
             !pass.upright || cached?.turns != nil, ensureOpened() == nil, let pages, pages.count == 1,
             case .success(.image(let rendered)) = pages.page(0)
         else { return }
@@ -485,7 +496,7 @@ struct PassReader {
         let turns = pass.upright ? cached?.turns : nil
         let result =
             (range == nil ? prefetched.removeValue(forKey: pass.name) : nil).map { $0.wait().map { [$0] } }
-            ?? processor.ocr.run(pages!, turns: turns, pass: pass, range: range, known: known)
+            ?? tools.ocr.run(pages!, turns: turns, pass: pass, range: range, known: known)
         if case .success(let pages) = result { keep(name, pages) }
         return result
     }
@@ -587,7 +598,7 @@ struct PassReader {
         for (index, page) in reading.pages.enumerated() where index < chosen.count && !chosen[index].isEmpty {
             guard let image = image(index, for: reading, like: page),
                 let mosaic = LineMosaic(page: image, boxes: chosen[index].map { page.lines[$0].box }),
-                case .success(let read) = processor.ocr.read(mosaic.image, pass: pass)
+                case .success(let read) = tools.ocr.read(mosaic.image, pass: pass)
             else { continue }
             out[index] = LineMosaic.replacing(chosen[index], of: page, with: mosaic.words(from: read))
             any = true
@@ -609,8 +620,8 @@ struct PassReader {
         for (index, page) in reading.pages.enumerated() {
             let lines = SecondReadingStage.lines(of: page, index: index, count: reading.pages.count, candidates: candidates)
             if page.source == .ocr {
-                processor.cpu?.count("lines", page.lines.count)
-                processor.cpu?.count("lines-read-again", lines.count)
+                tools.cpu?.count("lines", page.lines.count)
+                tools.cpu?.count("lines-read-again", lines.count)
             }
             guard !lines.isEmpty, let image = image(index, for: reading, like: page) else {
                 out.append(page)
@@ -663,7 +674,7 @@ struct PassReader {
     }
 
     func saveCache() {
-        if dirty, let c = cached { processor.cpu.measure("cache") { processor.cache?.store(c, sha256: source.sha256) } }
+        if dirty, let c = cached { tools.cpu.measure("cache") { tools.cache?.store(c, sha256: source.sha256) } }
     }
 }
 

@@ -14,7 +14,7 @@ struct FlowListTests {
         #expect(
             DocumentProcessor.steps.map(\.name) == [
                 "E-invoice", "First reading", "Language", "Parse", "Second reading", "Items read again", "Merge", "Pages read whole",
-                "Further reading", "Deadlines",
+                "Further reading", "Invoice merge", "Deadlines",
                 "Memory"
             ])
     }
