@@ -13,6 +13,7 @@ same --today compare alike. `--ocr-cache DIR` seeds each output folder's OCR cac
 code after reading does. Exit 0 when every file is the same, 1 when one differs (each named), 2 on a usage error.
 """
 import argparse
+import functools
 import hashlib
 import os
 import shutil
@@ -20,6 +21,7 @@ import subprocess
 import sys
 
 TODAY = "2026-12-07"
+print = functools.partial(print, flush=True)
 
 
 def digest(path):
