@@ -36,9 +36,11 @@ public struct StoreError: Error, CustomStringConvertible, Sendable {
 /// memory learns from a decision, which charge came after a cancellation: those are judged by the code that calls the
 /// store (`RecordStore+Judging.swift`), from what it reads here, and handed back as values to write.
 ///
-/// `Store` (SQLite, one file in the output folder) implements it; a second store implements the same requirements and
-/// the pipeline, the review desks and the exports do not know which they have. A store is used from one thread at a
-/// time (the run's writer thread, one desk).
+/// One class implements it, `Store` (ShoeboxStore): the same SQL over either connection, SQLite's (one file in the
+/// output folder) or PostgreSQL's (`--store postgresql://…`), with the differences between the two (reading a JSON
+/// column, ordering text by its bytes) in `SQLDialect` and the rest in each connection. The pipeline, the review
+/// desks and the exports do not know which database they have. A store is used from one thread at a time (the run's
+/// writer thread, one desk).
 public protocol RecordStore: AnyObject {
     /// Where the store is, for messages (a file path, or a database named without its password).
     var path: String { get }

@@ -294,37 +294,46 @@ extension StoreJSON {
         if typed != .note, let c = FieldInput.controlCharacter(in: value) {
             throw Problem("\(field).value", "holds a control character (\(FieldInput.codePoint(c)))")
         }
-        let ok: Bool
-        switch name {
-        case "total":
-            // "15.00 EUR", as review stores it now, or "15.00" as it stored it before.
-            let parts = value.split(separator: " ", omittingEmptySubsequences: false)
-            let amount = parts.first.flatMap { Money.minorUnits(fromDecimal: String($0), digits: 3) }
-            ok =
-                (parts.count == 1 || (parts.count == 2 && parts[1].count == 3 && parts[1].allSatisfy { $0.isASCII && $0.isUppercase }))
-                && amount.map { ($0 > 0 || (negativeAllowed && $0 < 0)) && $0.magnitude <= Review.maxTotalMinorUnits * 10 } == true
-        case "date", "receivedOn": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0 <= latest } ?? false
-        case "endOfTerm": ok = CalendarDay(iso: value).map { $0.year >= FieldInput.earliestYear && $0.year <= Review.maxTermYear } ?? false
-        case "noticePeriod": ok = ContractTerms.notice(typed: value).map { ContractTerms.text($0) == value } ?? false
-        case "currency": ok = value.count == 3 && value.allSatisfy { $0.isASCII && $0.isUppercase }
-        case "tax":
-            // "none", or "19=2.65; 7=1.05" as review stores it.
-            ok =
-                value == "none"
-                || (value.count <= Review.maxTypedLength
-                    && value.split(separator: ";").allSatisfy { part in
-                        let kv = part.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                        return kv.count == 2 && Double(kv[0]) != nil && Money.minorUnits(fromDecimal: kv[1], digits: 3) != nil
-                    })
-        default:
-            // What a person typed meets the same per-field limits as every way in (TextLimits: merchant 200,
-            // referenceNumber 100).
-            if let limit = TextLimits.maximumLength[name], value.count > limit {
-                throw Problem("\(field).value", "is \(value.count) characters long; a \(name) is at most \(limit)")
-            }
-            ok = !value.isEmpty && (typed == .note || value.count <= Review.maxTypedLength) && TextLimits.problem(field: name, value: value) == nil
+        // What a person typed meets the same per-field limits as every way in (TextLimits: merchant 200,
+        // referenceNumber 100).
+        if let limit = TextLimits.maximumLength[name], value.count > limit {
+            throw Problem("\(field).value", "is \(value.count) characters long; a \(name) is at most \(limit)")
         }
+        // Read as the decision log's own value (`FieldValue(logged:)`, what `Review.apply` sets), then held to the
+        // bounds a desk holds a typed value to.
+        let ok =
+            FieldValue(logged: value, field: typed).map {
+                StoreJSON.withinBounds($0, logged: value, field: typed, latest: latest, negativeAllowed: negativeAllowed)
+            } ?? false
         guard ok else { throw Problem("\(field).value", "'\(value)' is not a valid \(name) as review stores it") }
+    }
+
+    /// Whether a logged edit's value, read (`FieldValue`), is one a desk could have stored: a total not zero, below 0
+    /// only where `negativeAllowed` (a credit note, a refund) and within `Review.maxTotalMinorUnits`; a day from
+    /// `FieldInput.earliestYear` to `latest` (an end of term to `Review.maxTermYear`); a currency, a notice period and
+    /// tax lines written as the log writes them; text not empty and within its limits.
+    static func withinBounds(_ read: FieldValue, logged value: String, field: Field, latest: CalendarDay, negativeAllowed: Bool) -> Bool {
+        // An amount's minor units at three decimals, as the log's amounts are compared whatever their precision.
+        func allowed(_ units: Int64, digits: Int) -> Bool {
+            guard digits <= 3, case (let milli, false) = units.multipliedReportingOverflow(by: [1000, 100, 10, 1][digits]) else { return false }
+            return (milli > 0 || (negativeAllowed && milli < 0)) && milli.magnitude <= UInt64(Review.maxTotalMinorUnits) * 10
+        }
+        switch read {
+        case .total(let m): return allowed(m.minorUnits, digits: m.currency.minorDigits)
+        case .totalInRecordCurrency(let a): return allowed(a.minorUnits, digits: a.fractionDigits)
+        case .day(let d) where field == .endOfTerm: return d.year >= FieldInput.earliestYear && d.year <= Review.maxTermYear
+        case .day(let d): return d.year >= FieldInput.earliestYear && d <= latest
+        case .currency(let c): return c.code == value
+        case .notice: return read.logged == value
+        case .tax(let lines):
+            // Every part a tax line (none dropped), each rate a number.
+            return value == "none"
+                || (value.count <= Review.maxTypedLength && lines.count == value.split(separator: ";").count
+                    && lines.allSatisfy { Double($0.rate) != nil })
+        case .item(let edit): return edit.description.map { !$0.isEmpty && $0.count <= Review.maxTypedLength } ?? true
+        case .text(let t):
+            return !t.isEmpty && (field == .note || t.count <= Review.maxTypedLength) && TextLimits.problem(field: field.rawValue, value: t) == nil
+        }
     }
 
     /// A decoding error as a plain phrase (the key it stopped at), not Foundation's dump.

@@ -85,6 +85,12 @@ import Testing
         try refused(
             "decision date", expected: #""decisions[0].value" '0001-01-01' is not a valid date"#,
             decision(["action": "edit", "field": "date", "value": "0001-01-01", "at": "2026-11-30T00:00:00Z", "undone": false]))
+        // Issue 53: a logged edit is read as the value `Review.apply` sets (`FieldValue`), so one it could not set is refused.
+        for (field, value) in [("item", "3 colour=red"), ("tax", "19=2.65; seven=1.05"), ("currency", "eur"), ("noticePeriod", "3 monthz")] {
+            try refused(
+                "decision \(field)", expected: #""decisions[0].value" '\#(value)' is not a valid \#(field)"#,
+                decision(["action": "edit", "field": field, "value": value, "at": "2026-11-30T00:00:00Z", "undone": false]))
+        }
         // Issue 33, class 9: a decision's time and a memory item's currency and time are checked like every other
         // field; class 3: so are the series cancellations an export now carries.
         for (at, problem) in [
