@@ -44,11 +44,6 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: [("Content-Type", "text/plain; charset=utf-8")], body: Array((message + "\n").utf8))
     }
 
-    public static func json(_ status: Int, _ object: Any) -> HTTPResponse {
-        // The objects are the app's own dictionaries and arrays of strings and numbers.
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return HTTPResponse(status: status, headers: [("Content-Type", "application/json; charset=utf-8")], body: Array(data))
-    }
 }
 
 /// The server could not listen: the port is taken, or not allowed.

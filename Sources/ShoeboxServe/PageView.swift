@@ -50,14 +50,26 @@ enum PageView {
 
     /// Each page's size as it was read, and per field the box of the line its value was read from (in those
     /// pages' pixels: the browser scales them with the image).
-    static func geometry(_ pages: [OCRPage], record: DocumentRecord) -> [String: Any] {
-        var boxes: [String: Any] = [:]
+    static func geometry(_ pages: [OCRPage], record: DocumentRecord) -> Geometry {
+        var boxes: [String: Geometry.Box] = [:]
         for (field, e) in record.evidence {
             guard let n = e.page, let line = e.line, let page = pages.first(where: { $0.pageNumber == n }), line >= 1, line <= page.lines.count
             else { continue }
             let b = page.lines[line - 1].box
-            boxes[field.rawValue] = ["page": n, "left": b.left, "top": b.top, "right": b.right, "bottom": b.bottom]
+            boxes[field.rawValue] = Geometry.Box(page: n, left: b.left, top: b.top, right: b.right, bottom: b.bottom)
         }
-        return ["pages": pages.map { ["page": $0.pageNumber, "width": $0.width, "height": $0.height, "turn": $0.turn ?? 0] }, "boxes": boxes]
+        return Geometry(pages: pages.map { Geometry.Page(page: $0.pageNumber, width: $0.width, height: $0.height, turn: $0.turn ?? 0) }, boxes: boxes)
+    }
+
+    /// The pages' sizes and the fields' boxes (`GET /api/record`'s `geometry`).
+    struct Geometry: Encodable {
+        struct Page: Encodable {
+            let page, width, height, turn: Int
+        }
+        struct Box: Encodable {
+            let page, left, top, right, bottom: Int
+        }
+        let pages: [Page]
+        let boxes: [String: Box]
     }
 }

@@ -49,7 +49,7 @@ public final class ReviewApp: @unchecked Sendable {
             default: response = .text(404, "Nothing here: '\(r.path)'.")
             }
         } catch {
-            response = .json(500, ["error": "the store could not be read or written: \(error). Check the output folder, then reload."])
+            response = .error(500, "the store could not be read or written: \(error). Check the output folder, then reload.")
         }
         return guarding.harden(response, for: r)
     }
@@ -78,38 +78,23 @@ public final class ReviewApp: @unchecked Sendable {
         let folders = Array(Set(all.map(\.folder))).sorted()
         return .json(
             200,
-            [
-                "counts": counts, "state": state.rawValue, "folders": folders,
-                "categories": Dictionary(uniqueKeysWithValues: folders.map { ($0, store.categories(forFolder: $0)) }),
-                "reasons": Array(Set(all.flatMap { $0.reasons.map(\.code) })).sorted(), "items": items.map(ReviewApp.summary)
-            ])
-    }
-
-    static func summary(_ r: DocumentRecord) -> [String: Any] {
-        [
-            "source": r.source, "folder": r.folder, "status": r.status.rawValue, "reasons": r.reasons.map(\.code),
-            "merchant": r.merchant ?? "", "date": r.date?.iso ?? "", "total": r.total?.decimalString ?? "", "currency": r.currency?.code ?? ""
-        ]
+            QueueBody(
+                counts: counts, state: state.rawValue, folders: folders,
+                categories: Dictionary(uniqueKeysWithValues: folders.map { ($0, store.categories(forFolder: $0)) }),
+                reasons: Array(Set(all.flatMap { $0.reasons.map(\.code) })).sorted(), items: items.map(QueueItem.init)))
     }
 
     func record(_ source: String) throws -> HTTPResponse {
         guard let found = try store.effectiveRecord(path: source) else {
-            return .json(404, ["error": "no record '\(source)' in this store."])
+            return .error(404, "no record '\(source)' in this store.")
         }
         return .json(
             200,
-            [
-                "record": ReviewApp.object(found.record), "suggestion": ReviewApp.object(found.suggestion), "today": today.iso,
-                "geometry": PageView.geometry(try store.pages(path: source), record: found.record),
-                "categories": store.categories(forFolderOf: source), "editable": Review.editableFields.map(\.rawValue),
-                "log": try store.decisionLog(path: source).map { d -> [String: Any] in
-                    [
-                        "action": d.decision.action.rawValue, "field": d.decision.field?.rawValue ?? "", "before": d.before ?? "",
-                        "after": d.after ?? "",
-                        "who": d.desk?.rawValue ?? "", "at": d.at, "undone": d.undone
-                    ]
-                }
-            ])
+            RecordPageBody(
+                record: RecordBody(record: found.record), suggestion: RecordBody(record: found.suggestion), today: today.iso,
+                geometry: PageView.geometry(try store.pages(path: source), record: found.record),
+                categories: store.categories(forFolderOf: source), editable: Review.editableFields.map(\.rawValue),
+                log: try store.decisionLog(path: source).map(LogEntry.init)))
     }
 
     /// A page of the record's original, found through the store (never a path from the request).
@@ -120,13 +105,6 @@ public final class ReviewApp: @unchecked Sendable {
         guard file.hasPrefix("/") else { return .text(404, "'\(source)' was entered by hand: there is no page to show.") }
         let turn = try store.pages(path: source).first { $0.pageNumber == number }?.turn ?? 0
         return PageView.image(file: file, page: number, turn: turn)
-    }
-
-    /// The record as the desk reads it: its JSON line, and how it was paid in words (`paidWithText`, as the terminal says it).
-    static func object(_ r: DocumentRecord) -> Any {
-        guard var o = (try? JSONSerialization.jsonObject(with: Data(r.jsonLine().utf8))) as? [String: Any] else { return [String: Any]() }
-        if let paid = r.paidWithText { o["paidWith"] = paid }
-        return o
     }
 
     /// `POST /api/decide`'s body.
@@ -178,94 +156,86 @@ public final class ReviewApp: @unchecked Sendable {
 
     func decide(_ body: [UInt8]) throws -> HTTPResponse {
         guard let o = ReviewApp.body(body, as: DecideRequest.self) else {
-            return .json(400, ["error": "a decision is a JSON object with \"source\" and \"action\"."])
+            return .error(400, "a decision is a JSON object with \"source\" and \"action\".")
         }
         let (source, actionName) = (o.source, o.action)
         guard let action = ReviewDecision.Action(rawValue: actionName) else {
             let names = ReviewDecision.Action.allCases.map(\.rawValue).joined(separator: ", ")
-            return .json(422, ["error": "'\(actionName)' is not a decision; decisions are \(names)."])
+            return .error(422, "'\(actionName)' is not a decision; decisions are \(names).")
         }
         guard let record = try store.effectiveRecord(path: source)?.record else {
-            return .json(404, ["error": "no record '\(source)' in this store."])
+            return .error(404, "no record '\(source)' in this store.")
         }
         var decision = ReviewDecision(action: action)
         if action == .settle {
             switch Review.validateSettle(o.value ?? "", record: record) {
             case .success(let k): decision = .settle(k)
-            case .failure(let e): return .json(422, ["error": e.message])
+            case .failure(let e): return .error(422, e.message)
             }
         }
         if action == .edit {
             guard let field = o.field, let value = o.value else {
-                return .json(422, ["error": "an edit names a \"field\" and its \"value\"."])
+                return .error(422, "an edit names a \"field\" and its \"value\".")
             }
             switch Review.edit(field: field, value: value, record: record, today: today, categories: store.categories(forFolderOf: source)) {
             case .success(let d): decision = d
-            case .failure(let e): return .json(422, ["error": e.message])
+            case .failure(let e): return .error(422, e.message)
             }
         }
         try store.decide([(record, decision)], at: ISO8601DateFormatter().string(from: Date()), by: .browser)
         let now = try store.effectiveRecord(path: source)?.record ?? record
-        return .json(200, ["record": ReviewApp.object(now)])
+        return .json(200, DecidedBody(record: RecordBody(record: now)))
     }
 
     /// An expense without a receipt: `{"folder", "fields": {"date", "merchant", "total", …}}` (`Review.handEntry`).
     func add(_ body: [UInt8]) throws -> HTTPResponse {
         guard let o = ReviewApp.body(body, as: AddRequest.self) else {
-            return .json(400, ["error": "an expense is a JSON object with \"folder\" and \"fields\"."])
+            return .error(400, "an expense is a JSON object with \"folder\" and \"fields\".")
         }
         let folder = o.folder
         var fields: [String: String] = [:]
         for (k, v) in o.fields.sorted(by: { $0.key < $1.key }) {
-            guard case .text(let s) = v else { return .json(422, ["error": "the \(k) must be text."]) }
+            guard case .text(let s) = v else { return .error(422, "the \(k) must be text.") }
             if !s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { fields[k] = s }
         }
         let folders = Array(Set(try current().map(\.record.folder))).sorted()
         switch Review.handEntry(
             folder: folder, fields: fields, id: Review.handEntryID(), today: today, folders: folders, categories: store.categories(forFolder: folder))
         {
-        case .failure(let e): return .json(422, ["error": e.message])
+        case .failure(let e): return .error(422, e.message)
         case .success(let record):
             try store.addByHand(record, at: ISO8601DateFormatter().string(from: Date()), by: .browser)
             let now = try store.effectiveRecord(path: record.source)?.record ?? record
-            return .json(200, ["record": ReviewApp.object(now)])
+            return .json(200, DecidedBody(record: RecordBody(record: now)))
         }
     }
 
     /// The series a record is a charge of: its own charges, or one it took after the series was cancelled.
     func series(of source: String) throws -> HTTPResponse {
         guard let record = try store.effectiveRecord(path: source)?.record, let s = try store.series(of: record, today: today) else {
-            return .json(200, ["series": NSNull()])
+            return .json(200, SeriesBody(series: nil))
         }
-        return .json(200, ["series": ReviewApp.object(s)])
-    }
-
-    static func object(_ s: Series) -> [String: Any] {
-        [
-            "merchant": s.merchant, "cadence": s.cadence.rawValue, "amount": s.amount.decimalString, "currency": s.currency.code,
-            "charges": s.history.count, "lastCharge": s.lastCharge.iso, "nextExpected": s.nextExpected.iso, "status": s.status.rawValue,
-            "cancelledOn": s.cancelledOn?.iso ?? NSNull()
-        ]
+        return .json(200, SeriesBody(series: SeriesItem(s)))
     }
 
     /// `{"merchant", "on"}`: the series marked cancelled from that day; its later charges go to review.
     func cancelSeries(_ body: [UInt8]) throws -> HTTPResponse {
         guard let o = ReviewApp.body(body, as: CancelSeriesRequest.self) else {
-            return .json(400, ["error": "a cancellation is a JSON object with \"merchant\" and \"on\"."])
+            return .error(400, "a cancellation is a JSON object with \"merchant\" and \"on\".")
         }
         let (typed, text) = (o.merchant, o.on)
         guard let day = CalendarDay(iso: text), text.count == 10 else {
-            return .json(422, ["error": "'\(text)' is not a day: write the day the series was cancelled as YYYY-MM-DD."])
+            return .error(422, "'\(text)' is not a day: write the day the series was cancelled as YYYY-MM-DD.")
         }
         switch try store.cancelSeries(named: typed, on: day, today: today, at: ISO8601DateFormatter().string(from: Date())) {
-        case .failure(let e): return .json(422, ["error": e.description])
+        case .failure(let e): return .error(422, e.description)
         case .success(let done):
-            return .json(200, ["merchant": done.merchant, "on": day.iso, "flagged": done.flagged.map(\.source)])
+            return .json(200, CancelledBody(merchant: done.merchant, on: day.iso, flagged: done.flagged.map(\.source)))
         }
     }
 
     func undo() throws -> HTTPResponse {
-        guard let (path, d) = try store.undoLastDecision() else { return .json(200, ["undone": NSNull()]) }
-        return .json(200, ["undone": ["source": path, "action": d.action.rawValue, "field": d.field?.rawValue ?? ""]])
+        guard let (path, d) = try store.undoLastDecision() else { return .json(200, UndoBody(undone: nil)) }
+        return .json(200, UndoBody(undone: UndoBody.Undone(source: path, action: d.action.rawValue, field: d.field?.rawValue ?? "")))
     }
 }
