@@ -75,7 +75,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .target(
-            name: "ShoeboxStore", dependencies: ["ShoeboxCore", "ShoeboxParsing", "ShoeboxReading", "ShoeboxJudgement", "CSQLite", "CPostgres"],
+            name: "ShoeboxStore", dependencies: ["ShoeboxCore", "CSQLite", "CPostgres"],
             swiftSettings: swiftSettings),
         .target(
             name: "ShoeboxPipeline",

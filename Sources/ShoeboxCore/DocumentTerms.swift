@@ -43,6 +43,27 @@ public struct PaymentTermReading: Hashable, Sendable, Codable {
 public enum NoticePeriod: Hashable, Sendable {
     case days(Int)
     case months(Int)
+
+    /// Notice periods people sign: up to a year in days, up to two years in months. Longer is a misread or another
+    /// number (a term's duration, a year).
+    public static let dayRange = 1...365
+    public static let monthRange = 1...24
+
+    /// A notice period as the decision log and review write it (`ContractTerms.text`: "30 days", "1 month"), within
+    /// the ranges; nil for anything else (what a person types in other words is `ContractTerms.notice(typed:)`'s).
+    public init?(logged text: String) {
+        let words = text.split(separator: " ")
+        guard words.count == 2, let n = Int(words[0]), String(n) == words[0] else { return nil }
+        switch words[1] {
+        case "day" where n == 1, "days" where n != 1:
+            guard NoticePeriod.dayRange.contains(n) else { return nil }
+            self = .days(n)
+        case "month" where n == 1, "months" where n != 1:
+            guard NoticePeriod.monthRange.contains(n) else { return nil }
+            self = .months(n)
+        default: return nil
+        }
+    }
 }
 
 /// In the record's JSON: `{"days": 30}` or `{"months": 3}`.

@@ -6,6 +6,13 @@
 /// says it is a credit; `isCredit`), in the invoice currency's minor units. A unit price may have more decimals
 /// than the currency and is kept as text: it is shown, never added up.
 public struct EInvoice: Sendable, Hashable, Codable {
+    /// The longest text of one value kept (a name, a line's description, a payment term): no invoice prints more.
+    public static let maxText = 1000
+    /// Tax rows, payment means, payment terms and reading problems: a handful on any invoice.
+    public static let maxRows = 64
+    /// Invoice lines: far more than any invoice a person pays, far fewer than would make a review slow.
+    public static let maxLines = 100_000
+
     public enum Syntax: String, Sendable, Codable {
         /// UN/CEFACT Cross Industry Invoice D16B: ZUGFeRD 2.x, Factur-X, XRechnung CII.
         case cii

@@ -4,14 +4,8 @@ public import ShoeboxCore
 /// date before 1900 or after today, a text longer than any invoice prints, more rows than any invoice has) is not
 /// passed on as if it were exact. `bounded(today:)` keeps what fits and names the rest; the merge sends such a
 /// record to review (`e-invoice-value-out-of-range`). Import checks a stored e-invoice against the same bounds.
+/// The bounds themselves (`maxText`, `maxRows`, `maxLines`) are the core's, with the value (EInvoice.swift).
 extension EInvoice {
-    /// The longest text of one value kept (a name, a line's description, a payment term): no invoice prints more.
-    public static let maxText = 1000
-    /// Tax rows, payment means, payment terms and reading problems: a handful on any invoice.
-    public static let maxRows = 64
-    /// Invoice lines: far more than any invoice a person pays, far fewer than would make a review slow.
-    public static let maxLines = 100_000
-
     /// The invoice as a record can hold it, and a sentence for each value that was cut or left out.
     public func bounded(today: CalendarDay) -> (invoice: EInvoice, problems: [String]) {
         var e = self

@@ -166,6 +166,12 @@ extension MerchantMemory {
         }
     }
 
+    /// What a record imported from an export made before the memory teaches it: `learned` from the record's keys,
+    /// or from those its pages print (`StoreJSON.importInto`'s `learn`).
+    public static func relearned(_ suggestion: DocumentRecord, pages: [OCRPage], decided: [DecisionInForce]) -> [Sighting] {
+        learned(from: suggestion, keys: keys(of: suggestion, pages: pages), decided: decided)
+    }
+
     /// The record's keys, or those its pages print when it carries none (a record stored before records carried them).
     public static func keys(of record: DocumentRecord, pages: [OCRPage]) -> [MerchantKey] {
         guard record.merchantKeys.isEmpty, !record.enteredByHand else { return record.merchantKeys }

@@ -89,17 +89,6 @@ public struct Charge: Sendable, Hashable, Codable {
     public var currency: CurrencyCode { amount.currency }
 }
 
-/// A person's word that they cancelled a shop's recurring charge on a day.
-public struct Cancellation: Sendable, Hashable, Codable {
-    public let merchant: String
-    public let day: CalendarDay
-
-    public init(merchant: String, day: CalendarDay) {
-        self.merchant = merchant
-        self.day = day
-    }
-}
-
 /// How often a series bills.
 public enum Cadence: String, Sendable, Codable, CaseIterable {
     case weekly, monthly, quarterly, yearly

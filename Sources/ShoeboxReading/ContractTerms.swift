@@ -33,8 +33,8 @@ extension ContractTerms {
 public enum ContractTermRules {
     /// Notice periods people sign: up to a year in days, up to two years in months. Longer is a misread or
     /// another number (a term's duration, a year).
-    public static let noticeDays = 1...365
-    public static let noticeMonths = 1...24
+    public static let noticeDays = NoticePeriod.dayRange
+    public static let noticeMonths = NoticePeriod.monthRange
 
     /// "Kündigungsfrist 3 Monate", "notice period of 30 days", "préavis de 2 mois", "plazo de preaviso de 1 mes",
     /// "notis 30 hari" (the period after the notice word), and "with three (3) months' notice" (before it).

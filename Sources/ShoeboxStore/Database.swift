@@ -1,6 +1,6 @@
 internal import CSQLite
 internal import Foundation
-public import ShoeboxJudgement
+public import ShoeboxCore
 
 /// A database error: the database (SQLite, PostgreSQL), the operation, its result code and its own message.
 public struct DatabaseError: Error, CustomStringConvertible, Sendable {

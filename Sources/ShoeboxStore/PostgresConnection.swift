@@ -1,6 +1,6 @@
 internal import CPostgres
 internal import Foundation
-internal import ShoeboxJudgement
+internal import ShoeboxCore
 
 /// One PostgreSQL connection through libpq. Not Sendable: libpq is thread-safe, but one connection must never be used
 /// by two threads at once (platform notes); a store is used from one thread.

@@ -1,5 +1,5 @@
 internal import Foundation
-public import ShoeboxJudgement
+public import ShoeboxCore
 internal import Synchronization
 
 /// A PostgreSQL store's address as a user gives it (`--store postgresql://user@host/db`).

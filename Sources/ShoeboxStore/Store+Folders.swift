@@ -1,5 +1,4 @@
-internal import ShoeboxCore
-public import ShoeboxJudgement
+public import ShoeboxCore
 
 extension RecordStore {
     /// The categories the folder of `source` allows (`categories(forFolder:)`).

@@ -1,6 +1,5 @@
 import Foundation
 public import ShoeboxCore
-public import ShoeboxJudgement
 
 /// The merchant memory (`MerchantMemory`): one row per key of each record a person confirmed or corrected, kept in
 /// step with the decision log: every decision, undo and re-read file writes what its record teaches again (judged by

@@ -1,6 +1,5 @@
 import Foundation
 public import ShoeboxCore
-public import ShoeboxJudgement
 
 /// Recurring series a person marked cancelled (`shoebox recurring --cancel`).
 extension Store {

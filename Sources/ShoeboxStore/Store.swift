@@ -1,6 +1,5 @@
 internal import Foundation
 public import ShoeboxCore
-public import ShoeboxJudgement
 
 /// The store: one SQLite file (`store.sqlite`, WAL) in the output folder, with a schema version and migrations.
 /// Tables: sources (path, folder, sha256, failure), pages (OCR text and words per page), records (the machine-readable

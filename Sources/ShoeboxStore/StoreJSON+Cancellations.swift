@@ -1,6 +1,5 @@
 import Foundation
 import ShoeboxCore
-internal import ShoeboxJudgement
 
 /// The series a person marked cancelled (`shoebox recurring --cancel`) in the store's JSON: written by export,
 /// checked and merged by import, so a store imported elsewhere still flags a charge after the cancellation.

@@ -1,6 +1,5 @@
 import Foundation
 import ShoeboxCore
-internal import ShoeboxJudgement
 
 /// The merchant memory in the store's JSON: written by export, checked and merged by import.
 extension StoreJSON {

@@ -1,7 +1,5 @@
 internal import Foundation
 internal import ShoeboxCore
-internal import ShoeboxJudgement
-import ShoeboxParsing
 
 /// Every value of an imported store checked as strictly as a fresh run would make it: an import is a file
 /// from elsewhere, and a path in it is later joined to a root and zipped by `export`. One bad value and the
@@ -202,16 +200,16 @@ extension StoreJSON {
         }
         if let day = record.date, day > latest { throw Problem("suggestion.date", "\(day.iso) is after today") }
         for (key, m) in [("total", record.total), ("subtotal", record.subtotal), ("tip", record.tip)] {
-            if let m, m.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) {
+            if let m, m.minorUnits.magnitude > UInt64(ReviewLimits.maxTotalMinorUnits) {
                 throw Problem("suggestion.\(key)", "\(m.decimalString) is beyond any receipt")
             }
         }
         // Tax lines too, and how many: summed and converted on export and in review, they must stay far from overflow.
         if record.tax.count > maxTaxLines { throw Problem("suggestion.tax", "has \(record.tax.count) lines; at most \(maxTaxLines)") }
-        for (i, t) in record.tax.enumerated() where t.amount.minorUnits.magnitude > UInt64(Review.maxTotalMinorUnits) {
+        for (i, t) in record.tax.enumerated() where t.amount.minorUnits.magnitude > UInt64(ReviewLimits.maxTotalMinorUnits) {
             throw Problem("suggestion.tax[\(i)].amount", "\(t.amount.decimalString) is beyond any receipt")
         }
-        for (i, t) in record.tax.enumerated() where (t.basis?.minorUnits.magnitude ?? 0) > UInt64(Review.maxTotalMinorUnits) {
+        for (i, t) in record.tax.enumerated() where (t.basis?.minorUnits.magnitude ?? 0) > UInt64(ReviewLimits.maxTotalMinorUnits) {
             throw Problem("suggestion.tax[\(i)].basis", "is beyond any invoice")
         }
         try checkEInvoice(record)
@@ -286,8 +284,8 @@ extension StoreJSON {
             guard name == nil, value == nil else { throw Problem(field, "only an edit has a field and a value") }
             return
         }
-        guard let name, let typed = Field(rawValue: name), Review.editableFields.contains(typed) else {
-            throw Problem("\(field).field", "must be one of \(Review.editableFields.map(\.rawValue).joined(separator: ", "))")
+        guard let name, let typed = Field(rawValue: name), ReviewLimits.editableFields.contains(typed) else {
+            throw Problem("\(field).field", "must be one of \(ReviewLimits.editableFields.map(\.rawValue).joined(separator: ", "))")
         }
         guard let value else { throw Problem("\(field).value", "is missing") }
         // A note may hold line breaks and tabs (TextLimits checks it below); no other value may.
@@ -309,30 +307,31 @@ extension StoreJSON {
     }
 
     /// Whether a logged edit's value, read (`FieldValue`), is one a desk could have stored: a total not zero, below 0
-    /// only where `negativeAllowed` (a credit note, a refund) and within `Review.maxTotalMinorUnits`; a day from
-    /// `FieldInput.earliestYear` to `latest` (an end of term to `Review.maxTermYear`); a currency, a notice period and
+    /// only where `negativeAllowed` (a credit note, a refund) and within `ReviewLimits.maxTotalMinorUnits`; a day from
+    /// `FieldInput.earliestYear` to `latest` (an end of term to `ReviewLimits.maxTermYear`); a currency, a notice period and
     /// tax lines written as the log writes them; text not empty and within its limits.
     static func withinBounds(_ read: FieldValue, logged value: String, field: Field, latest: CalendarDay, negativeAllowed: Bool) -> Bool {
         // An amount's minor units at three decimals, as the log's amounts are compared whatever their precision.
         func allowed(_ units: Int64, digits: Int) -> Bool {
             guard digits <= 3, case (let milli, false) = units.multipliedReportingOverflow(by: [1000, 100, 10, 1][digits]) else { return false }
-            return (milli > 0 || (negativeAllowed && milli < 0)) && milli.magnitude <= UInt64(Review.maxTotalMinorUnits) * 10
+            return (milli > 0 || (negativeAllowed && milli < 0)) && milli.magnitude <= UInt64(ReviewLimits.maxTotalMinorUnits) * 10
         }
         switch read {
         case .total(let m): return allowed(m.minorUnits, digits: m.currency.minorDigits)
         case .totalInRecordCurrency(let a): return allowed(a.minorUnits, digits: a.fractionDigits)
-        case .day(let d) where field == .endOfTerm: return d.year >= FieldInput.earliestYear && d.year <= Review.maxTermYear
+        case .day(let d) where field == .endOfTerm: return d.year >= FieldInput.earliestYear && d.year <= ReviewLimits.maxTermYear
         case .day(let d): return d.year >= FieldInput.earliestYear && d <= latest
         case .currency(let c): return c.code == value
         case .notice: return read.logged == value
         case .tax(let lines):
             // Every part a tax line (none dropped), each rate a number.
             return value == "none"
-                || (value.count <= Review.maxTypedLength && lines.count == value.split(separator: ";").count
+                || (value.count <= ReviewLimits.maxTypedLength && lines.count == value.split(separator: ";").count
                     && lines.allSatisfy { Double($0.rate) != nil })
-        case .item(let edit): return edit.description.map { !$0.isEmpty && $0.count <= Review.maxTypedLength } ?? true
+        case .item(let edit): return edit.description.map { !$0.isEmpty && $0.count <= ReviewLimits.maxTypedLength } ?? true
         case .text(let t):
-            return !t.isEmpty && (field == .note || t.count <= Review.maxTypedLength) && TextLimits.problem(field: field.rawValue, value: t) == nil
+            return !t.isEmpty && (field == .note || t.count <= ReviewLimits.maxTypedLength)
+                && TextLimits.problem(field: field.rawValue, value: t) == nil
         }
     }
 

@@ -1,6 +1,5 @@
 public import Foundation
 public import ShoeboxCore
-public import ShoeboxJudgement
 
 /// The whole store as one versioned JSON document, so nothing is trapped in Shoebox: every source with its
 /// pipeline suggestion (the record), its pages as read, and every review decision (undone ones too).
@@ -127,7 +126,12 @@ public enum StoreJSON {
     /// holds under another path comes in as a duplicate of it; the rest are added.
     /// Dates after `today` (by more than a day: the exporting machine may be ahead) are refused like any value a
     /// run would not have written.
-    public static func importInto(_ store: Store, data: Data, file: String, today: CalendarDay) throws -> ImportResult {
+    /// `learn`: what a document's decisions teach the merchant memory, for an export from before the memory (the
+    /// caller's judgement, `MerchantMemory.relearned`: the store keeps what it is given and decides nothing).
+    public static func importInto(
+        _ store: Store, data: Data, file: String, today: CalendarDay,
+        learn: (_ suggestion: DocumentRecord, _ pages: [OCRPage], _ decided: [DecisionInForce]) -> [MerchantMemory.Sighting]
+    ) throws -> ImportResult {
         let (documents, memoryItems, cancellationItems) = try exportedDocuments(data: data, file: file)
         // Validate everything before writing anything: every value as strictly as a run would make it.
         let parsed = try parseDocuments(documents, file: file, today: today)
@@ -151,9 +155,7 @@ public enum StoreJSON {
                     // An export from before the memory: what the document's decisions teach, learned again.
                     if memory == nil {
                         let decided = try store.inForce(path: doc.path, sha256: nil)[doc.path] ?? []
-                        let learned = record.map {
-                            MerchantMemory.learned(from: $0, keys: MerchantMemory.keys(of: $0, pages: pages(of: doc.fields)), decided: decided)
-                        }
+                        let learned = record.map { learn($0, pages(of: doc.fields), decided) }
                         try store.replaceMemory(path: doc.path, with: learned ?? [])
                     }
                 }

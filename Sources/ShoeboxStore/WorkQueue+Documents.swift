@@ -1,5 +1,5 @@
 internal import Foundation
-public import ShoeboxJudgement
+public import ShoeboxCore
 
 /// Documents read anywhere (`shoebox worker`): a run queues each document it is to read (page 0 stands for the whole
 /// document: its steps after the first reading need all of its pages) with its bytes, kept once by their SHA-256; a

@@ -1,5 +1,5 @@
 internal import Foundation
-public import ShoeboxJudgement
+public import ShoeboxCore
 
 /// The pages a PostgreSQL store's workers share (issue 37): each claimed in a short transaction of its own
 /// (`FOR UPDATE SKIP LOCKED`, so workers never wait on each other), held under a lease in the server's time that the

@@ -452,7 +452,7 @@ enum ImportCommand {
         let lock = try CommandLineTool.lock(out, a, verb: "import")
         defer { withExtendedLifetime(lock) {} }
         let store = try CommandLineTool.store(a, out: out, create: true)
-        let result = try StoreJSON.importInto(store, data: data, file: file, today: today)
+        let result = try StoreJSON.importInto(store, data: data, file: file, today: today, learn: MerchantMemory.relearned)
         print(
             "\(StoredPath.shown(file)): \(result.added) document\(result.added == 1 ? "" : "s") added, \(result.skipped) already in \(StoredPath.shown(out)), \(result.decisions) review decision\(result.decisions == 1 ? "" : "s") added"
         )

@@ -37,7 +37,8 @@ struct ItemStoreTests {
         let other = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: other) }
         let imported = try Store(directory: other.path)
-        _ = try StoreJSON.importInto(imported, data: Data(exported), file: "store.json", today: CalendarDay(year: 2026, month: 12, day: 5)!)
+        _ = try StoreJSON.importInto(
+            imported, data: Data(exported), file: "store.json", today: CalendarDay(year: 2026, month: 12, day: 5)!, learn: MerchantMemory.relearned)
         #expect(try StoreJSON.export(imported) == exported)
         let back = try #require(try imported.effectiveRecords().first { $0.record.source == r.source })
         #expect(back.record.items == corrected.record.items && back.suggestion.items == r.items)

@@ -111,7 +111,8 @@ struct MemoryStoreTests {
         let other = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: other) }
         let imported = try Store(directory: other.path)
-        _ = try StoreJSON.importInto(imported, data: Data(json), file: "s.json", today: CalendarDay(year: 2026, month: 12, day: 2)!)
+        _ = try StoreJSON.importInto(
+            imported, data: Data(json), file: "s.json", today: CalendarDay(year: 2026, month: 12, day: 2)!, learn: MerchantMemory.relearned)
         #expect(try imported.memory() == store.memory())
         #expect(try StoreJSON.export(imported) == json)
         #expect(try Rejudging.withMemory(in: imported, merger: merger).changed.isEmpty)
@@ -128,7 +129,8 @@ struct MemoryStoreTests {
         defer { try? FileManager.default.removeItem(at: other) }
         let imported = try Store(directory: other.path)
         _ = try StoreJSON.importInto(
-            imported, data: try JSONSerialization.data(withJSONObject: object), file: "old.json", today: CalendarDay(year: 2026, month: 12, day: 2)!)
+            imported, data: try JSONSerialization.data(withJSONObject: object), file: "old.json", today: CalendarDay(year: 2026, month: 12, day: 2)!,
+            learn: MerchantMemory.relearned)
         #expect(try imported.memory().recall([Self.tax])?.merchant == "Kedai Buku Cahaya")
 
         // A memory item that is no key is refused, and nothing is imported.
@@ -138,7 +140,7 @@ struct MemoryStoreTests {
         #expect {
             _ = try StoreJSON.importInto(
                 try Store(directory: third.path), data: try JSONSerialization.data(withJSONObject: object), file: "bad.json",
-                today: CalendarDay(year: 2026, month: 12, day: 2)!)
+                today: CalendarDay(year: 2026, month: 12, day: 2)!, learn: MerchantMemory.relearned)
         } throws: { "\($0)".contains("memory item 1: \"key\" must be kind:value") }
     }
 }

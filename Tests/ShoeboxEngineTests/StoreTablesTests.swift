@@ -34,12 +34,14 @@ struct StoreTablesTests {
         let other = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: other) }
         let imported = try Store(directory: other.path)
-        _ = try StoreJSON.importInto(imported, data: Data(exported), file: "store.json", today: CalendarDay(year: 2026, month: 12, day: 3)!)
+        _ = try StoreJSON.importInto(
+            imported, data: Data(exported), file: "store.json", today: CalendarDay(year: 2026, month: 12, day: 3)!, learn: MerchantMemory.relearned)
         #expect(try imported.cancellations() == [Cancellation(merchant: "Netflix", day: CalendarDay(year: 2026, month: 11, day: 1)!)])
         #expect(try StoreJSON.export(imported) == exported)
         // A mark made later in the importing store stands; an earlier one gives way to the import's.
         try imported.cancel("Netflix", on: CalendarDay(year: 2026, month: 11, day: 20)!, at: "2026-11-25T09:00:00Z")
-        _ = try StoreJSON.importInto(imported, data: Data(exported), file: "store.json", today: CalendarDay(year: 2026, month: 12, day: 3)!)
+        _ = try StoreJSON.importInto(
+            imported, data: Data(exported), file: "store.json", today: CalendarDay(year: 2026, month: 12, day: 3)!, learn: MerchantMemory.relearned)
         #expect(try imported.cancellations().first?.day == CalendarDay(year: 2026, month: 11, day: 20))
     }
 

@@ -2,39 +2,9 @@ import Foundation
 public import ShoeboxCore
 import ShoeboxParsing
 
-/// What the store learned from the records people confirmed or corrected: for each key printed on such a record's page
-/// (`MerchantKey`), the shop name the person confirmed with it, and what else they settled on that record (category,
-/// currency, payment method). It only suggests: `recall` gives a candidate with its evidence, and
-/// `RecordMerger.remember` weighs it against what the page says.
-public struct MerchantMemory: Sendable, Equatable {
-    /// One key seen on one confirmed record.
-    public struct Sighting: Sendable, Hashable, Codable {
-        public let key: MerchantKey
-        public let merchant: String
-        public let category: String?
-        public let currency: String?
-        public let paymentMethod: String?
-        /// The record that taught it (its source path) and when the person decided it (ISO 8601).
-        public let source: String
-        public let at: String
-
-        public init(key: MerchantKey, merchant: String, category: String?, currency: String?, paymentMethod: String?, source: String, at: String) {
-            self.key = key
-            self.merchant = merchant
-            self.category = category
-            self.currency = currency
-            self.paymentMethod = paymentMethod
-            self.source = source
-            self.at = at
-        }
-    }
-
-    public var sightings: [Sighting]
-
-    public init(_ sightings: [Sighting] = []) { self.sightings = sightings }
-
-    public var isEmpty: Bool { sightings.isEmpty }
-
+/// What the merchant memory recalls from its sightings (the value is ShoeboxCore's `MerchantMemory`), and how names of
+/// one shop are told alike.
+extension MerchantMemory {
     /// How much one key counts towards naming a shop. A tax ID, a web domain or a phone number names one business (on
     /// the devset's receipts none was printed by two shops; a mall's phone, once confirmed with two shops, is shared and
     /// names neither); an address may be a chain's head office or a building's, the top lines a chain's or a

@@ -1,5 +1,3 @@
-public import ShoeboxCore
-
 /// Why the store cannot be used: a problem of the output folder or its database, not of one document.
 public struct StoreError: Error, CustomStringConvertible, Sendable {
     public let message: String

@@ -1,5 +1,4 @@
-public import ShoeboxCore
-import ShoeboxParsing
+public import Foundation
 
 /// A value a person set on one field, typed: `Review.validate` makes it from what was typed, a desk hands it to the
 /// one decision path, the decision log keeps it as `logged` text, and `Review.apply` sets it. Nothing downstream
@@ -116,7 +115,7 @@ public enum FieldValue: Hashable, Sendable {
             guard !lines.isEmpty else { return nil }
             self = .tax(lines)
         case .noticePeriod:
-            guard let p = ContractTerms.notice(typed: text) else { return nil }
+            guard let p = NoticePeriod(logged: text) else { return nil }
             self = .notice(p)
         case .item:
             guard let edit = ItemEdit(text: text) else { return nil }
@@ -126,7 +125,7 @@ public enum FieldValue: Hashable, Sendable {
     }
 
     /// A plain decimal as the log writes amounts ("2.65", "-15", "1500"), at its own precision.
-    static func plainAmount(_ text: String) -> AmountReading? {
+    public static func plainAmount(_ text: String) -> AmountReading? {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         let digits = trimmed.split(separator: ".", omittingEmptySubsequences: false).dropFirst().first?.count ?? 0
         guard let units = Money.minorUnits(fromDecimal: trimmed, digits: digits) else { return nil }
@@ -134,7 +133,7 @@ public enum FieldValue: Hashable, Sendable {
     }
 
     /// `amount` in `currency` when it holds it exactly (2.65 in EUR; not 2.65 in JPY).
-    static func money(_ amount: AmountReading, in currency: CurrencyCode) -> Money? {
+    public static func money(_ amount: AmountReading, in currency: CurrencyCode) -> Money? {
         guard amount.fractionDigits <= currency.minorDigits else { return nil }
         return amount.exactMoney(in: currency)
     }
