@@ -22,6 +22,12 @@ struct ArchitectureTests {
         return out
     }
 
+    /// The Swift files of a module's folder and its subfolders (`Steps/`), as paths below it.
+    static func swiftFiles(in dir: URL) -> [String] {
+        let all = (FileManager.default.enumerator(atPath: dir.path)?.allObjects as? [String]) ?? []
+        return all.filter { $0.hasSuffix(".swift") }.sorted()
+    }
+
     /// The layers of the architecture document: module → layer number.
     static func layers() throws -> [String: Int] {
         let doc = try String(contentsOf: packageRoot.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
@@ -57,7 +63,7 @@ struct ArchitectureTests {
         let root = packageRoot.appendingPathComponent("Sources")
         for module in try FileManager.default.contentsOfDirectory(atPath: root.path) {
             let dir = root.appendingPathComponent(module)
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter { $0.hasSuffix(".swift") } ?? []
+            let files = Self.swiftFiles(in: dir)
             var total = 0
             for file in files {
                 let lines = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8).split(
@@ -83,7 +89,7 @@ struct ArchitectureTests {
         var setters: [String] = []
         for module in try FileManager.default.contentsOfDirectory(atPath: root.path) where module != "FixtureGenerator" {
             let dir = root.appendingPathComponent(module)
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter({ $0.hasSuffix(".swift") }) ?? [] {
+            for file in Self.swiftFiles(in: dir) {
                 let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
                 let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
                 for (n, line) in lines.enumerated()
@@ -106,7 +112,7 @@ struct ArchitectureTests {
         var parsers: Set<String> = []
         for module in try FileManager.default.contentsOfDirectory(atPath: root.path) where module != "FixtureGenerator" {
             let dir = root.appendingPathComponent(module)
-            for file in (try? FileManager.default.contentsOfDirectory(atPath: dir.path))?.filter({ $0.hasSuffix(".swift") }) ?? [] {
+            for file in Self.swiftFiles(in: dir) {
                 let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
                 for line in text.split(separator: "\n") where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
                     if line.contains(/PathText\.joined\(.*(FolderSettings\.fileName|\.shoebox\.json)/) { paths.insert("\(module)/\(file)") }

@@ -39,4 +39,14 @@ struct FlowListTests {
         let named = rows.map { row in String(row.dropFirst(2).prefix { $0 != "|" }).trimmingCharacters(in: .whitespaces) }
         #expect(named == Self.stages)
     }
+
+    /// Each step of the list is a function in a file of its own named after it (`Steps/FirstReadingStep.swift`).
+    @Test func eachStepHasItsOwnFile() throws {
+        let dir = packageRoot.appendingPathComponent("Sources/ShoeboxPipeline/Steps")
+        let files = Set(try FileManager.default.contentsOfDirectory(atPath: dir.path))
+        let named = DocumentProcessor.steps.map { step in
+            step.name.split(whereSeparator: { $0 == " " || $0 == "-" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "Step.swift"
+        }
+        #expect(Set(named) == files, "\(named) against \(files.sorted())")
+    }
 }

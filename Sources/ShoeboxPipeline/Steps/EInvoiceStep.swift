@@ -1,0 +1,15 @@
+internal import Foundation
+internal import ShoeboxCore
+internal import ShoeboxEngines
+internal import ShoeboxJudgement
+internal import ShoeboxParsing
+internal import ShoeboxReading
+
+extension DocumentProcessor {
+    /// E-invoice: a PDF may carry its invoice as XML (ZUGFeRD, Factur-X), read exactly and checked against the pages.
+    func readAttachment(_ state: inout DocumentState) {
+        let source = state.document.source
+        guard source.kind == .pdf else { return }
+        state.attached = cpu.measure("e-invoice") { eInvoices.attached(state.reader.context) }
+    }
+}

@@ -1,0 +1,70 @@
+internal import Foundation
+internal import ShoeboxCore
+internal import ShoeboxEngines
+internal import ShoeboxJudgement
+internal import ShoeboxParsing
+internal import ShoeboxReading
+
+extension DocumentProcessor {
+    /// First reading: pages rendered when a pass first asks for them, each pass read once or taken from the OCR cache.
+    /// A document no page of which can be read ends here, failed; an invoice whose XML can be read is taken without
+    /// the page check.
+    func readFirst(_ state: inout DocumentState) {
+        switch firstReading(&state.reader, in: ocr.firstPassLanguages(declared: state.document.other.declaredLanguage)) {
+        case .success(let r):
+            state.reading = r
+            state.screen = state.reader.screen()
+        case .failure(let f):
+            state.reader.saveCache()
+            let source = state.document.source
+            let failed = DocumentRecord.failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f)
+            let record = state.exact ? withAttachment(state.attached, record: failed, extraction: nil, document: state.document) : failed
+            state.ended = DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
+        }
+    }
+
+    /// OCR: the first pass. A page it could hardly read may be faint (thermal paper: binarise it adaptively) or
+    /// lying on its side (turn it upright with OSD); each is read again, and kept when it reads better.
+    /// Fails as no-text-found when no page has a word.
+    func firstReading(_ reader: inout PassReader, in languages: [String]) -> Result<Reading, DocumentFailure> {
+        let first = OCRPass(languages: languages, pageSegmentationMode: config.pageSegmentationMode)
+        var best: Reading
+        // With a language pass to come, the pages after the first are read in the language the first page is in.
+        let read =
+            config.languagePass
+            ? reader.readFollowingFirstPage(first) { page in
+                ocr.languagesAfterDetection(cpu.measure("language") { language.run([page]) }, readIn: languages)
+            } : reader.read(first).map { Reading(pages: $0, pass: first) }
+        switch read {
+        case .success(let r): best = r
+        case .failure(let f): return .failure(f)
+        }
+        if reader.hasImages, OCRStage.mean(best.pages) < 60 || OCRStage.words(best.pages) < 15 {
+            let doubtful = Set(best.pages.indices.filter { OCRStage.mayBeTurned(best.pages[$0]) })
+            if config.faintPass {
+                var faint = first
+                faint.purpose = .faint
+                faint.adaptiveThreshold = true
+                if case .success(let binarised) = reader.read(faint), OCRStage.readability(binarised) > OCRStage.readability(best.pages) {
+                    best = Reading(pages: binarised, pass: faint)
+                }
+            }
+            var upright = best.pass
+            upright.purpose = .upright
+            upright.upright = true
+            if !doubtful.isEmpty, reader.needsTurning(doubtful), case .success(let turned) = reader.read(upright),
+                OCRStage.readability(turned) > OCRStage.readability(best.pages)
+            {
+                best = Reading(pages: turned, pass: upright)
+            }
+        }
+        // Pages tesseract could hardly read at all: read whole by the second reader, when it finds more.
+        if let second, reader.hasImages, best.pages.contains(where: SecondReadingStage.unusable),
+            let whole = reader.wholePageReading(of: best, by: second)
+        {
+            best.pages = whole
+        }
+        guard best.pages.contains(where: { $0.wordCount > 0 }) else { return .failure(.noTextFound) }
+        return .success(best)
+    }
+}
