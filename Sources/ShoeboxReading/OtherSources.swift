@@ -84,9 +84,38 @@ public struct Sidecar: Sendable, Equatable {
 
     public init() {}
 
-    package static let knownKeys: Set<String> = [
-        "merchant", "date", "total", "currency", "referenceNumber", "category", "note", "receivedOn", "documentKind", "language"
+    /// One key a sidecar may carry, as `shoebox manifest` tells an agent: its name, the form its value takes, an example.
+    public struct Field: Sendable, Equatable, Codable {
+        public let name: String
+        public let format: String
+        public let example: String
+    }
+
+    /// The keys a sidecar may carry, in the order the manifest lists them. `parse` reads these and names any other.
+    public static let fields: [Field] = [
+        Field(name: "merchant", format: "text, one line, at most 200 characters", example: "Café Müller"),
+        Field(
+            name: "date",
+            format: "the document's date: YYYY-MM-DD, or as printed read day first (14.03.2026, 14 Mar 2026); from 1900, not after today",
+            example: "2026-03-14"),
+        Field(
+            name: "total", format: "the amount paid: one amount (12.50, 12,50, 1.234,56), its currency's code or sign before or after it allowed",
+            example: "12.50 EUR"),
+        Field(name: "currency", format: "an ISO 4217 code", example: "EUR"),
+        Field(name: "referenceNumber", format: "text, at most 100 characters: the invoice or receipt number", example: "RE-2026-0042"),
+        Field(name: "category", format: "text: one of the folder's categories when it sets any", example: "meals"),
+        Field(name: "note", format: "text, line breaks allowed", example: "client dinner"),
+        Field(name: "receivedOn", format: "YYYY-MM-DD, not after today: the day a letter (a fine) arrived", example: "2026-03-02"),
+        Field(name: "documentKind", format: DocumentKind.allCases.map(\.rawValue).joined(separator: " | "), example: "receipt"),
+        Field(
+            name: "language", format: "a Tesseract language code: " + PipelineConfig.knownLanguages.filter { $0 != "osd" }.joined(separator: " | "),
+            example: "deu")
     ]
+
+    package static let knownKeys: Set<String> = Set(fields.map(\.name))
+
+    /// The version of the sidecar's schema the manifest names: raised when a key is added or a format changes.
+    public static let schemaVersion = 1
 
     /// Reads a sidecar's bytes. Not a JSON object at all: one problem, no fields.
     public static func parse(_ data: [UInt8], today: CalendarDay) -> Sidecar {

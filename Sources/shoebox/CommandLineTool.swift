@@ -115,6 +115,7 @@ enum CommandLineTool {
             case "rescore": return try RescoreCommand.main(rest)
             case "worker": return try WorkerCommand.main(rest)
             case "memory": return try MemoryCommand.main(rest)
+            case "manifest": return try ManifestCommand.main(rest)
             case "deadlines": return try DeadlinesCommand.main(rest)
             case "recurring": return try RecurringCommand.main(rest)
             case "regress": return try RegressCommand.main(rest)

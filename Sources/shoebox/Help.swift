@@ -12,6 +12,7 @@ enum Help {
           serve            the same review in a browser, on this machine only (127.0.0.1)
           rescore          judge the records in review again with what the merchant memory learned
           memory           list or forget what the merchant memory learned from confirmed records
+          manifest         what an agent filing documents may know: folders, their settings, the sidecar's keys
           deadlines        the days by which to pay, return, claim, object or give notice, overdue first
           recurring        series of charges from one shop at a regular cadence, and the monthly burn
           export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
@@ -169,6 +170,20 @@ enum Help {
           --out DIR          output folder (default ./shoebox-out)
           --store URL        a PostgreSQL store instead of the folder's SQLite one
           --wait             wait for another command holding the output folder's lock (forget)
+        """
+
+    static let manifest = """
+        usage: shoebox manifest [--json] [--out DIR] [--store URL]
+
+        Read only: what an agent (or any program) filing documents for a person may know, without
+        touching the store. The folders the store knows, each with how many documents it holds, its
+        scan folder, and what its .shoebox.json says (categories, currency, language; a settings file
+        that cannot be used is named); the keys a sidecar may carry, each with its format and an
+        example; the manifest's and the sidecar schema's versions. docs/agents.md describes every key.
+
+          --json             the manifest as JSON (manifestVersion, shoebox, store, inbox, folders, sidecar)
+          --out DIR          output folder (default ./shoebox-out)
+          --store URL        a PostgreSQL store instead of the folder's SQLite one
         """
 
     static let deadlines = """

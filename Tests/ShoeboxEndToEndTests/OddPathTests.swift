@@ -87,7 +87,9 @@ import Testing
         _ = try run(["import", names.file + ".json", "--out", names.out2, "--today", "2026-12-06"])
         _ = try run(["review", "--out", names.out, "--export", names.file + ".review.jsonl"])
         _ = try run(["review", "--out", names.out, "--apply", names.file + ".review.jsonl", "--today", "2026-12-06"])
-        for command in [["memory", "list"], ["deadlines"], ["recurring"], ["rescore"]] { _ = try run(command + ["--out", names.out]) }
+        for command in [["memory", "list"], ["deadlines"], ["recurring"], ["rescore"], ["manifest", "--json"]] {
+            _ = try run(command + ["--out", names.out])
+        }
         _ = try run(["extract", names.scans + "/invoices/einv-cii-usd.xml", "--json", "--today", "2026-12-06"])
         _ = try run(["regress", fixtureDir, "--today", "2026-12-06", "--report", names.file + ".report.json"], expect: [0, 7])
         // A readers' folder that is not there: the run reads with tesseract alone and says why.
@@ -112,7 +114,8 @@ import Testing
             (["run", "s", "--out", "o", "--log-json", "n1/n2/f.jsonl"], 4),
             (["run", "s", "--out", "o", "--pipeline", "n1/n2/p.json"], 6),
             (["run", "s", "--out", Self.deep + "/o"], 4),
-            (["status", "--out", Self.deep + "/o"], 4)
+            (["status", "--out", Self.deep + "/o"], 4),
+            (["manifest", "--out", Self.deep + "/o"], 4)
         ]
         for (args, code) in cases {
             let r = try runProgram("/usr/bin/env", ["-C", work.path, shoebox] + args)
