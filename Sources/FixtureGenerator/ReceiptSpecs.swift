@@ -176,6 +176,23 @@ let receiptFixtures: [Receipt] = [
         payment: .cash(tenderedCents: 1000)),
 
     Receipt(
+        id: "deu-tse-kasse", language: .deu, font: "DejaVu Sans Mono",
+        note:
+            "a till receipt since 2020: the day with a two-digit year beside the time, the TSE block's ISO timestamps, the name a logo printed only in the imprint as a GmbH & Co. KG (issue 51)",
+        merchant: "Markthalle Weber GmbH & Co. KG", merchantPrinted: false,
+        header: ["Lindenallee 7", "30159 Hannover", "Tel. 0511 445566"],
+        date: Day(2026, 2, 27), dateStyle: .dottedShort, time: "18:22",
+        reference: ("Bon", "7731"),
+        money: .euroDE, pricing: .gross, taxRates: [.mwst7, .mwst19],
+        items: [Item("Äpfel Elstar", 249), Item("Vollmilch 1 l", 119), Item("Spülmittel", 185, tax: 1)],
+        labels: .deu,
+        payment: .card(detail: "girocard"),
+        footer: [
+            "TSE-Transaktion 48213", "TSE-Start 2026-02-27T18:22:04", "TSE-Stop 2026-02-27T18:22:31",
+            "Markthalle Weber GmbH & Co. KG", "USt-IdNr. DE287654321"
+        ]),
+
+    Receipt(
         id: "fra-garage-facture", language: .fra, kind: .invoice, layout: .invoice(.a4), format: .png,
         font: "Liberation Sans",
         note: "the day to pay by printed above the invoice date: the date is the day of issue (issue 51)",

@@ -424,14 +424,24 @@ extension ReceiptParser {
         }
         // A tax its line says is included ("INC 6% GST 1.62", "inkl. MwSt 1,60") is already in the amounts above it.
         let added = e.amounts(withRole: .tax).filter { t in t.evidence.map { !ReceiptParser.saysTaxIncluded(TextFolding.fold($0.text)) } ?? true }
+        // A page that prints its tax per rate ("MwSt 7% 0,24", "MwSt 19% 0,30"; TVA 5,5 % and 20 %): the subtotal plus
+        // one rate's tax is no total. When the subtotal plus every tax line (each line once) is a total the page
+        // reads, one rate's sum is not proposed; else the sum of all lines is proposed beside each rate's.
+        let perLine = Dictionary(grouping: added.filter { $0.evidence != nil }, by: { ReceiptParser.key($0.evidence!) }).values
+            .compactMap { $0.first }
+        let allLines = perLine.count >= 2 ? perLine.reduce(Int64(0)) { $0 + $1.value.minorUnits } : nil
+        let extra = page.tips - page.discounts
+        let how: Computation = extra == 0 ? .subtotalPlusTax : .subtotalTaxTipDiscount
         for s in e.amounts(withRole: .subtotal) {
+            if let allLines {
+                // With the tips and discounts, or without them (a member's discount already inside the net).
+                let sum = s.value.minorUnits + allLines + extra
+                let sums = [sum, s.value.minorUnits + allLines]
+                if page.totals.contains(where: { sums.contains($0.value.minorUnits) }) { continue }
+                if sum > 0 { computed.append((sum, perLine.first?.evidence, how, s.value.currencyHint)) }
+            }
             for t in added where s.value.minorUnits + t.value.minorUnits > 0 {
-                let extra = page.tips - page.discounts
-                computed.append(
-                    (
-                        s.value.minorUnits + t.value.minorUnits + extra, t.evidence,
-                        extra == 0 ? .subtotalPlusTax : .subtotalTaxTipDiscount, s.value.currencyHint
-                    ))
+                computed.append((s.value.minorUnits + t.value.minorUnits + extra, t.evidence, how, s.value.currencyHint))
             }
         }
         return computed

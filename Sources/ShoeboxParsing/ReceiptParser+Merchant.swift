@@ -689,7 +689,8 @@ extension ReceiptParser {
     static let sdnBhd = try! NSRegularExpression(pattern: #"\b(?:S[O0D]N|5DN)\.?\s+(?:B[HN]D|8HD)\b"#, options: [.caseInsensitive])
     static let sSlashB = try! NSRegularExpression(pattern: #"(?<=\s)[58S]/[B8R]\s*$"#)
 
-    static func looksLikeAddress(_ folded: String) -> Bool {
+    static func looksLikeAddress(_ given: String) -> Bool {
+        let folded = withoutPartnershipForm(given)
         if TextFolding.firstKeyword(in: folded, of: Keywords.address) != nil || looksLikeStreetAndNumber(folded) { return true }
         // A postcode (4–6 digits) with a place name, or numbers with a comma ("12, Main").
         let digitRuns = folded.split(whereSeparator: { !$0.isNumber })
@@ -698,7 +699,8 @@ extension ReceiptParser {
 
     /// A street or a place, stricter than `looksLikeAddress` (which takes any number with a comma): an address
     /// word ("Jalan", "Lot", "Straße") or a postcode before a place name ("47100 Puchong", "…, 81750 Masai").
-    static func looksLikeStreetOrPlace(_ folded: String) -> Bool {
+    static func looksLikeStreetOrPlace(_ given: String) -> Bool {
+        let folded = withoutPartnershipForm(given)
         if Keywords.address.any(in: folded) || looksLikeStreetAndNumber(folded) { return true }
         return postcodeAndPlace.firstMatch(in: folded, range: NSRange(location: 0, length: (folded as NSString).length)) != nil
     }
@@ -714,6 +716,17 @@ extension ReceiptParser {
         }
         return false
     }
+
+    /// `folded` without the German limited partnership's form ("gmbh & co. kg", "gmbh + co kg", "co.kg"): its "kg" is
+    /// no Malaysian "Kg." (kampung), the address word, and a legal name ending in it ("Markthalle Weber GmbH & Co. KG",
+    /// the form most German chains trade under) is no address.
+    static func withoutPartnershipForm(_ folded: String) -> String {
+        guard TextFolding.containsSubstring(folded, "kg") else { return folded }
+        let range = NSRange(location: 0, length: (folded as NSString).length)
+        return partnershipForm.stringByReplacingMatches(in: folded, range: range, withTemplate: " ")
+    }
+
+    static let partnershipForm = try! NSRegularExpression(pattern: #"(?:&|\+|und)?\s*co\.?\s*kg\b\.?"#)
 
     static let streetEndings = ["str.", "str", "strasse", "straße", "weg", "platz", "allee", "gasse", "damm", "ring", "ufer", "chaussee", "steig"]
 
