@@ -110,7 +110,7 @@ public struct ExportTable: Sendable {
     }
 
     /// The amounts added up, or `.empty` when there are none or the sum would overflow Int64 (an import checks
-    /// every tax amount against `Review.maxTotalMinorUnits`, but a store written another way may hold anything:
+    /// every tax amount against `ReviewLimits.maxTotalMinorUnits`, but a store written another way may hold anything:
     /// an empty cell, never a trap and never a wrapped number).
     static func sum(_ amounts: [Money]) -> ExportCell {
         guard let first = amounts.first, let units = Money.checkedSum(amounts.map(\.minorUnits)) else { return .empty }

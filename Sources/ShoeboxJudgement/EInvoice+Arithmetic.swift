@@ -57,12 +57,13 @@ extension EInvoice {
         }
         let stated =
             [t.lineTotal, t.allowances, t.charges, t.taxBasis, t.tax, t.grand, t.prepaid, t.rounding, t.due] + taxes.flatMap { [$0.basis, $0.amount] }
-        if stated.contains(where: { ($0?.minorUnits.magnitude ?? 0) > UInt64(Review.maxTotalMinorUnits) }) {
+        if stated.contains(where: { ($0?.minorUnits.magnitude ?? 0) > UInt64(ReviewLimits.maxTotalMinorUnits) }) {
             out.append(
                 EInvoiceProblem(
                     rule: "amounts", stated: nil, computed: nil,
                     sentence:
-                        "The invoice states an amount beyond any invoice (over \(Review.maxTotalMinorUnits / 100) in its currency); it is not taken.")
+                        "The invoice states an amount beyond any invoice (over \(ReviewLimits.maxTotalMinorUnits / 100) in its currency); it is not taken."
+                )
             )
         }
         if t.grand == nil {

@@ -30,9 +30,9 @@ extension RecordMerger {
             reasons.append(.eInvoiceValueOutOfRange)
             record.eInvoiceProblems += outOfRange
         }
-        // An amount beyond any invoice (`Review.maxTotalMinorUnits`) is not taken into the record; `problems()` names it.
+        // An amount beyond any invoice (`ReviewLimits.maxTotalMinorUnits`) is not taken into the record; `problems()` names it.
         func signed(_ m: Money?) -> Money? {
-            guard let m, m.minorUnits.magnitude <= UInt64(Review.maxTotalMinorUnits) else { return nil }
+            guard let m, m.minorUnits.magnitude <= UInt64(ReviewLimits.maxTotalMinorUnits) else { return nil }
             return e.recorded(m)
         }
         func exact(_ field: Field, _ element: String, _ shown: String?) {

@@ -23,11 +23,6 @@ extension ReviewDecision {
 }
 
 public enum Review {
-    /// Fields a person may edit (`ReviewLimits`, where the store's import checks them too).
-    public static let editableFields = ReviewLimits.editableFields
-    public static let maxTotalMinorUnits = ReviewLimits.maxTotalMinorUnits
-    public static let maxTermYear = ReviewLimits.maxTermYear
-    public static let maxTypedLength = ReviewLimits.maxTypedLength
 
     /// The deadline a person settles, checked: one the record has and has not settled yet.
     public static func validateSettle(_ kind: String, record: DocumentRecord) -> Result<Deadline.Kind, ReviewInputError> {
@@ -61,8 +56,9 @@ public enum Review {
 
     /// The field a person names, when it may be edited.
     static func editable(_ field: String) -> Result<Field, ReviewInputError> {
-        guard let typed = Field(rawValue: field), editableFields.contains(typed) else {
-            return .failure(ReviewInputError("'\(field)' cannot be edited; fields are \(editableFields.map(\.rawValue).joined(separator: ", "))."))
+        guard let typed = Field(rawValue: field), ReviewLimits.editableFields.contains(typed) else {
+            return .failure(
+                ReviewInputError("'\(field)' cannot be edited; fields are \(ReviewLimits.editableFields.map(\.rawValue).joined(separator: ", "))."))
         }
         return .success(typed)
     }
@@ -83,8 +79,8 @@ public enum Review {
                     "the \(field) holds a control character (\(FieldInput.codePoint(c))), which no document has. Type it again without it."))
         }
         let v = value.trimmingCharacters(in: .whitespaces)
-        guard v.count <= maxTypedLength else {
-            return .failure(ReviewInputError("the \(field) is \(v.count) characters long; at most \(maxTypedLength) can be typed."))
+        guard v.count <= ReviewLimits.maxTypedLength else {
+            return .failure(ReviewInputError("the \(field) is \(v.count) characters long; at most \(ReviewLimits.maxTypedLength) can be typed."))
         }
         switch typed {
         case .total: return validateTotal(v, record: record)
@@ -108,7 +104,7 @@ public enum Review {
             return .success(.day(d))
         case .endOfTerm:
             // The end of a term lies ahead: any day from the contract's own date on.
-            guard let d = FieldInput.date(v, today: TermWording.noLimit), d.year <= maxTermYear else {
+            guard let d = FieldInput.date(v, today: TermWording.noLimit), d.year <= ReviewLimits.maxTermYear else {
                 return .failure(ReviewInputError("'\(v)' is not a day: type the last day of the contract's term as 2027-12-31 or 31.12.2027."))
             }
             if let date = record.date, d < date {
@@ -144,7 +140,8 @@ public enum Review {
             return .failure(ReviewInputError("\(record.source) has no item \(edit.number): \(has)."))
         }
         if let a = edit.amount {
-            guard let c = record.currency, let m = FieldValue.money(a, in: c), m.minorUnits.magnitude <= UInt64(maxTotalMinorUnits) else {
+            guard let c = record.currency, let m = FieldValue.money(a, in: c), m.minorUnits.magnitude <= UInt64(ReviewLimits.maxTotalMinorUnits)
+            else {
                 return .failure(ReviewInputError("'\(a.decimalString)' is no amount in the record's currency \(record.currency?.code ?? "(none)")."))
             }
         }
@@ -208,7 +205,7 @@ public enum Review {
     }
 
     /// A typed total: more than 0 (below 0 on a credit note or refund, `mayBeNegative`), at most
-    /// `maxTotalMinorUnits` either way, in one currency (typed with it, else the record's) that holds it exactly;
+    /// `ReviewLimits.maxTotalMinorUnits` either way, in one currency (typed with it, else the record's) that holds it exactly;
     /// returned with its currency (15.00 EUR, -15.00 EUR).
     static func validateTotal(_ typed: String, record: DocumentRecord) -> Result<FieldValue, ReviewInputError> {
         var v = typed
@@ -228,7 +225,7 @@ public enum Review {
         guard let a = FieldInput.amount(v), a.minorUnits > 0 else {
             return .failure(ReviewInputError("'\(v)' is not an amount. Type it as printed, e.g. 23.45 or 23,45."))
         }
-        guard a.minorUnits <= maxTotalMinorUnits else {
+        guard a.minorUnits <= ReviewLimits.maxTotalMinorUnits else {
             return .failure(ReviewInputError("'\(v)' is more than any receipt's total (at most 1,000,000,000,000). Type the total as printed."))
         }
         let currency: CurrencyCode
@@ -278,7 +275,7 @@ public enum Review {
                 return .failure(ReviewInputError("'\(part)' is not rate=amount with a rate from 0 to 100, e.g. 19=2.65."))
             }
             guard !rows.contains(where: { $0.rate == rate }) else { return .failure(ReviewInputError("the rate \(rate) % is given twice.")) }
-            guard let a = FieldInput.amount(kv[1]), a.minorUnits >= 0, a.minorUnits <= maxTotalMinorUnits,
+            guard let a = FieldInput.amount(kv[1]), a.minorUnits >= 0, a.minorUnits <= ReviewLimits.maxTotalMinorUnits,
                 a.currencyHint == nil || a.currencyHint == c.code
             else {
                 return .failure(ReviewInputError("'\(kv[1])' is not an amount in \(c.code) for the \(rate) % line. Type it as printed, e.g. 2.65."))
@@ -414,7 +411,7 @@ public enum Review {
             guard edit.number <= r.items.count else { return false }
             var item = r.items[edit.number - 1]
             if let a = edit.amount {
-                guard let c = r.currency, let m = FieldValue.money(a, in: c), m.minorUnits.magnitude <= UInt64(maxTotalMinorUnits) else {
+                guard let c = r.currency, let m = FieldValue.money(a, in: c), m.minorUnits.magnitude <= UInt64(ReviewLimits.maxTotalMinorUnits) else {
                     return false
                 }
                 item.amount = m

@@ -15,13 +15,6 @@ public enum Verdict {
         record.reviewedBy = record.status == .accepted ? "pipeline" : nil
     }
 
-    /// `record` settled (`settle`).
-    public static func settled(_ record: DocumentRecord) -> DocumentRecord {
-        var r = record
-        settle(&r)
-        return r
-    }
-
     /// `record` with `reasons` added (each once, after those it has) and its status settled again: what a step of
     /// judgement after the merge does when it finds a reason to hold the record.
     public static func hold(_ record: inout DocumentRecord, for reasons: [ReviewReason]) {

@@ -3,8 +3,8 @@ internal import ShoeboxCore
 internal import ShoeboxJudgement
 
 /// What each route of the review desk answers, one type per body (the requests' are beside the routes, in ReviewApp).
-/// Encoded with sorted keys; a value a body says is absent is written as `null`, not left out, where the desk's
-/// script asks for it (`series`, `undone`, `cancelledOn`).
+/// Encoded with sorted keys; a value a body says is absent is written as `null` (`Nullable`), not left out, where the
+/// desk's script asks for it (`series`, `undone`, `cancelledOn`).
 extension ReviewApp {
     /// Any refusal or failure: a sentence for the person.
     struct ErrorBody: Encodable {
@@ -87,23 +87,14 @@ extension ReviewApp {
 
     /// `GET /api/series`: the series, or `null` when the record is a charge of none.
     struct SeriesBody: Encodable {
-        let series: SeriesItem?
-
-        enum Key: String, CodingKey { case series }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(series, forKey: .series)
-        }
+        let series: Nullable<SeriesItem>
     }
 
-    struct SeriesItem: Encodable {
+    struct SeriesItem: Encodable, Sendable {
         let merchant, cadence, amount, currency: String
         let charges: Int
         let lastCharge, nextExpected, status: String
-        let cancelledOn: String?
-
-        enum Key: String, CodingKey { case merchant, cadence, amount, currency, charges, lastCharge, nextExpected, status, cancelledOn }
+        let cancelledOn: Nullable<String>
 
         init(_ s: Series) {
             merchant = s.merchant
@@ -114,20 +105,7 @@ extension ReviewApp {
             lastCharge = s.lastCharge.iso
             nextExpected = s.nextExpected.iso
             status = s.status.rawValue
-            cancelledOn = s.cancelledOn?.iso
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(merchant, forKey: .merchant)
-            try c.encode(cadence, forKey: .cadence)
-            try c.encode(amount, forKey: .amount)
-            try c.encode(currency, forKey: .currency)
-            try c.encode(charges, forKey: .charges)
-            try c.encode(lastCharge, forKey: .lastCharge)
-            try c.encode(nextExpected, forKey: .nextExpected)
-            try c.encode(status, forKey: .status)
-            try c.encode(cancelledOn, forKey: .cancelledOn)
+            cancelledOn = Nullable(s.cancelledOn?.iso)
         }
     }
 
@@ -139,17 +117,10 @@ extension ReviewApp {
 
     /// `POST /api/undo`: the decision taken back, or `null` when there was none.
     struct UndoBody: Encodable {
-        struct Undone: Encodable {
+        struct Undone: Encodable, Sendable {
             let source, action, field: String
         }
-        let undone: Undone?
-
-        enum Key: String, CodingKey { case undone }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(undone, forKey: .undone)
-        }
+        let undone: Nullable<Undone>
     }
 }
 

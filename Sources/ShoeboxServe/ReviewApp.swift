@@ -93,7 +93,7 @@ public final class ReviewApp: @unchecked Sendable {
             RecordPageBody(
                 record: RecordBody(record: found.record), suggestion: RecordBody(record: found.suggestion), today: today.iso,
                 geometry: PageView.geometry(try store.pages(path: source), record: found.record),
-                categories: store.categories(forFolderOf: source), editable: Review.editableFields.map(\.rawValue),
+                categories: store.categories(forFolderOf: source), editable: ReviewLimits.editableFields.map(\.rawValue),
                 log: try store.decisionLog(path: source).map(LogEntry.init)))
     }
 
@@ -213,9 +213,9 @@ public final class ReviewApp: @unchecked Sendable {
     /// The series a record is a charge of: its own charges, or one it took after the series was cancelled.
     func series(of source: String) throws -> HTTPResponse {
         guard let record = try store.effectiveRecord(path: source)?.record, let s = try store.series(of: record, today: today) else {
-            return .json(200, SeriesBody(series: nil))
+            return .json(200, SeriesBody(series: Nullable(nil)))
         }
-        return .json(200, SeriesBody(series: SeriesItem(s)))
+        return .json(200, SeriesBody(series: Nullable(SeriesItem(s))))
     }
 
     /// `{"merchant", "on"}`: the series marked cancelled from that day; its later charges go to review.
@@ -235,7 +235,7 @@ public final class ReviewApp: @unchecked Sendable {
     }
 
     func undo() throws -> HTTPResponse {
-        guard let (path, d) = try store.undoLastDecision() else { return .json(200, UndoBody(undone: nil)) }
-        return .json(200, UndoBody(undone: UndoBody.Undone(source: path, action: d.action.rawValue, field: d.field?.rawValue ?? "")))
+        guard let (path, d) = try store.undoLastDecision() else { return .json(200, UndoBody(undone: Nullable(nil))) }
+        return .json(200, UndoBody(undone: Nullable(UndoBody.Undone(source: path, action: d.action.rawValue, field: d.field?.rawValue ?? ""))))
     }
 }

@@ -15,47 +15,24 @@ enum ManifestCommand {
         let shoebox: String
         let store: String
         /// Where an agent drops a document and its sidecar; nil while this Shoebox reads no inbox (docs/agents.md).
-        let inbox: String?
+        let inbox: Nullable<String>
         let folders: [Folder]
         let sidecar: SidecarSchema
 
-        enum Key: String, CodingKey { case manifestVersion, shoebox, store, inbox, folders, sidecar }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(manifestVersion, forKey: .manifestVersion)
-            try c.encode(shoebox, forKey: .shoebox)
-            try c.encode(store, forKey: .store)
-            try c.encode(inbox, forKey: .inbox)
-            try c.encode(folders, forKey: .folders)
-            try c.encode(sidecar, forKey: .sidecar)
-        }
     }
 
     struct Folder: Encodable {
         /// The folder's name under the scan folder ("" for files at its top).
         let name: String
         /// The scan folder it was read from (absolute); nil for one that holds only expenses entered by hand.
-        let scanFolder: String?
+        let scanFolder: Nullable<String>
         let documents: Int
         let categories: [String]
-        let currency: String?
-        let language: String?
+        let currency: Nullable<String>
+        let language: Nullable<String>
         /// Why the folder's `.shoebox.json` says nothing (it cannot be read); nil when it was read or there is none.
-        let settingsProblem: String?
+        let settingsProblem: Nullable<String>
 
-        enum Key: String, CodingKey { case name, scanFolder, documents, categories, currency, language, settingsProblem }
-
-        func encode(to encoder: any Encoder) throws {
-            var c = encoder.container(keyedBy: Key.self)
-            try c.encode(name, forKey: .name)
-            try c.encode(scanFolder, forKey: .scanFolder)
-            try c.encode(documents, forKey: .documents)
-            try c.encode(categories, forKey: .categories)
-            try c.encode(currency, forKey: .currency)
-            try c.encode(language, forKey: .language)
-            try c.encode(settingsProblem, forKey: .settingsProblem)
-        }
     }
 
     struct SidecarSchema: Encodable {
@@ -107,11 +84,11 @@ enum ManifestCommand {
                 }
             }
             return Folder(
-                name: name, scanFolder: scanFolder, documents: counts[name] ?? 0, categories: settings.categories, currency: settings.currency?.code,
-                language: settings.language, settingsProblem: problem)
+                name: name, scanFolder: Nullable(scanFolder), documents: counts[name] ?? 0, categories: settings.categories,
+                currency: Nullable(settings.currency?.code), language: Nullable(settings.language), settingsProblem: Nullable(problem))
         }
         return Manifest(
-            manifestVersion: version, shoebox: CommandLineTool.version, store: store.path, inbox: nil, folders: folders,
+            manifestVersion: version, shoebox: CommandLineTool.version, store: store.path, inbox: Nullable(nil), folders: folders,
             sidecar: SidecarSchema(
                 schemaVersion: Sidecar.schemaVersion, naming: "beside the document, its file name with .json added (IMG_0427.jpg.json)",
                 maxBytes: 1 << 20, fields: Sidecar.fields))
@@ -123,15 +100,15 @@ enum ManifestCommand {
         for f in m.folders {
             var said: [String] = []
             if !f.categories.isEmpty { said.append("categories \(f.categories.joined(separator: ", "))") }
-            if let c = f.currency { said.append("currency \(c)") }
-            if let l = f.language { said.append("language \(l)") }
-            if let p = f.settingsProblem { said.append("its settings file cannot be used: \(p)") }
+            if let c = f.currency.value { said.append("currency \(c)") }
+            if let l = f.language.value { said.append("language \(l)") }
+            if let p = f.settingsProblem.value { said.append("its settings file cannot be used: \(p)") }
             let name = f.name.isEmpty ? "(top of the scan folder)" : f.name
             lines.append(
                 "  \(name): \(f.documents) document\(f.documents == 1 ? "" : "s")\(said.isEmpty ? "" : "; " + said.joined(separator: "; "))"
-                    + (f.scanFolder.map { "  [\($0)]" } ?? "  [entered by hand only]"))
+                    + (f.scanFolder.value.map { "  [\($0)]" } ?? "  [entered by hand only]"))
         }
-        lines.append("inbox: " + (m.inbox ?? "none yet (this Shoebox reads documents from the scan folder only)"))
+        lines.append("inbox: " + (m.inbox.value ?? "none yet (this Shoebox reads documents from the scan folder only)"))
         lines.append("sidecar, schema version \(m.sidecar.schemaVersion), \(m.sidecar.naming), at most 1 MiB:")
         for f in m.sidecar.fields { lines.append("  \(f.name.padding(toLength: 16, withPad: " ", startingAt: 0))\(f.format)  (\(f.example))") }
         return lines.joined(separator: "\n")

@@ -405,8 +405,8 @@ final class ReviewSession {
 
     /// `e FIELD [VALUE]`: asks for the value until it is valid, then saves the edit; false at the end of input.
     func edit(_ record: DocumentRecord, _ parts: [String]) throws -> Bool {
-        guard parts.count >= 2, let named = Field(rawValue: parts[1]), Review.editableFields.contains(named) else {
-            say("edit which field? e FIELD, with FIELD one of \(Review.editableFields.map(\.rawValue).joined(separator: ", ")).")
+        guard parts.count >= 2, let named = Field(rawValue: parts[1]), ReviewLimits.editableFields.contains(named) else {
+            say("edit which field? e FIELD, with FIELD one of \(ReviewLimits.editableFields.map(\.rawValue).joined(separator: ", ")).")
             return true
         }
         var value = parts.count == 3 ? parts[2] : nil
@@ -480,7 +480,7 @@ final class ReviewSession {
 
     /// The alternates shown as numbered choices, field by field.
     func alternates(_ r: DocumentRecord) -> [(String, Alternate)] {
-        Review.editableFields.flatMap { f in (r.alternates[f] ?? []).map { (f.rawValue, $0) } }
+        ReviewLimits.editableFields.flatMap { f in (r.alternates[f] ?? []).map { (f.rawValue, $0) } }
     }
 
     func show(_ r: DocumentRecord, position: Int, of count: Int, series: Series? = nil) {
