@@ -53,10 +53,10 @@ public struct Candidate<Value: Hashable & Sendable & Codable, Role: CandidateRol
         self.wordConfidence = wordConfidence
     }
 
-    /// The keyword of its line that gave the candidate its role, if any.
+    /// The keyword of its line that gave the candidate its role, if any (of two, the first in alphabetical order:
+    /// a set's own order differs from run to run).
     public var keyword: String? {
-        for check in checks { if case .keyword(let k) = check { return k } }
-        return nil
+        checks.compactMap { if case .keyword(let k) = $0 { k } else { nil } }.min()
     }
 
     /// Confirmed by the document's own arithmetic (subtotal + tax = total, tendered − change = total, …).

@@ -427,8 +427,9 @@ extension ReceiptParser {
         // A page that prints its tax per rate ("MwSt 7% 0,24", "MwSt 19% 0,30"; TVA 5,5 % and 20 %): the subtotal plus
         // one rate's tax is no total. When the subtotal plus every tax line (each line once) is a total the page
         // reads, one rate's sum is not proposed; else the sum of all lines is proposed beside each rate's.
-        let perLine = Dictionary(grouping: added.filter { $0.evidence != nil }, by: { ReceiptParser.key($0.evidence!) }).values
-            .compactMap { $0.first }
+        // In page order: the sum's evidence is the first tax line, whatever order a dictionary keeps.
+        let perLine = Dictionary(grouping: added.filter { $0.evidence != nil }, by: { ReceiptParser.key($0.evidence!) })
+            .sorted { $0.key < $1.key }.compactMap { $0.value.first }
         let allLines = perLine.count >= 2 ? perLine.reduce(Int64(0)) { $0 + $1.value.minorUnits } : nil
         let extra = page.tips - page.discounts
         let how: Computation = extra == 0 ? .subtotalPlusTax : .subtotalTaxTipDiscount
