@@ -20,6 +20,12 @@ struct EInvoiceStage {
         case invoice(EInvoice, name: String, disagreeing: String?)
         /// An attachment that should be the invoice but cannot be read: the page is read instead, with this said.
         case unreadable(String)
+
+        /// Whether the values come from an invoice XML, exactly.
+        var isInvoice: Bool {
+            if case .invoice = self { return true }
+            return false
+        }
     }
 
     /// The names the standards give the invoice attachment (Factur-X, ZUGFeRD 2.x, ZUGFeRD 1.0 as ZUGFeRD-invoice.xml,

@@ -1,16 +1,17 @@
 internal import Foundation
 public import ShoeboxCore
 internal import ShoeboxEngines
-public import ShoeboxJudgement
+internal import ShoeboxJudgement
 internal import ShoeboxParsing
 public import ShoeboxReading
 internal import ShoeboxStore
 
 // The pipeline, in order. Intake, Duplicates, Route and Re-judge run on the thread that called `PipelineRunner.run` (the only
-// store writer); the steps between them run for one document at a time on each worker thread, as the list
-// `DocumentProcessor.steps` (below) declares them, each in its own file under Steps/ (`FirstReadingStep.swift`), and
-// outcomes come back in path order. `FlowListTests` holds this
-// comment and docs/architecture.md to that list. On the worker, one `DocumentContext` per document reads the file's
+// store writer), as the runner's lists `PipelineRunner.stages` (Intake, Documents, Re-judge) and
+// `PipelineRunner.outcomeStages` (Duplicates, Route: what each outcome passes, in path order) declare them; the steps
+// between them run for one document at a time on each worker thread, as the list `DocumentProcessor.steps` (below)
+// declares them, each in its own file under Steps/ (`FirstReadingStep.swift`). `FlowListTests` holds this
+// comment and docs/architecture.md to those lists. On the worker, one `DocumentContext` per document reads the file's
 // bytes once (checked against intake's hash) and opens a PDF once, for the E-invoice and First reading steps alike;
 // the sidecar is read once, at intake.
 //
@@ -71,44 +72,65 @@ public struct ReadyDocument: Sendable {
 }
 
 extension PipelineRunner {
-    /// A run over a scan root: Intake on this thread, the documents to read through the worker pool, and each
-    /// outcome, in path order, through Duplicates and Route on this thread. `outputDirectory`: where the run keeps its
-    /// files (never walked as scans); the SQLite store's folder when not given.
+    /// A run over a scan root: the run's stages (`PipelineRunner.stages`) in order on this thread, each document's
+    /// outcome through `PipelineRunner.outcomeStages` in path order as it comes back. `outputDirectory`: where the run
+    /// keeps its files (never walked as scans); the SQLite store's folder when not given.
     public func run(root: String, store: any RecordStore, pipelineName: String, outputDirectory: String? = nil) throws(PipelineError)
         -> RunSummary
     {
-        let outputDirectory = outputDirectory ?? PathText.parent(of: store.path)
-        let listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
-        // The currency each folder is said to be in, read once; a settings file that cannot be used is named.
-        let declared = FolderDeclarations(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
-        var route = try beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing, declared: declared)
-        route.unusable(declared.unusable + declared.languagesNotRead(by: config.languages, firstPass: config.firstPassLanguages))
-        // The documents that crashed an earlier run are failed by name at intake; this run notes its own.
-        let crashed = CrashNotes.load(outputDirectory: outputDirectory)
-        CrashNotes.install(outputDirectory: outputDirectory)
-        let known = try KnownRecords(store)
-        let memory: MerchantMemory
-        do { memory = config.merchantMemory ? try store.memory() : MerchantMemory() } catch {
-            throw PipelineError(error)
-        }
-        var duplicates = DuplicateStage(
-            rules: DuplicateRules(windowHours: config.duplicateWindowHours), earlier: known.earlier, originalOf: known.originalOf, cpu: metrics.cpu)
-        func finish(_ outcome: DocumentOutcome) throws(PipelineError) {
-            let (checked, note) = duplicates.run(outcome)
-            if let note { progress(.note(note)) }
-            try route.run(checked)
-        }
+        var state = try RunState(self, root: root, store: store, pipelineName: pipelineName, outputDirectory: outputDirectory)
+        for stage in PipelineRunner.stages { try stage.run(self, &state) }
+        return state.summary
+    }
 
-        // Intake: gone, failed and crashed files fail by name, unchanged ones are skipped, same-bytes copies stored
-        // as duplicates; the rest are to read, with their sidecars.
-        var plan = try intake(listing, root: root, known: known, crashed: crashed, declared: declared, store: store, finish: finish)
+    /// The run's stages on the thread that called `run` (the store's only writer), in order: the documents Intake plans
+    /// to read are read by the workers' steps (`DocumentProcessor.steps`).
+    static let stages: [RunStage] = [
+        RunStage(name: "Intake") { runner, state throws(PipelineError) in try runner.intake(&state) },
+        RunStage(name: "Documents") { runner, state throws(PipelineError) in try runner.readDocuments(&state) },
+        RunStage(name: "Re-judge") { runner, state throws(PipelineError) in try runner.rejudge(&state) }
+    ]
+
+    /// What each document's outcome passes on that thread, in path order: a record the workers read, a same-bytes copy
+    /// Intake settled, a document that failed at intake.
+    static let outcomeStages: [OutcomeStage] = [
+        OutcomeStage(name: "Duplicates") { runner, state, outcome in
+            let (checked, note) = state.duplicates.run(outcome)
+            if let note { runner.progress(.note(note)) }
+            return checked
+        },
+        OutcomeStage(name: "Route") { _, state, outcome throws(PipelineError) in
+            try state.route.run(outcome)
+            return outcome
+        }
+    ]
+
+    /// One outcome through the outcome stages.
+    func finish(_ outcome: DocumentOutcome, _ state: inout RunState) throws(PipelineError) {
+        var outcome = outcome
+        for stage in PipelineRunner.outcomeStages { outcome = try stage.run(self, &state, outcome) }
+    }
+
+    /// Intake: gone, failed and crashed files fail by name, unchanged ones are skipped, same-bytes copies stored as
+    /// duplicates; the rest are to read, with their sidecars.
+    func intake(_ state: inout RunState) throws(PipelineError) {
+        func finish(_ outcome: DocumentOutcome) throws(PipelineError) { try self.finish(outcome, &state) }
+        let (listing, known, crashed, declared) = (state.listing, state.known, state.crashed, state.declared)
+        let plan = try intake(listing, root: state.root, known: known, crashed: crashed, declared: declared, store: state.store, finish: finish)
+        state.plan = plan
         // The documents read now are judged in the plan's order, as a fresh run judges its documents: until its turn,
         // a document's stored record is no one's original.
-        duplicates.judgesAgain(Set(plan.work.map(\.source.relativePath) + plan.pending.map(\.document.source.relativePath)))
-        route.skip(plan.skipped)
-        progress(.started(files: listing.paths.count, toRead: route.summary.processed + plan.work.count + plan.pending.count))
-        // Render to Reread on the workers, Duplicates and Route here. Rounds: a copy whose original did not end as a
-        // record (it failed, or changed while it was read) is read itself in the next round.
+        state.duplicates.judgesAgain(Set(plan.work.map(\.source.relativePath) + plan.pending.map(\.document.source.relativePath)))
+        state.route.skip(plan.skipped)
+        progress(.started(files: listing.paths.count, toRead: state.route.summary.processed + plan.work.count + plan.pending.count))
+    }
+
+    /// The documents to read, on the workers (or through the store's queue), each outcome finished here. Rounds: a copy
+    /// whose original did not end as a record (it failed, or changed while it was read) is read itself in the next round.
+    func readDocuments(_ state: inout RunState) throws(PipelineError) {
+        func finish(_ outcome: DocumentOutcome) throws(PipelineError) { try self.finish(outcome, &state) }
+        var plan = state.plan
+        state.plan = ReadingPlan()
         while !plan.work.isEmpty {
             if let queue {
                 try readThroughQueue(plan.work, queue: queue, finish: finish)
@@ -116,25 +138,90 @@ extension PipelineRunner {
                 var pool = WorkerPool(
                     config: config, today: today, jobs: jobs, ocrCache: ocrCache, metrics: metrics, makeEngine: makeEngine,
                     secondReaders: secondReaders)
-                pool.memory = memory
+                pool.memory = state.memory
                 try pool.process(plan.work) { (_, outcome) throws(PipelineError) in try finish(outcome) }
             }
-            try plan.nextRound(ended: route.ended, finish: finish)
+            let ended = state.route.ended
+            try plan.nextRound(ended: ended, finish: finish)
         }
+        let store = state.store
+        let runID = state.route.runID
         try PipelineRunner.storeError { () throws(StoreError) in
-            try store.finishRun(route.runID, finished: ISO8601DateFormatter().string(from: Date()))
+            try store.finishRun(runID, finished: ISO8601DateFormatter().string(from: Date()))
         }
-        // Re-judge: what this run added may be a charge from a series marked cancelled, after that day.
-        var summary = route.summary
-        summary.chargedAfterCancellation = try PipelineRunner.storeError { () throws(StoreError) in
+    }
+
+    /// Re-judge: what this run added may be a charge from a series marked cancelled, after that day.
+    func rejudge(_ state: inout RunState) throws(PipelineError) {
+        let store = state.store
+        state.charged = try PipelineRunner.storeError { () throws(StoreError) in
             try Rejudging.chargesAfterCancellation(in: store, today: today)
         }
+    }
+}
+
+/// One stage of a run on the thread that called `PipelineRunner.run`.
+struct RunStage: Sendable {
+    let name: String
+    let run: @Sendable (PipelineRunner, inout RunState) throws(PipelineError) -> Void
+}
+
+/// One stage each document's outcome passes on that thread.
+struct OutcomeStage: Sendable {
+    let name: String
+    let run: @Sendable (PipelineRunner, inout RunState, DocumentOutcome) throws(PipelineError) -> DocumentOutcome
+}
+
+/// A run as its stages pass it on: the scan folder as walked and what its folders say, the run opened in the store
+/// (`route`), what the store held before it, the duplicates judged so far, the documents Intake plans to read.
+struct RunState {
+    let root: String
+    let store: any RecordStore
+    let listing: IntakeStage.Listing
+    let declared: FolderDeclarations
+    let known: PipelineRunner.KnownRecords
+    let crashed: [String: CrashNotes.Crash]
+    let memory: MerchantMemory
+    var route: RouteStage
+    var duplicates: DuplicateStage
+    var plan = PipelineRunner.ReadingPlan()
+    var charged: [ChargeAfterCancellation] = []
+
+    /// The run's summary: Route's, with what Re-judge found.
+    var summary: RunSummary {
+        var summary = route.summary
+        summary.chargedAfterCancellation = charged
         return summary
+    }
+
+    /// The scan folder walked (the output folder skipped), the folders' settings read once (a file that cannot be used is
+    /// named), the run opened in the store, the crash notes of an earlier run read and this run's installed, the store's
+    /// records and merchant memory loaded.
+    init(_ runner: PipelineRunner, root: String, store: any RecordStore, pipelineName: String, outputDirectory: String?) throws(PipelineError) {
+        let config = runner.config
+        let outputDirectory = outputDirectory ?? PathText.parent(of: store.path)
+        self.root = root
+        self.store = store
+        listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
+        declared = FolderDeclarations(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
+        route = try runner.beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing, declared: declared)
+        route.unusable(declared.unusable + declared.languagesNotRead(by: config.languages, firstPass: config.firstPassLanguages))
+        // The documents that crashed an earlier run are failed by name at intake; this run notes its own.
+        crashed = CrashNotes.load(outputDirectory: outputDirectory)
+        CrashNotes.install(outputDirectory: outputDirectory)
+        known = try PipelineRunner.KnownRecords(store)
+        do { memory = config.merchantMemory ? try store.memory() : MerchantMemory() } catch {
+            throw PipelineError(error)
+        }
+        duplicates = DuplicateStage(
+            rules: DuplicateRules(windowHours: config.duplicateWindowHours), earlier: known.earlier, originalOf: known.originalOf,
+            cpu: runner.metrics.cpu)
     }
 }
 
 /// One step of a document's reading on a worker: its name (as the comment at the top of this file and
-/// docs/architecture.md list it) and what it does to the document's state.
+/// docs/architecture.md list it) and what it does to the document's state. Each step is a function of typed inputs
+/// to a typed output, in its own file (`Steps/`); only this list reads and writes the state.
 struct DocumentStep: Sendable {
     let name: String
     let run: @Sendable (DocumentProcessor, inout DocumentState) -> Void
@@ -144,18 +231,42 @@ extension DocumentProcessor {
     /// The flow of one document on a worker, in order (a standalone XML e-invoice is read by `processXML` instead).
     /// Duplicates and Route follow on the store's writer thread (`PipelineRunner.run`).
     static let steps: [DocumentStep] = [
-        DocumentStep(name: "E-invoice") { $0.readAttachment(&$1) },
-        DocumentStep(name: "First reading") { $0.readFirst(&$1) },
-        DocumentStep(name: "Language") { $0.readLanguage(&$1) },
-        DocumentStep(name: "Parse") { $0.parseReading(&$1) },
-        DocumentStep(name: "Second reading") { $0.readSecond(&$1) },
-        DocumentStep(name: "Items read again") { $0.readItemsAgain(&$1) },
-        DocumentStep(name: "Merge") { $0.mergeExtraction(&$1) },
-        DocumentStep(name: "Pages read whole") { $0.readPagesWhole(&$1) },
-        DocumentStep(name: "Further reading") { $0.readFurther(&$1) },
-        DocumentStep(name: "Invoice merge") { $0.mergeInvoice(&$1) },
-        DocumentStep(name: "Deadlines") { $0.addDeadlines(&$1) },
-        DocumentStep(name: "Memory") { $0.recall(&$1) }
+        DocumentStep(name: "E-invoice") { p, s in s.attached = p.readAttachment(of: s.document.source, in: s.reader.context) },
+        DocumentStep(name: "First reading") { p, s in
+            switch p.readFirst(s.document, attached: s.attached, reader: &s.reader) {
+            case .read(let reading, let screen): (s.reading, s.screen) = (reading, screen)
+            case .ended(let outcome): s.ended = outcome
+            }
+        },
+        DocumentStep(name: "Language") { p, s in s.guess = p.detectLanguage(&s.reading, reader: &s.reader) },
+        DocumentStep(name: "Parse") { p, s in s.extraction = p.parsed(s.reading.pages, as: s.parseAs) },
+        DocumentStep(name: "Second reading") { p, s in
+            s.second = p.readSecond(s.reading, extraction: s.extraction, as: s.parseAs, reader: &s.reader)
+            if let second = s.second { s.extraction = second.extraction }
+        },
+        DocumentStep(name: "Items read again") { p, s in
+            let items = p.readItemsAgain(s.reading, extraction: s.extraction, second: s.second, exact: s.exact, as: s.parseAs, reader: &s.reader)
+            if let items { s.extraction.items = items }
+        },
+        DocumentStep(name: "Merge") { p, s in s.record = s.merge(p)(s.extraction) },
+        DocumentStep(name: "Pages read whole") { p, s in
+            let read = p.readPagesWhole(s.reading, record: s.record, extraction: s.extraction, exact: s.exact, as: s.parseAs, reader: &s.reader)
+            guard let read else { return }
+            s.extraction = read
+            s.record = s.merge(p)(read)
+        },
+        DocumentStep(name: "Further reading") { p, s in
+            let merge = s.merge(p)
+            (s.extraction, s.record) = p.readFurther(
+                s.reading, record: s.record, extraction: s.extraction, exact: s.exact, as: s.parseAs, reader: &s.reader, merge: merge)
+        },
+        DocumentStep(name: "Invoice merge") { p, s in
+            s.record = p.mergeInvoice(s.attached, record: s.record, extraction: s.extraction, document: s.document)
+        },
+        DocumentStep(name: "Deadlines") { p, s in s.record = p.addDeadlines(s.record, extraction: s.extraction, document: s.document) },
+        DocumentStep(name: "Memory") { p, s in
+            (s.record, s.remembered) = p.recall(s.record, pages: s.reading.pages, secondPages: s.secondPages)
+        }
     ]
 }
 
@@ -171,10 +282,8 @@ struct DocumentState {
     /// What the first page's pixels say of a phone's screen (First reading); nil for a text page.
     var screen: ScreenTraits?
     var extraction = Extraction()
-    /// The pages as the second reader read them again (none when it read no line).
-    var secondPages: [OCRPage] = []
-    /// The block of item lines the second reading's own parse found (nil when none, or there was no second reading).
-    var secondItemBlock: ItemBlock?
+    /// What the second reader read again (nil when it read no line).
+    var second: SecondRead?
     /// The record as the page gives it, set by Merge (before it, a placeholder no step reads).
     var record: DocumentRecord
     /// The record once the merchant memory weighed in (Memory); the page's own is `record`.
@@ -190,9 +299,18 @@ struct DocumentState {
     }
 
     /// Whether the values come from an attached invoice XML, exactly.
-    var exact: Bool {
-        if case .invoice = attached { return true }
-        return false
+    var exact: Bool { attached.isInvoice }
+
+    /// The pages as the second reader read them again (none when it read no line).
+    var secondPages: [OCRPage] { second?.pages ?? [] }
+
+    /// How this document's pages are parsed: in its language, as the screen (or paper) its first page is.
+    var parseAs: ParseAs { ParseAs(guess: guess, screen: screen) }
+
+    /// Merge's function for this document, for the steps that merge again after adding candidates.
+    func merge(_ p: DocumentProcessor) -> (Extraction) -> DocumentRecord {
+        let (document, guess, pages) = (document, guess, reading.pages.count)
+        return { p.merged($0, of: document, language: guess, pages: pages) }
     }
 
     /// The outcome once every step ran: the record (after the memory), the pages as read, the cache saved.

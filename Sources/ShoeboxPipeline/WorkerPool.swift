@@ -1,7 +1,7 @@
 internal import Foundation
 public import ShoeboxCore
 public import ShoeboxEngines
-public import ShoeboxJudgement
+internal import ShoeboxJudgement
 internal import Synchronization
 
 // The worker pool: threads that read documents (`WorkerPool`), the work list they take them from, the channel

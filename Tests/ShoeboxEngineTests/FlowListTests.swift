@@ -6,9 +6,18 @@ import Testing
 
 /// Issue 36, deliver 1: the flow is a list in code (`DocumentProcessor.steps`), and the two places a newcomer reads it
 /// in words, the comment at the top of Pipeline.swift and the stage table of docs/architecture.md, name the same
-/// stages in the same order: Intake, the list, then Duplicates, Route and Re-judge.
+/// stages in the same order: the runner's own list (`PipelineRunner.stages`), its "Documents" being the workers' steps
+/// and then what each outcome passes on the runner's thread (`PipelineRunner.outcomeStages`).
 struct FlowListTests {
-    static let stages = ["Intake"] + DocumentProcessor.steps.map(\.name) + ["Duplicates", "Route", "Re-judge"]
+    static let stages = PipelineRunner.stages.flatMap { stage in
+        stage.name == "Documents" ? DocumentProcessor.steps.map(\.name) + PipelineRunner.outcomeStages.map(\.name) : [stage.name]
+    }
+
+    @Test func theRunnersStagesAreALists() {
+        #expect(PipelineRunner.stages.map(\.name) == ["Intake", "Documents", "Re-judge"])
+        #expect(PipelineRunner.outcomeStages.map(\.name) == ["Duplicates", "Route"])
+        #expect(Self.stages.first == "Intake" && Self.stages.suffix(3) == ["Duplicates", "Route", "Re-judge"])
+    }
 
     @Test func theStepsAreTheDocumentsFlowInOrder() {
         #expect(
@@ -48,5 +57,15 @@ struct FlowListTests {
             step.name.split(whereSeparator: { $0 == " " || $0 == "-" }).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "Step.swift"
         }
         #expect(Set(named) == files, "\(named) against \(files.sorted())")
+    }
+
+    /// Each step is a function of typed inputs to a typed output: no step file takes the document's state, which only
+    /// the list (`DocumentProcessor.steps`) reads and writes.
+    @Test func onlyTheListTouchesTheDocumentsState() throws {
+        let dir = packageRoot.appendingPathComponent("Sources/ShoeboxPipeline/Steps")
+        for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) {
+            let text = try String(contentsOf: dir.appendingPathComponent(file), encoding: .utf8)
+            #expect(!text.contains("DocumentState"), "\(file) takes the document's state")
+        }
     }
 }

@@ -7,7 +7,7 @@ internal import ShoeboxReading
 
 extension DocumentProcessor {
     /// Deadlines: the dates that matter (due, return, cancel, appeal) and the charge that recurs.
-    func addDeadlines(_ state: inout DocumentState) {
-        state.record = deadlines(state.record, extraction: state.extraction, document: state.document)
+    func addDeadlines(_ record: DocumentRecord, extraction: Extraction, document: ReadyDocument) -> DocumentRecord {
+        deadlines(record, extraction: extraction, document: document)
     }
 }

@@ -7,9 +7,8 @@ internal import ShoeboxReading
 
 extension DocumentProcessor {
     /// E-invoice: a PDF may carry its invoice as XML (ZUGFeRD, Factur-X), read exactly and checked against the pages.
-    func readAttachment(_ state: inout DocumentState) {
-        let source = state.document.source
-        guard source.kind == .pdf else { return }
-        state.attached = cpu.measure("e-invoice") { eInvoices.attached(state.reader.context) }
+    func readAttachment(of source: SourceFile, in context: DocumentContext) -> EInvoiceStage.Attached {
+        guard source.kind == .pdf else { return .none }
+        return cpu.measure("e-invoice") { eInvoices.attached(context) }
     }
 }

@@ -6,20 +6,26 @@ internal import ShoeboxParsing
 internal import ShoeboxReading
 
 extension DocumentProcessor {
+    /// What First reading gives: the pages as read (and what the first page's pixels say of a phone's screen), or the
+    /// document's outcome when no page can be read.
+    enum FirstReading {
+        case read(Reading, screen: ScreenTraits?)
+        case ended(DocumentOutcome)
+    }
+
     /// First reading: pages rendered when a pass first asks for them, each pass read once or taken from the OCR cache.
     /// A document no page of which can be read ends here, failed; an invoice whose XML can be read is taken without
     /// the page check.
-    func readFirst(_ state: inout DocumentState) {
-        switch firstReading(&state.reader, in: ocr.firstPassLanguages(declared: state.document.other.declaredLanguage)) {
+    func readFirst(_ document: ReadyDocument, attached: EInvoiceStage.Attached, reader: inout PassReader) -> FirstReading {
+        switch firstReading(&reader, in: ocr.firstPassLanguages(declared: document.other.declaredLanguage)) {
         case .success(let r):
-            state.reading = r
-            state.screen = state.reader.screen()
+            return .read(r, screen: reader.screen())
         case .failure(let f):
-            state.reader.saveCache()
-            let source = state.document.source
+            reader.saveCache()
+            let source = document.source
             let failed = DocumentRecord.failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f)
-            let record = state.exact ? withAttachment(state.attached, record: failed, extraction: nil, document: state.document) : failed
-            state.ended = DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: [])
+            let record = attached.isInvoice ? withAttachment(attached, record: failed, extraction: nil, document: document) : failed
+            return .ended(DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: []))
         }
     }
 

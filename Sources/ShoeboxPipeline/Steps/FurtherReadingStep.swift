@@ -36,30 +36,35 @@ struct RereadTrigger: Equatable {
 
 extension DocumentProcessor {
     /// Further reading: further passes while the trigger names fields to read again; their candidates join the first's,
-    /// and the record is merged again. An e-invoice's values come from its XML: its pages are read once.
-    func readFurther(_ state: inout DocumentState) {
-        let further = state.exact ? [] : furtherPasses(after: state.reading)
-        for (index, pass) in further.enumerated() where state.reader.hasImages {
+    /// and the record is merged again after each (`merge`, Merge's function). An e-invoice's values come from its XML
+    /// (`exact`): its pages are read once. Returns the extraction and the record as the last pass left them.
+    func readFurther(
+        _ reading: Reading, record: DocumentRecord, extraction: Extraction, exact: Bool, as kind: ParseAs, reader: inout PassReader,
+        merge: (Extraction) -> DocumentRecord
+    ) -> (extraction: Extraction, record: DocumentRecord) {
+        var (extraction, record) = (extraction, record)
+        let further = exact ? [] : furtherPasses(after: reading)
+        for (index, pass) in further.enumerated() where reader.hasImages {
             guard
                 let trigger = RereadTrigger.of(
-                    record: state.record, totalConfirmed: state.extraction.totalConfirmed, floor: config.acceptThreshold,
-                    required: config.requiredFields)
+                    record: record, totalConfirmed: extraction.totalConfirmed, floor: config.acceptThreshold, required: config.requiredFields)
             else { break }
             if config.passesOnLines {
                 // The lines that hold the uncertain fields' candidates, read again; what it read on them joins.
-                let chosen = DocumentProcessor.linesToReadAgain(for: trigger.fields, in: state.reading, extraction: state.extraction)
-                guard let pages = state.reader.readLines(pass, of: state.reading, chosen: chosen) else { continue }
-                let places = zip(state.reading.pages, chosen).flatMap { page, lines in
+                let chosen = DocumentProcessor.linesToReadAgain(for: trigger.fields, in: reading, extraction: extraction)
+                guard let pages = reader.readLines(pass, of: reading, chosen: chosen) else { continue }
+                let places = zip(reading.pages, chosen).flatMap { page, lines in
                     lines.map { Extraction.LinePlace(page: page.pageNumber, box: page.lines[$0].box) }
                 }
-                state.extraction = state.extraction.union(parsed(pages, of: state).readOn(places), fields: trigger.fields)
+                extraction = extraction.union(parsed(pages, as: kind).readOn(places), fields: trigger.fields)
             } else {
-                if index + 1 < further.count { state.reader.prefetch(further[index + 1]) }
-                guard case .success(let pages) = state.reader.read(pass) else { continue }
-                state.extraction = state.extraction.union(parsed(pages, of: state), fields: trigger.fields)
+                if index + 1 < further.count { reader.prefetch(further[index + 1]) }
+                guard case .success(let pages) = reader.read(pass) else { continue }
+                extraction = extraction.union(parsed(pages, as: kind), fields: trigger.fields)
             }
-            mergeExtraction(&state)
+            record = merge(extraction)
         }
+        return (extraction, record)
     }
 
     /// The lines of each page of `reading` a further pass reads for `fields`: those a candidate for one of them was read

@@ -8,7 +8,7 @@ internal import ShoeboxReading
 extension DocumentProcessor {
     /// Invoice merge: the invoice XML attached to a PDF (read by E-invoice), its values checked against its own
     /// arithmetic and the page's record, which it then stands for (`withAttachment`); a PDF without one keeps the page's.
-    func mergeInvoice(_ state: inout DocumentState) {
-        state.record = withAttachment(state.attached, record: state.record, extraction: state.extraction, document: state.document)
+    func mergeInvoice(_ attached: EInvoiceStage.Attached, record: DocumentRecord, extraction: Extraction, document: ReadyDocument) -> DocumentRecord {
+        withAttachment(attached, record: record, extraction: extraction, document: document)
     }
 }

@@ -6,9 +6,6 @@ internal import ShoeboxParsing
 internal import ShoeboxReading
 
 extension DocumentProcessor {
-    /// Language: detected, and the pages read again in it where the first reading did not read in it.
-    func readLanguage(_ state: inout DocumentState) { state.guess = detectLanguage(&state.reading, reader: &state.reader) }
-
     /// Language: detected from the text of all pages. When the first pass did not read in it, the pages are
     /// read again in it (with the first reading's upright and threshold settings), and kept unless they read worse.
     func detectLanguage(_ reading: inout Reading, reader: inout PassReader) -> LanguageGuess {

@@ -8,8 +8,10 @@ internal import ShoeboxReading
 extension DocumentProcessor {
     /// Memory: what people confirmed of this merchant weighs in last, on the record the page gave (`shoebox rescore`
     /// does the same from that record). Keys from both readings: the second reader reads tax IDs and phones better.
-    func recall(_ state: inout DocumentState) {
-        state.record.merchantKeys = Array(Set(MerchantKey.keys(of: state.reading.pages) + MerchantKey.keys(of: state.secondPages))).sorted()
-        state.remembered = merge.merger.remember(memory.recall(state.record.merchantKeys), in: state.record)
+    /// Returns the page's record with the keys its pages name, and the record once the memory weighed in.
+    func recall(_ record: DocumentRecord, pages: [OCRPage], secondPages: [OCRPage]) -> (page: DocumentRecord, remembered: DocumentRecord) {
+        var page = record
+        page.merchantKeys = Array(Set(MerchantKey.keys(of: pages) + MerchantKey.keys(of: secondPages))).sorted()
+        return (page, merge.merger.remember(memory.recall(page.merchantKeys), in: page))
     }
 }

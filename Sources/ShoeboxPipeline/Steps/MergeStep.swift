@@ -6,8 +6,9 @@ internal import ShoeboxParsing
 internal import ShoeboxReading
 
 extension DocumentProcessor {
-    /// Merge: one value per field, with its confidence, alternates, provenance and reasons.
-    func mergeExtraction(_ state: inout DocumentState) {
-        state.record = merge.run(state.extraction, document: state.document, language: state.guess, pages: state.reading.pages.count)
+    /// Merge: one value per field, with its confidence, alternates, provenance and reasons. The one merge: the steps
+    /// that add candidates after it (Pages read whole, Further reading) are handed this function.
+    func merged(_ extraction: Extraction, of document: ReadyDocument, language: LanguageGuess, pages: Int) -> DocumentRecord {
+        merge.run(extraction, document: document, language: language, pages: pages)
     }
 }
