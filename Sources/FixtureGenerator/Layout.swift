@@ -62,10 +62,19 @@ struct ReceiptPrinter {
     private var labels: Labels { receipt.labels }
 
     private var dateText: String {
-        var text = receipt.dateStyle.format(receipt.date)
+        let date = receipt.dateStyle.format(receipt.date)
+        if let line = receipt.dateLine {
+            return line.replacingOccurrences(of: "{date}", with: date).replacingOccurrences(of: "{time}", with: receipt.time ?? "")
+        }
+        var text = date
         if let label = receipt.dateLabel { text = label + " " + text }
         if let time = receipt.time { text += "  " + time }
         return text
+    }
+
+    /// The date's line, or its lines when the date stands below its heading.
+    private func dateLines(_ align: Align) -> [Line] {
+        dateText.split(separator: "\n").map { .text(String($0), align, .plain) }
     }
 
     private func taxLabel(_ line: Totals.TaxLine) -> String {
@@ -118,11 +127,12 @@ struct ReceiptPrinter {
     // MARK: Thermal roll
 
     private var thermalLines: [Line] {
-        var out: [Line] = receipt.merchantPrinted ? [.text(receipt.merchant, .center, .heading)] : [.gap, .gap]
+        var out: [Line] = receipt.above.map { .text($0, .center, .bold) }
+        out += receipt.merchantPrinted ? [.text(receipt.merchant, .center, .heading)] : [.gap, .gap]
         out += receipt.header.map { .text($0, .center, .plain) }
         out.append(.gap)
         if let title = receipt.title { out.append(.text(title, .center, .bold)) }
-        out.append(.text(dateText, .left, .plain))
+        out += dateLines(.left)
         if let ref = receipt.reference { out.append(.text("\(ref.label) \(ref.value)", .left, .plain)) }
         if let info = receipt.extraInfo { out.append(.text(info, .left, .plain)) }
         out.append(.rule)
@@ -144,7 +154,13 @@ struct ReceiptPrinter {
         for line in totals.taxLines {
             out.append(.pair(taxLabel(line), money.plain(line.taxCents), .plain))
         }
-        out.append(.pair(labels.total, money.withMarker(totals.totalCents), .heading))
+        if let rounding = receipt.cashRounding, totals.paidCents != totals.totalCents {
+            out.append(.pair(labels.total, money.plain(totals.totalCents), .plain))
+            out.append(.pair(rounding.label, money.plain(totals.paidCents - totals.totalCents), .plain))
+            out.append(.pair(rounding.total, money.withMarker(totals.paidCents), .heading))
+        } else {
+            out.append(.pair(labels.total, money.withMarker(totals.totalCents), .heading))
+        }
         return out
     }
 
@@ -167,12 +183,13 @@ struct ReceiptPrinter {
     // MARK: Invoice page
 
     private var invoiceLines: [Line] {
-        var out: [Line] = [.text(receipt.merchant, .left, .heading)]
+        var out: [Line] = receipt.above.map { .text($0, .left, .bold) }
+        out.append(.text(receipt.merchant, .left, .heading))
         out += receipt.header.map { .text($0, .left, .plain) }
         out += [.gap, .gap]
         if let title = receipt.title { out.append(.text(title, .left, .heading)) }
         if let ref = receipt.reference { out.append(.text("\(ref.label) \(ref.value)", .left, .plain)) }
-        out.append(.text(dateText, .left, .plain))
+        out += dateLines(.left)
         if let info = receipt.extraInfo { out.append(.text(info, .left, .plain)) }
         out.append(.gap)
         let heads = tableHeadings

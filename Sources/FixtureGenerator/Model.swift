@@ -212,6 +212,11 @@ struct MoneyStyle {
     static let euroES = MoneyStyle(code: "EUR", numbers: .dotGroupsCommaDecimal, marker: " €", markerFirst: false)
     static let euroFR = MoneyStyle(code: "EUR", numbers: .french, marker: " €", markerFirst: false)
     static let euroFRShort = MoneyStyle(code: "EUR", numbers: .commaDecimal, marker: " EUR", markerFirst: false)
+    /// Euro amounts with no currency printed, Spanish and French style.
+    static let euroBareES = MoneyStyle(code: "EUR", numbers: .dotGroupsCommaDecimal, marker: "", markerFirst: false)
+    static let euroBareFR = MoneyStyle(code: "EUR", numbers: .french, marker: "", markerFirst: false)
+    /// Pounds with no currency printed.
+    static let poundBare = MoneyStyle(code: "GBP", numbers: .commaGroupsDotDecimal, marker: "", markerFirst: true)
     static let pound = MoneyStyle(code: "GBP", numbers: .commaGroupsDotDecimal, marker: "£", markerFirst: true)
     static let dollar = MoneyStyle(code: "USD", numbers: .commaGroupsDotDecimal, marker: "$", markerFirst: true)
     static let ringgit = MoneyStyle(code: "MYR", numbers: .commaGroupsDotDecimal, marker: "RM ", markerFirst: true)
@@ -412,6 +417,9 @@ struct Receipt {
     var merchant: String
     /// false: the name is a logo OCR cannot read, so the page does not print it as text (the header lines still are).
     var merchantPrinted = true
+    /// Lines printed above the merchant's: a heading ("TAX INVOICE", "KASSENBON") or a brand or branch name over the
+    /// legal name.
+    var above: [String] = []
     /// Address, phone and tax id lines under the merchant name.
     var header: [String]
     /// Printed under the header, e.g. "FACTURA SIMPLIFICADA", "RECHNUNG".
@@ -421,6 +429,9 @@ struct Receipt {
     /// Word before the date, e.g. "Datum:"; nil prints the bare date.
     var dateLabel: String? = nil
     var time: String? = nil
+    /// The date's line as printed, `{date}` and `{time}` standing for them, a line break for a date on the line below
+    /// its heading ("DATE\n{date}", "Kasse 2 Bon 4411 {date} {time}"); nil prints the label, the date and the time.
+    var dateLine: String? = nil
     /// Printed reference line: label and value, e.g. ("Bon-Nr.", "4711").
     var reference: (label: String, value: String)? = nil
     /// Cashier / till line, printed under the date (never parsed).
@@ -440,6 +451,9 @@ struct Receipt {
     /// false: only the tax line(s) are printed, no net/subtotal line (the JSON then has "subtotal": null).
     var showSubtotal = true
     var payment: Payment
+    /// Cash rounded to 5 cents: the rounding's label and the rounded total's ("Rounding Adj", "Total (rounded)"). The
+    /// amount paid is the rounded one, and that is the expected total.
+    var cashRounding: (label: String, total: String)? = nil
     var footer: [String] = []
 
     var fileName: String {
@@ -472,6 +486,8 @@ struct Totals {
     var subtotalCents: Int
     var taxCents: Int
     var totalCents: Int
+    /// What was paid: the total, or with cash rounding the total rounded to 5 cents.
+    var paidCents: Int
     var changeCents: Int?
 
     init(_ r: Receipt) {
@@ -495,9 +511,10 @@ struct Totals {
         if r.pricing == .gross {
             precondition(totalCents == r.items.map(\.amountCents).reduce(0, +))
         }
+        paidCents = r.cashRounding == nil ? totalCents : (totalCents + 2) / 5 * 5
         if case .cash(let tendered) = r.payment {
-            precondition(tendered >= totalCents, "\(r.id): cash tendered below total")
-            changeCents = tendered - totalCents
+            precondition(tendered >= paidCents, "\(r.id): cash tendered below total")
+            changeCents = tendered - paidCents
         }
     }
 }

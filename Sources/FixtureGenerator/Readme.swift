@@ -5,7 +5,7 @@ func readme() -> String {
         let totals = Totals(r)
         let format = r.pages > 1 ? "PDF (image only, 2 pages)" : r.format.readableName
         return "| \(name) | \(r.language.rawValue) | \(r.money.code) | \(format) | \(r.layout.name) "
-            + "| \(r.money.withMarker(totals.totalCents)) | \(r.note) |"
+            + "| \(r.money.withMarker(totals.paidCents)) | \(r.note) |"
     }
     let head =
         "| file | language | currency | format | layout | total as printed | special |\n"
@@ -37,6 +37,7 @@ func readme() -> String {
         """
     text += head
     text += receiptFixtures.map { row($0, name: "`\($0.fileName)`") }.joined(separator: "\n") + "\n"
+    text += classTable()
     text += """
 
         ## sample-scans/
@@ -89,5 +90,31 @@ func readme() -> String {
         }
         .joined(separator: "\n") + "\n"
     text += eInvoiceReadme()
+    return text
+}
+
+/// The classes issue 51 names, and the fixture of each language that prints each ("—": the class does not occur there,
+/// or no fixture shows it yet). `FixtureClassTableTests` holds every named file to `receipts/`.
+let fixtureClasses: [(name: String, byLanguage: [String])] = [
+    ("a paid label above a net or subtotal", ["eng-gb-pub-logo", "—", "spa-ticket-logo", "fra-garage-facture", "msa-kedai-cawangan"]),
+    ("the date after the till or the time on its line", ["eng-gb-pub-logo", "deu-tse-kasse", "spa-ticket-logo", "fra-ticket-logo", "—"]),
+    ("the date on the line below its heading", ["—", "—", "—", "—", "msa-kedai-cawangan"]),
+    (
+        "a due date printed above the document's date",
+        ["eng-invoice-textpdf", "deu-rechnung-2seiten", "spa-ferreteria", "fra-garage-facture", "msa-percetakan-invois"]
+    ),
+    ("a two-digit year beside the time, the TSE block", ["—", "deu-tse-kasse", "—", "—", "—"]),
+    ("cash rounded to 5 cents, the amount to pay below", ["—", "—", "—", "—", "msa-kedai-cawangan"]),
+    ("the name a logo, printed only in the imprint", ["eng-gb-pub-logo", "deu-drogerie-logo", "spa-ticket-logo", "fra-ticket-logo", "—"]),
+    ("a heading above where the name stands", ["eng-gb-pub-logo", "deu-tse-kasse", "spa-ticket-logo", "fra-ticket-logo", "—"]),
+    ("the brand over the legal name", ["—", "—", "—", "—", "msa-kedai-cawangan"]),
+    ("no currency printed: the country's evidence says it", ["eng-gb-pub-logo", "deu-kiosk", "spa-ticket-logo", "fra-ticket-logo", "msa-kedai-kopi"])
+]
+
+func classTable() -> String {
+    var text = "\n### The classes of issue 51, by language\n\n| class | eng | deu | spa | fra | msa |\n| --- | --- | --- | --- | --- | --- |\n"
+    for c in fixtureClasses {
+        text += "| \(c.name) | " + c.byLanguage.map { $0 == "—" ? "—" : "`\($0)`" }.joined(separator: " | ") + " |\n"
+    }
     return text
 }

@@ -38,7 +38,7 @@ let receiptFixtures: [Receipt] = [
         font: "Liberation Sans",
         note: "born-digital PDF with a real text layer; net + VAT 20%; payment due later",
         merchant: "Northwind Web Services Ltd",
-        header: ["Unit 7, Canal Wharf, Leeds LS11 5PS", "Tel: 0113 496 0800", "VAT Reg. No: GB 987 6543 21"],
+        header: ["Unit 7, Canal Wharf, Leeds LS11 5PS", "Tel: 0113 496 0800", "VAT Reg. No: GB 987 6543 21", "Due date: 28 Dec 2025"],
         title: "INVOICE",
         date: Day(2025, 11, 28), dateStyle: .englishMonth, dateLabel: "Invoice date:",
         reference: ("Invoice No:", "INV-2025-0187"),
@@ -100,7 +100,7 @@ let receiptFixtures: [Receipt] = [
         font: "DejaVu Serif",
         note: "two-page image-only PDF: items continue on page 2, totals on page 2",
         merchant: "Baumarkt Krämer GmbH",
-        header: ["Industriestraße 40, 04109 Leipzig", "Tel. 0341 987654", "USt-IdNr. DE812345678"],
+        header: ["Industriestraße 40, 04109 Leipzig", "Tel. 0341 987654", "USt-IdNr. DE812345678", "Zahlbar bis 06.05.2026"],
         title: "RECHNUNG",
         date: Day(2026, 4, 22), dateStyle: .dotted, dateLabel: "Datum:",
         reference: ("Rechnungsnr.", "R-2026-00318"),
@@ -151,7 +151,7 @@ let receiptFixtures: [Receipt] = [
         font: "Liberation Sans",
         note: "invoice page as image-only PDF, amounts over 1.000,00",
         merchant: "Ferretería Los Álamos S.L.",
-        header: ["Avda. de la Constitución 88, 41001 Sevilla", "Tel. 954 556 677", "NIF B41234567"],
+        header: ["Avda. de la Constitución 88, 41001 Sevilla", "Tel. 954 556 677", "NIF B41234567", "Fecha de vencimiento: 16/11/2025"],
         title: "FACTURA",
         date: Day(2025, 10, 17), dateStyle: .slashDMY, dateLabel: "Fecha:",
         reference: ("Factura nº", "F-2025/0921"),
@@ -179,7 +179,7 @@ let receiptFixtures: [Receipt] = [
         id: "deu-tse-kasse", language: .deu, font: "DejaVu Sans Mono",
         note:
             "a till receipt since 2020: the day with a two-digit year beside the time, the TSE block's ISO timestamps, the name a logo printed only in the imprint as a GmbH & Co. KG (issue 51)",
-        merchant: "Markthalle Weber GmbH & Co. KG", merchantPrinted: false,
+        merchant: "Markthalle Weber GmbH & Co. KG", merchantPrinted: false, above: ["KASSENBON"],
         header: ["Lindenallee 7", "30159 Hannover", "Tel. 0511 445566"],
         date: Day(2026, 2, 27), dateStyle: .dottedShort, time: "18:22",
         reference: ("Bon", "7731"),
@@ -298,7 +298,10 @@ let receiptFixtures: [Receipt] = [
         font: "FreeSans",
         note: "invoice with SST 8%, 1,234.56 amounts, payment due later",
         merchant: "Percetakan Cahaya SDN BHD",
-        header: ["No. 3, Jalan Perindustrian 2, 81200 Johor Bahru", "Tel: 07-236 4455", "No. SST: J31-1809-32000456"],
+        header: [
+            "No. 3, Jalan Perindustrian 2, 81200 Johor Bahru", "Tel: 07-236 4455", "No. SST: J31-1809-32000456",
+            "Tarikh Akhir Bayaran: 2 NOVEMBER 2025"
+        ],
         title: "INVOIS",
         date: Day(2025, 10, 3), dateStyle: .malayMonth, dateLabel: "Tarikh:",
         reference: ("No. Invois:", "INV-25-0312"),
@@ -308,7 +311,61 @@ let receiptFixtures: [Receipt] = [
             Item("Banner 3x6 kaki", 12_000), Item("Reka bentuk grafik", 15_000)
         ],
         labels: .msa,
-        payment: .due(note: "Sila bayar dalam tempoh 30 hari."))
+        payment: .due(note: "Sila bayar dalam tempoh 30 hari.")),
+
+    Receipt(
+        id: "eng-gb-pub-logo", language: .eng, font: "DejaVu Sans Mono",
+        note:
+            "a heading above where the logo stands, the name only in the footer's legal line, no currency printed (a GB VAT number and a UK postcode place it), the date after the till and the time, 'Amount Due' (issue 51)",
+        merchant: "Red Lion Taverns Ltd", merchantPrinted: false, above: ["RECEIPT"],
+        header: ["14 Market Street", "York YO1 8BB", "Tel 01904 622133", "VAT Reg No GB 284 5531 07"],
+        date: Day(2026, 3, 6), dateStyle: .slashDMY, time: "21:14", dateLine: "Till 2  {time}  {date}",
+        reference: ("Receipt No.", "4471"),
+        money: .poundBare, pricing: .gross, taxRates: [.vat20],
+        items: [Item("Pint of Bitter", 480, quantity: 2), Item("Fish and Chips", 1450), Item("Sticky Toffee Pudding", 650)],
+        labels: .eng.with(total: "Amount Due"),
+        payment: .card(detail: "Contactless VISA **** 4821"),
+        footer: ["Red Lion Taverns Ltd", "Company No. 04455123"]),
+
+    Receipt(
+        id: "spa-ticket-logo", language: .spa, font: "DejaVu Sans Mono",
+        note:
+            "'FACTURA SIMPLIFICADA' above where the logo stands, the name only in the footer with its CIF, no currency printed (IVA, a CIF and a postcode place it), the date after the till, 'TOTAL A PAGAR' (issue 51)",
+        merchant: "Fruterías Huerta Viva S.L.", merchantPrinted: false, above: ["FACTURA SIMPLIFICADA"],
+        header: ["Calle Mayor 18", "46001 Valencia", "Tel. 963 12 34 56"],
+        date: Day(2026, 2, 14), dateStyle: .slashDMY, time: "10:32", dateLine: "Caja 3  {date}  {time}",
+        money: .euroBareES, pricing: .gross, taxRates: [.iva10, .iva21],
+        items: [Item("Naranjas 2 kg", 398), Item("Tomates", 245), Item("Aceite de oliva 1 l", 895), Item("Bolsa", 50, tax: 1)],
+        labels: .spa.with(total: "TOTAL A PAGAR"),
+        payment: .cash(tenderedCents: 2000),
+        footer: ["Fruterías Huerta Viva S.L.", "CIF B46123456"]),
+
+    Receipt(
+        id: "fra-ticket-logo", language: .fra, font: "DejaVu Sans Mono",
+        note:
+            "'TICKET DE CAISSE' above where the logo stands, the name only in the footer with its SIRET, no currency printed (TVA, a SIRET and a postcode place it), the time before the date and the till after it (issue 51)",
+        merchant: "Primeurs du Coin SAS", merchantPrinted: false, above: ["TICKET DE CAISSE"],
+        header: ["12 rue de la République", "13001 Marseille", "Tél. 04 91 55 12 34"],
+        date: Day(2026, 1, 23), dateStyle: .slashDMY, time: "17:48", dateLine: "{time}  {date}  Caisse 2",
+        money: .euroBareFR, pricing: .gross, taxRates: [.tva55, .tva20],
+        items: [Item("Pommes Golden", 320), Item("Salade batavia", 150), Item("Clémentines", 420), Item("Sac cabas", 100, tax: 1)],
+        labels: .fra.with(total: "NET A PAYER"),
+        payment: .card(detail: "CB SANS CONTACT"),
+        footer: ["Primeurs du Coin SAS", "SIRET 532 118 907 00014", "TVA FR41532118907"]),
+
+    Receipt(
+        id: "msa-kedai-cawangan", language: .msa, font: "DejaVu Sans Mono",
+        note:
+            "the brand over the legal name (the record's name is the legal one), the date on the line below its heading, cash rounded to 5 sen with the amount to pay below the total (issue 51)",
+        merchant: "Maju Mart Borong SDN BHD", above: ["MAJU MART"],
+        header: ["(123456-K)", "No 12, Jalan Genting Klang", "53300 Kuala Lumpur", "No. SST: W10-1808-32000123"],
+        title: "INVOIS CUKAI",
+        date: Day(2026, 4, 9), dateStyle: .slashDMY, time: "13:05", dateLine: "TARIKH\n{date} {time}",
+        money: .ringgit, pricing: .net, taxRates: [.sst6],
+        items: [Item("Beras Wangi 5kg", 1890), Item("Minyak Masak 2kg", 1130), Item("Gula Pasir 1kg", 285)],
+        labels: .msa,
+        payment: .cash(tenderedCents: 5000),
+        cashRounding: ("Pelarasan Bundar", "PERLU DIBAYAR"))
 ]
 
 /// The shop of `shoebox-fixtures --shop-series`: its name is a logo, so no line of the page names it; its address, phone

@@ -140,6 +140,7 @@ struct Renderer {
     }
 
     private func check(_ fits: Bool, _ text: String) {
+        if !fits { FileHandle.standardError.write(Data("\(name): line too wide for the page: \(text)\n".utf8)) }
         precondition(fits, "\(name): line too wide for the page: \(text)")
     }
 }

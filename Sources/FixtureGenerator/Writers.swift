@@ -249,7 +249,7 @@ func expectedJSON(_ receipt: Receipt, _ totals: Totals) -> String {
             "file": .string(receipt.fileName),
             "merchant": .string(receipt.merchant),
             "date": .string(receipt.date.iso),
-            "total": .string(decimalString(totals.totalCents)),
+            "total": .string(decimalString(totals.paidCents)),
             "currency": .string(receipt.money.code),
             "language": .string(receipt.language.rawValue),
             "subtotal": receipt.showSubtotal ? .string(decimalString(totals.subtotalCents)) : .null,

@@ -124,6 +124,9 @@ public enum ArithmeticIdentity: String, Hashable, Sendable, Codable {
     case tenderedMinusChange = "tendered − change = total"
     case rateBandsSumToTotal = "the totals of two tax rates sum to it"
     case totalLessAdjustment = "a total above less an adjustment = this total"
+    /// A card slip's amount charged: the bill's total above plus the tip the guest added ("Summe 77,60", "Trinkgeld
+    /// 7,40", "Betrag 85,00").
+    case totalPlusTip = "a total above + the tip = this total"
 }
 
 /// How a total the page does not print was computed; raw values are what the note names.

@@ -464,6 +464,8 @@ extension ReceiptParser {
         let largest: Int64
         let taxSum: Int64
         let tips: Int64
+        /// Each tip amount the page prints (a tip printed twice, on the slip and the Bewirtungsbeleg, is one tip).
+        let tipAmounts: Set<Int64>
         let discounts: Int64
         /// The line items the reader proved by the page's arithmetic (`readItems`): what their sum matched, for "items sum
         /// to …".
@@ -504,6 +506,7 @@ extension ReceiptParser {
             largest = moneyOnPage.map(\.value.minorUnits).max() ?? 0
             taxSum = taxes.reduce(0, +)
             tips = values(.tip).reduce(0, +)
+            tipAmounts = Set(values(.tip).filter { $0 > 0 })
             discounts = values(.discount).map { abs($0) }.reduce(0, +)
             var itemsByLine: [Int: Int64] = [:]
             for c in e.amounts where c.role == AmountRole.lineItem {
@@ -759,7 +762,21 @@ extension ReceiptParser {
                 b.confirm(W.tenderedMinusChange, .tenderedMinusChange)
             }
             roundedLaterCheck(c, &b)
+            tipCheck(c, &b)
             return b
+        }
+
+        /// A tip added on a card slip: the total below that is a total above plus the tip is what was paid; the total
+        /// above is the bill before the tip. Nothing when no tip line is read, or its amount is none of the difference.
+        func tipCheck(_ c: AmountCandidate, _ b: inout Bonus) {
+            let units = c.value.minorUnits
+            guard !tipAmounts.isEmpty, units > 0, let line = c.evidence.map({ ($0.page, $0.line) }) else { return }
+            let placed = totals.compactMap { t in t.evidence.map { (value: t.value.minorUnits, line: ($0.page, $0.line)) } }
+            if placed.contains(where: { t in t.line < line && t.value > 0 && tipAmounts.contains(units - t.value) }) {
+                b.confirm(W.totalPlusTip, .totalPlusTip)
+            } else if placed.contains(where: { t in t.line > line && tipAmounts.contains(t.value - units) }) {
+                b.subtract(W.beforeTip, "before the tip")
+            }
         }
 
         /// Subtotal + tax (+ tip − discount) = total, and the item lines summing to it.

@@ -14,6 +14,13 @@ extension ReceiptParser {
         var previousName: PreviousName?
         for (k, line) in header.top.enumerated() {
             header.enter(line, at: k)
+            // A row of the amounts below the header's end ("Naranjas 2 kg 3,98", "Äpfel Elstar 2,49") is no name, whatever
+            // its words; nor is an amount's label anywhere ("EUR 21,87 Netto", "Summe 12,50").
+            let amountRow = line.amounts.contains(where: { !$0.isRate })
+            if amountRow, k > header.headerEnd || (line.role.0 != nil && line.role.0 != .lineItem) {
+                previousName = nil
+                continue
+            }
             guard line.position <= MerchantWeights.searchedDown || k < MerchantWeights.searchedLines || header.inSeller(k) else {
                 previousName = nil
                 continue
@@ -102,6 +109,7 @@ extension ReceiptParser {
         let notice =
             (ReceiptParser.isNoticeOrHours(line.folded) || Keywords.greetingBeforeName.any(in: line.folded))
             && ReceiptParser.legalForm(in: line.folded) == nil
+            || Keywords.servedBy.any(in: line.folded)
         var lineName: PreviousName?
         var leftSegment: PreviousName?
         for (s, segment) in line.segments.enumerated() {
@@ -194,6 +202,7 @@ extension ReceiptParser {
     /// Not a name though it reads as one: a label, an address, a slogan, a document header (unless it holds a legal form).
     static func isNoName(_ fs: String, legal: String?) -> Bool {
         if legal == nil, TextFolding.firstKeyword(in: fs, of: Keywords.notMerchant) != nil { return true }
+        if isTillNumber(fs) || isCurrencyAlone(fs) { return true }
         // "Ihr EDEKA Team": the sign-off names the shop (`closingLineNames`), but is no name itself.
         if signOffName(fs) != nil { return true }
         if legal == nil, ReceiptParser.looksLikeAddress(fs) { return true }
@@ -201,6 +210,19 @@ extension ReceiptParser {
         if legal == nil, fs.utf8.count <= 30, ReceiptParser.isMisreadHeader(fs) { return true }
         if legal == nil, isNoticeOrHours(fs) { return true }
         return false
+    }
+
+    /// "Till 2", "Caisse 2", "Caja 3", "Kasse 04", "Register #1": the till a receipt was printed at.
+    static func isTillNumber(_ fs: String) -> Bool {
+        tillNumber.firstMatch(in: fs, range: NSRange(location: 0, length: (fs as NSString).length)) != nil
+    }
+
+    static let tillNumber = try! NSRegularExpression(
+        pattern: #"^(?:till|caisse|caja|kasse|kassa|register|kaunter|counter|pos|terminal|kiosk)\s*(?:no\.?|nr\.?|n°|#)?\s*\d{1,4}$"#)
+
+    /// A currency's code or sign on its own ("EUR" over a price column).
+    static func isCurrencyAlone(_ fs: String) -> Bool {
+        ["eur", "€", "rm", "myr", "gbp", "£", "usd", "$", "chf", "sgd"].contains(TextFolding.trim(fs, [" ", ".", ":"]))
     }
 
     /// Whether a chosen merchant reads as something else the page prints near the name: a heading or a screen's title,
@@ -278,8 +300,10 @@ extension ReceiptParser {
             guard form.filter(\.isLetter).count <= 2 else { return true }
             let bare = form.hasSuffix(".") ? String(form.dropLast()) : form
             guard end.hasSuffix(bare) else { return false }
-            let before = end.dropLast(bare.count).last
-            return before.map { !$0.isLetter } ?? true
+            let rest = end.dropLast(bare.count)
+            // "Naranjas 2 kg", "Reis 1kg": a weight, no Kommanditgesellschaft.
+            if bare == "kg", rest.trimmingCharacters(in: .whitespaces).last?.isNumber == true { return false }
+            return rest.last.map { !$0.isLetter } ?? true
         }
     }
 
@@ -691,7 +715,7 @@ extension ReceiptParser {
 
     static func looksLikeAddress(_ given: String) -> Bool {
         let folded = withoutPartnershipForm(given)
-        if TextFolding.firstKeyword(in: folded, of: Keywords.address) != nil || looksLikeStreetAndNumber(folded) { return true }
+        if hasAddressWord(folded) || looksLikeStreetAndNumber(folded) || looksLikeUKPostcode(folded) { return true }
         // A postcode (4–6 digits) with a place name, or numbers with a comma ("12, Main").
         let digitRuns = folded.split(whereSeparator: { !$0.isNumber })
         return digitRuns.contains { (4...6).contains($0.count) } || (digitRuns.count >= 1 && TextFolding.containsSubstring(folded, ","))
@@ -701,14 +725,34 @@ extension ReceiptParser {
     /// word ("Jalan", "Lot", "Straße") or a postcode before a place name ("47100 Puchong", "…, 81750 Masai").
     static func looksLikeStreetOrPlace(_ given: String) -> Bool {
         let folded = withoutPartnershipForm(given)
-        if Keywords.address.any(in: folded) || looksLikeStreetAndNumber(folded) { return true }
+        if hasAddressWord(folded) || looksLikeStreetAndNumber(folded) || looksLikeUKPostcode(folded) { return true }
         return postcodeAndPlace.firstMatch(in: folded, range: NSRange(location: 0, length: (folded as NSString).length)) != nil
     }
+
+    /// An address word in `folded`: a street word, or a town or region's name, except a place name alone beside a
+    /// business word and no number ("OBI Markt Hamburg-Harburg", "Hotel Berlin": a branch's name).
+    static func hasAddressWord(_ folded: String) -> Bool {
+        let words = Keywords.address.all(in: folded)
+        guard !words.isEmpty else { return false }
+        let placesOnly = words.allSatisfy { Keywords.placeNames.contains($0) }
+        let branch = placesOnly && Keywords.businessWords.any(in: folded) && !folded.contains(where: \.isNumber)
+        return !branch
+    }
+
+    /// "York YO1 8BB", "London SW1A 1AA": a British postcode (an outward code, a space, a digit and two letters; OCR's
+    /// "I" for a "1" allowed in the outward code).
+    static func looksLikeUKPostcode(_ folded: String) -> Bool {
+        ukPostcode.firstMatch(in: folded, range: NSRange(location: 0, length: (folded as NSString).length)) != nil
+    }
+
+    static let ukPostcode = try! NSRegularExpression(pattern: #"(?:^|\s)[a-z]{1,2}[0-9il][a-z0-9]?\s+[0-9][abd-hjlnp-uw-z]{2}(?:$|[\s,.])"#)
 
     /// "musterstr. 5", "hauptstrasse 12a", "am kornmarkt 3" is not, "hohenzollernring 4", "schillerplatz 2": a German,
     /// Austrian or Swiss street (the street word is the end of a compound, which the address keywords cannot match)
     /// followed by its house number.
     static func looksLikeStreetAndNumber(_ folded: String) -> Bool {
+        // "Am Hauptbahnhof 3", "An der Alster 12a", "Im Tal 4": a German street named with its preposition.
+        if prepositionStreet.firstMatch(in: folded, range: NSRange(location: 0, length: (folded as NSString).length)) != nil { return true }
         let words = folded.split(separator: " ")
         for (a, b) in zip(words, words.dropFirst()) where b.first?.isDigitASCII == true && b.count <= 5 {
             let word = a.hasSuffix(",") ? a.dropLast() : a
@@ -727,6 +771,11 @@ extension ReceiptParser {
     }
 
     static let partnershipForm = try! NSRegularExpression(pattern: #"(?:&|\+|und)?\s*co\.?\s*kg\b\.?"#)
+
+    static let prepositionStreet = try! NSRegularExpression(
+        pattern:
+            #"^(?:am|an der|an den|an dem|im|in der|in den|auf der|auf dem|zum|zur|beim|unter den|hinter der|vor dem)\s+[^\d\s][^,]*\s\d{1,4}\s?[a-z]?$"#
+    )
 
     static let streetEndings = ["str.", "str", "strasse", "straße", "weg", "platz", "allee", "gasse", "damm", "ring", "ufer", "chaussee", "steig"]
 

@@ -143,8 +143,8 @@ extension ReceiptParser {
         if let kind = DocumentKind.fineOrContract(folded: lines.map(\.folded)) { return kind }
         if head.contains(where: { TextFolding.firstKeyword(in: $0.folded, of: Keywords.creditNote) != nil }) { return .creditNote }
         if head.contains(where: { line in
-            TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil && !TextFolding.containsSubstring(line.folded, "tax invoice")
-                && !["simplified", "simplificada", "simplifiee"].contains { TextFolding.containsSubstring(line.folded, $0) }
+            TextFolding.firstKeyword(in: line.folded, of: Keywords.invoice) != nil
+                && !Keywords.tillReceiptTitles.contains { TextFolding.containsSubstring(line.folded, $0) }
         }) {
             return .invoice
         }

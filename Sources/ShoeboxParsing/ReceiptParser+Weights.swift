@@ -56,6 +56,10 @@ extension ReceiptParser {
         /// Cross-check: tendered − change = total.
         static let tenderedMinusChange = 0.12
         /// Penalty: a total that a later line and a rounding line turn into another total (not the amount paid).
+        /// A total above plus the tip: the amount charged (`tipCheck`).
+        static let totalPlusTip = 0.15
+        /// The bill before the tip a later total adds.
+        static let beforeTip = 0.2
         static let beforeRounding = 0.2
         /// Penalty: a total whose leading digit is likely a misread currency sign ("$8.20" read as "98.20").
         static let misreadCurrencySign = 0.15

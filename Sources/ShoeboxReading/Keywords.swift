@@ -67,7 +67,7 @@ public enum Keywords {
         "con iva"
     ]
     /// "Inc" as a tax line abbreviates "included" ("INC 6% GST 1.62"); on other lines it may be a company's "Inc.".
-    package static let includedShort: KeywordList = ["inc", "enthalten", "incluida", "incluido", "comprise", "comprises"]
+    package static let includedShort: KeywordList = ["inc", "enthalten", "enth", "enth.", "darin", "incluida", "incluido", "comprise", "comprises"]
     /// Words that make a total line exclude the tax: it is a net amount ("Total HT", "Summe ohne USt.").
     package static let exclusive: KeywordList = [
         "ohne", "excl", "exkl", "excluding", "exclusive", "ht", "h.t", "hors taxe", "hors taxes", "sin iva", "sin impuestos", "netto", "net", "neto",
@@ -253,6 +253,11 @@ public enum Keywords {
         "qty", "description", "item", "items", "price", "ref", "ref.", "no.", "unit", "uom", "amount", "total",
         // A greeting without the name, a branch or till ("Vielen Dank für Ihren Besuch", "Filiale 1234", "Kasse 2").
         "vielen dank", "dank", "besuch", "einkauf", "filiale", "kasse",
+        // An item table's column headings ("Art.-Nr. Bezeichnung EUR", "Désignation Qté", "Descripción Cantidad").
+        "bezeichnung", "art.-nr", "art.-nr.", "artikel", "menge", "designation", "descripcion", "cantidad", "keterangan", "kuantiti",
+        // An order's eat-in or take-away mark ("*** AUSSER HAUS ***", "Bestellung 347", "Dine in").
+        "bestellung", "ausser haus", "im haus", "zum mitnehmen", "take away", "takeaway", "dine in", "eat in", "sur place", "a emporter",
+        "para llevar", "bungkus",
         // A payment screen's titles ("Transaction Details", "You paid", "Pembayaran Berjaya").
         "transaction details", "transaction history", "transaction successful", "payment details", "payment successful",
         "transfer details", "transfer successful", "you paid", "butiran transaksi", "sejarah transaksi", "pembayaran berjaya",
@@ -290,6 +295,23 @@ public enum Keywords {
         "pay by", "paid by", "payment", "pay", "change", "balance", "dine in", "eat in", "take away", "takeaway", "pax",
         "carry out", "delivery"
     ]
+    /// The towns and regions among the address words: a place name alone beside a business word is a branch's name
+    /// ("OBI Markt Hamburg-Harburg", "REWE Markt Leverkusen"), not its address.
+    package static let placeNames: KeywordList = [
+        "johor", "selangor", "kedah", "perak", "pahang", "kelantan", "terengganu", "melaka", "malacca", "sabah", "sarawak",
+        "penang", "pulau pinang", "kuala lumpur", "putrajaya", "labuan", "negeri sembilan", "perlis",
+        "berlin", "munchen", "hamburg", "paris", "madrid", "barcelona", "london"
+    ]
+    /// Who served at the till ("Es bediente Sie: Frau Lehmann", "Served by Anna", "Le atendió"): neither the phrase nor
+    /// the name after it is the shop's.
+    package static let servedBy: KeywordList = [
+        "es bediente sie", "es bediente", "sie wurden bedient", "bedient von", "ihr kassierer", "kassierer", "kassiererin", "bediener",
+        "served by", "you were served", "your cashier", "le atendio", "atendido por", "le atiende", "vous avez ete servi",
+        "servi par", "caissier", "caissiere", "juruwang", "dilayan oleh"
+    ]
+    /// Titles a till receipt prints though it names an invoice ("TAX INVOICE" on a Malaysian till roll, "Invois Cukai",
+    /// "Factura simplificada", "Facture simplifiée").
+    package static let tillReceiptTitles = ["tax invoice", "invois cukai", "simplified", "simplificada", "simplifiee"]
     public static let address: KeywordList = [
         "johor", "selangor", "kedah", "perak", "pahang", "kelantan", "terengganu", "melaka", "malacca", "sabah", "sarawak",
         "penang", "pulau pinang", "kuala lumpur", "putrajaya", "labuan", "negeri sembilan", "perlis", "laman", "kampung",

@@ -18,7 +18,7 @@ extension DocumentProcessor {
         let again: [OCRPage]
         if config.passesOnLines {
             // The lines that matter read in the language: the head, every line a candidate stands on, and those read unsure.
-            let extraction = cpu.measure("parse") { parse.run(reading.pages, language: guess) }
+            let extraction = parsed(reading.pages, as: ParseAs(guess: guess, screen: nil))
             let chosen = DocumentProcessor.linesToReadAgain(for: Set(Field.allCases), in: reading, extraction: extraction, unsure: true)
             guard let pages = reader.readLines(pass, of: reading, chosen: chosen) else { return guess }
             again = pages
