@@ -149,11 +149,36 @@ public enum TermWording {
     /// A line split where a second term begins: "2 % Skonto innerhalb 10 Tagen, 30 Tage netto",
     /// "10 days 2 % discount or 30 days net". A comma only with a space after it: "1,234.00" stays whole.
     package static func clauses(_ folded: String) -> [String] {
-        var parts = [folded]
+        var parts = sentences(folded)
         for separator in [", ", "; ", " oder ", " or ", " sonst ", " otherwise ", " ou ", " o ", " atau ", " sinon "] {
             parts = parts.flatMap { $0.components(separatedBy: separator) }
         }
         return parts
+    }
+
+    /// The sentences of a line: a ". " after a word or after a year ends one ("Zahlbar bis 28.10.2025 ohne Abzug. Bei
+    /// Zahlung bis 21.10.2025 2 % Skonto"); after a day's number it does not ("bis 14. März 2026").
+    package static func sentences(_ folded: String) -> [String] {
+        let chars = Array(folded)
+        var out: [String] = []
+        var start = 0
+        var i = 0
+        while i + 1 < chars.count {
+            if chars[i] == ".", chars[i + 1] == " ", i > 0 {
+                var j = i - 1
+                while j >= start, chars[j].isNumber { j -= 1 }
+                let digits = i - 1 - j
+                if chars[i - 1].isLetter || digits == 4 {
+                    out.append(String(chars[start..<i]))
+                    start = i + 2
+                    i += 2
+                    continue
+                }
+            }
+            i += 1
+        }
+        out.append(String(chars[start...]))
+        return out.filter { !$0.isEmpty }
     }
 
     /// The printed line without the spaces around it, for an explanation.

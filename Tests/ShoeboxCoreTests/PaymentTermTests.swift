@@ -8,6 +8,17 @@ struct PaymentTermTests {
     func term(_ lines: String...) -> PaymentTerm? { PaymentTermReading.read(lines: lines)?.term }
     func due(_ iso: String) -> PaymentTerm { .dueOn(CalendarDay(iso: iso)!) }
 
+    /// A craftsman's invoice prints the due day and an early-payment discount in two sentences of one line: the day to
+    /// pay without deduction is the due day; the discount's day is not (it was read as one discount clause, and no term).
+    @Test func theDueDayBeforeADiscountsSentenceIsTheTerm() {
+        #expect(
+            term("Zahlbar bis 28.10.2025 ohne Abzug. Bei Zahlung bis 21.10.2025 gewähren wir 2 % Skonto (25,69 €).")
+                == due("2025-10-28"))
+        #expect(term("Payable by 28.10.2025. Pay by 21.10.2025 for a 2 % discount.") == due("2025-10-28"))
+        // A day's dot before a month's name ends no sentence.
+        #expect(term("Zahlbar bis 14. März 2026 ohne Abzug") == due("2026-03-14"))
+    }
+
     @Test func englishDueDatesAndDays() {
         #expect(term("Invoice date 14.03.2026", "Due date 14.04.2026") == due("2026-04-14"))
         #expect(term("Due: 2026-04-14") == due("2026-04-14"))
