@@ -119,7 +119,8 @@ extension ReceiptParser {
                     segment, today: today, mayHoldDate: !wholeLine || header.dateLines.contains(ReceiptParser.key(line.evidence)),
                     mayHoldAmount: !wholeLine || !line.amounts.isEmpty)
             else { continue }
-            let (name, legalFormRead) = LegalFormMender.mend(read)
+            let (mended, legalFormRead) = LegalFormMender.mend(read)
+            let name = ReceiptParser.withoutAddressParts(mended)
             let fs = TextFolding.fold(name)
             let legal = ReceiptParser.legalForm(in: fs)
             if ReceiptParser.isNoName(fs, legal: legal) { continue }
@@ -210,6 +211,21 @@ extension ReceiptParser {
         if legal == nil, fs.utf8.count <= 30, ReceiptParser.isMisreadHeader(fs) { return true }
         if legal == nil, isNoticeOrHours(fs) { return true }
         return false
+    }
+
+    /// "Elektro Schäfer GmbH - Gewerbering 12 - 35396 Gießen", the sender's line above an envelope window: the name is
+    /// what comes before the first part that is a street or a place.
+    static func withoutAddressParts(_ name: String) -> String {
+        for separator in [" - ", " – ", " · ", " • ", " | "] where name.contains(separator) {
+            let parts = name.components(separatedBy: separator)
+            let isAddress = { (part: String) in
+                let f = TextFolding.fold(part)
+                return looksLikeStreetOrPlace(f) || looksLikeAddress(f)
+            }
+            guard !isAddress(parts[0]), let cut = parts.indices.dropFirst().first(where: { isAddress(parts[$0]) }) else { continue }
+            return parts[..<cut].joined(separator: separator)
+        }
+        return name
     }
 
     /// "Till 2", "Caisse 2", "Caja 3", "Kasse 04", "Register #1": the till a receipt was printed at.

@@ -97,7 +97,8 @@ public enum Keywords {
     package static let otherDate: KeywordList = [
         "due", "falligkeit", "fallig", "zahlbar bis", "vencimiento", "echeance", "tarikh akhir", "valid", "gultig", "expiry", "expires",
         "exp", "ablauf", "liefer", "lieferdatum", "leistungsdatum", "leistungszeitraum", "delivery", "penghantaran", "livraison", "entrega",
-        "bestellung", "order date", "commande", "pedido", "version", "stylesheet", "printed", "gedruckt", "skonto", "bis",
+        "bestellung", "bestelldatum", "auftrag", "auftragsdatum", "order date", "your order", "commande", "pedido", "version", "stylesheet",
+        "printed", "gedruckt", "skonto", "bis",
         "period", "zeitraum", "warranty", "garantie",
         // The day to pay by: "Date limite de paiement", "Fecha límite de pago", "à régler avant le", "pagar antes del".
         "limite", "avant le", "antes del", "please pay by", "payable by", "zahlungsziel", "tarikh luput"

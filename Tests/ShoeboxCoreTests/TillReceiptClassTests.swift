@@ -91,6 +91,20 @@ struct TillReceiptClassTests {
         #expect(ReceiptParser.saysTaxIncluded(TextFolding.fold("enth. MwSt 19 % 12,39")))
     }
 
+    /// An invoice's sender line above the envelope window names the seller and its address in one line: the name is the
+    /// part before the address; "Ihr Auftrag vom" dates the order, not the invoice.
+    @Test func theSendersLineGivesTheNameAndTheOrdersDateIsNoInvoiceDate() {
+        #expect(ReceiptParser.withoutAddressParts("Elektro Schäfer GmbH - Gewerbering 12 - 35396 Gießen") == "Elektro Schäfer GmbH")
+        #expect(ReceiptParser.withoutAddressParts("Müller - Bäckerei & Café") == "Müller - Bäckerei & Café")
+        let r = record([
+            "Elektro Schäfer GmbH - Gewerbering 12 - 35396 Gießen", "Familie Becker", "Ahornweg 5 Ihr Auftrag vom: 22.09.2025",
+            "RECHNUNG", "Rechnungsdatum: 14.10.2025", "Elektroinstallation 1.079,60", "Netto 1.079,60", "USt 19 % 205,12",
+            "Gesamtbetrag 1.284,72 EUR"
+        ])
+        #expect(r.merchant == "Elektro Schäfer GmbH")
+        #expect(r.date?.iso == "2025-10-14" && !r.reasons.contains(.ambiguous(.date)), "\(r.reasons)")
+    }
+
     /// "INVOIS CUKAI" (Malay for "tax invoice") on a till roll is a receipt, as "TAX INVOICE" is.
     @Test func aMalayTaxInvoiceTitleIsATillReceipt() {
         let e = parser.parse(
