@@ -238,8 +238,12 @@ extension ReceiptParser {
 
     /// A currency's code or sign on its own ("EUR" over a price column).
     static func isCurrencyAlone(_ fs: String) -> Bool {
-        ["eur", "€", "rm", "myr", "gbp", "£", "usd", "$", "chf", "sgd"].contains(TextFolding.trim(fs, [" ", ".", ":"]))
+        let mark = TextFolding.trim(fs, [" ", ":"])
+        return currencyMarks.contains(mark) || currencyMarks.contains(TextFolding.trim(mark, ["."]))
     }
+
+    /// The currency marks the amount reader knows (`AmountReader.currencyMarks`), folded.
+    static let currencyMarks = Set(AmountReader.currencyMarks.map { TextFolding.fold($0.0) })
 
     /// Whether a chosen merchant reads as something else the page prints near the name: a heading or a screen's title,
     /// an address, a slogan or notice, a phone number, a registration or tax number. A misspelt name is a name: this
