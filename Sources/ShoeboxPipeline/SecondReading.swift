@@ -45,6 +45,17 @@ struct SecondReadingStage {
     /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
     /// reading by it.
     static let version = 8
+
+    /// A short digest of what `pages` hold, line by line with the reader of each: a reading made on top of them is cached
+    /// under it, so that other pages below (a parser that chose other lines to read again) are read again.
+    static func digest(of pages: [OCRPage]) -> String {
+        var text = ""
+        for page in pages {
+            text += "p\(page.pageNumber)\n"
+            for line in page.lines { text += "\(line.reader?.rawValue ?? "-") \(line.text)\n" }
+        }
+        return String(SHA256.hex(of: Array(text.utf8)).prefix(12))
+    }
     /// Bump when the reading of item lines (`PassReader.itemLinesReading`) changes: the OCR cache keys it by it.
     static let itemsVersion = 4
     /// Bump when the whole-page reading for missing or disputed fields (`PassReader.pagesReadWhole`) changes.

@@ -611,14 +611,20 @@ struct PassReader {
     mutating func secondReading(of reading: DocumentProcessor.Reading, by stage: SecondReadingStage, extraction: Extraction, language: String?)
         -> [OCRPage]?
     {
-        let name = stage.cacheName(reading.pass)
-        if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
         let candidates = extraction.evidenceLines
+        let chosen = reading.pages.enumerated().map { index, page in
+            SecondReadingStage.lines(of: page, index: index, count: reading.pages.count, candidates: candidates)
+        }
+        // The lines read again are the parse's choice: the name says which, so a change to the parser that picks other
+        // lines reads them (a reading of other lines is never taken for them).
+        let picked = chosen.enumerated().map { "\($0.offset):" + $0.element.map(String.init).joined(separator: ",") }.joined(separator: ";")
+        let name = stage.cacheName(reading.pass) + "-lines" + String(SHA256.hex(of: Array(picked.utf8)).prefix(12))
+        if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
         var out: [OCRPage] = []
         var any = false
         var complete = true
         for (index, page) in reading.pages.enumerated() {
-            let lines = SecondReadingStage.lines(of: page, index: index, count: reading.pages.count, candidates: candidates)
+            let lines = chosen[index]
             if page.source == .ocr {
                 tools.cpu?.count("lines", page.lines.count)
                 tools.cpu?.count("lines-read-again", lines.count)
@@ -659,7 +665,7 @@ struct PassReader {
         // The lines chosen are the parser's: the name says which, so a reading of other lines is not taken for it.
         let name =
             "items\(SecondReadingStage.itemsVersion)-\(block.page)-\(block.lines.lowerBound)-\(block.lines.upperBound)-"
-            + stage.cacheName(reading.pass)
+            + stage.cacheName(reading.pass) + "-base" + SecondReadingStage.digest(of: base)
         if let pages = cached?.passes[name] { return pages.isEmpty ? nil : pages }
         guard let index = base.firstIndex(where: { $0.pageNumber == block.page }), index < reading.pages.count, base[index].source == .ocr
         else { return nil }
