@@ -7,7 +7,7 @@ export OMP_THREAD_LIMIT := 1
 # Every Debian package the build, the tests and the fixture generator need.
 PACKAGES := pkg-config libtesseract-dev libleptonica-dev libpoppler-glib-dev libcairo2-dev libarchive-dev \
 	libsqlite3-dev libcld2-dev libxlsxwriter-dev libqpdf-dev libxml2 libxml2-dev zlib1g-dev libjpeg62-turbo-dev tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-spa tesseract-ocr-fra \
-	tesseract-ocr-msa tesseract-ocr-osd unzip zip poppler-utils python3 python3-pip python3-openpyxl qpdf sqlite3 imagemagick strace util-linux \
+	tesseract-ocr-msa tesseract-ocr-osd unzip zip poppler-utils python3 python3-pip python3-venv python3-openpyxl qpdf sqlite3 imagemagick strace util-linux \
 	fonts-dejavu-core fonts-dejavu-extra fonts-liberation fonts-freefont-ttf libmicrohttpd-dev curl \
 	chromium chromium-driver python3-selenium python3-icalendar postgresql libpq-dev faketime
 
@@ -26,6 +26,11 @@ DEVSET_FOLDERS := baselines/devset-folders.json
 # model and its accept curve are measured against them corrected; field scores stay as labelled.
 DEVSET_ERRATA := baselines/devset-errata.json
 OCR_CACHE := .build/ocr-cache
+# The official MCP Python SDK, pinned, in a venv of its own: the client Tests/agents/mcp_session.py drives
+# `shoebox mcp` with (from the Python registry; the only package the tests fetch).
+MCP_SDK := mcp==2.3.0
+MCP_VENV := .build/mcp-venv/bin/python
+MCP_VENV_READY := .build/mcp-venv/installed-$(MCP_SDK)
 
 .PHONY: setup build release test test-fast format format-check run regress regress-dev regress-transcripts regress-memory review-dev calibrate bench bench-readers bench-parse bench-store check-asan fuzz fixtures clean
 
@@ -44,15 +49,24 @@ setup:
 build: setup
 	swift build
 
+# Marked ready only once pip has installed the SDK: an install cut short is done again.
+$(MCP_VENV_READY): | setup
+	/usr/bin/python3 -m venv .build/mcp-venv
+	$(MCP_VENV) -m pip install --quiet --disable-pip-version-check $(MCP_SDK)
+	touch $@
+
 release: setup
 	swift build -c release --product shoebox
 
 # The Swift suites, then review in a real browser (headless Chromium driven by Debian's Selenium, with Debian's
 # Python: the one on PATH may be another without it).
-test: build format-check
+test: build format-check $(MCP_VENV_READY)
 	swift test
 	/usr/bin/python3 Tests/browser/review_in_browser.py .build/debug/shoebox
 	/usr/bin/python3 Tests/browser/deadlines_in_browser.py .build/debug/shoebox
+	/usr/bin/python3 Tests/browser/agent_in_browser.py .build/debug/shoebox
+	$(MCP_VENV) Tests/agents/mcp_session.py .build/debug/shoebox
+	/usr/bin/python3 Tests/agents/inbox_kill.py .build/debug/shoebox
 
 # Every test except those tagged .ocr (tesseract over whole documents) or .slow (Tests/ShoeboxTestSupport/Tags.swift),
 # in about a minute: the check to run while working; `make test` runs everything. `swift test --skip` matches test

@@ -49,6 +49,8 @@ public enum Provenance: String, Sendable, Codable, CaseIterable {
     case ocr
     case textLayer = "text-layer"
     case arithmetic, sidecar, filename, person, document
+    /// A sidecar an agent wrote for a person (it names itself in `agent`): a source like a sidecar, said as the agent's.
+    case agent
     /// The merchant memory: what people confirmed on earlier records with the same keys (`MerchantMemory`).
     case memory
     /// What the user said of the document's folder (its `.shoebox.json`, else the pipeline file): its currency.
@@ -152,6 +154,9 @@ public struct DocumentRecord: Hashable, Sendable {
     public var note: String?
     /// An expense a person entered by hand, without a receipt: every value is theirs, and there is no original.
     public var enteredByHand = false
+    /// The agent whose sidecar gave values for this record (`"enteredBy": "agent"` in the JSON, with `agent`, its name,
+    /// and `confirmedByPerson`): what it said is kept as a source, checked against the page. Nil: no agent's word.
+    public var agentEntry: AgentEntry?
     /// What the page prints that names the shop (tax ID, phone, domain, address, letterhead): what the merchant memory
     /// learns from once a person confirms the record, and recalls by on later ones (`MerchantKey`).
     public var merchantKeys: [MerchantKey] = []
@@ -226,7 +231,8 @@ public struct DocumentRecord: Hashable, Sendable {
 extension DocumentRecord: Codable {
     enum Keys: String, CodingKey {
         case source, folder, sha256, status, documentKind, language, merchant, merchantNormalized, date, total, currency
-        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, merchantKeys, dueDate, deadlines,
+        case subtotal, tip, tax, referenceNumber, sellerTaxID, paymentMethod, category, note, enteredByHand, enteredBy, agent,
+            confirmedByPerson, agentSidecar, merchantKeys, dueDate, deadlines,
             settledDeadlines, receivedOn, deadlineFacts, eInvoice, payment, card,
             eInvoiceProblems, items, itemsCheck, sidecarProblems,
             confidence, trust,
@@ -268,6 +274,12 @@ extension DocumentRecord: Codable {
         try c.encodeIfPresent(category, forKey: .category)
         try c.encodeIfPresent(note, forKey: .note)
         if enteredByHand { try c.encode(true, forKey: .enteredByHand) }
+        if let a = agentEntry {
+            try c.encode("agent", forKey: .enteredBy)
+            try c.encode(a.name, forKey: .agent)
+            try c.encode(a.confirmedByPerson, forKey: .confirmedByPerson)
+            try c.encode(a.sidecar, forKey: .agentSidecar)
+        }
         if !merchantKeys.isEmpty { try c.encode(merchantKeys.map(\.description), forKey: .merchantKeys) }
         try c.encode(dueDate?.iso, forKey: .dueDate)
         if !deadlines.isEmpty { try c.encode(deadlines, forKey: .deadlines) }
@@ -354,6 +366,13 @@ extension DocumentRecord: Codable {
         category = try c.decodeIfPresent(String.self, forKey: .category)
         note = try c.decodeIfPresent(String.self, forKey: .note)
         enteredByHand = try c.decodeIfPresent(Bool.self, forKey: .enteredByHand) ?? false
+        if let by = try c.decodeIfPresent(String.self, forKey: .enteredBy) {
+            guard by == "agent", let name = try c.decodeIfPresent(String.self, forKey: .agent), TextLimits.problem(field: "agent", value: name) == nil
+            else { throw bad(.enteredBy, by) }
+            agentEntry = AgentEntry(
+                name: name, confirmedByPerson: try c.decodeIfPresent(Bool.self, forKey: .confirmedByPerson) ?? false,
+                sidecar: try c.decodeIfPresent(String.self, forKey: .agentSidecar) ?? "")
+        }
         for text in try c.decodeIfPresent([String].self, forKey: .merchantKeys) ?? [] {
             guard let key = MerchantKey(text), text.utf8.count <= MerchantKey.maxLength else { throw bad(.merchantKeys, text) }
             merchantKeys.append(key)
@@ -411,4 +430,23 @@ extension DocumentRecord: Codable {
         guard let data = try? encoder.encode(self) else { return "{}" }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// An agent that filed a document for a person, as its sidecar names it.
+public struct AgentEntry: Sendable, Hashable {
+    /// The agent's name as it gave it ("Claude Code").
+    public let name: String
+    /// The agent says the person confirmed the values with it.
+    public let confirmedByPerson: Bool
+    /// Its sidecar as it wrote it (at most 1 MiB), kept verbatim.
+    public let sidecar: String
+
+    public init(name: String, confirmedByPerson: Bool, sidecar: String) {
+        self.name = name
+        self.confirmedByPerson = confirmedByPerson
+        self.sidecar = sidecar
+    }
+
+    /// How the record's `reviewed_by` cell and the review desk say it: "entered by agent Claude Code, confirmed by the person".
+    public var sentence: String { "entered by agent \(name)" + (confirmedByPerson ? ", confirmed by the person" : "") }
 }

@@ -337,7 +337,8 @@ extension PipelineConfig {
     }
 }
 
-/// JSONSerialization gives booleans as NSNumber too; a pipeline value `true` is not a number.
-private func isNumberNotBool(_ n: NSNumber) -> Bool {
+/// Whether a JSON value as `JSONSerialization` gives it is a number, not `true` or `false`: it gives booleans as
+/// NSNumbers too, and a pipeline value `true` is not a number (nor a sidecar's `1` a boolean).
+package func isNumberNotBool(_ n: NSNumber) -> Bool {
     String(cString: n.objCType) != "c" || (n != NSNumber(value: true) && n != NSNumber(value: false))
 }

@@ -68,8 +68,9 @@ public protocol RecordStore: AnyObject {
     func pageRecords() throws(StoreError) -> [String: DocumentRecord]
     /// Replaces stored records (a record judged again: the memory, a cancellation), all or none.
     func rewrite(_ updates: [RecordUpdate]) throws(StoreError)
-    /// A record a person entered by hand, with their accept of it: a source without a file.
-    func writeByHand(_ record: DocumentRecord, decision: DecisionEntry) throws(StoreError)
+    /// A record entered without a document, with the person's accept of it (nil: an agent's, waiting in review): a
+    /// source without a file.
+    func writeByHand(_ record: DocumentRecord, decision: DecisionEntry?) throws(StoreError)
 
     // MARK: what was read
 

@@ -15,6 +15,8 @@ public enum TextLimits {
         "referenceNumber": 100,
         "category": 100,
         "paymentMethod": 100,
+        "agent": 100,
+        "folder": 255,
         "note": 1_000
     ]
 

@@ -155,7 +155,11 @@ public struct ExportTable: Sendable {
                 if r.reviewedBy == "person" { return .number(1, digits: 3) }
                 return .number([Field.merchant, .date, .total, .currency].compactMap { r.confidence[$0] }.min() ?? 0, digits: 3)
             },
-            Column(name: "reviewed_by") { ExportTable.text($0.record.reviewedBy) },
+            // "pipeline" or "person"; a record an agent filed says so after it ("pipeline; entered by agent Claude Code").
+            Column(name: "reviewed_by") { row in
+                let by = [row.record.reviewedBy, row.record.agentEntry?.sentence].compactMap { $0 }.joined(separator: "; ")
+                return ExportTable.text(by.isEmpty ? nil : by)
+            },
             Column(name: "record_id") { .text($0.recordID) }
         ]
         columns = head + ExportTable.taxColumns(rows) + tail

@@ -156,7 +156,13 @@ public struct FolderExporter {
             guard let companion = name.companion, let e = r.eInvoice else { return nil }
             return ("receipts/\(companion)", Array(EInvoiceHTML.render(e, record: r).utf8))
         }
-        let generated = try generatedFiles(ExportTable(rows: rows), rows: rows, folder: folder, leftOut: leftOut, renderings: renderings)
+        // An agent's sidecar goes in verbatim beside the document it filed (`NAME.json`, as it was dropped).
+        let sidecars = zip(accepted, names).compactMap { r, name -> (String, [UInt8])? in
+            guard let a = r.agentEntry, !a.sidecar.isEmpty, !r.enteredByHand else { return nil }
+            return ("receipts/\(name.name).json", Array(a.sidecar.utf8))
+        }
+        let generated = try generatedFiles(
+            ExportTable(rows: rows), rows: rows, folder: folder, leftOut: leftOut, renderings: renderings + sidecars)
 
         // A date range is part of the name, so a partial export never replaces the folder's whole one.
         let range = options.from == nil && options.to == nil ? "" : "_\(options.from?.iso ?? "start")_\(options.to?.iso ?? "end")"

@@ -13,7 +13,7 @@ extension RecordMerger {
         var r = RecordMerger.withDocumentKind(record, given: sidecar?.documentKind ?? presets.documentKind)
         if r.receivedOn == nil, let day = sidecar?.receivedOn {
             r.receivedOn = day
-            r.evidence[.receivedOn] = FieldEvidence(source: .sidecar)
+            r.evidence[.receivedOn] = FieldEvidence(source: sidecar?.source ?? .sidecar)
         }
         // The due day the document states (an e-invoice's), not one counted from terms on an earlier count.
         let stated = r.deadlineFacts == nil ? r.dueDate : r.deadlineFacts?.statedDueDate

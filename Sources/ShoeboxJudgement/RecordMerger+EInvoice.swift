@@ -151,16 +151,18 @@ extension RecordMerger {
         guard let sidecar else { return }
         if !sidecar.problems.isEmpty { reasons.append(.sidecarInvalid) }
         record.sidecarProblems = sidecar.problems
+        record.agentEntry = RecordMerger.agentEntry(of: sidecar)
         if let given = sidecar.date, let date = record.date, given != date {
             reasons.append(.sourcesDisagree)
             record.alternates[.date, default: []].insert(
-                Alternate(value: given.iso, confidence: RecordMerger.sidecarConfidence, source: .sidecar, reason: "sidecar"), at: 0)
+                Alternate(value: given.iso, confidence: RecordMerger.sidecarConfidence, source: sidecar.source, reason: sidecar.source.rawValue),
+                at: 0)
         }
         if let given = sidecar.total, let total = record.total, given.money(in: total.currency) != total {
             reasons.append(.sourcesDisagree)
             let text = given.money(in: total.currency).decimalString
             record.alternates[.total, default: []].insert(
-                Alternate(value: text, confidence: RecordMerger.sidecarConfidence, source: .sidecar, reason: "sidecar"), at: 0)
+                Alternate(value: text, confidence: RecordMerger.sidecarConfidence, source: sidecar.source, reason: sidecar.source.rawValue), at: 0)
         }
     }
 }

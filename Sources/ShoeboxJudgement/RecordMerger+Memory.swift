@@ -70,7 +70,7 @@ extension RecordMerger {
     ) {
         let page = record
         // A sidecar's name is a person's word: the memory does not weigh in against it.
-        if record.evidence[.merchant]?.source == .sidecar { return }
+        if let s = record.evidence[.merchant]?.source, s == .sidecar || s == .agent { return }
         let remembered = recall.merchant
         // The page's features described the page's reading; the name now stands on what people confirmed.
         record.trust[.merchant] = nil
@@ -131,7 +131,7 @@ extension RecordMerger {
     private func rememberCurrency(
         _ given: CurrencyCode, confirmations: Int, evidence: FieldEvidence, in record: inout DocumentRecord, reasons: inout [ReviewReason]
     ) {
-        if record.evidence[.currency]?.source == .sidecar { return }
+        if let s = record.evidence[.currency]?.source, s == .sidecar || s == .agent { return }
         let inferred = reasons.contains(.currencyInferred)
         guard let read = record.currency else {
             setCurrency(given, in: &record)

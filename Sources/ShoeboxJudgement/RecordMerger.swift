@@ -148,6 +148,7 @@ public struct RecordMerger: Sendable {
         record.category = sidecar?.category
         record.note = sidecar?.note
         record.sidecarProblems = sidecar?.problems ?? []
+        record.agentEntry = RecordMerger.agentEntry(of: sidecar)
         reasons += RecordMerger.documentReasons(extraction, sidecar: sidecar)
         reasons += requiredFieldReasons(record)
         record.alternates = record.alternates.filter { !$0.value.isEmpty }
@@ -183,7 +184,9 @@ public struct RecordMerger: Sendable {
         }
         if let declared { RecordMerger.weighDeclared(declared, unprinted: unprinted, record: &record, reasons: &reasons) }
         if let given = sidecar?.currency {
-            if weighSidecar(.currency, document: record.currency?.code, given: given.code, record: &record, reasons: &reasons) {
+            if weighSidecar(
+                .currency, document: record.currency?.code, given: given.code, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar)
+            {
                 record.currency = given
             }
             // A currency the sidecar confirms is no longer only inferred.
@@ -240,7 +243,9 @@ public struct RecordMerger: Sendable {
             let currency = record.currency ?? sidecar?.currency ?? given.currencyHint.flatMap(CurrencyCode.init)
             let document = record.total?.decimalString
             let text = currency.map { given.money(in: $0).decimalString } ?? given.decimalString
-            if weighSidecar(.total, document: document, given: text, record: &record, reasons: &reasons), let currency {
+            if weighSidecar(.total, document: document, given: text, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar),
+                let currency
+            {
                 record.total = given.money(in: currency)
                 record.currency = currency
             }
@@ -286,7 +291,10 @@ public struct RecordMerger: Sendable {
             if c.checks.contains(.mended) && !confirmed { reasons.append(.lowConfidence(.date)) }
         }
         if let given = sidecar?.date {
-            if weighSidecar(.date, document: record.date?.iso, given: given.iso, record: &record, reasons: &reasons) { record.date = given }
+            if weighSidecar(.date, document: record.date?.iso, given: given.iso, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar)
+            {
+                record.date = given
+            }
         }
     }
 
@@ -305,7 +313,7 @@ public struct RecordMerger: Sendable {
         if let given = sidecar?.merchant {
             let same = record.merchant.map { ReceiptParser.normalizedMerchant($0) == ReceiptParser.normalizedMerchant(given) } ?? false
             let document = same ? given : record.merchant
-            if weighSidecar(.merchant, document: document, given: given, record: &record, reasons: &reasons) {
+            if weighSidecar(.merchant, document: document, given: given, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar) {
                 record.merchant = given
             }
         }
@@ -327,7 +335,9 @@ public struct RecordMerger: Sendable {
             record.alternates[.referenceNumber] = ch.alternates
         }
         if let given = sidecar?.referenceNumber {
-            if weighSidecar(.referenceNumber, document: record.referenceNumber, given: given, record: &record, reasons: &reasons) {
+            if weighSidecar(
+                .referenceNumber, document: record.referenceNumber, given: given, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar)
+            {
                 record.referenceNumber = given
             }
         }
@@ -452,10 +462,15 @@ public struct RecordMerger: Sendable {
     }
 
     /// Weighs the sidecar's value for a field against the document's; true when the caller takes the given value.
+    /// The agent a sidecar names, with whether it says the person confirmed its values; nil for a sidecar of a person's.
+    static func agentEntry(of sidecar: Sidecar?) -> AgentEntry? {
+        sidecar?.agent.map { AgentEntry(name: $0, confirmedByPerson: sidecar?.confirmedByPerson ?? false, sidecar: sidecar?.verbatim ?? "") }
+    }
+
     private func weighSidecar(
-        _ field: Field, document: String?, given: String, record: inout DocumentRecord, reasons: inout [ReviewReason]
+        _ field: Field, document: String?, given: String, record: inout DocumentRecord, reasons: inout [ReviewReason], by source: Provenance
     ) -> Bool {
-        let result = RecordMerger.reconcile(field, document: document, given: given, source: .sidecar, record: &record)
+        let result = RecordMerger.reconcile(field, document: document, given: given, source: source, record: &record)
         if result == .disagrees { reasons.append(.sourcesDisagree) }
         return result == .fillsGap
     }

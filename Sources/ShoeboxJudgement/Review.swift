@@ -162,15 +162,17 @@ public enum Review {
     /// An expense without a receipt, as a person enters it: each value checked as an edit is (a total must carry its
     /// currency, or come with one), stored under `<folder>/entered-by-hand-<id>`, every value the person's.
     /// `id` makes the path unique (the caller's: random in use, fixed in tests).
+    /// `by`: `hand` (a person's, in review or the desk), or `agent` (an agent's sidecar without a document, from the inbox).
     public static func handEntry(
-        folder: String, fields: [String: String], id: String, today: CalendarDay, folders: [String], categories: [String] = []
+        folder: String, fields: [String: String], id: String, today: CalendarDay, folders: [String], categories: [String] = [],
+        by: String = "hand"
     ) -> Result<DocumentRecord, ReviewInputError> {
         let known = Set((handEntryRequired + handEntryOptional).map(\.rawValue))
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
             return .failure(ReviewInputError("'\(unknown)' is not a field of an expense; fields are \(known.sorted().joined(separator: ", "))."))
         }
         if let missing = handEntryRequired.first(where: { (fields[$0.rawValue] ?? "").trimmingCharacters(in: .whitespaces).isEmpty }) {
-            return .failure(ReviewInputError("an expense entered by hand needs a \(missing.rawValue)."))
+            return .failure(ReviewInputError("an expense entered by \(by) needs a \(missing.rawValue)."))
         }
         // One of the store's folders: the expense goes into that folder's zip, under its settings.
         guard folders.contains(folder) else {
@@ -179,9 +181,9 @@ public enum Review {
                     "'\(folder)' is not a folder of this store; folders are \(folders.map { $0.isEmpty ? "(top level)" : $0 }.joined(separator: ", "))."
                 ))
         }
-        let source = (folder.isEmpty ? "" : folder + "/") + "entered-by-hand-\(id)"
+        let source = (folder.isEmpty ? "" : folder + "/") + "entered-by-\(by)-\(id)"
         // Its "content" is the entry: a digest of its path stands for the bytes a scan would have.
-        var r = DocumentRecord(source: source, folder: folder, sha256: SHA256.hex(of: Array("entered by hand: \(source)".utf8)), status: .review)
+        var r = DocumentRecord(source: source, folder: folder, sha256: SHA256.hex(of: Array("entered by \(by): \(source)".utf8)), status: .review)
         r.enteredByHand = true
         r.pages = 0
         // The currency first, so that a total typed without one is read in it.
@@ -195,7 +197,7 @@ public enum Review {
         }
         // The entry itself is the suggestion, waiting as `entered-by-hand`; the person's accept (`Store.addByHand`) is a
         // decision like any other, so undo takes the expense back to review.
-        r.reasons = [.other("entered-by-hand")]
+        r.reasons = [.other("entered-by-\(by)")]
         return .success(r)
     }
 

@@ -27,11 +27,18 @@ public struct FolderDeclarations: Sendable {
     /// The folders' settings under `root` (`folders`: the folder names of the files found; "" is the root itself, which
     /// has no settings file of its own).
     public init(root: String, folders: Set<String>, pipeline: CurrencyCode?) {
+        self.init(folders: folders, pipeline: pipeline) { PathText.joined(root, $0) }
+    }
+
+    /// The folders' settings, each read from the folder `path` gives for it (none: the folder says nothing). The
+    /// inbox's documents are read under the settings of their folder in the scan folder.
+    public init(folders: Set<String>, pipeline: CurrencyCode?, path: (String) -> String?) {
         var found: [String: CurrencyCode] = [:]
         var languages: [String: String] = [:]
         var unusable: [FolderSettings.Unusable] = []
         for folder in folders.sorted() where !folder.isEmpty {
-            switch FolderSettings.read(folderPath: PathText.joined(root, folder)) {
+            guard let folderPath = path(folder) else { continue }
+            switch FolderSettings.read(folderPath: folderPath) {
             case .success(let s):
                 if let c = s.currency { found[folder] = c }
                 if let l = s.language { languages[folder] = l }

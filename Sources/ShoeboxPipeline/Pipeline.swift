@@ -202,8 +202,14 @@ struct RunState {
         let outputDirectory = outputDirectory ?? PathText.parent(of: store.path)
         self.root = root
         self.store = store
-        listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
-        declared = FolderDeclarations(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
+        var listing = try IntakeStage(maxFileMegabytes: config.maxFileMegabytes).walk(root: root, skipping: outputDirectory)
+        if let settingsOf = runner.inboxSettings {
+            listing.paths.removeAll(where: Inbox.isOwnFile)
+            declared = FolderDeclarations(folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency, path: settingsOf)
+        } else {
+            declared = FolderDeclarations(root: root, folders: Set(listing.paths.map(SourceFile.folder(of:))), pipeline: config.currency)
+        }
+        self.listing = listing
         route = try runner.beginRun(store: store, root: root, pipelineName: pipelineName, listing: listing, declared: declared)
         route.unusable(declared.unusable + declared.languagesNotRead(by: config.languages, firstPass: config.firstPassLanguages))
         // The documents that crashed an earlier run are failed by name at intake; this run notes its own.

@@ -52,6 +52,9 @@ public struct PipelineRunner {
     var secondReaders: @Sendable () -> SecondReaders = { .installed }
     /// A PostgreSQL store's queue the documents are read through (`shoebox run --store`); nil: read here.
     public var queue: Queue?
+    /// Set for a run over the inbox's taken documents (`Inbox`): its result files are not documents, and each folder's
+    /// settings are read from the folder this gives (the folder in the scan folder), not under the inbox.
+    public var inboxSettings: (@Sendable (String) -> String?)?
 
     public init(
         config: PipelineConfig, today: CalendarDay, jobs: Int, ocrCache: String? = nil, metrics: RunMetrics = RunMetrics(),

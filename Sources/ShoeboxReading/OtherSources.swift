@@ -80,15 +80,38 @@ public struct Sidecar: Sendable, Equatable {
     /// The language the document is written in (a Tesseract code: "deu"), over its folder's: its first OCR pass reads
     /// in it, with English, so a page in it is read once.
     public var language: String?
+    /// The agent that wrote the sidecar for a person ("Claude Code"): its values are entered by that agent, and the
+    /// record says so (`DocumentRecord.enteredBy`). Nil: a person or a tool of theirs wrote it.
+    public var agent: String?
+    /// The agent says the person confirmed these values with it (in conversation): still checked against the page.
+    public var confirmedByPerson = false
+    /// The folder the writer files the document under: must be the folder the document sits in (the inbox's
+    /// sub-folder, or the scan's), else it is a problem and the inbox refuses the drop.
+    public var folder: String?
+    /// The sidecar as written, for an agent's: kept verbatim with the record, in the store and in the export's zip.
+    public var verbatim: String?
     public var problems: [String] = []
 
     public init() {}
+
+    /// Whose word its values are: an agent's when it names one, else a sidecar's (a person's or their tool's).
+    public var source: Provenance { agent == nil ? .sidecar : .agent }
 
     /// One key a sidecar may carry, as `shoebox manifest` tells an agent: its name, the form its value takes, an example.
     public struct Field: Sendable, Equatable, Codable {
         public let name: String
         public let format: String
+        /// The example as text (a boolean's as `true`).
         public let example: String
+        /// The JSON type the value is written as: `string`, or `boolean` (`true`, not `"true"`).
+        public let type: String
+
+        init(name: String, format: String, example: String, type: String = "string") {
+            self.name = name
+            self.format = format
+            self.example = example
+            self.type = type
+        }
     }
 
     /// The keys a sidecar may carry, in the order the manifest lists them. `parse` reads these and names any other.
@@ -109,13 +132,18 @@ public struct Sidecar: Sendable, Equatable {
         Field(name: "documentKind", format: DocumentKind.allCases.map(\.rawValue).joined(separator: " | "), example: "receipt"),
         Field(
             name: "language", format: "a Tesseract language code: " + PipelineConfig.knownLanguages.filter { $0 != "osd" }.joined(separator: " | "),
-            example: "deu")
+            example: "deu"),
+        Field(
+            name: "agent", format: "text, one line, at most 100 characters: the agent that wrote the sidecar (required in the inbox)",
+            example: "Claude Code"),
+        Field(name: "confirmedByPerson", format: "true or false: the person confirmed these values with the agent", example: "true", type: "boolean"),
+        Field(name: "folder", format: "text: the folder the document is filed under, the same as the inbox folder it is dropped in", example: "trip")
     ]
 
     package static let knownKeys: Set<String> = Set(fields.map(\.name))
 
     /// The version of the sidecar's schema the manifest names: raised when a key is added or a format changes.
-    public static let schemaVersion = 1
+    public static let schemaVersion = 2
 
     /// Reads a sidecar's bytes. Not a JSON object at all: one problem, no fields.
     public static func parse(_ data: [UInt8], today: CalendarDay) -> Sidecar {
@@ -177,6 +205,19 @@ public struct Sidecar: Sendable, Equatable {
         }
         if let r = bounded("referenceNumber") { s.referenceNumber = r }
         if let c = bounded("category") { s.category = c }
+        if let a = bounded("agent") {
+            s.agent = a
+            s.verbatim = String(decoding: data, as: UTF8.self)
+        }
+        if let f = bounded("folder") { s.folder = f }
+        if let v = object["confirmedByPerson"], !(v is NSNull) {
+            // JSONSerialization gives a JSON true as an NSNumber: only a boolean, not 1 or "yes", is taken.
+            if let b = v as? NSNumber, !isNumberNotBool(b) {
+                s.confirmedByPerson = b.boolValue
+            } else {
+                s.problems.append("'confirmedByPerson' is not true or false")
+            }
+        }
         if let d = text("receivedOn") {
             // A calendar day as written (YYYY-MM-DD), not after today: the windows of a fine count from it.
             if let day = CalendarDay(iso: d), d.count == 10, day <= today, day.year >= FieldInput.earliestYear {

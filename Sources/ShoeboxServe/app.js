@@ -196,7 +196,7 @@ function dragToPan(view) {
 
 function alternatesOf(r) {
   const out = [];
-  for (const [field, list] of Object.entries(r.alternates || {})) for (const a of list) out.push({ field, value: a.value });
+  for (const [field, list] of Object.entries(r.alternates || {})) for (const a of list) out.push({ field, value: a.value, source: a.source });
   return out.slice(0, 9);
 }
 
@@ -209,9 +209,12 @@ function show(r) {
     const conf = (r.confidence || {})[f];
     return el("tr", {}, el("th", {}, f), el("td", { "data-field": f }, shown(f) === null || shown(f) === undefined ? "—" : String(shown(f)),
       conf !== undefined ? el("span", { class: "evidence" }, ` (${conf})`) : null,
-      ev && ev.text ? el("div", { class: "evidence" }, `${ev.source}, page ${ev.page}, line ${ev.line}: “${ev.text}”`) : null));
+      ev && ev.text ? el("div", { class: "evidence" }, `${ev.source}, page ${ev.page}, line ${ev.line}: “${ev.text}”`)
+        : ev && ev.source === "agent" ? el("div", { class: "evidence" }, `entered by agent ${r.agent}: the page does not show it`) : null));
   });
-  const alts = alternatesOf(r).map((a, k) => el("button", { type: "button", onclick: () => pick(k) }, `${k + 1} ${a.field}: ${a.value}`));
+  // What an agent said is named as the agent's, so the person knows whose word the alternate is.
+  const alts = alternatesOf(r).map((a, k) => el("button", { type: "button", onclick: () => pick(k) },
+    `${k + 1} ${a.field}: ${a.value}` + (a.source === "agent" ? ` (agent ${r.agent})` : "")));
   for (const row of rows) {
     const f = row.querySelector("td").dataset.field;
     row.addEventListener("mouseenter", () => { for (const b of document.querySelectorAll(`.box[data-fields~="${f}"]`)) b.classList.add("lit"); });
@@ -223,6 +226,9 @@ function show(r) {
     ...[...(r.eInvoiceProblems || []), ...(r.sidecarProblems || []).map((p) => `sidecar: ${p}`)].map((p) => el("p", { class: "problem" }, `! ${p}`)),
     // How it was paid, as the page says it (the server's words, `DocumentRecord.paidWithText`).
     r.paidWith ? el("p", { class: "paid-with" }, r.paidWith) : null,
+    // A record an agent filed says who, and whether it says the person confirmed the values (checked against the page).
+    r.enteredBy === "agent" ? el("p", { class: "entered-by" },
+      `entered by agent ${r.agent}` + (r.confirmedByPerson ? ", confirmed by the person" : "")) : null,
     el("table", {}, ...rows),
     alts.length ? el("p", { class: "alternates" }, "Alternates: ", ...alts) : null,
     itemList(r), deadlineList(r), el("div", { id: "series" }));

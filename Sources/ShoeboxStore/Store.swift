@@ -577,8 +577,9 @@ public final class Store: RecordStore {
             ])
     }
 
-    /// A record entered by hand: a source without a file, its record, and the person's decision, in one transaction.
-    public func writeByHand(_ r: DocumentRecord, decision: DecisionEntry) throws(StoreError) {
+    /// A record entered by hand: a source without a file, its record, and the person's decision (none for an agent's
+    /// expense, which waits in review), in one transaction.
+    public func writeByHand(_ r: DocumentRecord, decision: DecisionEntry?) throws(StoreError) {
         let taken = try wrap { () throws(DatabaseError) in try !db.query("SELECT 1 FROM sources WHERE path = ?", [.text(r.source)]).isEmpty }
         guard !taken else { throw StoreError(message: "\(r.source) is already in the store") }
         try wrap { () throws(DatabaseError) in
@@ -587,7 +588,7 @@ public final class Store: RecordStore {
                     "INSERT INTO sources(path, root, folder, sha256, size, kind) VALUES (?, '', ?, ?, 0, NULL)",
                     [.text(r.source), .text(r.folder), .text(r.sha256)])
                 try db.query("INSERT INTO records(source_id, json) SELECT id, ? FROM sources WHERE path = ?", [.text(r.jsonLine()), .text(r.source)])
-                try insert(decision)
+                if let decision { try insert(decision) }
             }
         }
     }

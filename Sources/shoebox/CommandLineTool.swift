@@ -116,6 +116,8 @@ enum CommandLineTool {
             case "worker": return try WorkerCommand.main(rest)
             case "memory": return try MemoryCommand.main(rest)
             case "manifest": return try ManifestCommand.main(rest)
+            case "inbox": return try InboxCommand.main(rest)
+            case "mcp": return try MCPCommand.main(rest)
             case "deadlines": return try DeadlinesCommand.main(rest)
             case "recurring": return try RecurringCommand.main(rest)
             case "regress": return try RegressCommand.main(rest)

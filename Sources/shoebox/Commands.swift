@@ -39,6 +39,11 @@ enum RunCommand {
         runner.queue = url.map { PipelineRunner.Queue(url: $0, reads: !a.flags.contains("--no-read"), name: WorkerCommand.name()) }
         let summary = try runner.run(root: a.positionals[0], store: store, pipelineName: pipelineName, outputDirectory: out)
         progress.finish(summary, metrics: metrics)
+        // What an agent filed into the output folder's inbox is taken after the scan folder (only when there is one).
+        let inbox = Inbox(outputDirectory: out)
+        let inboxPass =
+            FileManager.default.fileExists(atPath: inbox.path)
+            ? try InboxCommand.read(inbox, runner: runner, store: store, pipelineName: pipelineName, out: out) : nil
         // A charge from a series marked cancelled, after that day: the cancellation did not take.
         let afterCancellation = summary.chargedAfterCancellation
         let records = try store.effectiveRecords().map(\.record)
@@ -86,9 +91,11 @@ enum RunCommand {
         for u in summary.unusableSettings {
             print("  unusable settings  \(StoredPath.shown(u.reason)); its currency was not used. Fix the file (export refuses it until then).")
         }
+        if let inboxPass { print(inboxPass.lines.joined(separator: "\n")) }
         print("records: \(StoredPath.shown(out))/records.jsonl   review queue: \(StoredPath.shown(out))/review/queue.jsonl")
         if let problem = progress.logProblem { throw PipelineError(code: .store, message: problem) }
-        return summary.failures.isEmpty && summary.unreadableFolders.isEmpty ? ExitCode.success : ExitCode.finishedWithFailures
+        let failed = !summary.failures.isEmpty || !summary.unreadableFolders.isEmpty || inboxPass?.failed == true
+        return failed ? ExitCode.finishedWithFailures : ExitCode.success
     }
 }
 

@@ -13,6 +13,8 @@ enum Help {
           rescore          judge the records in review again with what the merchant memory learned
           memory           list or forget what the merchant memory learned from confirmed records
           manifest         what an agent filing documents may know: folders, their settings, the sidecar's keys
+          inbox            take and read what an agent filed into OUT/inbox, a result beside each (--watch)
+          mcp              an MCP server on stdio for an agent: manifest, file a document, status, review list
           deadlines        the days by which to pay, return, claim, object or give notice, overdue first
           recurring        series of charges from one shop at a regular cadence, and the monthly burn
           export           write exports/<folder>.zip: renamed originals, CSV, XLSX, JSON, totals, ledger
@@ -38,6 +40,9 @@ enum Help {
                            (default), ch_PP-OCRv4_rec_folded.onnx (cheaper, fewer fields right) or
                            PP-OCRv6_tiny_rec.onnx; another name turns the second reader off, saying why
           SHOEBOX_STORE    a PostgreSQL store's URL, as --store gives it (--store wins)
+          SHOEBOX_INBOX_WAIT_SECONDS
+                           how long half a pair waits in the inbox for its other half before it is
+                           refused by name (0…86400, default 600)
           SHOEBOX_STORE_RETRY_SECONDS
                            how long a command waits for a PostgreSQL server that went away or has no
                            connection left, 0…3600 (default 60)
@@ -170,6 +175,42 @@ enum Help {
           --out DIR          output folder (default ./shoebox-out)
           --store URL        a PostgreSQL store instead of the folder's SQLite one
           --wait             wait for another command holding the output folder's lock (forget)
+        """
+
+    static let inbox = """
+        usage: shoebox inbox [--out DIR] [--store URL] [--watch [--every SECONDS]] [--jobs N] [--pipeline FILE] [--today YYYY-MM-DD]
+
+        Takes what an agent filed into OUT/inbox/<folder>/: each document with its sidecar (NAME and
+        NAME.json, the sidecar naming its "agent"), written to a temporary name and renamed into place,
+        the document first. Each pair is moved to inbox/processed/<folder>/, read like any scan (the
+        sidecar's values checked against the page, never taken over it), and given NAME.result.json
+        beside it: the record's id, status and reasons. A pair that cannot be taken (a sidecar that is
+        not JSON, over 1 MiB, names no agent or another folder; a link; a document still without its
+        sidecar after SHOEBOX_INBOX_WAIT_SECONDS, default 600) is moved to inbox/failed/<folder>/ with a
+        result naming its code and what to do. A sidecar still without a document then is an expense
+        without a receipt: entered as a person enters one (merchant, date, total), marked the agent's,
+        waiting in review for the person. `shoebox run` does the same after its scan folder. A killed
+        pass loses nothing: the next one finishes what it began.
+
+          --watch            take and read again every --every seconds (default 5) until stopped
+          --out DIR          output folder (default ./shoebox-out)
+          --store URL        a PostgreSQL store instead of the folder's SQLite one
+        """
+
+    static let mcp = """
+        usage: shoebox mcp [--out DIR] [--allow DIR] [--store URL] [--pipeline FILE] [--today YYYY-MM-DD]
+
+        A Model Context Protocol server on standard input and output (JSON-RPC 2.0, one message a line),
+        for an AI agent filing documents for a person. Its tools: read_manifest (the folders, their
+        settings, the sidecar's fields), file_document (copies a file from the --allow folder into
+        OUT/inbox/<folder>/ with a sidecar of the fields given; the next `shoebox run` or `shoebox inbox`
+        reads it and checks them against the page), document_status (what came of a filed document) and
+        list_review (what waits for the person, with reasons). No tool edits or deletes a record.
+
+          --allow DIR        the folder whose files an agent may file (default: the current folder);
+                             a path outside it, with '..', or a link is refused
+          --out DIR          output folder (default ./shoebox-out)
+          --store URL        a PostgreSQL store instead of the folder's SQLite one
         """
 
     static let manifest = """

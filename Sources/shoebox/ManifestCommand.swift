@@ -1,5 +1,6 @@
 import Foundation
 import ShoeboxCore
+import ShoeboxPipeline
 import ShoeboxReading
 import ShoeboxStore
 
@@ -8,14 +9,14 @@ import ShoeboxStore
 /// keys a sidecar may carry with their formats, and the schema's versions (docs/agents.md). Nothing is written.
 enum ManifestCommand {
     /// Raised when a key of the manifest is added, renamed or changes its meaning.
-    static let version = 1
+    static let version = 2
 
     struct Manifest: Encodable {
         let manifestVersion: Int
         let shoebox: String
         let store: String
-        /// Where an agent drops a document and its sidecar; nil while this Shoebox reads no inbox (docs/agents.md).
-        let inbox: Nullable<String>
+        /// Where an agent drops a document and its sidecar, in a folder of its own (`inbox/<folder>/`; docs/agents.md).
+        let inbox: String
         let folders: [Folder]
         let sidecar: SidecarSchema
 
@@ -54,7 +55,7 @@ enum ManifestCommand {
         }
         let out = CommandLineTool.outputDirectory(a)
         let store = try CommandLineTool.store(a, out: out)
-        let manifest = try make(store: store)
+        let manifest = try make(store: store, inbox: Inbox(outputDirectory: out).path)
         if a.flags.contains("--json") {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -67,7 +68,7 @@ enum ManifestCommand {
 
     /// The manifest of `store`: its folders from the records it holds, each folder's settings read from its scan
     /// folder now (the one reader, `FolderSettings.read`).
-    static func make(store: Store) throws -> Manifest {
+    static func make(store: Store, inbox: String) throws -> Manifest {
         let records = try store.records(path: nil)
         var counts: [String: Int] = [:]
         for r in records { counts[r.folder, default: 0] += 1 }
@@ -88,7 +89,7 @@ enum ManifestCommand {
                 currency: Nullable(settings.currency?.code), language: Nullable(settings.language), settingsProblem: Nullable(problem))
         }
         return Manifest(
-            manifestVersion: version, shoebox: CommandLineTool.version, store: store.path, inbox: Nullable(nil), folders: folders,
+            manifestVersion: version, shoebox: CommandLineTool.version, store: store.path, inbox: inbox, folders: folders,
             sidecar: SidecarSchema(
                 schemaVersion: Sidecar.schemaVersion, naming: "beside the document, its file name with .json added (IMG_0427.jpg.json)",
                 maxBytes: 1 << 20, fields: Sidecar.fields))
@@ -108,7 +109,8 @@ enum ManifestCommand {
                 "  \(name): \(f.documents) document\(f.documents == 1 ? "" : "s")\(said.isEmpty ? "" : "; " + said.joined(separator: "; "))"
                     + (f.scanFolder.value.map { "  [\($0)]" } ?? "  [entered by hand only]"))
         }
-        lines.append("inbox: " + (m.inbox.value ?? "none yet (this Shoebox reads documents from the scan folder only)"))
+        lines.append(
+            "inbox: \(m.inbox)/<folder>/ (a document, then its sidecar NAME.json naming its agent; `shoebox inbox` or `shoebox run` takes them)")
         lines.append("sidecar, schema version \(m.sidecar.schemaVersion), \(m.sidecar.naming), at most 1 MiB:")
         for f in m.sidecar.fields { lines.append("  \(f.name.padding(toLength: 16, withPad: " ", startingAt: 0))\(f.format)  (\(f.example))") }
         return lines.joined(separator: "\n")

@@ -30,8 +30,8 @@ struct ManifestTests {
         let json = try runProgram(shoebox, ["manifest", "--out", out, "--json"])
         #expect(json.code == 0, "\(json.err)")
         let m = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
-        #expect(m["manifestVersion"] as? Int == 1)
-        #expect(m.keys.contains("inbox"), "the inbox key is there (null while no inbox is read)")
+        #expect(m["manifestVersion"] as? Int == 2)
+        #expect(m["inbox"] as? String == URL(fileURLWithPath: out).appendingPathComponent("inbox").standardizedFileURL.path, "\(m["inbox"] ?? "")")
         let folders = try #require(m["folders"] as? [[String: Any]])
         #expect(folders.map { $0["name"] as? String } == ["broken", "plain", "trip"])
         let trip = folders[2]
@@ -45,8 +45,8 @@ struct ManifestTests {
         let sidecar = try #require(m["sidecar"] as? [String: Any])
         let fields = try #require(sidecar["fields"] as? [[String: String]])
         #expect(fields.compactMap { $0["name"] } == Sidecar.fields.map(\.name))
-        var example: [String: String] = [:]
-        for f in fields { example[f["name"]!] = f["example"]! }
+        var example: [String: Any] = [:]
+        for f in fields { example[f["name"]!] = f["type"] == "boolean" ? (f["example"] == "true") as Any : f["example"]! as Any }
         let parsed = Sidecar.parse(Array(try JSONSerialization.data(withJSONObject: example)), today: CalendarDay(iso: today)!)
         #expect(parsed.problems.isEmpty, "\(parsed.problems)")
         #expect(parsed.merchant != nil && parsed.date != nil && parsed.total != nil && parsed.documentKind != nil && parsed.language != nil)
