@@ -200,7 +200,8 @@ enum Help {
     static let mcp = """
         usage: shoebox mcp [--out DIR] [--allow DIR] [--store URL] [--pipeline FILE] [--today YYYY-MM-DD]
 
-        A Model Context Protocol server on standard input and output (JSON-RPC 2.0, one message a line),
+        A Model Context Protocol server on standard input and output (JSON-RPC 2.0, one message a line;
+        revision 2026-07-28 by server/discover, and the initialize handshake of 2024-11-05 to 2025-11-25),
         for an AI agent filing documents for a person. Its tools: read_manifest (the folders, their
         settings, the sidecar's fields), file_document (copies a file from the --allow folder into
         OUT/inbox/<folder>/ with a sidecar of the fields given; the next `shoebox run` or `shoebox inbox`

@@ -9,8 +9,13 @@ import ShoeboxStore
 /// document with its fields (into the inbox only), list what waits in review, and look up a filed document's status.
 /// No tool edits or deletes a record. Every call that cannot be carried out is a JSON-RPC error, never a crash.
 enum MCPCommand {
-    /// The protocol revisions this server speaks, newest first: it answers a client's own when it is one of them.
+    /// The protocol revisions this server speaks by the initialize handshake, newest first: it answers a client's own
+    /// when it is one of them.
     static let protocolVersions = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"]
+    /// The revisions without a handshake (each request names its revision in `_meta`), found by `server/discover`.
+    static let modernVersions = ["2026-07-28"]
+    /// Where a request of a revision without a handshake names it.
+    static let versionKey = "io.modelcontextprotocol/protocolVersion"
     /// A message longer than this is refused unread (the rest of its line skipped).
     static let maxMessageBytes = 4 << 20
 
@@ -117,11 +122,14 @@ struct MCPServer {
     struct RPCError: Error {
         let code: Int
         let message: String
+        var data: [String: Any]? = nil
         static func params(_ m: String) -> RPCError { RPCError(code: -32602, message: m) }
     }
 
-    static func error(id: Any, code: Int, _ message: String) -> [String: Any] {
-        ["jsonrpc": "2.0", "id": id, "error": ["code": code, "message": message]]
+    static func error(id: Any, code: Int, _ message: String, data: [String: Any]? = nil) -> [String: Any] {
+        var error: [String: Any] = ["code": code, "message": message]
+        if let data { error["data"] = data }
+        return ["jsonrpc": "2.0", "id": id, "error": error]
     }
 
     static func send(_ message: [String: Any]) {
@@ -139,7 +147,8 @@ struct MCPServer {
             return MCPServer.error(id: NSNull(), code: -32600, "a message is one JSON object (batches are not part of MCP)")
         }
         let id = message["id"]
-        if let id, !(id is String || (id is NSNumber && !(id is Bool))) {
+        // An id is a string or a number (not true or false, which JSONSerialization also gives as a number).
+        if let id, !(id is String || (id as? NSNumber).map(isNumberNotBool) == true) {
             return MCPServer.error(id: NSNull(), code: -32600, "a request's id is a string or a number")
         }
         guard message["jsonrpc"] as? String == "2.0" else {
@@ -159,9 +168,30 @@ struct MCPServer {
             return nil
         }
         do {
-            return ["jsonrpc": "2.0", "id": id, "result": try call(method, params)]
+            // A request that names a revision (without a handshake) must name one this server speaks.
+            var modern = false
+            if let meta = params["_meta"] as? [String: Any], let asked = meta[MCPCommand.versionKey] {
+                let all = MCPCommand.modernVersions + MCPCommand.protocolVersions
+                guard let v = asked as? String, all.contains(v) else {
+                    throw RPCError(
+                        code: -32022, message: "this server does not speak protocol revision \(String(describing: asked).prefix(40))",
+                        data: ["supported": all, "requested": String(describing: asked).prefix(40)])
+                }
+                modern = MCPCommand.modernVersions.contains(v)
+            }
+            var result = try call(method, params)
+            // The 2026-07-28 wire requires a result's type, and a cacheable one's caching (none here: always read again);
+            // a handshake-era result stays as its revision has it (strict peers refuse extra keys on an empty one).
+            if modern || method == "server/discover" {
+                result["resultType"] = "complete"
+                if method == "tools/list" || method == "server/discover" {
+                    result["ttlMs"] = 0
+                    result["cacheScope"] = "private"
+                }
+            }
+            return ["jsonrpc": "2.0", "id": id, "result": result]
         } catch let e as RPCError {
-            return MCPServer.error(id: id, code: e.code, e.message)
+            return MCPServer.error(id: id, code: e.code, e.message, data: e.data)
         } catch {
             return MCPServer.error(id: id, code: -32603, "\(error)")
         }
@@ -177,6 +207,13 @@ struct MCPServer {
                 "capabilities": ["tools": ["listChanged": false]],
                 "serverInfo": ["name": "shoebox", "version": CommandLineTool.version],
                 "instructions": MCPServer.instructions
+            ]
+        case "server/discover":
+            return [
+                "supportedVersions": MCPCommand.modernVersions + MCPCommand.protocolVersions,
+                "capabilities": ["tools": ["listChanged": false]],
+                "instructions": MCPServer.instructions,
+                "_meta": ["io.modelcontextprotocol/serverInfo": ["name": "shoebox", "version": CommandLineTool.version]]
             ]
         case "ping": return [:]
         case "tools/list": return ["tools": MCPServer.tools.map(\.listing)]

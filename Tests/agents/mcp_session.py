@@ -46,10 +46,23 @@ async def expect_error(client, name, arguments, what, contains=""):
     check(False, f"{what}: a JSON-RPC error, got a result ({str(result)[:90]})")
 
 
+async def handshake(work, out, allow):
+    """A client that speaks only the initialize handshake (mode "legacy"): the newest revision it offers is answered."""
+    params = StdioServerParameters(command=SHOEBOX, args=["mcp", "--out", out, "--allow", allow], cwd=work)
+    async with Client(params, mode="legacy") as client:
+        check(client.protocol_version == "2025-11-25", f"the handshake settles on {client.protocol_version}")
+        names = sorted(t.name for t in (await client.list_tools()).tools)
+        check(len(names) == 4, "the tools are listed after the handshake too")
+        manifest = structured(await client.call_tool("read_manifest", {}))
+        check(manifest["manifestVersion"] == 2, "read_manifest answers after the handshake")
+
+
 async def session(work, out, allow):
     params = StdioServerParameters(
         command=SHOEBOX, args=["mcp", "--out", out, "--allow", allow, "--today", "2026-12-07"], cwd=work)
     async with Client(params) as client:
+        # As an agent's client connects by default: server/discover, then each request naming the revision.
+        check(client.protocol_version == "2026-07-28", f"the client settles on the newest revision ({client.protocol_version})")
         tools = await client.list_tools()
         names = sorted(t.name for t in tools.tools)
         check(names == ["document_status", "file_document", "list_review", "read_manifest"], f"tools listed: {names}")
@@ -134,15 +147,18 @@ def raw(out, allow):
     """Malformed JSON-RPC sent as bytes: each answered with an error, and a ping after them answered."""
     lines = [b"this is not json", b'[{"jsonrpc": "2.0", "id": 1, "method": "ping"}]', b'{"jsonrpc": "2.0", "id": 2}',
              b'{"jsonrpc": "1.0", "id": 3, "method": "ping"}', b'{"jsonrpc": "2.0", "id": 4, "method": "no/such"}',
-             b'{"jsonrpc": "2.0", "id": {"x": 1}, "method": "ping"}', b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": 7}',
+             b'{"jsonrpc": "2.0", "id": {"x": 1}, "method": "ping"}', b'{"jsonrpc": "2.0", "id": true, "method": "ping"}', b'{"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": 7}',
              b'{"jsonrpc": "2.0", "id": 6, "method": "tools/call", "params": {"name": "file_document", "arguments": []}}',
-             b'{"x": "' + b"y" * (5 << 20) + b'"}', b'{"jsonrpc": "2.0", "id": 99, "method": "ping"}']
+             b'{"x": "' + b"y" * (5 << 20) + b'"}',
+             b'{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "1999-01-01"}}}',
+             b'{"jsonrpc": "2.0", "id": 99, "method": "ping"}']
     p = subprocess.run([SHOEBOX, "mcp", "--out", out, "--allow", allow], input=b"\n".join(lines) + b"\n", capture_output=True, timeout=60)
     replies = [json.loads(line) for line in p.stdout.splitlines()]
     codes = [r.get("error", {}).get("code") for r in replies]
     check(p.returncode == 0, f"the server ends cleanly at the end of its input (exit {p.returncode})")
-    check(codes == [-32700, -32600, -32600, -32600, -32601, -32600, -32602, -32602, -32600, None], f"error codes in order: {codes}")
-    check(replies[-1] == {"jsonrpc": "2.0", "id": 99, "result": {}}, "a ping after them is answered")
+    check(codes == [-32700, -32600, -32600, -32600, -32601, -32600, -32600, -32602, -32602, -32600, -32022, None], f"error codes in order: {codes}")
+    check("2026-07-28" in replies[-2]["error"].get("data", {}).get("supported", []), "a revision it does not speak is named with those it does")
+    check(replies[-1] == {"jsonrpc": "2.0", "id": 99, "result": {}}, "a ping after them is answered (an empty result, as its revision has it)")
 
 
 def main():
@@ -159,6 +175,7 @@ def main():
         run = subprocess.run([SHOEBOX, "run", scans, "--out", out, "--today", "2026-12-07"], capture_output=True, text=True)
         check(run.returncode == 0, f"a store to start from (exit {run.returncode})")
         asyncio.run(session(work, out, allow))
+        asyncio.run(handshake(work, out, allow))
         raw(out, allow)
     finally:
         shutil.rmtree(work, ignore_errors=True)
