@@ -35,6 +35,9 @@ public struct Inbox: Sendable {
     }
 
     public var processed: String { PathText.joined(path, "processed") }
+
+    /// Whether a record's root is an inbox's `processed/` (the documents agents filed), not a scan folder.
+    public static func isProcessedRoot(_ root: String) -> Bool { root.hasSuffix("/inbox/processed") }
     public var failed: String { PathText.joined(path, "failed") }
     /// The names under `inbox/` that are Shoebox's own, not folders an agent drops into.
     public static let ownFolders: Set<String> = ["processed", "failed"]

@@ -118,6 +118,7 @@ extension PipelineRunner {
         let (listing, known, crashed, declared) = (state.listing, state.known, state.crashed, state.declared)
         let plan = try intake(listing, root: state.root, known: known, crashed: crashed, declared: declared, store: state.store, finish: finish)
         state.plan = plan
+        state.takenByInbox = plan.takenByInbox
         // The documents read now are judged in the plan's order, as a fresh run judges its documents: until its turn,
         // a document's stored record is no one's original.
         state.duplicates.judgesAgain(Set(plan.work.map(\.source.relativePath) + plan.pending.map(\.document.source.relativePath)))
@@ -186,11 +187,13 @@ struct RunState {
     var duplicates: DuplicateStage
     var plan = PipelineRunner.ReadingPlan()
     var charged: [ChargeAfterCancellation] = []
+    var takenByInbox: [String] = []
 
     /// The run's summary: Route's, with what Re-judge found.
     var summary: RunSummary {
         var summary = route.summary
         summary.chargedAfterCancellation = charged
+        summary.takenByInbox = takenByInbox
         return summary
     }
 

@@ -21,6 +21,9 @@ public struct RunSummary: Sendable {
     public var unusableSettings: [FolderSettings.Unusable] = []
     /// Charges from a series marked cancelled, after that day, that the run's Re-judge step sent to review.
     public var chargedAfterCancellation: [ChargeAfterCancellation] = []
+    /// Files of the scan folder whose path the inbox took first for a document an agent filed (a record's path is its
+    /// id): not read, named by the run until the scan is renamed (the run exits 1).
+    public var takenByInbox: [String] = []
 }
 
 /// What a run reports as it goes, on the thread that called `run` (the store writer).
@@ -150,6 +153,8 @@ public struct PipelineRunner {
         var pending: [(document: ReadyDocument, original: String)] = []
         /// Files found that need nothing done.
         var skipped = 0
+        /// Files whose path a record the inbox took holds (`RunSummary.takenByInbox`).
+        var takenByInbox: [String] = []
 
         /// After a round: copies whose original ended as a record are stored as its duplicates; of the others,
         /// the first of each set of copies is read in the next round, and the rest wait on it.
@@ -204,6 +209,11 @@ public struct PipelineRunner {
         var plan = ReadingPlan()
         var ready: [SourceFile] = []
         for path in listing.paths {
+            // The inbox took this path first, for a document an agent filed: the scan is named, not read over it.
+            if let h = held[path], h.root != rootPath, Inbox.isProcessedRoot(h.root) {
+                plan.takenByInbox.append(path)
+                continue
+            }
             let inspected =
                 listing.misnamed[path].map {
                     IntakeStage.Item.failed(.failed(path, folder: SourceFile.folder(of: path), sha256: "", failure: $0), size: 0)

@@ -83,6 +83,11 @@ enum RunCommand {
             }
         }
         for r in summary.failures { print("  failed  \(StoredPath.shown(r.source)): \(r.failure?.description ?? "unknown")") }
+        for path in summary.takenByInbox {
+            print(
+                "  path taken by the inbox  \(StoredPath.shown(path)): an agent filed a document under this path first (\(StoredPath.shown(inbox.processed))/"
+                    + "\(StoredPath.shown(path))); this scan was not read. Rename it and run again.")
+        }
         for (folder, reason) in summary.unreadableFolders {
             print(
                 "  unreadable folder  \(StoredPath.shown(folder)): \(reason.lowercased()); the files in it were not found. "
@@ -94,7 +99,7 @@ enum RunCommand {
         if let inboxPass { print(inboxPass.lines.joined(separator: "\n")) }
         print("records: \(StoredPath.shown(out))/records.jsonl   review queue: \(StoredPath.shown(out))/review/queue.jsonl")
         if let problem = progress.logProblem { throw PipelineError(code: .store, message: problem) }
-        let failed = !summary.failures.isEmpty || !summary.unreadableFolders.isEmpty || inboxPass?.failed == true
+        let failed = !summary.failures.isEmpty || !summary.unreadableFolders.isEmpty || !summary.takenByInbox.isEmpty || inboxPass?.failed == true
         return failed ? ExitCode.finishedWithFailures : ExitCode.success
     }
 }

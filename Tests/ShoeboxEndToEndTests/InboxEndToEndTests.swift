@@ -151,6 +151,12 @@ import Testing
         // The scan's own record stands, under the scan folder.
         let status = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today])
         #expect(status.out.contains("0 processed, 1 already done"), "\(status.out)")
+        // A scan added later under a path the inbox took is named, not read over the agent's record.
+        try FileManager.default.copyItem(at: otherInvoice, to: scans.appendingPathComponent("invoices/half.xml"))
+        let later = try runProgram(shoebox, ["run", scans.path, "--out", out, "--today", today])
+        #expect(later.code == 1 && later.out.contains("path taken by the inbox  invoices/half.xml"), "\(later.out)")
+        let records = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8)
+        #expect(records.contains(#""agent":"A""#) && records.split(separator: "\n").count == 3, "the agent's record stands: \(records)")
     }
 
     @Test func twoAgentsDroppingTheSameFileAtOnceMakeOneRecord() throws {
