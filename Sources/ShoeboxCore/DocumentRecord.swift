@@ -432,6 +432,16 @@ extension DocumentRecord: Codable {
     }
 }
 
+extension DocumentRecord {
+    /// Who entered what, for `reviewed_by` and the review: "entered by agent Claude Code, confirmed by the person (date:
+    /// not on the page)"; nil when no agent did.
+    public var agentSentence: String? {
+        guard let a = agentEntry else { return nil }
+        let only = Field.allCases.filter { evidence[$0]?.source == .agent }.map(\.rawValue)
+        return a.sentence + (only.isEmpty ? "" : " (\(only.joined(separator: ", ")): not on the page)")
+    }
+}
+
 /// An agent that filed a document for a person, as its sidecar names it.
 public struct AgentEntry: Sendable, Hashable {
     /// The agent's name as it gave it ("Claude Code").

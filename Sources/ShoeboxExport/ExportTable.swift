@@ -157,7 +157,7 @@ public struct ExportTable: Sendable {
             },
             // "pipeline" or "person"; a record an agent filed says so after it ("pipeline; entered by agent Claude Code").
             Column(name: "reviewed_by") { row in
-                let by = [row.record.reviewedBy, row.record.agentEntry?.sentence].compactMap { $0 }.joined(separator: "; ")
+                let by = [row.record.reviewedBy, row.record.agentSentence].compactMap { $0 }.joined(separator: "; ")
                 return ExportTable.text(by.isEmpty ? nil : by)
             },
             Column(name: "record_id") { .text($0.recordID) }

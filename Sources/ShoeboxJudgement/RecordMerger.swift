@@ -48,6 +48,8 @@ public struct RecordMerger: Sendable {
     /// The same for a date (dates are printed in smaller type and read lower).
     static let dateWordConfidenceFloor = 60.0
     static let sidecarConfidence = 0.7
+    /// A value the person confirmed with an agent, where the page shows none: it stands as the person's would.
+    static let confirmedEntryConfidence = 0.99
     static let fileNameConfidence = 0.5
 
     public init(
@@ -185,7 +187,8 @@ public struct RecordMerger: Sendable {
         if let declared { RecordMerger.weighDeclared(declared, unprinted: unprinted, record: &record, reasons: &reasons) }
         if let given = sidecar?.currency {
             if weighSidecar(
-                .currency, document: record.currency?.code, given: given.code, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar)
+                .currency, document: record.currency?.code, given: given.code, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar,
+                confirmedByPerson: sidecar?.confirmedByPerson == true)
             {
                 record.currency = given
             }
@@ -243,7 +246,9 @@ public struct RecordMerger: Sendable {
             let currency = record.currency ?? sidecar?.currency ?? given.currencyHint.flatMap(CurrencyCode.init)
             let document = record.total?.decimalString
             let text = currency.map { given.money(in: $0).decimalString } ?? given.decimalString
-            if weighSidecar(.total, document: document, given: text, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar),
+            if weighSidecar(
+                .total, document: document, given: text, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar,
+                confirmedByPerson: sidecar?.confirmedByPerson == true),
                 let currency
             {
                 record.total = given.money(in: currency)
@@ -291,7 +296,9 @@ public struct RecordMerger: Sendable {
             if c.checks.contains(.mended) && !confirmed { reasons.append(.lowConfidence(.date)) }
         }
         if let given = sidecar?.date {
-            if weighSidecar(.date, document: record.date?.iso, given: given.iso, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar)
+            if weighSidecar(
+                .date, document: record.date?.iso, given: given.iso, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar,
+                confirmedByPerson: sidecar?.confirmedByPerson == true)
             {
                 record.date = given
             }
@@ -313,7 +320,10 @@ public struct RecordMerger: Sendable {
         if let given = sidecar?.merchant {
             let same = record.merchant.map { ReceiptParser.normalizedMerchant($0) == ReceiptParser.normalizedMerchant(given) } ?? false
             let document = same ? given : record.merchant
-            if weighSidecar(.merchant, document: document, given: given, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar) {
+            if weighSidecar(
+                .merchant, document: document, given: given, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar,
+                confirmedByPerson: sidecar?.confirmedByPerson == true)
+            {
                 record.merchant = given
             }
         }
@@ -336,7 +346,8 @@ public struct RecordMerger: Sendable {
         }
         if let given = sidecar?.referenceNumber {
             if weighSidecar(
-                .referenceNumber, document: record.referenceNumber, given: given, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar)
+                .referenceNumber, document: record.referenceNumber, given: given, record: &record, reasons: &reasons, by: sidecar?.source ?? .sidecar,
+                confirmedByPerson: sidecar?.confirmedByPerson == true)
             {
                 record.referenceNumber = given
             }
@@ -468,16 +479,22 @@ public struct RecordMerger: Sendable {
     }
 
     private func weighSidecar(
-        _ field: Field, document: String?, given: String, record: inout DocumentRecord, reasons: inout [ReviewReason], by source: Provenance
+        _ field: Field, document: String?, given: String, record: inout DocumentRecord, reasons: inout [ReviewReason], by source: Provenance,
+        confirmedByPerson: Bool = false
     ) -> Bool {
-        let result = RecordMerger.reconcile(field, document: document, given: given, source: source, record: &record)
+        let result = RecordMerger.reconcile(
+            field, document: document, given: given, source: source, record: &record, confirmedByPerson: confirmedByPerson)
         if result == .disagrees { reasons.append(.sourcesDisagree) }
         return result == .fillsGap
     }
 
-    static func reconcile(_ field: Field, document: String?, given: String, source: Provenance, record: inout DocumentRecord) -> Reconciliation {
+    /// `confirmedByPerson`: an agent's value the person confirmed with it, which fills a gap the page leaves (a page
+    /// that does not read) as the person's word would: it stands as entered, marked the agent's.
+    static func reconcile(
+        _ field: Field, document: String?, given: String, source: Provenance, record: inout DocumentRecord, confirmedByPerson: Bool = false
+    ) -> Reconciliation {
         guard let document else {
-            record.confidence[field] = RecordMerger.sidecarConfidence
+            record.confidence[field] = source == .agent && confirmedByPerson ? RecordMerger.confirmedEntryConfidence : RecordMerger.sidecarConfidence
             record.evidence[field] = FieldEvidence(source: source)
             return .fillsGap
         }

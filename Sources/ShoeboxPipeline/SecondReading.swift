@@ -44,7 +44,7 @@ struct SecondReadingStage {
 
     /// Bump when the choice of lines, the crops or the merge of words changes: the OCR cache keys the second
     /// reading by it.
-    static let version = 8
+    static let version = 9
 
     /// A short digest of what `pages` hold, line by line with the reader of each: a reading made on top of them is cached
     /// under it, so that other pages below (a parser that chose other lines to read again) are read again.
@@ -99,8 +99,24 @@ struct SecondReadingStage {
             let breaks = SecondReadingStage.breaks(of: OCRLine(words: inside))
             if let line = cpu.measure("second-reader", { reader.read(image, spans: [box], breaks: breaks) }) { words += line.words }
         }
+        // A number tesseract read in the head that no box of the detector's covers (a date in light print beside a heading):
+        // read from tesseract's own box, so the head's reading does not lose it.
+        for word in SecondReadingStage.uncovered(page.lines.filter { $0.box.bottom <= bottom }.flatMap(\.words), by: boxes) {
+            if budget.spent { break }
+            if let line = cpu.measure("second-reader", { reader.read(image, spans: [word.box], breaks: []) }) { words += line.words }
+        }
         guard !words.isEmpty else { return nil }
         return (OCRPage.buildLines(from: words).map { OCRLine(words: $0.words, reader: .secondReader) }, bottom)
+    }
+
+    /// Tesseract's words of four digits or more (a date, an amount, a number) that no detector box overlaps.
+    static func uncovered(_ words: [OCRWord], by boxes: [BoundingBox]) -> [OCRWord] {
+        words.filter { w in
+            w.text.count(where: \.isNumber) >= 4
+                && !boxes.contains { b in
+                    min(w.box.right, b.right) > max(w.box.left, b.left) && min(w.box.bottom, b.bottom) > max(w.box.top, b.top)
+                }
+        }
     }
 
     /// The detector's boxes with those that overlap on one line joined: where it splits a line of large print in

@@ -186,6 +186,38 @@ import Testing
         #expect(files(under: folder).isEmpty, "nothing left behind: \(files(under: folder))")
     }
 
+    /// A photo the page of which reads nothing (a handwritten note, here a blank page with a stroke): what the agent
+    /// entered stands, each value marked the agent's; accepted when the person confirmed it with the agent, else it
+    /// waits for the person. The CSV says which values are not on the page.
+    @Test(.tags(.ocr)) func aPageThatReadsNothingTakesTheAgentsValuesMarkedSo() throws {
+        let (work, _, out, inbox) = try started()
+        defer { try? FileManager.default.removeItem(at: work) }
+        let folder = inbox.appendingPathComponent("invoices")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, y, confirmed) in [("note.png", 120, true), ("other-note.png", 400, false)] {
+            let made = try runProgram(
+                "/usr/bin/convert",
+                ["-size", "800x1000", "xc:white", "-fill", "black", "-draw", "line 100,\(y) 300,\(y + 20)", folder.appendingPathComponent(name).path])
+            #expect(made.code == 0, "\(made.err)")
+            let sidecar =
+                #"{"agent": "Note Agent", "merchant": "Taxi Berlin", "date": "2026-03-14", "total": "23.40 EUR", "confirmedByPerson": \#(confirmed)}"#
+            try Data(sidecar.utf8).write(to: folder.appendingPathComponent(name + ".json"))
+        }
+        let run = try runProgram(shoebox, ["inbox", "--out", out, "--today", today])
+        #expect(run.code == 0, "\(run.out) \(run.err)")
+        #expect(try result(inbox, "processed/invoices/note.png")["status"] as? String == "accepted", "\(run.out)")
+        #expect(try result(inbox, "processed/invoices/other-note.png")["status"] as? String == "review", "\(run.out)")
+        let records = try String(contentsOfFile: out + "/records.jsonl", encoding: .utf8).split(separator: "\n")
+            .compactMap { try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        let note = try #require(records.first { $0["source"] as? String == "invoices/note.png" })
+        let evidence = try #require(note["evidence"] as? [String: [String: Any]])
+        #expect(["merchant", "date", "total"].allSatisfy { evidence[$0]?["source"] as? String == "agent" }, "\(evidence)")
+        #expect(note["total"] as? String == "23.40" && note["currency"] as? String == "EUR")
+        #expect(try runProgram(shoebox, ["export", "--out", out]).code == 0)
+        let csv = try runProgram("/usr/bin/unzip", ["-p", out + "/exports/invoices.zip", "summary.csv"]).out
+        #expect(csv.contains("entered by agent Note Agent, confirmed by the person (merchant, date, total: not on the page)"), "\(csv)")
+    }
+
     /// The output folder on a full disk: the pass says so and stops; nothing is lost, and once there is room again the
     /// next pass finishes every drop. Needs a small tmpfs (root); where it cannot be mounted the test says so.
     @Test func aFullDiskLosesNothingAndTheNextPassFinishes() throws {

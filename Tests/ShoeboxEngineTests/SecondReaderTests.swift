@@ -165,6 +165,49 @@ struct SecondReaderTests {
         #expect(head.lines.first?.text == "Frischmarkt Berger GmbH", "\(head.lines.map(\.text))")
     }
 
+    /// A detector that finds the boxes another finds, but those `misses` (the box it missed).
+    final class MissingDetector: TextLineDetector, @unchecked Sendable {
+        let real: any TextLineDetector
+        let misses: (BoundingBox) -> Bool
+        init(_ real: any TextLineDetector, misses: @escaping (BoundingBox) -> Bool) {
+            self.real = real
+            self.misses = misses
+        }
+        func detect(_ image: PageImage, maxSide: Int) -> [BoundingBox] { real.detect(image, maxSide: maxSide).filter { !misses($0) } }
+    }
+
+    /// The detector missed the date beside a heading (light print: a devset receipt's '22/12/2017', which tesseract read
+    /// as '92/12/2017'): the head read by the detector's lines alone lost the date. Tesseract's word there, a number no
+    /// detector box covers, is read from its own box.
+    @Test(.tags(.ocr)) func aDateTheDetectorMissesInTheHeadIsReadFromTesseractsBox() throws {
+        let reader = try Self.installed()
+        let detector = try PPOCRTextDetector.shared.get()
+        let bytes = try #require(FileManager.default.contents(atPath: fixtures.appendingPathComponent("receipts/deu-supermarkt.png").path))
+        let image = try #require(try ImageLoader.load([UInt8](bytes), kind: .png, maxMegapixels: 60).get().first)
+        // Where the date is: the detector's box whose reading holds it.
+        let boxes = detector.detect(image)
+        let dateBox = try #require(
+            boxes.first { reader.read(image, spans: [$0], breaks: [])?.text.contains("14.03.2026") == true }, "the date is found on the page")
+        let dateWord = OCRWord(text: "14.03.2026", box: dateBox, confidence: 90)
+        let missing = MissingDetector(detector) { b in
+            min(b.right, dateWord.box.right) > max(b.left, dateWord.box.left) && min(b.bottom, dateWord.box.bottom) > max(b.top, dateWord.box.top)
+        }
+        let blind = SecondReadingStage(reader: reader, detector: missing, cpu: nil)
+        // Tesseract read a word there, misread: the head reaches down to it.
+        let misread = OCRWord(text: "14.03.2O26", box: dateWord.box, confidence: 40)
+        let page = OCRPage(
+            pageNumber: 1, width: image.width, height: image.height, dpi: image.dpi, source: .ocr, lines: [OCRLine(words: [misread])])
+        // Tesseract's word holds too few digits to be read again ("l4.O3.ZOZG"): the detector's head alone loses the date.
+        let garbled = OCRPage(
+            pageNumber: 1, width: image.width, height: image.height, dpi: image.dpi, source: .ocr,
+            lines: [OCRLine(words: [OCRWord(text: "l4.O3.ZOZG", box: dateWord.box, confidence: 20)])])
+        let lost = try #require(blind.readHead(garbled, image: image, within: blind.budget()))
+        #expect(!lost.lines.contains { $0.text.contains("14.03.2026") }, "the detector without the date's box loses it")
+        // With its digits, tesseract's word is read again from its box.
+        let read = try #require(blind.readHead(page, image: image, within: blind.budget()))
+        #expect(read.lines.contains { $0.text.contains("14.03.2026") }, "\(read.lines.map(\.text))")
+    }
+
     @Test func aNumberWhoseDecimalPointTheSecondReaderLostStaysTesseracts() {
         let tesseract = OCRLine(words: [Self.word("TOTAL", 0, 100), Self.word("31.00", 300, 380)])
         let second = OCRLine(words: [Self.word("TOTAL", 0, 100), Self.word("3100", 300, 380)])

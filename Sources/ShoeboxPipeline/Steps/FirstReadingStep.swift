@@ -23,6 +23,14 @@ extension DocumentProcessor {
         case .failure(let f):
             reader.saveCache()
             let source = document.source
+            // A page with no text (a photo of a handwritten note) that an agent filed with its values: they stand as
+            // entered, each marked the agent's (`evidence.source` agent), not read from the page.
+            if f.code == DocumentFailure.noTextFound.code, document.other.sidecar?.agent != nil {
+                let pass = OCRPass(
+                    languages: ocr.firstPassLanguages(declared: document.other.declaredLanguage), pageSegmentationMode: config.pageSegmentationMode)
+                let record = merged(Extraction(), of: document, language: .unknown, pages: reader.pageCount(whole: pass) ?? 1)
+                return .ended(DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: []))
+            }
             let failed = DocumentRecord.failed(source.relativePath, folder: source.folder, sha256: source.sha256, failure: f)
             let record = attached.isInvoice ? withAttachment(attached, record: failed, extraction: nil, document: document) : failed
             return .ended(DocumentOutcome(record: record, size: source.size, kind: source.kind, pages: []))
