@@ -405,9 +405,10 @@ public struct Inbox: Sendable {
                 message:
                     "\(StoredPath.shown(source)) is \(ByteCount.text(Int64(info.st_size))), over the \(ByteCount.text(maxBytes)) a document may be")
         }
+        Inbox.removeAbandonedCopies(in: dir)
         let name = Inbox.freeName(PathText.lastComponent(of: source), in: dir, folder: folder)
         let target = PathText.joined(dir, name)
-        let temp = PathText.joined(dir, ".\(name).\(getpid()).tmp")
+        let temp = PathText.joined(dir, "\(Inbox.copyPrefix)\(getpid())-\(name).tmp")
         let output = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard output >= 0 else { throw FilingError(message: "\(StoredPath.shown(temp)) cannot be written: \(String(cString: strerror(errno)))") }
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -434,6 +435,18 @@ public struct Inbox: Sendable {
             throw FilingError(message: "the sidecar of \(StoredPath.shown(target)) cannot be written: \(error.description); nothing was filed")
         }
         return folder.isEmpty ? name : "\(folder)/\(name)"
+    }
+
+    /// How a copy `file` is writing begins: `.shoebox-copy-<pid>-NAME.tmp` (hidden, so no run takes it).
+    static let copyPrefix = ".shoebox-copy-"
+
+    /// Removes the copies a filing process that is gone left half-written in `dir` (it was killed mid-copy).
+    static func removeAbandonedCopies(in dir: String) {
+        for name in entries(of: dir) where name.hasPrefix(copyPrefix) {
+            let pid = name.dropFirst(copyPrefix.count).prefix { $0.isNumber }
+            guard let p = Int32(pid), p != getpid(), kill(p, 0) != 0, errno == ESRCH else { continue }
+            unlink(PathText.joined(dir, name))
+        }
     }
 
     // MARK: - Results

@@ -245,6 +245,7 @@ enum ExtractCommand {
         }
         for p in r.eInvoiceProblems { lines.append("  ! \(p)") }
         for p in r.sidecarProblems { lines.append("  ! sidecar: \(p)") }
+        if let agent = r.agentSentence { lines.append("  \(agent)") }
         return lines.joined(separator: "\n")
     }
 }

@@ -518,6 +518,7 @@ final class ReviewSession {
             say("e-invoice: \(e.syntax.rawValue) \(e.typeName)\(due)\(r.sellerTaxID.map { ", seller tax ID \($0)" } ?? "")")
         }
         if let paid = r.paidWithText { say(paid) }
+        if let agent = r.agentSentence { say(agent) }
         for p in r.eInvoiceProblems { say("  ! \(p)") }
         for p in r.sidecarProblems { say("  ! sidecar: \(p)") }
         if !r.items.isEmpty { for line in ReviewSession.itemLines(r) { say(line) } }

@@ -82,6 +82,9 @@ import Testing
         #expect(try result(inbox, "processed/invoices/agrees.xml")["status"] as? String == "accepted")
         let disagrees = try result(inbox, "processed/invoices/disagrees.xml")
         #expect(disagrees["status"] as? String == "review" && (disagrees["reasons"] as? [String])?.contains("sources-disagree") == true)
+        // The terminal review says who entered it, as the desk does.
+        let review = try runProgram(shoebox, ["review", "--out", out, "--source", "invoices/disagrees.xml", "--today", today], input: "q\n")
+        #expect(review.out.contains("entered by agent Test Agent"), "\(review.out)")
         let badDate = try result(inbox, "processed/invoices/bad-date.xml")
         #expect((badDate["reasons"] as? [String])?.contains("sidecar-invalid") == true, "a field that does not parse is named on the record")
         for (name, code) in [

@@ -75,6 +75,11 @@ async def session(work, out, allow):
         check([f["name"] for f in manifest["folders"]] == ["office-supplies"], "manifest lists the folder the store knows")
         check(any(f["name"] == "agent" for f in manifest["sidecar"]["fields"]), "the sidecar's fields include agent")
 
+        # A copy a killed server left half-written (its process gone): removed by the next filing into the folder.
+        os.makedirs(os.path.join(out, "inbox/office-supplies"), exist_ok=True)
+        abandoned = os.path.join(out, "inbox/office-supplies/.shoebox-copy-3999999-IMG_0001.jpg.tmp")
+        with open(abandoned, "wb") as f:
+            f.write(b"half a copy")
         filed = {}
         docs = [
             ("IMG_0412.jpg", {"merchant": "Currywurst am Tor GmbH", "date": "2026-03-15", "total": "16.60", "currency": "EUR"}, True),
@@ -90,6 +95,7 @@ async def session(work, out, allow):
             status = structured(await client.call_tool("document_status", {"dropped": r["dropped"]}))
             check(status["status"] == "waiting", f"{name} waits until a run takes it")
         check(os.path.exists(os.path.join(out, "inbox/office-supplies/IMG_0412.jpg.json")), "the sidecar is beside the document in the inbox")
+        check(not os.path.exists(abandoned), "a copy a killed server left is gone")
         with open(os.path.join(out, "inbox/office-supplies/IMG_0412.jpg.json")) as f:
             sidecar = json.load(f)
         check(sidecar["agent"] == "SDK test agent" and sidecar["confirmedByPerson"] is True, "the sidecar names the agent and the confirmation")
