@@ -170,7 +170,7 @@ public struct Inbox: Sendable {
             var info = stat()
             // Files and links at the top of the inbox are drops into the folder "" (below).
             guard lstat(PathText.joined(path, folder), &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { continue }
-            if StoredPath.storable(folder) != nil {
+            if Inbox.folderProblem(folder) != nil {
                 refuse(Drop(folder: "", name: folder), .folderName, into: &taken)
                 continue
             }
@@ -453,7 +453,7 @@ public struct Inbox: Sendable {
 
     /// The documents under `processed/` (relative paths `<folder>/NAME`), as a run over it lists them: no result
     /// files, no sidecars, nothing hidden.
-    public func processedDocuments() -> [String] {
+    func processedDocuments() -> [String] {
         var out: [String] = []
         for dir in [processed] + Inbox.folders(in: processed) {
             let folder = dir == processed ? "" : PathText.lastComponent(of: dir)
@@ -489,14 +489,19 @@ public struct Inbox: Sendable {
         try Inbox.write(result, to: PathText.joined(processed, rel + Inbox.resultSuffix))
     }
 
-    /// Writes the result beside each document in `processed/` whose result does not yet say what its record is, from
-    /// the record (`records` by path), keeping the name it was dropped as. Returns the results written.
-    public func writeResults(records: [String: DocumentRecord]) -> [Result] {
+    /// The documents under `processed/` whose result does not yet say what their record is (`taken`, or none yet).
+    public func takenDocuments() -> [String] {
+        processedDocuments().filter { (resultStatus(of: $0) ?? "taken") == "taken" }
+    }
+
+    /// Writes the result beside each of `taken` (`takenDocuments`) from its record (`records` by path), keeping the name
+    /// it was dropped as. Returns the results written.
+    public func writeResults(_ taken: [String], records: [String: DocumentRecord]) -> [Result] {
         var written: [Result] = []
-        for rel in processedDocuments() {
+        for rel in taken {
             let resultPath = PathText.joined(processed, rel + Inbox.resultSuffix)
             let before = Inbox.readResult(resultPath)
-            guard before?.status ?? "taken" == "taken", let r = records[rel] else { continue }
+            guard let r = records[rel] else { continue }
             let result = Result(
                 dropped: before?.dropped ?? rel, record: r.source, status: r.status.rawValue, reasons: r.reasons.map(\.code),
                 duplicateOf: r.duplicateOf, failure: r.failure.map { Result.FailureText(code: $0.code, message: $0.description) },
@@ -507,7 +512,7 @@ public struct Inbox: Sendable {
     }
 
     /// The status the result beside the taken document `rel` (its path under `processed/`) says; nil when it has none.
-    public func resultStatus(of rel: String) -> String? {
+    func resultStatus(of rel: String) -> String? {
         Inbox.readResult(PathText.joined(processed, rel + Inbox.resultSuffix))?.status
     }
 

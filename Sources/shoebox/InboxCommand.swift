@@ -54,7 +54,10 @@ enum InboxCommand {
     /// by name in its result. Returns the results written.
     static func expenses(_ inbox: Inbox, store: Store, today: CalendarDay) throws -> [Inbox.Result] {
         var written: [Inbox.Result] = []
-        for rel in inbox.takenExpenses() {
+        let taken = inbox.takenExpenses()
+        guard !taken.isEmpty else { return [] }
+        let known = try store.roots().keys.map(SourceFile.folder(of:))
+        for rel in taken {
             let folder = SourceFile.folder(of: rel)
             let path = PathText.joined(inbox.processed, rel + ".json")
             guard case .success(let bytes) = InputFile.readAll(path, limit: 1 << 20, tooLarge: { .fileTooLarge(bytes: $0, limitMegabytes: 1) }),
@@ -68,7 +71,7 @@ enum InboxCommand {
             let id =
                 ExportNaming.sanitize(PathText.lastComponent(of: String(rel.dropLast(Inbox.expenseSuffix.count))), maxLength: 60)
                 + "-" + String(SHA256.hex(of: bytes).prefix(8))
-            let folders = Array(Set(try store.roots().keys.map(SourceFile.folder(of:)) + [folder]))
+            let folders = Array(Set(known + [folder]))
             var result = Inbox.Result(
                 dropped: rel, record: nil, status: "failed", agent: sidecar.agent, at: ISO8601DateFormatter().string(from: Date()))
             switch Review.handEntry(
@@ -119,8 +122,9 @@ enum InboxCommand {
                 return roots[rel] != nil || scanRoots[SourceFile.folder(of: rel)].map { lstat(PathText.joined($0, rel), &info) == 0 } == true
             }, today: runner.today)
         var pass = Pass()
-        let pending = inbox.processedDocuments().filter { inbox.resultStatus(of: $0) == "taken" }
-        if !pending.isEmpty || !taken.taken.isEmpty {
+        // The documents taken now, and those a killed pass took but did not finish.
+        let pending = inbox.takenDocuments()
+        if !pending.isEmpty {
             let settingsRoots = scanRoots
             runner.inboxSettings = { folder in settingsRoots[folder].map { PathText.joined($0, folder) } }
             let summary = try runner.run(root: inbox.processed, store: store, pipelineName: pipelineName, outputDirectory: out)
@@ -131,7 +135,7 @@ enum InboxCommand {
         let current = try store.effectiveRecords().map(\.record)
         if !expenses.isEmpty { try RecordFiles.write(records: current, outputDirectory: out) }
         let records = Dictionary(current.map { ($0.source, $0) }, uniquingKeysWith: { a, _ in a })
-        let written = expenses + inbox.writeResults(records: records)
+        let written = expenses + inbox.writeResults(pending, records: records)
         for r in written {
             pass.lines.append("  \(r.status)  \(StoredPath.shown(r.dropped))" + (r.reasons.isEmpty ? "" : ": " + r.reasons.joined(separator: ", ")))
         }
